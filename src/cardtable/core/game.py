@@ -1,0 +1,224 @@
+"""The Game/State protocol shared by every game (DESIGN.md, "The game API").
+
+A :class:`Game` is a rule set with resolved options; it makes :class:`State`
+objects. A state is mutated only by :meth:`State.play` (checked) and
+:meth:`State.apply` (unchecked fast path). The only thing that ever leaves a
+state for a player is :meth:`State.view`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from enum import Enum
+from typing import Any, ClassVar, TypeVar
+
+from .cards import Card, parse_cards
+from .errors import ConfigError, IllegalActionError, ParseError
+from .options import Option, Options, resolve
+from .seats import TERMINAL
+
+G = TypeVar("G", bound="Game")
+
+
+class Action:
+    """Base of every game's action type: an immutable value with a canonical
+    text form (``str``), an evaluable ``repr`` and a stable integer
+    :attr:`index` for environments."""
+
+    __slots__ = ()
+
+    @property
+    def index(self) -> int:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``returns[s]`` is seat ``s``'s result as the game defines it (documented per
+    game); ``winners`` are the seats that won or shared the win; ``reason``
+    names the rule that ended the game.
+    """
+
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as every seat entitled to see it saw it.
+
+    Events let a client show a forced sequence (a Trash displacement chain,
+    a Trex trick) one step at a time. ``seq`` numbers the events of a game from
+    0 in order; ``text`` is an English sentence; the other fields are data:
+    ``slot`` a place the event concerns (a Trash slot, a Spit pile), ``value``
+    a number it reports (a new layout size, a count).
+    """
+
+    seq: int
+    kind: str
+    seat: int | None
+    card: Card | None = None
+    slot: int | None = None
+    value: int | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one seat (or a spectator, ``seat is None``) may know of a state.
+
+    Every game extends this with its own fields. It never holds the seed, the
+    deck order or a card the seat may not see. :meth:`to_json` derives a
+    JSON-ready dict from the fields alone.
+    """
+
+    game: str
+    seat: int | None
+    num_players: int
+    current_player: int
+    legal_actions: tuple[Action, ...]
+    events: tuple[Event, ...]
+    outcome: Outcome | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as plain JSON data: cards and actions as their text."""
+        out = _jsonable(self)
+        assert isinstance(out, dict)
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (Card, Action)):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.name.lower()
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class Game(ABC):
+    """A rule set with resolved options. Load one with :func:`cardtable.load`."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    OPTIONS: ClassVar[tuple[Option, ...]]
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]]
+    PRESET_DOCS: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+
+    @classmethod
+    def load(cls: type[G], preset: str | None = None, **overrides: Any) -> G:
+        """This game with ``preset`` (default ``standard``) and option overrides."""
+        return cls(resolve(cls.name, cls.OPTIONS, cls.PRESETS, preset, overrides))
+
+    @property
+    def preset(self) -> str:
+        return str(self.options.preset)
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @abstractmethod
+    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None) -> State:
+        """A new game from ``seed`` (a fresh secure seed when ``None``) or from the
+        stacked ``deck`` of RULES.md §0.5 (cards as :class:`Card`, text or ids)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action written as ``text`` (its canonical form); :class:`ParseError` otherwise."""
+
+    @property
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """How many action indices exist (the size of an action mask)."""
+
+    @abstractmethod
+    def action_from_index(self, index: int) -> Action:
+        """The action whose :attr:`Action.index` is ``index``."""
+
+    def changed_options(self) -> dict[str, Any]:
+        """Option values that differ from the defaults."""
+        return self.options.changed(self.OPTIONS)
+
+    def __repr__(self) -> str:
+        changed = ", ".join(f"{k}={v!r}" for k, v in self.changed_options().items())
+        return f"cardtable.load({self.name!r}{', ' if changed else ''}{changed})"
+
+    def _check_deck(self, deck: Sequence[Card | str | int], expected: Iterable[int] | None) -> list[int]:
+        """Card ids of a stacked deck; with ``expected``, the deck must be exactly that multiset."""
+        try:
+            ids = [c.id for c in parse_cards(deck)]
+        except ParseError as exc:
+            raise ConfigError(f"bad stacked deck: {exc}") from None
+        if expected is not None and sorted(ids) != sorted(expected):
+            raise ConfigError(
+                f"a stacked {self.name} deck must hold exactly the cards of the game "
+                f"({len(list(expected))} cards); got {len(ids)}"
+            )
+        return ids
+
+
+class State(ABC):
+    """One position of a game. Mutable; :meth:`clone` for an independent copy."""
+
+    game: Game
+    history: list[Action]
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or ``SIMULTANEOUS``/``TERMINAL`` (core.seats)."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """The actions ``seat`` (default: the current player) may take now, sorted by index."""
+
+    @abstractmethod
+    def apply(self, action: Action) -> None:
+        """Apply a legal action without checking it (bots and simulations)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may know; ``None`` is a spectator's view."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """``None`` until the game is over."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def play(self, action: Action | str) -> None:
+        """Apply ``action`` (or its text) if the rules allow it now.
+
+        Raises :class:`ParseError` for text that is no action and
+        :class:`IllegalActionError` for an action not allowed now; the state is
+        then unchanged.
+        """
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self.is_terminal():
+            raise IllegalActionError(f"{action}: the game is over")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(
+                f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}"
+            )
+        self.apply(action)

@@ -1,0 +1,69 @@
+"""Trash (Garbage, Ten): RULES.md §1.
+
+>>> import cardtable
+>>> state = cardtable.load("trash").new_state(seed=1)
+>>> [str(a) for a in state.legal_actions()]
+['stock']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from ...core.cards import Card
+from ...core.errors import ConfigError
+from ...core.game import Game
+from ...core.options import Options
+from ...core.registry import register
+from .actions import NUM_ACTIONS, TrashAction, action_from_index, parse_action
+from .options import OPTIONS, PRESET_DOCS, PRESETS
+from .state import START_SIZE, Phase, TrashState, deck_for, role_table
+from .view import TrashView
+
+
+@register
+class TrashGame(Game):
+    """Trash with resolved options (see :mod:`cardtable.games.trash.options`)."""
+
+    name: ClassVar[str] = "trash"
+    title: ClassVar[str] = "Trash"
+    aliases: ClassVar[tuple[str, ...]] = ("garbage", "ten")
+    OPTIONS = OPTIONS
+    PRESETS = PRESETS
+    PRESET_DOCS = PRESET_DOCS
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        o = options
+        if o.first_player >= o.players:
+            raise ConfigError(f"option first_player: seat {o.first_player} does not exist with {o.players} players")
+        if o.loser_free_draws and o.players != 2:
+            raise ConfigError("option loser_free_draws: TR-V8 is for two players only")
+        self.cards: tuple[int, ...] = tuple(deck_for(o.players, o.decks, o.jokers))
+        if START_SIZE * o.players + 2 > len(self.cards):  # TR-2
+            raise ConfigError(
+                f"{len(self.cards)} cards are too few for {o.players} layouts of {START_SIZE} (TR-2): add decks"
+            )
+        self.role = role_table(o.wild_mode)
+
+    @property
+    def num_players(self) -> int:
+        return int(self.options.players)
+
+    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None) -> TrashState:
+        return TrashState(self, seed, deck)
+
+    def parse_action(self, text: str) -> TrashAction:
+        return parse_action(text)
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    def action_from_index(self, index: int) -> TrashAction:
+        return action_from_index(index)
+
+
+
+__all__ = ["Phase", "TrashAction", "TrashGame", "TrashState", "TrashView"]

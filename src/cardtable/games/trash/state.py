@@ -1,0 +1,508 @@
+"""The Trash engine (RULES.md §1).
+
+Inside the engine a card is its id (core.cards); ``ROLE[id]`` is its number
+1..10, ``WILDCARD`` or ``STOP`` under the game's ``wild_mode``. A layout is two
+lists indexed by slot 1..L (index 0 unused): ``down`` holds the face-down card
+(or -1) and ``up`` the face-up card (or -1). The stock is a list whose *end* is
+its top, so a draw is ``pop()``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Final
+
+from ...core.cards import JOKER_ID, Card, standard_deck
+from ...core.chance import derive, fresh_seed
+from ...core.errors import ConfigError, IllegalActionError
+from ...core.game import Action, Event, Outcome, State
+from ...core.seats import TERMINAL, next_seat
+from .actions import (
+    A_DECLINE,
+    A_DISCARD,
+    A_DISPLACE,
+    A_STOCK,
+    A_TIME_UP,
+    A_WILD,
+    DECLINE,
+    DISCARD,
+    DISPLACE,
+    STOCK,
+    TIME_UP,
+    WILD,
+    TrashAction,
+)
+from .view import TrashView, event_text
+
+if TYPE_CHECKING:
+    from . import TrashGame
+
+WILDCARD: Final = 0
+STOP: Final = -1
+NO_CARD: Final = -1
+START_SIZE: Final = 10
+
+_VALUE_EVENTS: Final = frozenset({"deal", "rebuild", "free_draw", "shrink"})
+"""Events whose number is a value (hand number, count, size), not a slot."""
+_STOP_RANKS: Final = {"jacks": (12, 13), "kings": (11, 12), "all_faces": ()}
+_WILD_RANKS: Final = {"jacks": (11,), "kings": (13,), "all_faces": (11, 12, 13)}
+
+
+def role_table(wild_mode: str) -> tuple[int, ...]:
+    """``table[card_id]``: the number 1..10, ``WILDCARD`` or ``STOP`` (TR-3)."""
+    table = []
+    for cid in range(JOKER_ID + 1):
+        rank = cid % 13 + 1
+        if cid == JOKER_ID or rank in _WILD_RANKS[wild_mode]:
+            table.append(WILDCARD)
+        elif rank in _STOP_RANKS[wild_mode]:
+            table.append(STOP)
+        else:
+            table.append(rank)
+    return tuple(table)
+
+
+def deck_for(players: int, decks: int | None, jokers: bool) -> list[int]:
+    """The unshuffled cards of a game (TR-2, TR-V5)."""
+    count = decks if decks is not None else math.ceil(players / 2)
+    return standard_deck(count, 2 if jokers else 0)
+
+
+class Phase(Enum):
+    """What the current player decides next."""
+
+    DRAW = "draw"  # stock or discard (TR-7)
+    PLACE_WILD = "place_wild"  # the slot of the wild in hand (TR-10.3, TR-12a)
+    DISPLACE = "displace"  # displace the wild on the number's slot, or decline (TR-12)
+    OVER = "over"
+
+
+class TrashState(State):
+    """A Trash match in progress. Create one with ``TrashGame.new_state``."""
+
+    game: TrashGame
+
+    def __init__(self, game: TrashGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+        o = game.options
+        self.game = game
+        self.n = n = o.players
+        self.role = game.role
+        self.seed = fresh_seed() if seed is None else seed
+        self.history: list[Action] = []
+        self.sizes = [START_SIZE] * n
+        self.hands_won = [0] * n
+        self.hands_played = 0
+        self.deal_count = 0  # deals including void ones; labels the shuffles
+        self.rebuilds = 0  # stock rebuilds in this deal; labels the shuffles
+        self.time_up = False
+        self.starter = o.first_player
+        self.turn = self.starter
+        self.phase = Phase.DRAW
+        self.hand = NO_CARD
+        self.forced_displace = False  # the card in hand was taken from the discard pile (TR-7)
+        self.changed_since_rebuild = True
+        self.stalls = 0
+        self.free_draws_left = 0  # TR-V8: extra turns left to the loser
+        self.hand_winner = -1  # set while the loser takes free draws
+        self.outcome_: Outcome | None = None
+        self.events: list[tuple[str, int, int, int]] = []
+        self.event_seq = 0  # seq of events[0]
+        self.down: list[list[int]] = []
+        self.up: list[list[int]] = []
+        self.ndown: list[int] = []
+        self.stock: list[int] = []
+        self.discard: list[int] = []
+        stacked = None
+        if deck is not None:
+            stacked = game._check_deck(deck, game.cards)
+        self._deal(stacked)
+
+    # ----------------------------------------------------------------- dealing
+    def _deal(self, stacked: list[int] | None = None) -> None:
+        """Gather, shuffle and deal a hand (TR-5); §0.5 order for a stacked deck."""
+        if stacked is not None:
+            cards = stacked
+        else:
+            cards = list(self.game.cards)
+            derive(self.seed, "deal", self.deal_count).shuffle(cards)
+        self.deal_count += 1
+        self.rebuilds = 0
+        self.stalls = 0
+        self.changed_since_rebuild = True
+        pos = 0
+        self.down = []
+        self.up = []
+        for p in range(self.n):
+            size = self.sizes[p]
+            self.down.append([NO_CARD, *cards[pos:pos + size]])
+            self.up.append([NO_CARD] * (size + 1))
+            pos += size
+        self.ndown = list(self.sizes)
+        rest = cards[pos:]
+        rest.reverse()  # the first remaining card is the top of the stock
+        self.stock = rest
+        self.discard = []
+        self.hand = NO_CARD
+        self.forced_displace = False
+        self.turn = self.starter
+        self.phase = Phase.DRAW
+        self._event("deal", self.starter, NO_CARD, self.hands_played + 1)
+
+    def _event(self, kind: str, seat: int, card: int = NO_CARD, slot: int = 0) -> None:
+        self.events.append((kind, seat, card, slot))
+
+    # --------------------------------------------------------------- protocol
+    def current_player(self) -> int:
+        return TERMINAL if self.phase is Phase.OVER else self.turn
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[TrashAction]:
+        phase = self.phase
+        if phase is Phase.OVER or (seat is not None and seat != self.turn):
+            return ()
+        if phase is Phase.DRAW:
+            if self.discard and (
+                not self.game.options.discard_take_requires_playable or self.placeable(self.turn, self.discard[-1])
+            ):
+                return (A_STOCK, A_DISCARD)
+            return (A_STOCK,)
+        if phase is Phase.PLACE_WILD:
+            down = self.down[self.turn]
+            return tuple(A_WILD[k] for k in range(1, len(down)) if down[k] != NO_CARD)
+        return (A_DISPLACE, A_DECLINE)
+
+    def placeable(self, seat: int, card: int) -> bool:
+        """TR-9: may ``seat`` place ``card`` (an id) now?"""
+        r = self.role[card]
+        if r == WILDCARD:
+            return self.ndown[seat] > 0
+        if r == STOP or r > self.sizes[seat]:
+            return False
+        up = self.up[seat][r]
+        return up == NO_CARD or self.role[up] == WILDCARD
+
+    def play(self, action: Action | str) -> None:
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if action == A_TIME_UP:
+            if self.game.options.time_limit is None:
+                raise IllegalActionError("time-up: this match has no time_limit")
+            if self.phase is Phase.OVER or self.time_up:
+                raise IllegalActionError("time-up: the time is already up or the match is over")
+            self.apply(action)
+            return
+        super().play(action)
+
+    def apply(self, action: Action) -> None:
+        assert isinstance(action, TrashAction)
+        self.event_seq += len(self.events)
+        self.events = []
+        self.history.append(action)
+        kind = action.kind
+        p = self.turn
+        if kind == STOCK:
+            if not self.stock and not self._rebuild():
+                return
+            card = self.stock.pop()
+            self._event("draw", p, card)
+            self.hand = card
+            self._chain()
+        elif kind == DISCARD:
+            card = self.discard.pop()
+            self._event("take", p, card)
+            self.hand = card
+            if not self.placeable(p, card):  # only with discard_take_requires_playable off
+                self._end_turn()
+                return
+            self.forced_displace = True
+            self._chain()
+        elif kind == WILD:
+            self._place(p, action.slot)
+        elif kind == DISPLACE:
+            self._displace(p)
+        elif kind == DECLINE:
+            self._event("decline", p, self.hand, self.role[self.hand])
+            self._end_turn()
+        elif kind == TIME_UP:
+            self.time_up = True
+            self._event("time_up", -1)
+
+    # ------------------------------------------------------------- the chain
+    def _chain(self) -> None:
+        """TR-10: follow the card in hand until a decision or the end of the turn."""
+        p = self.turn
+        role = self.role
+        up = self.up[p]
+        while True:
+            card = self.hand
+            r = role[card]
+            if r == WILDCARD:
+                if self.ndown[p] == 1:  # only one slot to choose: not a decision
+                    down = self.down[p]
+                    self._place(p, next(k for k in range(1, len(down)) if down[k] != NO_CARD))
+                    return
+                self.phase = Phase.PLACE_WILD
+                return
+            if r == STOP or r > self.sizes[p]:
+                self._end_turn()
+                return
+            shown = up[r]
+            if shown == NO_CARD:
+                if self._turn_over(p, r):
+                    return
+                continue
+            if role[shown] != WILDCARD:  # the slot already shows this number
+                self._end_turn()
+                return
+            if self.forced_displace:  # a card taken from the discard pile must be placed (TR-7)
+                self._displace(p)
+                return
+            self.phase = Phase.DISPLACE
+            return
+
+    def _turn_over(self, p: int, slot: int) -> bool:
+        """Put the card in hand face-up on face-down ``slot``; the card there becomes
+        the card in hand. True if that completed the layout (the hand is over)."""
+        self.forced_displace = False
+        placed = self.hand
+        self.up[p][slot] = placed
+        turned = self.down[p][slot]
+        self.down[p][slot] = NO_CARD
+        self.ndown[p] -= 1
+        self.changed_since_rebuild = True
+        self._event("place", p, placed, slot)
+        self.hand = turned
+        if self.ndown[p] == 0:
+            self._complete(p)
+            return True
+        self._event("turn_up", p, turned, slot)
+        return False
+
+    def _place(self, p: int, slot: int) -> None:
+        """Place the wild in hand on face-down ``slot`` and carry on (TR-10.3)."""
+        self.phase = Phase.DRAW
+        if not self._turn_over(p, slot):
+            self._chain()
+
+    def _displace(self, p: int) -> None:
+        """TR-12a: the number goes to its slot, the wild there comes back to hand."""
+        self.forced_displace = False
+        k = self.role[self.hand]
+        wild = self.up[p][k]
+        self.up[p][k] = self.hand
+        self.changed_since_rebuild = True
+        self._event("displace", p, self.hand, k)
+        self.hand = wild
+        self.phase = Phase.DRAW
+        self._chain()
+
+    def _end_turn(self) -> None:
+        """TR-10.4: the card in hand goes face-up on the discard pile."""
+        p = self.turn
+        self.discard.append(self.hand)
+        self._event("discard", p, self.hand)
+        self.hand = NO_CARD
+        self.forced_displace = False
+        self.phase = Phase.DRAW
+        if self.hand_winner >= 0:  # the loser's free draws (TR-V8)
+            self.free_draws_left -= 1
+            if self.free_draws_left == 0:
+                self._finish_hand()
+                return
+            self._event("free_draw", p, NO_CARD, self.free_draws_left)
+            return
+        self.turn = next_seat(p, self.n)
+
+    def _rebuild(self) -> bool:
+        """TR-8 and TR-26: rebuild the stock from the discards below the top one.
+        False if the hand was voided instead."""
+        if self.changed_since_rebuild or self.rebuilds == 0:
+            self.stalls = 0
+        else:
+            self.stalls += 1
+        self.changed_since_rebuild = False
+        if self.stalls >= self.game.options.stall_reshuffles or len(self.discard) < 2:
+            self._void()
+            return False
+        top = self.discard.pop()
+        cards = self.discard
+        derive(self.seed, "rebuild", self.deal_count, self.rebuilds).shuffle(cards)
+        self.rebuilds += 1
+        self.stock = cards
+        self.discard = [top]
+        self._event("rebuild", self.turn, NO_CARD, len(cards))
+        return True
+
+    def _void(self) -> None:
+        """TR-26: nobody wins; redeal with the same sizes and the same first player."""
+        self._event("void", -1)
+        if self.hand_winner >= 0:  # a stall during free draws ends them (see docs/trash.md)
+            self._finish_hand()
+            return
+        self._deal()
+
+    # -------------------------------------------------------- end of a hand
+    def _complete(self, p: int) -> None:
+        """TR-11/TR-19: ``p`` has no face-down slot left."""
+        self._event("complete", p)
+        if self.hand != NO_CARD:  # TR-11: the card in hand can no longer be placed
+            self.discard.append(self.hand)
+            self._event("discard", p, self.hand)
+            self.hand = NO_CARD
+        self.phase = Phase.DRAW
+        opts = self.game.options
+        if self.hand_winner >= 0:  # the loser completed during free draws (TR-V8)
+            self._finish_hand(loser_completed=p)
+            return
+        if opts.loser_free_draws and self.n == 2:
+            self.hand_winner = p
+            self.free_draws_left = opts.loser_free_draws
+            self.turn = next_seat(p, self.n)
+            self._event("free_draw", self.turn, NO_CARD, self.free_draws_left)
+            return
+        self.hand_winner = p
+        self._finish_hand()
+
+    def _shrink_loser(self, q: int) -> None:
+        """TR-V7/TR-A9: a loser shrinks, never below target_size + 1."""
+        if self.sizes[q] - 1 >= self.game.options.target_size + 1:
+            self.sizes[q] -= 1
+            self._event("shrink", q, NO_CARD, self.sizes[q])
+
+    def _finish_hand(self, loser_completed: int = -1) -> None:
+        opts = self.game.options
+        winner = self.hand_winner
+        self.hand_winner = -1
+        self.free_draws_left = 0
+        self.hands_played += 1
+        self.hands_won[winner] += 1
+        self.sizes[winner] -= 1
+        self._event("shrink", winner, NO_CARD, self.sizes[winner])
+        if loser_completed >= 0:
+            self._shrink_loser(loser_completed)
+        elif opts.loser_reveal or opts.loser_free_draws:
+            for q in range(self.n):
+                if q != winner:
+                    self._reveal(q)
+        if self.sizes[winner] <= opts.target_size:
+            self._end_match((winner,), "target_size")
+            return
+        limit_hit = (opts.max_hands is not None and self.hands_played >= opts.max_hands) or self.time_up
+        if limit_hit:
+            smallest = min(self.sizes)
+            leaders = tuple(s for s in range(self.n) if self.sizes[s] == smallest)
+            if len(leaders) == 1 or not opts.tiebreak_extra_hands:
+                self._end_match(leaders, "time_limit" if self.time_up else "max_hands")
+                return
+        if opts.rotate_first_player:
+            self.starter = (opts.first_player + self.hands_played) % self.n
+        else:
+            self.starter = winner
+        self._deal()
+
+    def _reveal(self, q: int) -> None:
+        """TR-V7: turn up every face-down card; all correct (TR-A8) shrinks the layout."""
+        role = self.role
+        correct = True
+        for k, card in enumerate(self.down[q]):
+            if card == NO_CARD:
+                continue
+            self._event("reveal", q, card, k)
+            if role[card] != k and role[card] != WILDCARD:
+                correct = False
+        if correct:
+            self._shrink_loser(q)
+
+    def _end_match(self, winners: tuple[int, ...], reason: str) -> None:
+        self.phase = Phase.OVER
+        share = 1.0 / len(winners)
+        returns = tuple(share if s in winners else 0.0 for s in range(self.n))
+        self.outcome_ = Outcome(returns, winners, reason)
+        self._event("match_over", winners[0] if len(winners) == 1 else -1)
+
+    # ------------------------------------------------------------ reporting
+    def outcome(self) -> Outcome | None:
+        return self.outcome_
+
+    def view(self, seat: int | None) -> TrashView:
+        if seat is not None and not 0 <= seat < self.n:
+            raise ConfigError(f"no seat {seat} in a {self.n}-player game")
+        layouts = tuple(
+            tuple(None if c == NO_CARD else Card.from_id(c) for c in up[1:]) for up in self.up
+        )
+        seq = self.event_seq
+        events = tuple(
+            Event(
+                seq + i,
+                kind,
+                None if s < 0 else s,
+                None if c == NO_CARD else Card.from_id(c),
+                None if kind in _VALUE_EVENTS else slot,
+                slot if kind in _VALUE_EVENTS else None,
+                event_text(kind, s, c, slot),
+            )
+            for i, (kind, s, c, slot) in enumerate(self.events)
+        )
+        return TrashView(
+            game="trash",
+            seat=seat,
+            num_players=self.n,
+            current_player=self.current_player(),
+            legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
+            events=events,
+            outcome=self.outcome_,
+            phase=self.phase.value,
+            sizes=tuple(self.sizes),
+            layouts=layouts,
+            stock_count=len(self.stock),
+            discard=tuple(Card.from_id(c) for c in self.discard),
+            card_in_hand=None if self.hand == NO_CARD else Card.from_id(self.hand),
+            hand_number=self.hands_played + 1,
+            hands_won=tuple(self.hands_won),
+            starter=self.starter,
+            free_draws_left=self.free_draws_left,
+            time_up=self.time_up,
+            wild_mode=self.game.options.wild_mode,
+        )
+
+    def clone(self) -> TrashState:
+        other = object.__new__(TrashState)
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other.sizes = list(self.sizes)
+        other.hands_won = list(self.hands_won)
+        other.events = list(self.events)
+        other.down = [list(x) for x in self.down]
+        other.up = [list(x) for x in self.up]
+        other.ndown = list(self.ndown)
+        other.stock = list(self.stock)
+        other.discard = list(self.discard)
+        return other
+
+    def all_cards(self) -> list[int]:
+        """Every card id in the game wherever it is (for conservation checks)."""
+        cards = list(self.stock) + list(self.discard)
+        for p in range(self.n):
+            cards += [c for c in self.down[p][1:] if c != NO_CARD]
+            cards += [c for c in self.up[p][1:] if c != NO_CARD]
+        if self.hand != NO_CARD:
+            cards.append(self.hand)
+        return cards
+
+    def __str__(self) -> str:
+        from ...core.cards import cards_text
+
+        lines = [f"hand {self.hands_played + 1}, sizes {self.sizes}, turn {self.turn}, phase {self.phase.value}"]
+        for p in range(self.n):
+            slots = []
+            for k in range(1, self.sizes[p] + 1):
+                u = self.up[p][k]
+                slots.append(f"{k}:{Card.from_id(u)}" if u != NO_CARD else f"{k}:[{Card.from_id(self.down[p][k])}]")
+            lines.append(f"seat {p}: " + " ".join(slots))
+        lines.append(f"discard: {cards_text(self.discard)}")
+        lines.append(f"stock (top first): {cards_text(reversed(self.stock))}")
+        if self.hand != NO_CARD:
+            lines.append(f"in hand: {Card.from_id(self.hand)}")
+        return "\n".join(lines)
+

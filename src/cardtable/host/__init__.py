@@ -1,0 +1,10 @@
+"""cardtable.host: the single authority that drives a game.
+
+It orders actions, stamps sequence numbers, runs timers from an injectable
+clock and asks bots for their moves. Terminal play, the web server and
+simulations all drive games through it.
+"""
+
+from .clock import Clock, SystemClock, VirtualClock
+
+__all__ = ["Clock", "SystemClock", "VirtualClock"]

@@ -109,7 +109,8 @@ def test_tr5_deal_face_down_and_empty_discard():
     assert "seed" not in str(v.to_json())
 
 
-def test_tr6_first_player_option_and_clockwise_order():
+def test_tr6_tra1_first_player_option_and_clockwise_order():
+    assert cardtable.load("trash").new_state(seed=8).current_player() == 0  # TR-A1 default
     s = new([RUN_LAYOUT.replace("AC", "AD"), IDLE, IDLE.replace("H", "S").replace("D", "C")], "QH QD QC",
             players=3, first_player=1)
     assert s.current_player() == 1
@@ -122,7 +123,7 @@ def test_tr6_first_player_option_and_clockwise_order():
 
 
 # ------------------------------------------------------------------- a turn
-def test_tr7_first_player_must_draw_from_stock():
+def test_tr7_tra2_first_player_must_draw_from_stock():
     """TR-A2: no discard exists at the start of a hand."""
     s = cardtable.load("trash").new_state(seed=5)
     assert [str(a) for a in s.legal_actions()] == ["stock"]
@@ -130,7 +131,7 @@ def test_tr7_first_player_must_draw_from_stock():
         s.play("discard")
 
 
-def test_tr7_unplayable_discard_cannot_be_taken():
+def test_tr7_tra3_unplayable_discard_cannot_be_taken():
     """TR-A3, option discard_take_requires_playable = true."""
     s = new([EXAMPLE, IDLE], "QH 3H")
     s.play("stock")  # QH discarded by seat 0
@@ -150,7 +151,7 @@ def test_tr7_playable_discard_must_be_placed():
     assert s.view(0).events[0].kind == "take"
 
 
-def test_tr7_number_from_discard_must_displace_wild():
+def test_tr7_tra4_number_from_discard_must_displace_wild():
     """TR-A4: a number taken from the discard pile onto a wild's slot displaces it, no choice."""
     s = new(["JC 9D 9S 5H 7D 6C AS 8H 3C QS", "5S KS 7S 8S 9H TH 4D 3D 4S 6D"], "4C 2H KH 2C")
     s.play("stock")  # 4C -> 4 (5H up) -> 5 (7D up) -> 7 (AS up) -> 1 (JC up): a wild
@@ -175,7 +176,7 @@ def test_tr7_pass_when_unplayable_take_allowed():
     assert s.current_player() == 0
 
 
-def test_tr8_stock_rebuilt_keeping_top_discard():
+def test_tr8_tra7_stock_rebuilt_keeping_top_discard():
     s = new([EXAMPLE, IDLE], "3H")
     s.play("stock")  # seat 0 discards 3C
     s.discard[:0], s.stock = s.stock, []  # white box: the stock has run out into the discards
@@ -211,7 +212,7 @@ def test_tr10_chain_turns_up_and_continues():
     assert texts[0] == "seat 0 draws 3♥ from the stock"
 
 
-def test_tr10_wild_must_be_placed():
+def test_tr10_tra5_wild_must_be_placed():
     """TR-A5: a wild in hand has only slot choices; no discard, no decline."""
     s = new([EXAMPLE, IDLE], "JC")
     s.play("stock")
@@ -231,7 +232,7 @@ def test_tr11_completion_wins_hand_and_wild_counts():
     assert any(e.kind == "discard" and str(e.card) == "KC" for e in s.view(1).events)
 
 
-def test_tr12_displace_or_decline():
+def test_tr12_tra6_displace_or_decline():
     s = new(["JC 9D 9S 5H 7D 6C AS 8H 3C QS", IDLE], "4C KH 2S")
     s.play("stock")
     s.play("wild 2")  # JC on slot 2
@@ -312,7 +313,7 @@ def test_tr22_match_ends_at_target_size_zero():
     assert w.outcome().winners == (0,)
 
 
-def test_tr26_void_hand_after_stalled_rebuilds():
+def test_tr26_tra13_void_hand_after_stalled_rebuilds():
     """Option stall_reshuffles (default 3): the third consecutive rebuild with no layout change
     since the previous one voids the hand; it is redealt with the same sizes and first player."""
     s = cardtable.load("trash").new_state(seed=2)
@@ -356,7 +357,7 @@ def test_trv2_max_hands_smallest_layout_wins():
     assert s.outcome().winners == (0,) and s.outcome().reason == "max_hands"
 
 
-def test_trv2_time_limit_finishes_current_hand():
+def test_trv2_tra11_time_limit_finishes_current_hand():
     """TR-A11: time-up mid-hand; the match ends when that hand is finished."""
     s = new([RUN_LAYOUT, IDLE], "QH QD " + RUN_STOCK, time_limit=60.0)
     s.play("stock")
@@ -412,7 +413,7 @@ def test_trv6_all_faces_wild():
     assert s.view(0).phase == "place_wild"
 
 
-def test_trv7_loser_reveal_shrinks_if_all_correct():
+def test_trv7_tra8_loser_reveal_shrinks_if_all_correct():
     s = new([RUN_LAYOUT, "AD 2D 3D 4D 5D 6D 7D 8D 9D JH"], RUN_STOCK, loser_reveal=True)
     s.play("stock")
     assert s.sizes == [9, 9]  # every revealed card correct; JH wild counts (TR-A8)

@@ -114,10 +114,10 @@ class TrashState(State):
         self.ndown: list[int] = []
         self.stock: list[int] = []
         self.discard: list[int] = []
-        stacked = None
+        self.stacked_deck: tuple[int, ...] | None = None  # the §0.5 deck the first hand was dealt from
         if deck is not None:
-            stacked = game._check_deck(deck, game.cards)
-        self._deal(stacked)
+            self.stacked_deck = tuple(game._check_deck(deck, game.cards))
+        self._deal(list(self.stacked_deck) if self.stacked_deck is not None else None)
 
     # ----------------------------------------------------------------- dealing
     def _deal(self, stacked: list[int] | None = None) -> None:

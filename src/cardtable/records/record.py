@@ -1,0 +1,181 @@
+"""Game records: ``(game, options, seed or deck, actions, result)`` as versioned JSON.
+
+A record replays to the identical state. It holds the seed (or the stacked
+deck), so it is a secret of whoever ran the game: what a player may see of it
+is what :func:`replay_views` produces from ``state.view(seat)``.
+
+>>> import cardtable
+>>> state = cardtable.load("trash").new_state(seed=3)
+>>> state.play("stock")
+>>> rec = record_of(state)
+>>> str(Record.loads(rec.dumps()).replay()) == str(state)
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.cards import Card, parse_cards
+from ..core.errors import CardtableError, ParseError
+from ..core.game import Action, PlayerView, State
+from ..core.registry import load
+
+FORMAT = "cardtable-record"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game. ``options`` are the values that differ from the defaults."""
+
+    game: str
+    preset: str = "standard"
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    deck: tuple[str, ...] | None = None
+    actions: tuple[str, ...] = ()
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game, "preset": self.preset,
+                               "options": _plain(self.options)}
+        if self.deck is not None:
+            out["deck"] = list(self.deck)
+        else:
+            out["seed"] = self.seed
+        out["actions"] = list(self.actions)
+        out["result"] = self.result
+        return out
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
+
+    def save(self, path: str | Path) -> None:
+        """Write atomically (a temporary file renamed over the target)."""
+        target = Path(path)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
+        tmp.replace(target)
+
+    @classmethod
+    def loads(cls, text: str) -> Record:
+        """A record from JSON text; :class:`ParseError` with the reason otherwise."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ParseError(f"not a record: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ParseError(f"not a record: the JSON has no \"format\": \"{FORMAT}\"")
+        if data.get("version") != VERSION:
+            raise ParseError(f"record version {data.get('version')!r} is not supported (this is version {VERSION})")
+        try:
+            game = data["game"]
+            actions = data.get("actions", [])
+            options = data.get("options", {})
+            if not isinstance(game, str) or not isinstance(options, dict) or not isinstance(actions, list):
+                raise TypeError
+            if not all(isinstance(a, str) for a in actions):
+                raise TypeError
+            deck = data.get("deck")
+            seed = data.get("seed")
+            if deck is None and not isinstance(seed, int):
+                raise ParseError("a record needs an integer \"seed\" or a \"deck\"")
+            return cls(
+                game=game,
+                preset=str(data.get("preset", "standard")),
+                options=options,
+                seed=seed if deck is None else None,
+                deck=tuple(str(c) for c in parse_cards(deck)) if deck is not None else None,
+                actions=tuple(actions),
+                result=data.get("result"),
+            )
+        except (KeyError, TypeError):
+            raise ParseError("not a record: game, options, actions or seed/deck are missing or malformed") from None
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ParseError(f"cannot read {path}: {exc.strerror}") from None
+        return cls.loads(text)
+
+    def new_state(self) -> State:
+        """The game's first state."""
+        game = load(self.game, self.preset, **self.options)
+        return game.new_state(seed=self.seed, deck=list(self.deck) if self.deck is not None else None)
+
+    def steps(self) -> Iterator[tuple[Action | None, State]]:
+        """``(None, first state)``, then ``(action, state after it)`` for each action.
+        The same state object is mutated: clone it to keep one."""
+        state = self.new_state()
+        yield None, state
+        for number, text in enumerate(self.actions, 1):
+            try:
+                action = state.game.parse_action(text)
+                state.play(action)
+            except CardtableError as exc:
+                raise ParseError(f"record action {number} ({text!r}) does not replay: {exc}") from None
+            yield action, state
+
+    def replay(self) -> State:
+        """The state after every action (checked as it is replayed)."""
+        state = self.new_state()
+        for _, state in self.steps():  # noqa: B007
+            pass
+        return state
+
+
+def record_of(state: State, deck: list[Card] | None = None) -> Record:
+    """The record of ``state``'s game so far (its seed, or the stacked ``deck`` it began from)."""
+    game = state.game
+    outcome = state.outcome()
+    result = None
+    if outcome is not None:
+        result = {"returns": list(outcome.returns), "winners": list(outcome.winners), "reason": outcome.reason}
+    seed = getattr(state, "seed", None)
+    if deck is None and getattr(state, "stacked_deck", None) is not None:
+        deck = [Card.from_id(c) for c in state.stacked_deck]  # type: ignore[attr-defined]
+    return Record(
+        game=game.name,
+        preset=game.preset,
+        options=_changed_from_preset(game),
+        seed=None if deck is not None else seed,
+        deck=tuple(str(c) for c in deck) if deck is not None else None,
+        actions=tuple(str(a) for a in state.history),
+        result=result,
+    )
+
+
+def replay_views(record: Record, seat: int | None) -> Iterator[tuple[Action | None, PlayerView]]:
+    """What ``seat`` (None: a spectator) saw after the start and after each action."""
+    for action, state in record.steps():
+        yield action, state.view(seat)
+
+
+def _changed_from_preset(game: Any) -> dict[str, Any]:
+    base = type(game).PRESETS.get(game.preset, {})
+    out = {}
+    for spec in type(game).OPTIONS:
+        value = game.options[spec.name]
+        expected = base.get(spec.name, spec.default)
+        if value != expected:
+            out[spec.name] = value
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,148 @@
+"""The conformance suite: every registered game and preset obeys the Game/State
+protocol of DESIGN.md. New games join by being registered."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import cardtable
+from cardtable.core.errors import CardtableError, ConfigError, IllegalActionError, ParseError
+from cardtable.core.game import Outcome, PlayerView
+from cardtable.core.registry import game_class, game_names
+from cardtable.core.seats import SIMULTANEOUS, TERMINAL
+
+CASES = [(name, preset) for name in game_names() for preset in game_class(name).PRESETS]
+STEPS = 600
+
+
+def walk(name: str, preset: str, seed: int, steps: int = STEPS):
+    """Yield (state, action) along a seeded random game, before each action."""
+    state = cardtable.load(name, preset).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        yield state, action
+        state.apply(action)
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_legal_actions_until_terminal_and_play_accepts_exactly_them(name, preset):
+    game = cardtable.load(name, preset)
+    for state, _ in walk(name, preset, seed=1):
+        legal = state.legal_actions()
+        assert legal, "legal actions are non-empty until the game is over"
+        assert list(legal) == sorted(legal, key=lambda a: a.index), "legal actions are sorted by index"
+        assert len(set(legal)) == len(legal)
+        player = state.current_player()
+        assert player == SIMULTANEOUS or 0 <= player < game.num_players
+        before = str(state)
+        for index in random.Random(len(state.history)).sample(range(game.num_distinct_actions), 6):
+            action = game.action_from_index(index)
+            assert action.index == index
+            assert game.parse_action(str(action)) == action, "text forms round-trip"
+            assert eval(repr(action), {type(action).__name__: type(action)}) == action, "repr is evaluable"
+            if action in legal:
+                continue
+            with pytest.raises(IllegalActionError):
+                state.play(action)
+            assert str(state) == before, "a rejected action leaves the state unchanged"
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_clone_is_independent(name, preset):
+    for state, action in walk(name, preset, seed=2, steps=200):
+        if len(state.history) % 17:
+            continue
+        copy = state.clone()
+        before = str(state)
+        copy.apply(action)
+        assert str(state) == before
+        assert len(copy.history) == len(state.history) + 1
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_replay_determinism_and_card_conservation(name, preset):
+    state = cardtable.load(name, preset).new_state(seed=3)
+    rng = random.Random(3)
+    cards = Counter(state.all_cards())
+    for _ in range(STEPS):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        assert Counter(state.all_cards()) == cards, "cards are conserved"
+    again = cardtable.load(name, preset).new_state(seed=3)
+    for action in state.history:
+        again.play(str(action))  # through the text form, as a record does
+    assert str(again) == str(state)
+    assert again.view(None) == state.view(None)
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_same_seed_same_game(name, preset):
+    a = [str(x) for _, x in walk(name, preset, seed=4, steps=300)]
+    b = [str(x) for _, x in walk(name, preset, seed=4, steps=300)]
+    assert a == b
+    s1 = cardtable.load(name, preset).new_state(seed=4)
+    s2 = cardtable.load(name, preset).new_state(seed=4)
+    assert str(s1) == str(s2)
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_views_are_json_and_hold_no_seed(name, preset):
+    game = cardtable.load(name, preset)
+    seed = 987654321987
+    for state, _ in walk(name, preset, seed=seed, steps=200):
+        for seat in [*range(game.num_players), None]:
+            view = state.view(seat)
+            assert isinstance(view, PlayerView) and view.seat == seat
+            text = json.dumps(view.to_json(), ensure_ascii=False)
+            assert str(seed) not in text
+            if seat is None:
+                assert view.legal_actions == ()
+            else:
+                assert set(view.legal_actions) == set(state.legal_actions(seat))
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_whole_games_end_with_an_outcome(name, preset):
+    game = cardtable.load(name, preset)
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    for _ in range(200_000):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert state.current_player() == TERMINAL
+    outcome = state.outcome()
+    assert isinstance(outcome, Outcome) and len(outcome.returns) == game.num_players
+    assert set(outcome.winners) <= set(range(game.num_players)) and outcome.reason
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_bad_input_gets_typed_errors(name):
+    with pytest.raises(ConfigError):
+        cardtable.load(name, preset="no-such-preset")
+    with pytest.raises(ConfigError):
+        cardtable.load(name, no_such_option=1)
+    game = cardtable.load(name)
+    with pytest.raises(ParseError):
+        game.parse_action("@@ not an action @@")
+    with pytest.raises(CardtableError):
+        game.new_state(deck=["AS"])
+    with pytest.raises(ParseError):
+        game.action_from_index(-1)
+
+
+def test_registry_aliases():
+    assert cardtable.load("garbage").name == cardtable.load("ten").name == "trash"
+    with pytest.raises(ConfigError, match="unknown game"):
+        cardtable.load("poker")

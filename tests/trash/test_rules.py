@@ -84,7 +84,7 @@ def test_tr2_too_few_cards_rejected_and_decks_option():
 
 
 def test_tr3_card_roles_by_wild_mode():
-    from cardtable.games.trash.state import STOP, WILDCARD, role_table
+    from cardtable.games.trash.roles import STOP, WILDCARD, role_table
 
     def roles(mode):
         t = role_table(mode)
@@ -210,6 +210,7 @@ def test_tr10_chain_turns_up_and_continues():
     assert kinds(s) == ["draw", "place", "turn_up", "place", "turn_up", "discard"]
     texts = [e.text for e in s.view(1).events]
     assert texts[0] == "seat 0 draws 3♥ from the stock"
+    assert s.view(0).events[0].text == "you draw 3♥ from the stock"
 
 
 def test_tr10_tra5_wild_must_be_placed():

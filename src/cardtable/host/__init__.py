@@ -6,5 +6,6 @@ simulations all drive games through it.
 """
 
 from .clock import Clock, SystemClock, VirtualClock
+from .match import Match, play_out
 
-__all__ = ["Clock", "SystemClock", "VirtualClock"]
+__all__ = ["Clock", "Match", "SystemClock", "VirtualClock", "play_out"]

@@ -18,7 +18,8 @@ from ...core.options import Options
 from ...core.registry import register
 from .actions import NUM_ACTIONS, TrashAction, action_from_index, parse_action
 from .options import OPTIONS, PRESET_DOCS, PRESETS
-from .state import START_SIZE, Phase, TrashState, deck_for, role_table
+from .roles import role_table
+from .state import START_SIZE, Phase, TrashState, deck_for
 from .view import TrashView
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from ...core.cards import JOKER_ID, Card, standard_deck
+from ...core.cards import Card, standard_deck
 from ...core.chance import derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Event, Outcome, State
@@ -34,34 +34,16 @@ from .actions import (
     WILD,
     TrashAction,
 )
+from .roles import STOP, WILDCARD
 from .view import TrashView, event_text
 
 if TYPE_CHECKING:
     from . import TrashGame
 
-WILDCARD: Final = 0
-STOP: Final = -1
 NO_CARD: Final = -1
 START_SIZE: Final = 10
-
 _VALUE_EVENTS: Final = frozenset({"deal", "rebuild", "free_draw", "shrink"})
 """Events whose number is a value (hand number, count, size), not a slot."""
-_STOP_RANKS: Final = {"jacks": (12, 13), "kings": (11, 12), "all_faces": ()}
-_WILD_RANKS: Final = {"jacks": (11,), "kings": (13,), "all_faces": (11, 12, 13)}
-
-
-def role_table(wild_mode: str) -> tuple[int, ...]:
-    """``table[card_id]``: the number 1..10, ``WILDCARD`` or ``STOP`` (TR-3)."""
-    table = []
-    for cid in range(JOKER_ID + 1):
-        rank = cid % 13 + 1
-        if cid == JOKER_ID or rank in _WILD_RANKS[wild_mode]:
-            table.append(WILDCARD)
-        elif rank in _STOP_RANKS[wild_mode]:
-            table.append(STOP)
-        else:
-            table.append(rank)
-    return tuple(table)
 
 
 def deck_for(players: int, decks: int | None, jokers: bool) -> list[int]:
@@ -440,7 +422,7 @@ class TrashState(State):
                 None if c == NO_CARD else Card.from_id(c),
                 None if kind in _VALUE_EVENTS else slot,
                 slot if kind in _VALUE_EVENTS else None,
-                event_text(kind, s, c, slot),
+                event_text(kind, s, c, slot, seat),
             )
             for i, (kind, s, c, slot) in enumerate(self.events)
         )

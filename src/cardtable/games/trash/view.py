@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Card
 from ...core.game import PlayerView
+from .roles import STOP, WILDCARD, role_table
 
 
 @dataclass(frozen=True)
@@ -36,46 +37,53 @@ class TrashView(PlayerView):
     def top_discard(self) -> Card | None:
         return self.discard[-1] if self.discard else None
 
+    def role(self, card: Card) -> int:
+        """The card's number 1..10, ``WILDCARD`` (0) or ``STOP`` (-1) in this game (TR-3)."""
+        return role_table(self.wild_mode)[card.id]
+
+    def placeable(self, card: Card, seat: int) -> bool:
+        """TR-9 from public information: may ``seat`` place ``card`` now?"""
+        r = self.role(card)
+        layout = self.layouts[seat]
+        if r == WILDCARD:
+            return any(c is None for c in layout)
+        if r == STOP or r > self.sizes[seat]:
+            return False
+        shown = layout[r - 1]
+        return shown is None or self.role(shown) == WILDCARD
+
     def face_down_slots(self, seat: int) -> tuple[int, ...]:
         """The slots of ``seat`` that are still face-down."""
         return tuple(k + 1 for k, c in enumerate(self.layouts[seat]) if c is None)
 
 
-def event_text(kind: str, seat: int, card: int, slot: int) -> str:
-    """An English sentence for an engine event tuple."""
-    who = f"seat {seat}"
+_TEXTS = {
+    # kind: (as another seat sees it, as the acting seat sees it)
+    "deal": ("hand {n} is dealt; {who} starts", "hand {n} is dealt; you start"),
+    "draw": ("{who} draws {c} from the stock", "you draw {c} from the stock"),
+    "take": ("{who} takes {c} from the discard pile", "you take {c} from the discard pile"),
+    "place": ("{who} places {c} on slot {n}", "you place {c} on slot {n}"),
+    "turn_up": ("{who} turns up {c} from slot {n}", "you turn up {c} from slot {n}"),
+    "displace": ("{who} places {c} on slot {n} and picks up the wild there",
+                 "you place {c} on slot {n} and pick up the wild there"),
+    "decline": ("{who} declines to displace the wild on slot {n}", "you decline to displace the wild on slot {n}"),
+    "discard": ("{who} discards {c}", "you discard {c}"),
+    "rebuild": ("the stock is rebuilt from {n} discards", "the stock is rebuilt from {n} discards"),
+    "void": ("the hand is void (stalled); it is dealt again", "the hand is void (stalled); it is dealt again"),
+    "complete": ("{who} completes the layout and wins the hand", "you complete your layout and win the hand"),
+    "free_draw": ("{who} has {n} free turn{s} left", "you have {n} free turn{s} left"),
+    "reveal": ("{who} reveals {c} on slot {n}", "you reveal {c} on slot {n}"),
+    "shrink": ("{who}'s layout is now {n} slot{s}", "your layout is now {n} slot{s}"),
+    "time_up": ("time is up: the match ends when this hand is finished",) * 2,
+    "match_over": ("{who} wins the match", "you win the match"),
+}
+
+
+def event_text(kind: str, seat: int, card: int, number: int, viewer: int | None = None) -> str:
+    """An English sentence for an engine event tuple, in the second person for ``viewer``."""
+    if kind == "match_over" and seat < 0:
+        return "the match ends in a shared win"
+    third, second = _TEXTS[kind]
+    template = second if seat >= 0 and seat == viewer else third
     c = Card.from_id(card).unicode() if card >= 0 else ""
-    match kind:
-        case "deal":
-            return f"hand {slot} is dealt; {who} starts"
-        case "draw":
-            return f"{who} draws {c} from the stock"
-        case "take":
-            return f"{who} takes {c} from the discard pile"
-        case "place":
-            return f"{who} places {c} on slot {slot}"
-        case "turn_up":
-            return f"{who} turns up {c} from slot {slot}"
-        case "displace":
-            return f"{who} places {c} on slot {slot} and picks up the wild there"
-        case "decline":
-            return f"{who} declines to displace the wild on slot {slot}"
-        case "discard":
-            return f"{who} discards {c}"
-        case "rebuild":
-            return f"the stock is rebuilt from {slot} discards"
-        case "void":
-            return "the hand is void (stalled); it is dealt again"
-        case "complete":
-            return f"{who} completes the layout and wins the hand"
-        case "free_draw":
-            return f"{who} has {slot} free turn{'s' if slot != 1 else ''} left"
-        case "reveal":
-            return f"{who} reveals {c} on slot {slot}"
-        case "shrink":
-            return f"{who}'s layout is now {slot} slot{'s' if slot != 1 else ''}"
-        case "time_up":
-            return "time is up: the match ends when this hand is finished"
-        case "match_over":
-            return f"{who} wins the match" if seat >= 0 else "the match ends in a shared win"
-    return kind
+    return template.format(who=f"seat {seat}", c=c, n=number, s="" if number == 1 else "s")

@@ -1,0 +1,38 @@
+# Everything a fresh machine needs is installed by these targets (python3 with venv is enough).
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup play test lint bench golden clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## play Trash in the terminal against a bot
+play: setup
+	$(BIN)/cardtable play trash --bots 1
+
+## lint, types, layers and the whole test suite
+test: setup lint
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests src/cardtable --doctest-modules
+
+lint: setup
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+## the benchmarks (some need the bench extra: pip install -e '.[bench]')
+bench: setup
+	$(BIN)/python bench/trash.py
+
+## regenerate the golden playthroughs after an intended rule change
+golden: setup
+	$(BIN)/python -m cardtable.records.golden tests/golden
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

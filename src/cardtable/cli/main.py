@@ -1,0 +1,217 @@
+"""The ``cardtable`` command.
+
+    cardtable play [trash|trex|spit] [--bots N] [--preset P] [-o key=value …]
+    cardtable rules GAME [--preset P]
+    cardtable replay FILE [--seat N]
+    cardtable games
+
+Bad input gets one line on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+from typing import Any
+
+import cardtable
+
+from ..bots.base import bot_names, make_bot
+from ..core.errors import CardtableError, ConfigError
+from ..core.game import Game
+from ..core.registry import game_class, game_names
+from ..host.match import Match
+from ..records.record import Record, replay_views
+from .style import Style, want_color
+from .textplay import play_text, renderer_for
+
+DEFAULT_BOT = {"trash": "sensible", "trex": "rules"}
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--option wants key=value, not {pair!r}")
+        out[key.strip()] = value
+    return out
+
+
+def load_game(name: str, preset: str | None, options: dict[str, Any], bots: int | None) -> Game:
+    cls = game_class(name)
+    has_players = any(o.name == "players" for o in cls.OPTIONS)
+    if bots is not None and has_players:
+        if "players" in options and int(options["players"]) != bots + 1:
+            raise ConfigError(f"--bots {bots} needs players={bots + 1}, but players={options['players']} was given")
+        options.setdefault("players", str(bots + 1))
+    game = cls.load(preset, **options)
+    if bots is not None and bots != game.num_players - 1:
+        raise ConfigError(f"{cls.title} is played by {game.num_players}: use --bots {game.num_players - 1}")
+    return game
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    color = want_color(sys.stdout, False if args.no_color else None)
+    name = game_class(args.game).name
+    game = load_game(name, args.preset, parse_options(args.option), args.bots)
+    if name == "spit":
+        try:
+            spit = importlib.import_module("cardtable.cli.spit_play")
+        except ImportError:
+            raise ConfigError("Spit terminal play is not available in this version") from None
+        code: int = spit.play_spit(game, seed=args.seed, level=args.bot or "medium", color=color)
+        return code
+    try:
+        renderer_for(name)
+    except ImportError:
+        raise ConfigError(f"{game.title} cannot be played in the terminal in this version") from None
+    human = args.seat
+    if not 0 <= human < game.num_players:
+        raise ConfigError(f"--seat {human}: seats are 0 to {game.num_players - 1}")
+    kind = args.bot or DEFAULT_BOT.get(name, "random")
+    bots = {s: make_bot(name, kind) for s in range(game.num_players) if s != human}
+    match = Match(game, seed=args.seed, bots=bots)
+    pace = args.pace if args.pace is not None else (0.25 if color else 0.0)
+    return play_text(match, human, color=color, pace=pace, save=Path(args.save) if args.save else None)
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return "none" if v is None else str(v)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    cls = game_class(args.game)
+    game = cls.load(args.preset)
+    st = Style(want_color(sys.stdout, False if args.no_color else None))
+    print(st(f"{cls.title}", "bold") + (f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""))
+    print("Rules: RULES.md, rule ids in brackets. Set options with -o key=value.\n")
+    print(st("Presets", "bold"))
+    for name in cls.PRESETS:
+        mark = " *" if name == game.preset else ""
+        doc = cls.PRESET_DOCS.get(name, "")
+        values = ", ".join(f"{k}={_value(v)}" for k, v in cls.PRESETS[name].items())
+        print(f"  {name}{mark}: {doc}" + (st(f" [{values}]", "dim") if values else ""))
+    print()
+    print(st(f"Options (values under preset {game.preset})", "bold"))
+    for spec in cls.OPTIONS:
+        allowed = ""
+        if spec.choices:
+            allowed = " | ".join(_value(c) for c in spec.choices)
+        elif spec.kind is bool:
+            allowed = "true | false"
+        elif spec.minimum is not None or spec.maximum is not None:
+            lo = _value(spec.minimum if spec.kind is float else int(spec.minimum)) if spec.minimum is not None else ""
+            hi = _value(spec.maximum if spec.kind is float else int(spec.maximum)) if spec.maximum is not None else ""
+            allowed = f"{lo}..{hi}" + (" or none" if spec.nullable else "")
+        print(f"  {st(spec.name, 'cyan')} = {_value(game.options[spec.name])}"
+              + st(f"   (default {_value(spec.default)}; {allowed}) [{spec.rule}]", "dim"))
+        print(f"      {spec.doc}")
+    bots = bot_names(cls.name)
+    print(f"\nBots: {', '.join(bots)}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = Record.load(args.file)
+    game = cardtable.load(record.game, record.preset, **record.options)
+    color = want_color(sys.stdout, False if args.no_color else None)
+    st = Style(color)
+    seat = args.seat
+    if seat is not None and not 0 <= seat < game.num_players:
+        raise ConfigError(f"--seat {seat}: seats are 0 to {game.num_players - 1}")
+    who = "a spectator" if seat is None else f"seat {seat}"
+    print(st(f"Replay of a {game.title} game ({len(record.actions)} actions) as {who} saw it", "bold"))
+    try:
+        r = renderer_for(game.name)
+    except ImportError:
+        r = None
+    view = None
+    for number, (action, view) in enumerate(replay_views(record, seat)):
+        if action is not None:
+            print(st(f"{number}. {action}", "bold"))
+        for event in view.events:
+            print("   " + event.text)
+        if args.step and r is not None:
+            print(r.render(view, color=color))
+            try:
+                input(st("Enter for the next step, q to stop: ", "dim"))
+            except EOFError:
+                break
+    if view is not None and r is not None:
+        print(r.render(view, color=color))
+    if record.result:
+        print(f"Result: {record.result}")
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    for name in game_names():
+        cls = game_class(name)
+        print(f"{name:8} {cls.title}" + (f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cardtable", description="Trash, Trex (Trix) and Spit.")
+    p.add_argument("--version", action="version", version=f"cardtable {cardtable.__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a game in the terminal against bots")
+    play.add_argument("game", nargs="?", default="trash", help="trash (default), trex or spit")
+    play.add_argument("--preset", help="a preset of the game (see: cardtable rules GAME)")
+    play.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="set a rule option")
+    play.add_argument("--bots", type=int, help="number of bot opponents (Trash: sets the player count)")
+    play.add_argument("--bot", help="which bot: random, sensible, … (Spit: the level)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seed", type=int, help="seed the deal, to replay the same game")
+    play.add_argument("--save", metavar="FILE", help="save the game record to FILE when it ends or you quit")
+    play.add_argument("--pace", type=float, help="seconds to pause after each bot move")
+    play.add_argument("--no-color", action="store_true", help="plain text")
+    play.set_defaults(run=cmd_play)
+
+    rules = sub.add_parser("rules", help="list a game's options, defaults and presets")
+    rules.add_argument("game")
+    rules.add_argument("--preset")
+    rules.add_argument("--no-color", action="store_true")
+    rules.set_defaults(run=cmd_rules)
+
+    replay = sub.add_parser("replay", help="show a saved game as one seat saw it")
+    replay.add_argument("file")
+    replay.add_argument("--seat", type=int, help="whose view (default: a spectator's)")
+    replay.add_argument("--step", action="store_true", help="wait for Enter after each action")
+    replay.add_argument("--no-color", action="store_true")
+    replay.set_defaults(run=cmd_replay)
+
+    games = sub.add_parser("games", help="list the games")
+    games.set_defaults(run=cmd_games)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 0
+    try:
+        code: int = args.run(args)
+        return code
+    except CardtableError as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the output was piped into something that stopped reading
+        return 0
+    except OSError as exc:
+        print(f"cardtable: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,95 @@
+"""Trash in the terminal: what one seat sees, and how to type its moves."""
+
+from __future__ import annotations
+
+from ..core.game import PlayerView
+from ..games.trash.view import TrashView
+from .style import Style
+
+ACTION_HELP = """\
+On your turn:
+  s  or Enter   draw from the stock
+  d             take the top discard (only when you can place it)
+When you hold a wild:
+  1 … 10        the face-down slot to put it on
+When a number can displace your wild:
+  y  or Enter   displace it (never worse: the wild moves to a face-down slot)
+  n             decline: the number is discarded
+Any time:  ?  help    q  quit (with --save the game is saved)"""
+
+
+def _layout(view: TrashView, seat: int, st: Style) -> list[str]:
+    cards = view.layouts[seat]
+    size = view.sizes[seat]
+    rows = []
+    for lo, hi in ((1, 5), (6, 10)):
+        nums, faces = [], []
+        for k in range(lo, hi + 1):
+            if k > size:
+                nums.append(st(f"{k:>2} ", "dim"))
+                faces.append("  ·")
+                continue
+            nums.append(f"{k:>2} ")
+            faces.append(" " + st.card(cards[k - 1], 2))
+        rows.append("  " + " ".join(nums))
+        rows.append("  " + " ".join(faces))
+    return rows
+
+
+def who(view: PlayerView, seat: int) -> str:
+    return "You" if seat == view.seat else f"Seat {seat}"
+
+
+def render(view: PlayerView, *, color: bool) -> str:
+    """The table as ``view.seat`` sees it."""
+    assert isinstance(view, TrashView)
+    st = Style(color)
+    lines = [st(f"Trash — hand {view.hand_number}", "bold") + st(f"  (wild: {view.wild_mode})", "dim")]
+    order = [s for s in range(view.num_players) if s != view.seat] + ([view.seat] if view.seat is not None else [])
+    for seat in order:
+        mark = st(" ◀ to play", "yellow") if seat == view.current_player else ""
+        lines.append(
+            st(f"{who(view, seat)}", "cyan", "bold")
+            + f": {view.sizes[seat]} slots, {view.hands_won[seat]} hands won{mark}"
+        )
+        lines += _layout(view, seat, st)
+    top = view.top_discard
+    lines.append(
+        f"Stock: {view.stock_count} cards   Discard: "
+        + (st.card(top, 2) + st(f" ({len(view.discard)})", "dim") if top else st("empty", "dim"))
+    )
+    if view.card_in_hand is not None:
+        lines.append("In hand: " + st.card(view.card_in_hand, 2))
+    if view.free_draws_left:
+        lines.append(st(f"Free draws left: {view.free_draws_left}", "yellow"))
+    if view.time_up:
+        lines.append(st("Time is up: this is the last hand.", "yellow"))
+    return "\n".join(lines)
+
+
+def prompt(view: PlayerView) -> str:
+    """The question for the seat to move."""
+    assert isinstance(view, TrashView)
+    legal = [str(a) for a in view.legal_actions]
+    if view.phase == "draw":
+        if "discard" in legal and view.top_discard is not None:
+            return f"[s]tock or [d]iscard ({view.top_discard.unicode()})? "
+        return "Press Enter to draw from the stock: "
+    card = view.card_in_hand
+    if card is None:  # not reached: the other phases always have a card in hand
+        return "Your move: "
+    if view.phase == "place_wild":
+        slots = ", ".join(str(a).split()[1] for a in view.legal_actions)
+        return f"Place {card.unicode()} on which slot ({slots})? "
+    return f"Displace the wild on slot {view.role(card)} with {card.unicode()}? [Y/n] "
+
+
+def interpret(view: PlayerView, text: str) -> str:
+    """Turn a short answer into an action's text (``3`` -> ``wild 3``, Enter -> the default)."""
+    assert isinstance(view, TrashView)
+    word = text.strip().lower()
+    if word == "":
+        return "displace" if view.phase == "displace" else "stock" if view.phase == "draw" else ""
+    if word.isdigit() and view.phase == "place_wild":
+        return f"wild {word}"
+    return word

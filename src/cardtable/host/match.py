@@ -1,0 +1,131 @@
+"""A turn-based match under the host's authority.
+
+:class:`Match` owns the state. Seats are humans (who :meth:`submit`) or bots
+(run by :meth:`run_bots`). Every accepted action gets the next sequence number.
+Timer expiries come from an injectable clock: for Trash's ``time_limit`` the
+host plays ``time-up`` once the time has run out (TR-V2), so the engine never
+reads a clock and a record replays exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from ..bots.base import Bot
+from ..core.cards import Card
+from ..core.chance import derive, fresh_seed
+from ..core.errors import IllegalActionError
+from ..core.game import Action, Game, PlayerView, State
+from ..core.seats import SIMULTANEOUS, TERMINAL
+from ..records.record import Record, record_of
+from .clock import Clock, SystemClock
+
+Listener = Callable[[int, Action], None]
+
+
+class Match:
+    """One game: the state, its seats, its clock and the order of accepted actions."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        seed: int | None = None,
+        deck: Sequence[Card | str | int] | None = None,
+        bots: Mapping[int, Bot] | None = None,
+        clock: Clock | None = None,
+        bot_seed: int | None = None,
+    ) -> None:
+        self.game = game
+        self.state: State = game.new_state(seed=seed, deck=deck)
+        self.bots = dict(bots or {})
+        for seat in self.bots:
+            if not 0 <= seat < game.num_players:
+                raise ValueError(f"no seat {seat} for a bot in a {game.num_players}-player game")
+        self.clock = clock or SystemClock()
+        self.started = self.clock.now()
+        self.seq = 0
+        base = fresh_seed() if bot_seed is None else bot_seed
+        self.rngs = {seat: derive(base, "bot", seat) for seat in self.bots}
+        self.listeners: list[Listener] = []
+
+    # ---------------------------------------------------------------- state
+    @property
+    def is_over(self) -> bool:
+        return self.state.current_player() == TERMINAL
+
+    def view(self, seat: int | None) -> PlayerView:
+        return self.state.view(seat)
+
+    def to_move(self) -> int:
+        return self.state.current_player()
+
+    def human_to_move(self) -> bool:
+        player = self.to_move()
+        return player >= 0 and player not in self.bots
+
+    def record(self) -> Record:
+        return record_of(self.state)
+
+    # -------------------------------------------------------------- actions
+    def poll_timers(self) -> None:
+        """Feed due timer expiries into the game as actions."""
+        limit = getattr(self.game.options, "time_limit", None)
+        if limit is None or self.is_over or getattr(self.state, "time_up", True):
+            return
+        if self.clock.now() - self.started >= limit:
+            self._accept(-1, self.game.parse_action("time-up"))
+
+    def submit(self, seat: int, action: Action | str) -> int:
+        """A seat's action: checked against the state now; returns its sequence number.
+
+        Raises :class:`IllegalActionError` when it is not ``seat``'s turn or
+        the action is not legal; nothing changes then.
+        """
+        self.poll_timers()
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        player = self.to_move()
+        if player == TERMINAL:
+            raise IllegalActionError("the game is over")
+        if player != SIMULTANEOUS and player != seat:
+            raise IllegalActionError(f"it is seat {player}'s turn, not seat {seat}'s")
+        if action not in self.state.legal_actions(seat):
+            legal = ", ".join(str(a) for a in self.state.legal_actions(seat))
+            raise IllegalActionError(f"{action} is not legal now; legal: {legal}")
+        return self._accept(seat, action)
+
+    def _accept(self, seat: int, action: Action) -> int:
+        self.state.play(action)
+        self.seq += 1
+        for listener in self.listeners:
+            listener(seat, action)
+        return self.seq
+
+    def run_bot(self) -> Action | None:
+        """If a bot is to move, let it act once; returns its action."""
+        self.poll_timers()
+        seat = self.to_move()
+        bot = self.bots.get(seat)
+        if bot is None:
+            return None
+        action = bot.act(self.state.view(seat), self.rngs[seat])
+        self.submit(seat, action)
+        return action
+
+    def run_bots(self, limit: int = 1_000_000) -> int:
+        """Let bots act until a human is to move or the game is over; returns how many acted."""
+        count = 0
+        while count < limit and self.run_bot() is not None:
+            count += 1
+        return count
+
+
+def play_out(game: Game, bots: Sequence[Bot], seed: int, bot_seed: int = 0) -> State:
+    """A whole game between ``bots`` (one per seat), seeded: for simulations and tests."""
+    match = Match(game, seed=seed, bots=dict(enumerate(bots)), bot_seed=bot_seed)
+    match.run_bots()
+    return match.state
+
+
+__all__ = ["Match", "play_out"]

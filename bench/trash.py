@@ -1,0 +1,62 @@
+"""Trash benchmark: full 2-player, 10-slot matches (RULES.md §1 defaults).
+
+    python bench/trash.py [--matches N]
+
+Policies, both seats alike:
+  random     a uniformly random legal action, through legal_actions + apply
+  sensible   the sensible bot through the Bot protocol (state.view each decision)
+Prints matches/s, actions per match and µs per action in a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import cardtable
+from cardtable.bots import make_bot
+
+
+def run_random(matches: int) -> tuple[float, int]:
+    game = cardtable.load("trash")
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(matches):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        actions += len(state.history)
+    return time.perf_counter() - start, actions
+
+
+def run_bot(matches: int, name: str) -> tuple[float, int]:
+    game = cardtable.load("trash")
+    bot = make_bot("trash", name)
+    actions = 0
+    start = time.perf_counter()
+    for seed in range(matches):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            player = state.current_player()
+            state.apply(bot.act(state.view(player), rng))
+        actions += len(state.history)
+    return time.perf_counter() - start, actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=300)
+    args = parser.parse_args()
+    rows = [("random", *run_random(args.matches)), ("sensible", *run_bot(args.matches, "sensible"))]
+    print(f"Trash, 2 players, 10-slot matches to layout size 0; {args.matches} matches per policy")
+    print(f"{'policy':10} {'matches/s':>10} {'actions/match':>14} {'µs/action':>10}")
+    for name, seconds, actions in rows:
+        print(f"{name:10} {args.matches / seconds:10.1f} {actions / args.matches:14.1f} {seconds / actions * 1e6:10.2f}")
+
+
+if __name__ == "__main__":
+    main()

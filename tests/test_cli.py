@@ -1,0 +1,130 @@
+"""The ``cardtable`` command: play to the end by typing, rules, replay, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.cli.main import main
+from cardtable.cli.textplay import play_text
+from cardtable.host import Match
+
+
+def answer(prompt: str) -> str:
+    """What a patient human types at each Trash prompt."""
+    if prompt.startswith("[s]tock or [d]iscard"):
+        return "d"
+    if prompt.startswith("Place"):
+        return re.search(r"\((\d+)", prompt).group(1)
+    if prompt.startswith("Displace"):
+        return ""  # Enter: the preselected displace
+    return ""  # Enter: draw from the stock
+
+
+def test_tr_play_a_whole_match_by_typing_in_process():
+    game = cardtable.load("trash")
+    match = Match(game, seed=12, bots={1: make_bot("trash", "sensible")}, bot_seed=1)
+    out: list[str] = []
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return answer(prompt)
+
+    assert play_text(match, 0, color=False, ask=ask, say=out.append) == 0
+    assert match.is_over and len(prompts) > 20
+    text = "\n".join(out)
+    assert "You win!" in text or "Seat 1 wins." in text
+    assert "✗" not in text  # every typed answer was accepted
+
+
+def test_bad_typing_gets_a_message_and_keeps_the_game():
+    game = cardtable.load("trash")
+    match = Match(game, seed=3, bots={1: make_bot("trash", "random")}, bot_seed=1)
+    replies = iter(["wild 99", "xyzzy", "discard", "?", "q"])
+    out: list[str] = []
+    play_text(match, 0, color=False, ask=lambda p: next(replies), say=out.append)
+    errors = [line for line in out if line.startswith("✗")]
+    assert len(errors) == 3 and all("\n" not in e for e in errors)
+    assert match.state.history == []  # nothing was lost or played
+
+
+@pytest.mark.skipif(shutil.which("cardtable") is None and not Path(sys.executable).with_name("cardtable").exists(),
+                    reason="the cardtable command is not installed")
+def test_installed_command_in_a_pseudo_terminal_plays_to_the_end(tmp_path):
+    exe = shutil.which("cardtable") or str(Path(sys.executable).with_name("cardtable"))
+    save = tmp_path / "game.json"
+    child = pexpect.spawn(exe, ["play", "trash", "--bots", "1", "--seed", "5", "--pace", "0", "--save", str(save)],
+                          encoding="utf-8", timeout=20, env={**os.environ, "NO_COLOR": "1"}, dimensions=(50, 120))
+    prompts = [r"\[s\]tock or \[d\]iscard[^\n]*\? ", r"Place [^\n]*\? ", r"Displace [^\n]*\] ",
+               r"Press Enter to draw from the stock: ", r"(You win!|Seat \d wins\.)"]
+    moves = 0
+    while True:
+        index = child.expect(prompts)
+        if index == 4:
+            break
+        child.sendline(answer(child.after))
+        moves += 1
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and moves > 20
+    record = json.loads(save.read_text())
+    assert record["game"] == "trash" and record["result"]["reason"] == "target_size"
+
+
+def test_rules_lists_options_and_presets(capsys):
+    assert main(["rules", "garbage", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    for word in ("wild_mode", "loser_free_draws", "d2_kings", "TR-26", "sensible"):
+        assert word in out
+
+
+def test_replay_shows_a_seat_view(tmp_path, capsys):
+    state = cardtable.load("trash").new_state(seed=4)
+    for _ in range(30):
+        state.play(state.legal_actions()[0])
+    from cardtable.records import record_of
+
+    path = tmp_path / "r.json"
+    record_of(state).save(path)
+    assert main(["replay", str(path), "--seat", "1", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert "as seat 1 saw it" in out and "you " in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "poker"],
+        ["play", "trash", "-o", "wild_mode=queens"],
+        ["play", "trash", "-o", "nonsense"],
+        ["play", "trash", "--bots", "9"],
+        ["play", "trash", "--bots", "2", "-o", "players=4"],
+        ["play", "trash", "--seat", "5"],
+        ["rules", "trash", "--preset", "nope"],
+        ["replay", "/no/such/file.json"],
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_record_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    for text in ("{not json", '{"format": "cardtable-record", "version": 99}', '{"format": "x"}',
+                 '{"format": "cardtable-record", "version": 1, "game": "trash", "seed": 1, "actions": ["wild 3"]}'):
+        bad.write_text(text)
+        assert main(["replay", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cardtable: ") and err.count("\n") == 1

@@ -55,7 +55,8 @@ def main() -> None:
     print(f"Trash, 2 players, 10-slot matches to layout size 0; {args.matches} matches per policy")
     print(f"{'policy':10} {'matches/s':>10} {'actions/match':>14} {'µs/action':>10}")
     for name, seconds, actions in rows:
-        print(f"{name:10} {args.matches / seconds:10.1f} {actions / args.matches:14.1f} {seconds / actions * 1e6:10.2f}")
+        rate, per_match, micros = args.matches / seconds, actions / args.matches, seconds / actions * 1e6
+        print(f"{name:10} {rate:10.1f} {per_match:14.1f} {micros:10.2f}")
 
 
 if __name__ == "__main__":

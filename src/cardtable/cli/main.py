@@ -29,6 +29,11 @@ from .textplay import play_text, renderer_for
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "rules"}
 
+EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.server.cli", "cardtable.tui.cli")
+"""Modules that add subcommands with ``add_commands(subparsers)``. Each imports its
+optional dependencies only when its command runs, and says which extra to install
+when one is missing."""
+
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
     out = {}
@@ -189,6 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     games = sub.add_parser("games", help="list the games")
     games.set_defaults(run=cmd_games)
+    for name in EXTRA_COMMANDS:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is not None and name.startswith(exc.name):
+                continue  # that part is not built in this version
+            raise
+        module.add_commands(sub)
     return p
 
 

@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint bench golden clean
+.PHONY: setup play test lint browsers bench golden clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -18,13 +18,17 @@ play: setup
 	$(BIN)/cardtable play trash --bots 1
 
 ## lint, types, layers and the whole test suite
-test: setup lint
+test: setup lint browsers
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests src/cardtable --doctest-modules
 
 lint: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+## system packages the browser tests need (Debian's Chromium), installed by the project's own script
+browsers:
+	@if [ -x scripts/install-browsers.sh ]; then scripts/install-browsers.sh; fi
 
 ## the benchmarks (some need the bench extra: pip install -e '.[bench]')
 bench: setup

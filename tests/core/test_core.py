@@ -1,0 +1,114 @@
+"""cardtable.core: cards, options, seats, chance, registry."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardtable.core import (
+    Card,
+    ConfigError,
+    Option,
+    ParseError,
+    Rank,
+    Suit,
+    cards_text,
+    next_seat,
+    parse_cards,
+    prev_seat,
+    seats_from,
+    standard_deck,
+)
+from cardtable.core.chance import derive
+from cardtable.core.options import resolve
+
+
+@given(st.integers(0, 52))
+def test_card_text_round_trips(card_id):
+    card = Card.from_id(card_id)
+    assert Card.parse(str(card)) is card
+    assert Card.parse(card.unicode()) is card
+    assert eval(repr(card), {"Card": Card}) is card
+    assert pickle.loads(pickle.dumps(card)) is card
+    assert hash(card) == card_id
+
+
+def test_card_forms():
+    assert str(Card.parse("10h")) == "TH" and Card.parse("TH").unicode() == "10♥"
+    assert Card.parse("q♠") == Card.of(Rank.QUEEN, Suit.SPADES)
+    assert Card.parse("1C").rank is Rank.ACE
+    assert Card.joker().is_joker and str(Card.joker()) == "JK"
+    with pytest.raises(AttributeError):
+        Card.joker().rank  # noqa: B018
+    with pytest.raises(AttributeError):
+        Card.parse("AS").id = 3  # type: ignore[misc]
+    assert Card.parse("AH").suit.is_red and not Card.parse("AS").suit.is_red
+
+
+@pytest.mark.parametrize("text", ["", "Q", "QX", "11H", "ZZ", "AHH", "JOKERS"])
+def test_bad_card_text(text):
+    with pytest.raises(ParseError):
+        Card.parse(text)
+
+
+def test_decks_and_card_lists():
+    assert len(standard_deck()) == 52 and len(set(standard_deck())) == 52
+    assert len(standard_deck(3, 2)) == 162 and standard_deck(1, 2).count(52) == 2
+    assert cards_text(parse_cards("AS, 10d JK")) == "AS TD JK"
+    assert cards_text(parse_cards([0, "KS"]), unicode=True) == "A♣ K♠"
+
+
+def test_seats_go_round():
+    assert next_seat(3, 4) == 0 and prev_seat(0, 4) == 3 and seats_from(1, 3) == (1, 2, 0)
+
+
+def test_derived_chance_is_reproducible_and_separate():
+    assert derive(1, "deal", 0).random() == derive(1, "deal", 0).random()
+    assert derive(1, "deal", 0).random() != derive(1, "deal", 1).random()
+    assert derive(1, "deal", 0).random() != derive(2, "deal", 0).random()
+
+
+SPECS = (
+    Option("n", int, 2, "X-1", "a count", minimum=2, maximum=8),
+    Option("mode", str, "a", "X-2", "a mode", choices=("a", "b")),
+    Option("flag", bool, False, "X-3", "a switch"),
+    Option("limit", float, None, "X-4", "a limit", nullable=True, minimum=0.5),
+    Option("mixed", object, True, "X-5", "bool or word", choices=(True, False, "only")),
+)
+PRESETS = {"standard": {}, "big": {"n": 6}}
+
+
+def test_options_resolve_presets_and_overrides():
+    opts = resolve("x", SPECS, PRESETS, "big", {"mode": "b", "limit": "2.5", "mixed": "only"})
+    assert (opts.n, opts.mode, opts.limit, opts.mixed, opts.flag) == (6, "b", 2.5, "only", False)
+    assert opts.preset == "big" and dict(opts)["n"] == 6
+    assert resolve("x", SPECS, PRESETS, None, {"flag": "yes", "mixed": "false"}).mixed is False
+    with pytest.raises(AttributeError):
+        opts.n = 3
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"n": 1}, "below"),
+        ({"n": 9}, "above"),
+        ({"n": "two"}, "not a int"),
+        ({"n": True}, "not a int"),
+        ({"mode": "c"}, "not one of"),
+        ({"flag": "maybe"}, "true or false"),
+        ({"limit": 0.1}, "below"),
+        ({"mixed": "sometimes"}, "not one of"),
+        ({"colour": 1}, "no option"),
+    ],
+)
+def test_bad_options_are_config_errors(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        resolve("x", SPECS, PRESETS, None, overrides)
+
+
+def test_unknown_preset():
+    with pytest.raises(ConfigError, match="no preset"):
+        resolve("x", SPECS, PRESETS, "tiny", {})

@@ -18,31 +18,21 @@ import cardtable
 from cardtable.bots import make_bot
 
 
-def run_random(matches: int) -> tuple[float, int]:
+def run(matches: int, policy: str) -> tuple[float, int]:
+    """Seconds and actions for ``matches`` whole matches, both seats playing ``policy``."""
     game = cardtable.load("trash")
+    bot = make_bot("trash", policy) if policy != "random" else None
     actions = 0
     start = time.perf_counter()
     for seed in range(matches):
         state = game.new_state(seed=seed)
         rng = random.Random(seed)
         while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
-        actions += len(state.history)
-    return time.perf_counter() - start, actions
-
-
-def run_bot(matches: int, name: str) -> tuple[float, int]:
-    game = cardtable.load("trash")
-    bot = make_bot("trash", name)
-    actions = 0
-    start = time.perf_counter()
-    for seed in range(matches):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            player = state.current_player()
-            state.apply(bot.act(state.view(player), rng))
+            if bot is None:  # the engine alone: legal_actions + apply
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            else:  # through the Bot protocol: a view for every decision
+                state.apply(bot.act(state.view(state.current_player()), rng))
         actions += len(state.history)
     return time.perf_counter() - start, actions
 
@@ -51,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=300)
     args = parser.parse_args()
-    rows = [("random", *run_random(args.matches)), ("sensible", *run_bot(args.matches, "sensible"))]
+    rows = [(policy, *run(args.matches, policy)) for policy in ("random", "sensible")]
     print(f"Trash, 2 players, 10-slot matches to layout size 0; {args.matches} matches per policy")
     print(f"{'policy':10} {'matches/s':>10} {'actions/match':>14} {'µs/action':>10}")
     for name, seconds, actions in rows:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -11,23 +10,12 @@ import cardtable
 from cardtable.core.errors import ParseError
 from cardtable.records import Record, record_of
 
-from ..trash.util import stacked_deck
-
-
-def random_game(seed: int, steps: int, **options):
-    state = cardtable.load("trash", **options).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.play(legal[rng.randrange(len(legal))])
-    return state
+from ..trash.util import random_state, stacked_deck
 
 
 @pytest.mark.parametrize("options", [{}, {"preset": "d2_kings"}, {"players": 3, "jokers": True, "loser_reveal": True}])
 def test_record_round_trip_replays_identically(options, tmp_path):
-    state = random_game(11, 100_000, **options)
+    state = random_state(11, 100_000, **options)
     record = record_of(state)
     path = tmp_path / "g.json"
     record.save(path)
@@ -51,7 +39,7 @@ def test_record_of_a_stacked_deck():
 
 
 def test_record_keeps_only_changed_options():
-    state = random_game(1, 5, preset="d2_kings", max_hands=2)
+    state = random_state(1, 5, preset="d2_kings", max_hands=2)
     record = record_of(state)
     assert record.preset == "d2_kings" and record.options == {"max_hands": 2}
 

@@ -11,6 +11,8 @@ import cardtable
 from cardtable.games.trash import TrashState
 from cardtable.games.trash.state import NO_CARD, WILDCARD
 
+from . import util
+
 VARIANTS = [
     {},
     {"wild_mode": "kings"},
@@ -30,15 +32,7 @@ seeds = st.integers(0, 2**32)
 
 
 def random_state(options: dict, seed: int, steps: int) -> TrashState:
-    state = cardtable.load("trash", **options).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    assert isinstance(state, TrashState)
-    return state
+    return util.random_state(seed, steps, **options)
 
 
 def check_slot_invariant(state: TrashState) -> None:

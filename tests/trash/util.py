@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import cardtable
@@ -47,3 +48,16 @@ def redeal(state: TrashState, sizes: list[int], layouts: list[str], stock: str =
 # Seat 0 wins a hand on its first turn: A goes to slot 1, turning up 2, … up to 10.
 RUN_LAYOUT = "2C 3C 4C 5C 6C 7C 8C 9C TC KC"
 RUN_STOCK = "AC"
+
+
+def random_state(seed: int, steps: int, **options: Any) -> TrashState:
+    """A Trash state after up to ``steps`` uniformly random legal actions, seeded."""
+    state = cardtable.load("trash", **options).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    assert isinstance(state, TrashState)
+    return state

@@ -98,13 +98,32 @@ def parse_contract(text: str) -> int:
     return mask
 
 
-@dataclass(frozen=True, slots=True)
+_INTERNED: dict[tuple[int, int], TrexAction] = {}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class TrexAction(Action):
     """A Trex action: ``kind`` (PLAY, CONTRACT, DOUBLE, DONE, REDEAL, KEEP) and
-    ``arg`` (a card id for PLAY and DOUBLE, a contract mask for CONTRACT)."""
+    ``arg`` (a card id for PLAY and DOUBLE, a contract mask for CONTRACT).
+
+    Every action is interned: ``TrexAction(PLAY, 5) is A_PLAY[5]``, so equality
+    and hashing are by identity, which keeps ``in`` and ``list.remove`` in C on
+    the engine's hot path.
+    """
 
     kind: int
     arg: int = 0
+
+    def __new__(cls, kind: int = 0, arg: int = 0) -> TrexAction:
+        known = _INTERNED.get((kind, arg))
+        if known is not None:
+            return known
+        self = object.__new__(cls)
+        _INTERNED[(kind, arg)] = self
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[int, int]]:
+        return (TrexAction, (self.kind, self.arg))
 
     @property
     def index(self) -> int:

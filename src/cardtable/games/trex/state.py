@@ -15,7 +15,7 @@ Phases (TX-11): ``REDEAL`` (requests, TX-13) → ``CHOOSE`` (TX-9) → ``DOUBLE`
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
@@ -79,15 +79,15 @@ def shuffled_deck(seed: int, number: int) -> list[int]:
     return sorted(range(52), key=keys.__getitem__)
 
 
-def kh_trigger(hand: Sequence[int]) -> bool:
+def kh_trigger(hand: Collection[int]) -> bool:
     """TX-13, KH clause: hearts exactly {K♥}, {A♥} or {A♥, K♥}; or ≥ 5 hearts with K♥."""
     hearts = [c for c in hand if SUIT[c] == HEARTS]
     if len(hearts) >= 5:
         return KING_HEARTS in hearts
-    return hearts in ([KING_HEARTS], [ACE_HEARTS], [ACE_HEARTS, KING_HEARTS])
+    return sorted(hearts) in ([KING_HEARTS], [ACE_HEARTS], [ACE_HEARTS, KING_HEARTS])
 
 
-def tr_trigger(hand: Sequence[int]) -> bool:
+def tr_trigger(hand: Collection[int]) -> bool:
     """TX-13, TR clause (TX-A12): all four 2s, or three 2s and the 3 of the missing suit."""
     missing = [s for s in range(4) if TWOS[s] not in hand]
     if not missing:
@@ -104,6 +104,10 @@ class Phase(Enum):
     TRICK = "trick"  # a trick contract (TX-20…29)
     TREX = "trex"  # the Trex layout (TX-31…35)
     OVER = "over"
+
+
+_TRICK: Final = Phase.TRICK
+_TREX: Final = Phase.TREX
 
 
 class TrexState(State):
@@ -143,12 +147,18 @@ class TrexState(State):
         self.tiebreak_scores: tuple[int, ...] = ()
         self.outcome_: Outcome | None = None
         self.redeal_shown: list[tuple[int, tuple[int, ...]]] = []
+        # option values read on the hot path, as plain attributes
+        self.unchecked = bool(o.accept_unchecked_plays)
+        self.forced_discard = bool(o.forced_penalty_discard)
+        self.hearts_rule = 0
         self._reset_deal_state()
         stacked = game._check_deck(deck, range(52)) if deck is not None else None
         self._new_deal(stacked)
 
     def _reset_deal_state(self) -> None:
-        self.hands: list[list[int]] = [[], [], [], []]
+        self.hs: list[list[list[TrexAction]]] = [[[], [], [], []] for _ in range(N)]
+        """``hs[p][s]``: seat ``p``'s cards of suit ``s`` as play actions, sorted."""
+        self.count = [0, 0, 0, 0]
         self.owner = [NO_CARD] * 52
         self.trick: list[int] = []
         self.trick_leader = -1
@@ -180,10 +190,11 @@ class TrexState(State):
         self._reset_deal_state()
         owner = self.owner
         for p in range(N):
-            hand = sorted(cards[13 * p:13 * p + 13])
-            self.hands[p] = hand
-            for c in hand:
+            hs = self.hs[p]
+            for c in sorted(cards[13 * p:13 * p + 13]):
                 owner[c] = p
+                hs[SUIT[c]].append(A_PLAY[c])
+        self.count = [13, 13, 13, 13]
         self.contract = 0
         self.trick_contract = None
         ev = self.events
@@ -197,7 +208,8 @@ class TrexState(State):
         if self.holder < 0:  # TX-6: 7♥ in the first deal names the first kingdom holder
             self.holder = self.first_holder = owner[SEVEN_HEARTS]
             ev.append(("kingdom", self.holder, NO_CARD, 0))
-        if self.game.options.redeal_timing == "before_choice" and self._redeal_relevant():
+        self.relevant = self._redeal_relevant()
+        if self.game.options.redeal_timing == "before_choice" and any(self.relevant):
             self.phase = Phase.REDEAL
             self.turn = self.holder
             self.asked = 0
@@ -219,9 +231,16 @@ class TrexState(State):
         return (kh_on and any(m & KH for m in left), tr_on and TR in left)
 
     def _eligible(self, p: int) -> bool:
-        kh, tr = self._redeal_relevant()
-        hand = self.hands[p]
-        return (kh and kh_trigger(hand)) or (tr and tr_trigger(hand))
+        kh, tr = self.relevant
+        h = self.hs[p]
+        if kh and kh_trigger([a.arg for a in h[HEARTS]]):
+            return True
+        # within a suit the ids run A, 2, 3, …: the 2s and 3s are among the first three
+        return tr and tr_trigger({a.arg for suit in h for a in suit[:3]})
+
+    def hand(self, p: int) -> list[int]:
+        """Seat ``p``'s cards as ids, sorted."""
+        return [a.arg for suit in self.hs[p] for a in suit]
 
     def contracts_left(self) -> list[int]:
         """The contract masks the holder may still announce (TX-9)."""
@@ -241,7 +260,8 @@ class TrexState(State):
         self.contract = mask
         self.trick_contract = self.game.trick_contracts.get(mask)
         self.events.append(("contract", self.holder, NO_CARD, mask))
-        if self.game.options.redeal_timing == "after_announcement" and any(self._redeal_relevant()):
+        self.relevant = self._redeal_relevant()
+        if self.game.options.redeal_timing == "after_announcement" and any(self.relevant):
             self.phase = Phase.REDEAL
             self.turn = self.holder
             self.asked = 0
@@ -276,21 +296,33 @@ class TrexState(State):
             return
         self.phase = Phase.TRICK
         self.turn = self.trick_leader = leader
+        # TX-23: 0 no restriction, 1 "broken", 2 "only_if_no_choice"
+        rule = self.game.options.hearts_lead_rule
+        self.hearts_rule = 0 if not tc.hearts_restricted else (1 if rule == "broken" else 2)
         self.remaining = len(tc.scoring_cards)
 
     # --------------------------------------------------------------- protocol
     def current_player(self) -> int:
-        return TERMINAL if self.phase is Phase.OVER else self.turn
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.turn == TERMINAL
 
     def legal_actions(self, seat: int | None = None) -> Sequence[TrexAction]:
         if seat is not None and seat != self.turn:
             return ()
         phase = self.phase
-        if phase is Phase.TRICK:
-            if self.game.options.accept_unchecked_plays:  # TX-37: revokes are accepted, then penalised
-                return [A_PLAY[c] for c in self.hands[self.turn]]
-            return [A_PLAY[c] for c in self._lawful()]
-        if phase is Phase.TREX:
+        if phase is _TRICK:
+            h = self.hs[self.turn]
+            if self.unchecked:  # TX-37: revokes are accepted, then penalised
+                return h[0] + h[1] + h[2] + h[3]
+            trick = self.trick
+            if trick:  # the common case, inlined
+                follow = h[SUIT[trick[0]]]
+                if follow:
+                    return follow.copy()  # TX-22
+            return self._lawful()
+        if phase is _TREX:
             owner = self.owner
             p = self.turn
             return [A_PLAY[c] for c in sorted(self.frontier) if owner[c] == p]
@@ -307,28 +339,27 @@ class TrexState(State):
             return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
         return ()
 
-    def _lawful(self) -> list[int]:
-        """The cards the current player may play to the trick (TX-21…23, TX-V9)."""
-        hand = self.hands[self.turn]
+    def _lawful(self) -> list[TrexAction]:
+        """The plays the rules allow the current player in a trick (TX-21…23, TX-V9)."""
+        h = self.hs[self.turn]
         trick = self.trick
-        tc = self.trick_contract
-        assert tc is not None
         if trick:
-            led = SUIT[trick[0]]
-            follow = [c for c in hand if SUIT[c] == led]
+            follow = h[SUIT[trick[0]]]
             if follow:
-                return follow  # TX-22
-            if self.game.options.forced_penalty_discard:  # TX-V9
-                scoring = tc.scoring_cards
-                penalty = [c for c in hand if c in scoring]
+                return follow.copy()  # TX-22
+            if self.forced_discard:  # TX-V9
+                tc = self.trick_contract
+                assert tc is not None
+                unit = tc.unit
+                penalty = [a for suit in h for a in suit if unit[a.arg]]
                 if penalty:
                     return penalty
-            return hand
-        if tc.hearts_restricted and not (self.hearts_broken and self.game.options.hearts_lead_rule == "broken"):
-            others = [c for c in hand if SUIT[c] != HEARTS]  # TX-23
+            return h[0] + h[1] + h[2] + h[3]
+        if self.hearts_rule and not (self.hearts_broken and self.hearts_rule == 1):
+            others = h[0] + h[1] + h[3]  # TX-23
             if others:
                 return others
-        return hand
+        return h[0] + h[1] + h[2] + h[3]
 
     def apply(self, action: Action) -> None:
         assert isinstance(action, TrexAction)
@@ -337,10 +368,27 @@ class TrexState(State):
             self.events = []
         self.history.append(action)
         phase = self.phase
-        if phase is Phase.TRICK:
-            self._apply_trick(action.arg)
-        elif phase is Phase.TREX:
-            self._apply_trex(action.arg)
+        if phase is _TRICK:
+            # the hot path, inlined: a play to a trick (TX-22, TX-24)
+            p = self.turn
+            if self.unchecked and action not in self._lawful():
+                self._revoke(p, action)
+                return
+            c = action.arg
+            self.hs[p][SUIT[c]].remove(action)
+            self.count[p] -= 1
+            self.owner[c] = NO_CARD
+            trick = self.trick
+            trick.append(c)
+            if SUIT[c] == HEARTS:
+                self.hearts_broken = True
+            self.events.append(("play", p, c, 0))
+            if len(trick) < 4:
+                self.turn = NEXT[p]
+            else:
+                self._close_trick()
+        elif phase is _TREX:
+            self._apply_trex(action)
         elif phase is Phase.CHOOSE:
             self._announce(action.arg)
         elif phase is Phase.DOUBLE:
@@ -352,7 +400,7 @@ class TrexState(State):
     def _apply_redeal(self, action: TrexAction) -> None:
         p = self.turn
         if action.kind == REDEAL:  # TX-13: the hand becomes public; same dealer, new shuffle
-            self.redeal_shown.append((p, tuple(self.hands[p])))
+            self.redeal_shown.append((p, tuple(self.hand(p))))
             self.events.append(("redeal", p, NO_CARD, 0))
             self._new_deal(redeal=True)
             return
@@ -386,22 +434,9 @@ class TrexState(State):
         else:
             self._to_play()
 
-    def _apply_trick(self, c: int) -> None:
-        p = self.turn
-        if self.game.options.accept_unchecked_plays and c not in self._lawful():
-            self._revoke(p, c)
-            return
-        self.hands[p].remove(c)
-        self.owner[c] = NO_CARD
+    def _close_trick(self) -> None:
+        """TX-24: the highest card of the led suit wins; the contract scores the trick."""
         trick = self.trick
-        trick.append(c)
-        if SUIT[c] == HEARTS:
-            self.hearts_broken = True
-        self.events.append(("play", p, c, 0))
-        if len(trick) < 4:
-            self.turn = NEXT[p]
-            return
-        # TX-24: the highest card of the led suit wins
         led = SUIT[trick[0]]
         best = 0
         top = STRENGTH[trick[0]]
@@ -435,9 +470,11 @@ class TrexState(State):
         if self.tricks_done == 13 or (self.remaining == 0 and tc.ends_early):  # TX-25
             self._end_deal()
 
-    def _revoke(self, p: int, c: int) -> None:
+    def _revoke(self, p: int, action: TrexAction) -> None:
         """TX-37 with accept_unchecked_plays: ``p`` takes every unit not yet captured."""
-        self.hands[p].remove(c)
+        c = action.arg
+        self.hs[p][SUIT[c]].remove(action)
+        self.count[p] -= 1
         self.owner[c] = NO_CARD
         self.trick.append(c)
         self.events.append(("revoke", p, c, 0))
@@ -449,9 +486,11 @@ class TrexState(State):
         self.deal_scores[p] -= tc.trick_penalty * (13 - self.tricks_done)
         self._end_deal()
 
-    def _apply_trex(self, c: int) -> None:
+    def _apply_trex(self, action: TrexAction) -> None:
         p = self.turn
-        self.hands[p].remove(c)
+        c = action.arg
+        self.hs[p][SUIT[c]].remove(action)
+        self.count[p] -= 1
         self.owner[c] = NO_CARD
         self.layout_cards.append(c)
         frontier = self.frontier
@@ -474,7 +513,7 @@ class TrexState(State):
                 if r < 14:
                     frontier.add(layout_card(s, r + 1))
         self.turns += 1
-        if not self.hands[p]:  # TX-34
+        if not self.count[p]:  # TX-34
             out = self.out
             self.events.append(("out", p, NO_CARD, len(out)))
             out.append(p)
@@ -593,7 +632,7 @@ class TrexState(State):
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> None:
         self.phase = Phase.OVER
-        self.turn = TERMINAL
+        self.turn = TERMINAL  # current_player()
         returns = tuple(float(x) for x in self.side_totals())
         self.outcome_ = Outcome(returns, winners, reason)
         self.events.append(("game_over", winners[0] if len(self._teams(winners)) == 1 else -1, NO_CARD, 0))
@@ -609,7 +648,7 @@ class TrexState(State):
         cards = Card.from_id
 
         def hand_of(q: int) -> tuple[Card, ...]:
-            return tuple(cards(c) for c in self.hands[q])
+            return tuple(cards(c) for c in self.hand(q))
 
         hands = tuple(hand_of(q) if (o.open_hands or q == seat) else None for q in range(N))
         seq = self.event_seq
@@ -653,7 +692,7 @@ class TrexState(State):
             contracts_left=tuple(contract_code(m) for m in self.contracts_left()),
             hand=hand_of(seat) if seat is not None else (),
             hands=hands,
-            hand_sizes=tuple(len(h) for h in self.hands),
+            hand_sizes=tuple(self.count),
             trick=trick,
             last_trick=last,
             last_trick_winner=self.last_winner if self.last_winner >= 0 else None,
@@ -685,7 +724,8 @@ class TrexState(State):
         d["records"] = self.records.copy()
         d["trex_firsts"] = self.trex_firsts.copy()
         d["redeal_shown"] = self.redeal_shown.copy()
-        d["hands"] = [h.copy() for h in self.hands]
+        d["hs"] = [[x.copy() for x in h] for h in self.hs]
+        d["count"] = self.count.copy()
         d["owner"] = self.owner.copy()
         d["trick"] = self.trick.copy()
         d["last_trick"] = self.last_trick.copy()
@@ -705,8 +745,8 @@ class TrexState(State):
     def all_cards(self) -> list[int]:
         """Every card id wherever it is: hands, the trick, taken tricks, the layout."""
         cards: list[int] = []
-        for h in self.hands:
-            cards += h
+        for p in range(N):
+            cards += self.hand(p)
         cards += self.trick
         for t in self.taken:
             cards += t
@@ -723,7 +763,7 @@ class TrexState(State):
         ]
         for q in range(N):
             lines.append(
-                f"seat {q}: {cards_text(self.hands[q])} | tricks {self.tricks_taken[q]} "
+                f"seat {q}: {cards_text(self.hand(q))} | tricks {self.tricks_taken[q]} "
                 f"captured {cards_text(self.captured[q])} | deal {self.deal_scores[q]:+d} total {self.totals[q]:+d}"
             )
         if self.trick:

@@ -151,6 +151,7 @@ class TrexState(State):
         self.unchecked = bool(o.accept_unchecked_plays)
         self.forced_discard = bool(o.forced_penalty_discard)
         self.hearts_rule = 0
+        self.expose_twos = bool(o.partnership and o.partnership_expose_twos)
         self._reset_deal_state()
         stacked = game._check_deck(deck, range(52)) if deck is not None else None
         self._new_deal(stacked)
@@ -231,12 +232,23 @@ class TrexState(State):
         return (kh_on and any(m & KH for m in left), tr_on and TR in left)
 
     def _eligible(self, p: int) -> bool:
+        """Does seat ``p`` meet a TX-13 trigger that counts now? (The same tests as
+        :func:`kh_trigger` and :func:`tr_trigger`, read from ``owner``.)"""
         kh, tr = self.relevant
-        h = self.hs[p]
-        if kh and kh_trigger([a.arg for a in h[HEARTS]]):
-            return True
-        # within a suit the ids run A, 2, 3, …: the 2s and 3s are among the first three
-        return tr and tr_trigger({a.arg for suit in h for a in suit[:3]})
+        owner = self.owner
+        if kh:
+            hearts = self.hs[p][HEARTS]
+            n = len(hearts)
+            if n >= 5:
+                if owner[KING_HEARTS] == p:
+                    return True
+            elif 0 < n <= 2 and all(a.arg in (ACE_HEARTS, KING_HEARTS) for a in hearts):
+                return True
+        if tr:
+            missing = [s for s in range(4) if owner[TWOS[s]] != p]
+            if not missing or (len(missing) == 1 and owner[THREES[missing[0]]] == p):
+                return True
+        return False
 
     def hand(self, p: int) -> list[int]:
         """Seat ``p``'s cards as ids, sorted."""
@@ -325,7 +337,9 @@ class TrexState(State):
         if phase is _TREX:
             owner = self.owner
             p = self.turn
-            return [A_PLAY[c] for c in sorted(self.frontier) if owner[c] == p]
+            mine = [c for c in self.frontier if owner[c] == p]
+            mine.sort()
+            return [A_PLAY[c] for c in mine]
         if phase is Phase.CHOOSE:
             return [A_CONTRACT[m] for m in sorted(self.contracts_left())]  # type: ignore[misc]
         if phase is Phase.DOUBLE:
@@ -530,9 +544,8 @@ class TrexState(State):
         owner = self.owner
         frontier = self.frontier
         out = self.out
-        o = self.game.options
         while True:
-            if o.partnership and o.partnership_expose_twos and not self.twos_exposed and self.turns >= N:
+            if self.expose_twos and not self.twos_exposed and self.turns >= N:
                 self.twos_exposed = True  # TX-V2
                 self.events.append(("twos_exposed", -1, NO_CARD, 0))
             if q not in out:

@@ -58,3 +58,40 @@ def random_game(state: TrexState, rng: random.Random, limit: int = 100_000) -> T
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(12345)
+
+
+SUITS_DEAL = deck_from_hands(
+    " ".join(r + "C" for r in "A23456789TJQK"),
+    " ".join(r + "D" for r in "A23456789TJQK"),
+    " ".join(r + "H" for r in "A23456789TJQK"),
+    " ".join(r + "S" for r in "A23456789TJQK"),
+)
+"""Seat 0 all clubs, 1 all diamonds, 2 all hearts (so 2 holds 7♥ and the first kingdom), 3 all spades."""
+
+
+def keep_all(state: TrexState) -> None:
+    """Answer every redeal request prompt with ``keep``."""
+    from cardtable.games.trex import Phase
+
+    while state.phase is Phase.REDEAL:
+        state.play("keep")
+
+
+def no_doubles(state: TrexState) -> None:
+    """Answer every doubling prompt with ``done``."""
+    from cardtable.games.trex import Phase
+
+    while state.phase is Phase.DOUBLE:
+        state.play("done")
+
+
+def start(state: TrexState, contract: str) -> TrexState:
+    """Keep through redeal requests and announce ``contract`` (a code such as ``KH``)."""
+    keep_all(state)
+    state.play(f"contract {contract}")
+    keep_all(state)
+    return state
+
+
+def texts(actions: Iterable[object]) -> list[str]:
+    return [str(a) for a in actions]

@@ -147,6 +147,7 @@ class TrexState(State):
         self.tiebreak_scores: tuple[int, ...] = ()
         self.outcome_: Outcome | None = None
         self.redeal_shown: list[tuple[int, tuple[int, ...]]] = []
+        self.relevant: tuple[bool, bool] = (False, False)  # which TX-13 clauses count now
         # option values read on the hot path, as plain attributes
         self.unchecked = bool(o.accept_unchecked_plays)
         self.forced_discard = bool(o.forced_penalty_discard)

@@ -66,6 +66,16 @@ def layout_card(suit: int, rank: int) -> int:
     return suit * 13 + (0 if rank == 14 else rank - 1)
 
 
+BELOW: Final = tuple(
+    layout_card(c // 13, LAYOUT_RANK[c] - 1) if LAYOUT_RANK[c] > 2 else NO_CARD for c in range(52)
+)
+"""``BELOW[c]``: the card one TX-32 rank below ``c`` in its suit, or -1 under a 2."""
+ABOVE: Final = tuple(
+    layout_card(c // 13, LAYOUT_RANK[c] + 1) if LAYOUT_RANK[c] < 14 else NO_CARD for c in range(52)
+)
+"""``ABOVE[c]``: the card one TX-32 rank above ``c`` in its suit, or -1 over an Ace."""
+
+
 def shuffled_deck(seed: int, number: int) -> list[int]:
     """The 52 card ids shuffled for shuffle ``number`` of the game ``seed``.
 
@@ -515,19 +525,19 @@ class TrexState(State):
         r = LAYOUT_RANK[c]
         if r == 11:  # TX-32: a Jack opens its row
             self.lo[s] = self.hi[s] = 11
-            frontier.add(layout_card(s, 10))
-            frontier.add(layout_card(s, 12))
+            frontier.add(BELOW[c])
+            frontier.add(ABOVE[c])
             self.events.append(("open", p, c, s))
         else:
             self.events.append(("play", p, c, 0))
             if r < 11:
                 self.lo[s] = r
                 if r > 2:
-                    frontier.add(layout_card(s, r - 1))
+                    frontier.add(BELOW[c])
             else:
                 self.hi[s] = r
                 if r < 14:
-                    frontier.add(layout_card(s, r + 1))
+                    frontier.add(ABOVE[c])
         self.turns += 1
         if not self.count[p]:  # TX-34
             out = self.out

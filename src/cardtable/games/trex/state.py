@@ -89,8 +89,12 @@ def shuffled_deck(seed: int, number: int) -> list[int]:
     return sorted(range(52), key=keys.__getitem__)
 
 
+TWOS_AND_THREES: Final = TWOS + THREES
+
+
 def kh_trigger(hand: Collection[int]) -> bool:
-    """TX-13, KH clause: hearts exactly {K♥}, {A♥} or {A♥, K♥}; or ≥ 5 hearts with K♥."""
+    """TX-13, KH clause: hearts exactly {K♥}, {A♥} or {A♥, K♥}; or ≥ 5 hearts with K♥.
+    ``hand`` may hold only the hearts (the other cards do not matter)."""
     hearts = [c for c in hand if SUIT[c] == HEARTS]
     if len(hearts) >= 5:
         return KING_HEARTS in hearts
@@ -98,7 +102,8 @@ def kh_trigger(hand: Collection[int]) -> bool:
 
 
 def tr_trigger(hand: Collection[int]) -> bool:
-    """TX-13, TR clause (TX-A12): all four 2s, or three 2s and the 3 of the missing suit."""
+    """TX-13, TR clause (TX-A12): all four 2s, or three 2s and the 3 of the missing suit.
+    ``hand`` may hold only the 2s and 3s."""
     missing = [s for s in range(4) if TWOS[s] not in hand]
     if not missing:
         return True
@@ -223,9 +228,7 @@ class TrexState(State):
         self.leader = self._first_leader()
         self.relevant = self._redeal_relevant()
         if self.game.options.redeal_timing == "before_choice" and any(self.relevant):
-            self.phase = Phase.REDEAL
-            self.turn = self.holder
-            self.asked = 0
+            self._ask(Phase.REDEAL, self.holder)
         else:
             self._to_choose()
 
@@ -244,23 +247,12 @@ class TrexState(State):
         return (kh_on and any(m & KH for m in left), tr_on and TR in left)
 
     def _eligible(self, p: int) -> bool:
-        """Does seat ``p`` meet a TX-13 trigger that counts now? (The same tests as
-        :func:`kh_trigger` and :func:`tr_trigger`, read from ``owner``.)"""
+        """Does seat ``p`` meet a TX-13 trigger that counts now?"""
         kh, tr = self.relevant
+        if kh and kh_trigger([a.arg for a in self.hs[p][HEARTS]]):
+            return True
         owner = self.owner
-        if kh:
-            hearts = self.hs[p][HEARTS]
-            n = len(hearts)
-            if n >= 5:
-                if owner[KING_HEARTS] == p:
-                    return True
-            elif 0 < n <= 2 and all(a.arg in (ACE_HEARTS, KING_HEARTS) for a in hearts):
-                return True
-        if tr:
-            missing = [s for s in range(4) if owner[TWOS[s]] != p]
-            if not missing or (len(missing) == 1 and owner[THREES[missing[0]]] == p):
-                return True
-        return False
+        return tr and tr_trigger([c for c in TWOS_AND_THREES if owner[c] == p])
 
     def hand(self, p: int) -> list[int]:
         """Seat ``p``'s cards as ids, sorted."""
@@ -286,11 +278,16 @@ class TrexState(State):
         self.events.append(("contract", self.holder, NO_CARD, mask))
         self.relevant = self._redeal_relevant()
         if self.game.options.redeal_timing == "after_announcement" and any(self.relevant):
-            self.phase = Phase.REDEAL
-            self.turn = self.holder
-            self.asked = 0
+            self._ask(Phase.REDEAL, self.holder)
             return
         self._to_doubling()
+
+    def _ask(self, phase: Phase, first: int) -> None:
+        """Open a round in which every seat answers once, in play order from ``first``
+        (TX-13, TX-15). Every seat is asked, so being asked reveals nothing (§0.3)."""
+        self.phase = phase
+        self.turn = first
+        self.asked = 0
 
     def _first_leader(self) -> int:
         """TX-20/TX-31: the holder, or the eldest hand; the tie-break dealer leads (TX-40)."""
@@ -304,9 +301,7 @@ class TrexState(State):
         self.leader = self._first_leader()
         tc = self.trick_contract
         if tc is not None and tc.doublable:
-            self.phase = Phase.DOUBLE
-            self.turn = self.leader
-            self.asked = 0
+            self._ask(Phase.DOUBLE, self.leader)
             return
         self._to_play()
 

@@ -331,34 +331,50 @@ class TrexState(State):
         if seat is not None and seat != self.turn:
             return ()
         phase = self.phase
-        if phase is _TRICK:
+        if phase is _TRICK:  # the hot path: following suit, inlined; the rest in _lawful
             h = self.hs[self.turn]
             if self.unchecked:  # TX-37: revokes are accepted, then penalised
                 return h[0] + h[1] + h[2] + h[3]
             trick = self.trick
-            if trick:  # the common case, inlined
+            if trick:
                 follow = h[SUIT[trick[0]]]
                 if follow:
                     return follow.copy()  # TX-22
             return self._lawful()
         if phase is _TREX:
-            owner = self.owner
-            p = self.turn
-            mine = [c for c in self.frontier if owner[c] == p]
-            mine.sort()
-            return [A_PLAY[c] for c in mine]
+            return self._legal_trex()
         if phase is Phase.CHOOSE:
-            return [A_CONTRACT[m] for m in sorted(self.contracts_left())]  # type: ignore[misc]
+            return self._legal_choose()
         if phase is Phase.DOUBLE:
-            owner = self.owner
-            doubler = self.doubler
-            p = self.turn
-            tc = self.trick_contract
-            assert tc is not None
-            return [A_DOUBLE[c] for c in tc.doublable if owner[c] == p and doubler[c] < 0] + [A_DONE]
+            return self._legal_double()
         if phase is Phase.REDEAL:
-            return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
+            return self._legal_redeal()
         return ()
+
+    def _legal_trex(self) -> list[TrexAction]:
+        """TX-32/TX-33: the current player's cards among the playable ones (never empty)."""
+        owner = self.owner
+        p = self.turn
+        mine = [c for c in self.frontier if owner[c] == p]
+        mine.sort()
+        return [A_PLAY[c] for c in mine]
+
+    def _legal_choose(self) -> list[TrexAction]:
+        """TX-9: the contracts unused in the kingdom."""
+        return [A_CONTRACT[m] for m in sorted(self.contracts_left())]  # type: ignore[misc]
+
+    def _legal_double(self) -> list[TrexAction]:
+        """TX-15: each undoubled doublable card in the hand, and ``done``."""
+        owner = self.owner
+        doubler = self.doubler
+        p = self.turn
+        tc = self.trick_contract
+        assert tc is not None
+        return [A_DOUBLE[c] for c in tc.doublable if owner[c] == p and doubler[c] < 0] + [A_DONE]
+
+    def _legal_redeal(self) -> list[TrexAction]:
+        """TX-13: ``redeal`` for a qualifying hand, and always ``keep``."""
+        return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
 
     def _lawful(self) -> list[TrexAction]:
         """The plays the rules allow the current player in a trick (TX-21…23, TX-V9)."""
@@ -390,7 +406,7 @@ class TrexState(State):
         self.history.append(action)
         phase = self.phase
         if phase is _TRICK:
-            # the hot path, inlined: a play to a trick (TX-22, TX-24)
+            # Phase.TRICK's apply, inlined as the hot path: a play to a trick (TX-22, TX-24)
             p = self.turn
             if self.unchecked and action not in self._lawful():
                 self._revoke(p, action)

@@ -115,7 +115,7 @@ def event_text(kind: str, seat: int, card: int, value: int) -> str:
         case "double":
             return f"{who} doubles {c}"
         case "no_double":
-            return f"{who} doubles nothing more"
+            return f"{who} is done doubling"
         case "play":
             return f"{who} plays {c}"
         case "trick":

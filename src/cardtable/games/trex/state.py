@@ -20,6 +20,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from ...core.cards import Card, cards_text
+from ...core.chance import fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Event, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
@@ -131,8 +132,6 @@ class TrexState(State):
     game: TrexGame
 
     def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
-        from ...core.chance import fresh_seed
-
         o = game.options
         self.game = game
         self.n = N

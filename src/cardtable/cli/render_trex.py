@@ -3,8 +3,8 @@
 ``render(view, color=...)`` draws the table for ``view.seat``: the deal and
 kingdom, the contract, the hand sorted by suit, the current and last trick,
 captured and doubled cards, the Trex layout as four suit rows and the score
-sheet. ``ACTION_HELP`` explains the action texts. Self-contained: it uses only
-the view (never a state) and plain ANSI codes when ``color`` is on.
+sheet. ``ACTION_HELP`` explains the action texts. It uses only the view, never
+a state.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..core.cards import Card
 from ..core.game import PlayerView
 from ..games.trex.view import PLACES, TrexView
+from .style import Style
 
 ACTION_HELP = """\
 Type a card to play it: QH, 10d, td, Q♥ (rank then suit; T or 10 for ten).
@@ -26,24 +27,8 @@ Redeal request (a qualifying hand):  redeal   keep
 Any time:  ?  help    q  quit"""
 
 SUITS = "♣♦♥♠"
-RESET = "\x1b[0m"
-_CODES = {"red": "31", "green": "32", "yellow": "33", "cyan": "36", "bold": "1", "dim": "2", "magenta": "35"}
 _RANK_TEXT = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10", 11: "J", 12: "Q", 13: "K",
               14: "A"}
-
-
-class _Style:
-    def __init__(self, color: bool) -> None:
-        self.color = color
-
-    def __call__(self, text: str, *names: str) -> str:
-        if not self.color or not names:
-            return text
-        return "\x1b[" + ";".join(_CODES[n] for n in names) + "m" + text + RESET
-
-    def card(self, card: Card) -> str:
-        text = card.unicode()
-        return self(text, "red") if card.suit in (1, 2) else text
 
 
 def _strength(card: Card) -> int:
@@ -55,11 +40,11 @@ def who(view: TrexView, seat: int) -> str:
     return "You" if seat == view.seat else f"Seat {seat}"
 
 
-def _cards(st: _Style, cards: tuple[Card, ...] | list[Card]) -> str:
+def _cards(st: Style, cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(st.card(c) for c in cards) if cards else "—"
 
 
-def hand_rows(view: TrexView, st: _Style) -> list[str]:
+def hand_rows(view: TrexView, st: Style) -> list[str]:
     """The seat's hand, one row per suit, high cards first."""
     rows = []
     for s in (3, 2, 0, 1):  # ♠ ♥ ♣ ♦: alternating colours
@@ -69,7 +54,7 @@ def hand_rows(view: TrexView, st: _Style) -> list[str]:
     return rows
 
 
-def layout_rows(view: TrexView, st: _Style) -> list[str]:
+def layout_rows(view: TrexView, st: Style) -> list[str]:
     """The Trex layout, one row per suit: the run from its bottom to its top (TX-32)."""
     rows = []
     for s in (3, 2, 0, 1):
@@ -86,7 +71,7 @@ def layout_rows(view: TrexView, st: _Style) -> list[str]:
     return rows
 
 
-def score_sheet(view: TrexView, st: _Style) -> list[str]:
+def score_sheet(view: TrexView, st: Style) -> list[str]:
     """Scores by deal, kingdom totals and game totals."""
     head = "  deal  kingdom  holder  contract " + "".join(f"{'seat ' + str(q):>9}" for q in range(view.num_players))
     rows = [st(head, "bold")]
@@ -108,7 +93,7 @@ def score_sheet(view: TrexView, st: _Style) -> list[str]:
 def render(view: PlayerView, *, color: bool) -> str:
     """The table as ``view.seat`` sees it."""
     assert isinstance(view, TrexView)
-    st = _Style(color)
+    st = Style(color)
     title = f"Trex — deal {view.deal_number}/{view.num_deals}"
     if view.tiebreak:
         title = "Trex — tie-break deal (outside the totals)"

@@ -31,8 +31,9 @@ class Style:
             return text
         return "\x1b[" + ";".join(CODES[n] for n in names) + "m" + text + RESET
 
-    def card(self, card: Card | None, width: int = 3) -> str:
-        """A card in Unicode, red for hearts and diamonds; ``None`` is a face-down card."""
+    def card(self, card: Card | None, width: int = 0) -> str:
+        """A card in Unicode, red for hearts and diamonds, padded to ``width``;
+        ``None`` is a face-down card."""
         if card is None:
             return self("▒▒", "dim") + " " * (width - 2)
         text = card.unicode().ljust(width)

@@ -1,5 +1,6 @@
 """The games. Importing this package registers every game with the core registry."""
 
+from .spit import SpitGame
 from .trash import TrashGame
 
-__all__ = ["TrashGame"]
+__all__ = ["SpitGame", "TrashGame"]

@@ -6,5 +6,6 @@ simulations all drive games through it.
 """
 
 from .clock import Clock, SystemClock, VirtualClock
+from .realtime import Arrival, RealtimeBot, RealtimeHost
 
-__all__ = ["Clock", "SystemClock", "VirtualClock"]
+__all__ = ["Arrival", "Clock", "RealtimeBot", "RealtimeHost", "SystemClock", "VirtualClock"]

@@ -70,6 +70,7 @@ def position(
     st.finisher = -1
     st.events = []
     st.history = []
+    st._shared = None
     return st
 
 

@@ -94,6 +94,10 @@ class SpitBot:
         self.intent = None
         self.busy_until = when + self.level.move_time
 
+    def sticky(self, action: Action) -> bool:
+        """A noticed play, fill or slap is carried out while it stays legal; a spit request is not."""
+        return getattr(action, "kind", None) != SPIT
+
     def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
         assert isinstance(view, SpitView)
         lv = self.level

@@ -60,6 +60,12 @@ class RealtimeBot(Protocol):
         """Its intended ``action`` left its hand at ``when`` (it may be rejected)."""
         ...
 
+    def sticky(self, action: Action) -> bool:
+        """True if an intent to do ``action`` stands, without asking again, for as
+        long as it stays legal (a noticed play is carried out; the host then skips
+        building a view for this bot)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Arrival:
@@ -251,7 +257,16 @@ class RealtimeHost:
                 self._push(t + delay, "timer", None, a, self._version, None)
         if self.state.is_terminal():
             return
-        for seat in self.bots:
+        state = self.state
+        check = getattr(state, "illegal_reason", None)
+        for seat, bot in self.bots.items():
+            cur = self._intent.get(seat)
+            if cur is not None:
+                action = cur[0][0]
+                if action is not None and bot.sticky(action):
+                    legal = check(action) is None if check else action in state.legal_actions(seat)
+                    if legal:
+                        continue
             self._react(seat, t)
 
     def _react(self, seat: int, t: float) -> None:

@@ -136,6 +136,7 @@ class SpitState(State):
         self.outcome_: Outcome | None = None
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
+        self._shared: dict[str, object] | None = None  # the seat-independent view fields, per change
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -330,6 +331,15 @@ class SpitState(State):
             if idx in [t.index for t, _ in self.timers()]:
                 return None
             return f"no such timer runs in phase {self.phase.value}"
+        if action.kind == PLAY and self.phase is Phase.PLAY:  # the hot path: a direct check
+            p, j = action.seat, action.pile - 1
+            pile = self.stock[p][j]
+            if (
+                pile and pile[-1] == action.card and self.up[p][j] > 0
+                and self.live[action.target] and ADJ[action.card][self.spit[action.target][-1]]
+            ):
+                return None
+            return self._reason(action)
         out: list[int] = []
         self._legal_idx(action.seat, out)
         if idx in out:
@@ -376,6 +386,7 @@ class SpitState(State):
         assert isinstance(action, SpitAction)
         self.event_seq += len(self.events)
         self.events = []
+        self._shared = None
         self.history.append(action)
         k = action.kind
         p = action.seat if action.seat is not None else -1
@@ -578,22 +589,39 @@ class SpitState(State):
 
     def cards_held(self, p: int) -> int:
         """Seat ``p``'s stock and spit cards."""
-        return sum(len(pile) for pile in self.stock[p]) + len(self.spitcards[p])
+        return sum(map(len, self.stock[p])) + len(self.spitcards[p])
 
     def view(self, seat: int | None) -> SpitView:
         if seat is not None and seat not in SEATS:
             raise ConfigError(f"no seat {seat} in a 2-player game")
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self._shared_view_fields()
+        # Hot path (bots in real time read a view after every action): the fields every
+        # seat shares are built once per change and the frozen view is filled directly.
+        v = object.__new__(SpitView)
+        d = v.__dict__
+        d.update(shared)
+        d["seat"] = seat
+        d["legal_actions"] = tuple(self.legal_actions(seat)) if seat is not None else ()
+        return v
+
+    def _shared_view_fields(self) -> dict[str, object]:
         card = _CARD
-        stock = tuple(
-            tuple(
-                tuple(card[c] for c in pile[len(pile) - u:])
-                for pile, u in zip(self.stock[p], self.up[p], strict=True)
-            )
-            for p in SEATS
-        )
-        face_down = tuple(
-            tuple(len(pile) - u for pile, u in zip(self.stock[p], self.up[p], strict=True)) for p in SEATS
-        )
+        stock: list[tuple[tuple[Card, ...], ...]] = []
+        face_down: list[tuple[int, ...]] = []
+        for p in SEATS:
+            shown: list[tuple[Card, ...]] = []
+            down: list[int] = []
+            for pile, u in zip(self.stock[p], self.up[p], strict=True):
+                n = len(pile)
+                if u == 1:
+                    shown.append((card[pile[-1]],))
+                else:
+                    shown.append(tuple(card[c] for c in pile[n - u:]))
+                down.append(n - u)
+            stock.append(tuple(shown))
+            face_down.append(tuple(down))
         seq = self.event_seq
         events = tuple(
             Event(
@@ -607,32 +635,32 @@ class SpitState(State):
             )
             for i, (kind, s, c, slot, value) in enumerate(self.events)
         )
-        return SpitView(
-            game="spit",
-            seat=seat,
-            num_players=N,
-            current_player=self.current_player(),
-            legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
-            events=events,
-            outcome=self.outcome_,
-            phase=self.phase.value,
-            round=self.round,
-            stock=stock,
-            face_down=face_down,
-            spit_cards=(len(self.spitcards[0]), len(self.spitcards[1])),
-            spit_tops=tuple(card[self.spit[k][-1]] if self.spit[k] else None for k in (0, 1)),
-            spit_sizes=(len(self.spit[0]), len(self.spit[1])),
-            spit_requests=(self.requests[0], self.requests[1]),
-            lone_pile=self.lone_target if self.lone_target >= 0 else None,
-            finisher=self.finisher if self.finisher >= 0 else None,
-            scores=(self.scores[0], self.scores[1]),
-            cards_held=(self.cards_held(0), self.cards_held(1)),
-            scoring=self.game.options.scoring,
-        )
+        spit = self.spit
+        return {
+            "game": "spit",
+            "num_players": N,
+            "current_player": self.current_player(),
+            "events": events,
+            "outcome": self.outcome_,
+            "phase": self.phase.value,
+            "round": self.round,
+            "stock": tuple(stock),
+            "face_down": tuple(face_down),
+            "spit_cards": (len(self.spitcards[0]), len(self.spitcards[1])),
+            "spit_tops": (card[spit[0][-1]] if spit[0] else None, card[spit[1][-1]] if spit[1] else None),
+            "spit_sizes": (len(spit[0]), len(spit[1])),
+            "spit_requests": (self.requests[0], self.requests[1]),
+            "lone_pile": self.lone_target if self.lone_target >= 0 else None,
+            "finisher": self.finisher if self.finisher >= 0 else None,
+            "scores": (self.scores[0], self.scores[1]),
+            "cards_held": (self.cards_held(0), self.cards_held(1)),
+            "scoring": self.game.options.scoring,
+        }
 
     def clone(self) -> SpitState:
         other = object.__new__(SpitState)
         other.__dict__.update(self.__dict__)
+        other._shared = None
         other.history = list(self.history)
         other.stock = [[list(pile) for pile in piles] for piles in self.stock]
         other.up = [list(u) for u in self.up]

@@ -96,7 +96,6 @@ def test_sp7_play_on_either_spit_pile():
     assert "0 play 1 4H S0" in map(str, st.legal_actions(0))
     assert "0 play 2 9C S1" in map(str, st.legal_actions(0))
     st.play("0 play 2 9C S1")
-    st.play("1 play 1 JD S1") if False else None
     assert st.spit[1][-1] == C("9C").id
     assert st.view(1).spit_tops[1] == C("9C")
 
@@ -240,12 +239,9 @@ def test_sp16_lone_spitter_chooses_once_and_sticks():
     st.play("timer spit")
     assert st.spit[1][-1] == C("2C").id and st.lone_target == 1
     assert not any(a.kind == "choose" for a in st.legal_actions(0))
-    st.play("0 play 1 4H S0") if False else None
-    st.phase = Phase.PLAY
-    st._after_change()  # 8C: blocked again (4H and 6D cannot go on 2C? 6D no, 4H no)
-    if st.phase is Phase.SPIT_PENDING:
-        st.play("timer spit")
-        assert st.spit[1][-1] == C("8C").id
+    assert st.phase is Phase.SPIT_PENDING  # 4H and 6D fit on neither 9S nor 2C
+    st.play("timer spit")
+    assert st.spit[1][-1] == C("8C").id and st.spit[0][-1] == C("9S").id
 
 
 def test_sp16_lone_spitter_default_own_pile():
@@ -434,11 +430,8 @@ def test_sp26_max_rounds_terminates_random_play():
 
 
 def test_spv1_points_fresh_deal_scoring_option_scoring_points():
-    game = cardtable.load("spit", preset="points")
-    st = game.new_state(seed=3)
-    st.stock = [[[c] if j == 0 else [] for j, c in enumerate(st.stock[0][0] + [0] * 4)], st.stock[1]]
-    st = game.new_state(seed=3)
-    # empty seat 0's stock by hand: a (a) ending scores only spit cards
+    # an SP-18 (a) ending: the player who emptied their stock scores only their spit cards,
+    # the other their stock and spit cards; then a fresh deal of 26 each, two spit piles, no slap
     st2 = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D 8D", s0="5S", s1="TS", scoring="points")
     st2.play("0 play 1 4H S0")
     assert st2.scores == [1, 4]
@@ -524,3 +517,22 @@ def test_action_text_round_trip_and_indices():
     with pytest.raises(ParseError):
         game.parse_action("2 spit")
     assert game.parse_action("P1 SLAP 0") == game.parse_action("1 slap S0")
+
+
+def test_spa9_two_pile_round_all_spit_cards_gone_then_stock_empty_wins():
+    # seat 0 spat its last card earlier in a two-pile round: emptying the stock wins at once
+    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "", "2D", s0="5S", s1="TS")
+    assert st.live == [True, True]
+    st.play("0 play 1 4H S0")
+    assert st.outcome().winners == (0,) and st.outcome().reason == "SP-19"
+
+
+def test_sp16_lone_spitter_after_the_other_runs_out_in_play():
+    # seat 1 has no spit cards left; blocked positions make seat 0 spit alone onto S0 (default)
+    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "9C 9D 9H", "", s0="JS", s1="JC")
+    st._after_change()
+    for expected in ("9C", "9D", "9H"):
+        assert st.phase is Phase.SPIT_PENDING
+        st.play("timer spit")
+        assert st.spit[0][-1] == Card.parse(expected).id and st.lone_target == 0
+    assert st.phase is Phase.SLAP  # blocked with no spit cards: SP-18 (b)

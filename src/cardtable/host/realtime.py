@@ -125,6 +125,10 @@ class RealtimeHost:
         interval = opts.get("min_action_interval_ms", 0) if isinstance(opts, Mapping) else 0
         self.min_interval = (interval or 0) / 1000.0
         self._last_applied: dict[int, float] = {}
+        # Optional engine hooks (Spit has all three), looked up once.
+        self._timers_of: Callable[[], Any] | None = getattr(state, "timers", None)
+        self._tie_rank: Callable[[Action], int] | None = getattr(state, "tie_rank", None)
+        self._illegal: Callable[[Action], str | None] | None = getattr(state, "illegal_reason", None)
         self._refresh(clock.now(), None)
 
     # -------------------------------------------------------------- inputs
@@ -169,8 +173,9 @@ class RealtimeHost:
                     self.bots[e.seat].sent(e.action, t)
                     e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
                 batch.append(e)
-            rank = getattr(self.state, "tie_rank", None)
-            batch.sort(key=lambda e: (e.order, rank(e.action) if rank else 0, e.key, e.count))
+            if len(batch) > 1:
+                rank = self._tie_rank
+                batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, e.key, e.count))
             for e in batch:
                 if self.state.is_terminal():
                     break
@@ -245,20 +250,21 @@ class RealtimeHost:
 
     def _refresh(self, t: float, _seat: int | None) -> None:
         """After a change: (re)schedule the state's timers and let every bot react."""
-        timers = getattr(self.state, "timers", None)
-        running = dict(((a.index, (a, d)) for a, d in timers()) if timers else ())
-        for idx in list(self._timers):
-            if idx not in running:
-                del self._timers[idx]
-        for idx, (a, delay) in running.items():
-            if idx not in self._timers:
-                self._version += 1
-                self._timers[idx] = self._version
-                self._push(t + delay, "timer", None, a, self._version, None)
-        if self.state.is_terminal():
-            return
+        running = self._timers_of() if self._timers_of else ()
+        if running or self._timers:
+            now_running = {a.index: (a, d) for a, d in running}
+            for idx in list(self._timers):
+                if idx not in now_running:
+                    del self._timers[idx]
+            for idx, (a, delay) in now_running.items():
+                if idx not in self._timers:
+                    self._version += 1
+                    self._timers[idx] = self._version
+                    self._push(t + delay, "timer", None, a, self._version, None)
         state = self.state
-        check = getattr(state, "illegal_reason", None)
+        if state.is_terminal():
+            return
+        check = self._illegal
         for seat, bot in self.bots.items():
             cur = self._intent.get(seat)
             if cur is not None:

@@ -204,6 +204,15 @@ class SpitState(State):
         table = ALL_ACTIONS
         return [table[i] for i in out]
 
+    def _legal_tuple(self, seat: int) -> tuple[SpitAction, ...]:
+        if self.phase is Phase.OVER:
+            return ()
+        out: list[int] = []
+        self._legal_idx(seat, out)
+        out.sort()
+        table = ALL_ACTIONS
+        return tuple([table[i] for i in out])
+
     def _legal_idx(self, p: int, out: list[int]) -> None:
         phase = self.phase
         if phase is Phase.PLAY:
@@ -603,7 +612,7 @@ class SpitState(State):
         d = v.__dict__
         d.update(shared)
         d["seat"] = seat
-        d["legal_actions"] = tuple(self.legal_actions(seat)) if seat is not None else ()
+        d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
         return v
 
     def _shared_view_fields(self) -> dict[str, object]:

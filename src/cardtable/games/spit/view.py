@@ -5,6 +5,7 @@ stock card nor a spit card, the owner's included (SP-4, RULES.md §0.3)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...core.cards import Card
 from ...core.game import PlayerView
@@ -48,6 +49,7 @@ class SpitView(PlayerView):
         return len(self.stock[seat][pile - 1]) + self.face_down[seat][pile - 1]
 
 
+@lru_cache(maxsize=8192)
 def event_text(kind: str, seat: int, card: int, slot: int, value: int) -> str:
     """An English sentence for an engine event tuple."""
     who = f"seat {seat}"

@@ -71,6 +71,7 @@ def position(
     st.events = []
     st.history = []
     st._shared = None
+    st._pile_view = [None, None]
     return st
 
 

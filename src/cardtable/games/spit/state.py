@@ -137,6 +137,8 @@ class SpitState(State):
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
         self._shared: dict[str, object] | None = None  # the seat-independent view fields, per change
+        # per seat: its stock piles as the views show them (face-up cards, face-down counts, size)
+        self._pile_view: list[tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int] | None] = [None, None]
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -176,6 +178,7 @@ class SpitState(State):
         rest.reverse()
         self.stock[p] = piles
         self.up[p] = [1 if pile else 0 for pile in piles]
+        self._pile_view[p] = None
         self.spitcards[p] = rest
         self._event("deal", p, slot=len(rest), value=m)
 
@@ -330,7 +333,7 @@ class SpitState(State):
             return "not a Spit action"
         try:
             idx = action.index
-            if not 0 <= idx < len(ALL_ACTIONS) or ALL_ACTIONS[idx] != action:
+            if not 0 <= idx < len(ALL_ACTIONS) or (ALL_ACTIONS[idx] is not action and ALL_ACTIONS[idx] != action):
                 return "not a well-formed Spit action"
         except (TypeError, ValueError):
             return "not a well-formed Spit action"
@@ -399,6 +402,8 @@ class SpitState(State):
         self.history.append(action)
         k = action.kind
         p = action.seat if action.seat is not None else -1
+        if k in _PILE_KINDS:
+            self._pile_view[p] = None
         if k == PLAY:
             j = action.pile - 1
             pile = self.stock[p][j]
@@ -617,20 +622,20 @@ class SpitState(State):
 
     def _shared_view_fields(self) -> dict[str, object]:
         card = _CARD
-        stock: list[tuple[tuple[Card, ...], ...]] = []
-        face_down: list[tuple[int, ...]] = []
+        piles = self._pile_view
         for p in SEATS:
-            shown: list[tuple[Card, ...]] = []
-            down: list[int] = []
-            for pile, u in zip(self.stock[p], self.up[p], strict=True):
-                n = len(pile)
-                if u == 1:
-                    shown.append((card[pile[-1]],))
-                else:
-                    shown.append(tuple(card[c] for c in pile[n - u:]))
-                down.append(n - u)
-            stock.append(tuple(shown))
-            face_down.append(tuple(down))
+            if piles[p] is None:
+                shown: list[tuple[Card, ...]] = []
+                down: list[int] = []
+                for pile, u in zip(self.stock[p], self.up[p], strict=True):
+                    n = len(pile)
+                    if u == 1:
+                        shown.append((card[pile[-1]],))
+                    else:
+                        shown.append(tuple(card[c] for c in pile[n - u:]))
+                    down.append(n - u)
+                piles[p] = (tuple(shown), tuple(down), sum(map(len, self.stock[p])))
+        (shown0, down0, held0), (shown1, down1, held1) = piles  # type: ignore[misc]
         seq = self.event_seq
         events = tuple(
             Event(
@@ -653,8 +658,8 @@ class SpitState(State):
             "outcome": self.outcome_,
             "phase": self.phase.value,
             "round": self.round,
-            "stock": tuple(stock),
-            "face_down": tuple(face_down),
+            "stock": (shown0, shown1),
+            "face_down": (down0, down1),
             "spit_cards": (len(self.spitcards[0]), len(self.spitcards[1])),
             "spit_tops": (card[spit[0][-1]] if spit[0] else None, card[spit[1][-1]] if spit[1] else None),
             "spit_sizes": (len(spit[0]), len(spit[1])),
@@ -662,7 +667,7 @@ class SpitState(State):
             "lone_pile": self.lone_target if self.lone_target >= 0 else None,
             "finisher": self.finisher if self.finisher >= 0 else None,
             "scores": (self.scores[0], self.scores[1]),
-            "cards_held": (self.cards_held(0), self.cards_held(1)),
+            "cards_held": (held0 + len(self.spitcards[0]), held1 + len(self.spitcards[1])),
             "scoring": self.game.options.scoring,
         }
 
@@ -670,6 +675,7 @@ class SpitState(State):
         other = object.__new__(SpitState)
         other.__dict__.update(self.__dict__)
         other._shared = None
+        other._pile_view = [None, None]
         other.history = list(self.history)
         other.stock = [[list(pile) for pile in piles] for piles in self.stock]
         other.up = [list(u) for u in self.up]
@@ -713,5 +719,7 @@ class SpitState(State):
         return "\n".join(lines)
 
 
+_PILE_KINDS: Final = frozenset({PLAY, FILL, STACK, FLIP})
+"""Actions that change their seat's stock piles."""
 _SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
 _VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})

@@ -150,3 +150,24 @@ def test_bot_vs_human_submissions_live_style():
         clock.set(max(clock.now() + 0.5, nxt if nxt is not None else 0))
         bad += sum(not a.accepted for a in host.advance())
     assert st.is_terminal() and conserved(st)
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"auto_flip": False},
+        {"allow_same_rank_stacking": True, "allow_mutual_spit": False},
+        {"allow_mutual_spit": False},
+        {"scoring": "points", "points_limit": 40},
+        {"scoring": "points", "points_round_mode": "carry_over", "points_limit": 60},
+    ],
+)
+def test_bots_finish_games_under_every_option(opts):
+    game = cardtable.load("spit", max_rounds=15, **opts)
+    for seed in range(6):
+        st = game.new_state(seed=seed)
+        bots = (
+            {0: SpitBot("beginner"), 1: SpitBot("expert")} if seed % 2 else {0: SpitBot("medium"), 1: SpitBot("medium")}
+        )
+        out = RealtimeHost(st, VirtualClock(), bots=bots, seed=seed).run()
+        assert out is not None and st.is_terminal() and conserved(st)

@@ -13,8 +13,9 @@ or stale), and then it looks again from scratch. In the slap race it reacts
 after ``slap_mean ± slap_sd`` seconds and hits the smaller pile with
 probability ``slap_accuracy`` (the other one otherwise; in a one-pile round it
 slaps the only pile, to avoid it). When it has no productive move it asks for a
-spit (SP-17) after a reaction time, and a ``smart`` bot prefers plays that turn
-up a face-down card, then fills, then the rest.
+spit (SP-17) after a reaction time, and a ``smart`` bot prefers flips (with
+``auto_flip`` off), then plays that turn up a face-down card, then fills and
+same-rank stacks that uncover a card, then the rest.
 
 Levels (registered as bots ``beginner`` … ``expert`` for game ``spit``; their
 measured strength is in docs/spit.md):
@@ -40,7 +41,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from ..core.game import Action, PlayerView
-from ..games.spit.actions import FILL, PILES, PLAY, SLAP, SPIT, SpitAction
+from ..games.spit.actions import FILL, FLIP, PILES, PLAY, SLAP, SPIT, STACK, SpitAction
 from ..games.spit.view import SpitView
 from .base import register_bot
 
@@ -108,7 +109,7 @@ class SpitBot:
         spit: SpitAction | None = None
         for a in legal:
             k = a.kind
-            if k in (PLAY, FILL):
+            if k in (PLAY, FILL, FLIP) or (k == STACK and self._uncovers(view, a)):
                 moves.append(a)
             elif k == SLAP:
                 slaps.append(a)
@@ -167,16 +168,23 @@ class SpitBot:
         spits = 2 - view.spit_tops.count(None)
         return max(MIN_REACTION, rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd))
 
+    @staticmethod
+    def _uncovers(view: SpitView, a: SpitAction) -> bool:
+        """A same-rank stack that uncovers a face-down card (the only productive kind, SP-15)."""
+        seat = view.seat or 0
+        return len(view.stock[seat][a.pile - 1]) == 1 and view.face_down[seat][a.pile - 1] > 0
+
     def _choose(self, moves: list[SpitAction], view: SpitView, rng: random.Random) -> SpitAction:
         if not self.level.smart:
             return moves[rng.randrange(len(moves))]
         down = view.face_down[view.seat or 0]
-        # plays that uncover a face-down card first (more beneath first), then fills, then other plays
+        # flips first, then plays that uncover a face-down card (more beneath first), then fills and
+        # stacks, then other plays
         best: tuple[int, int] | None = None
         choices: list[SpitAction] = []
         for a in moves:
             d = down[a.pile - 1]
-            score = ((0 if d else 2) if a.kind == PLAY else 1, -d)
+            score = ((0 if d else 2) if a.kind == PLAY else 1 if a.kind != FLIP else -1, -d)
             if best is None or score < best:
                 best, choices = score, [a]
             elif score == best:

@@ -81,6 +81,10 @@ def adjacent(a: Card | int, b: Card | int) -> bool:
     return ADJ[a if isinstance(a, int) else a.id][b if isinstance(b, int) else b.id]
 
 
+ROW_ORDER: Final = tuple(j for row in range(PILES) for j in range(row, PILES))
+"""SP-4: the stock pile (0-based) that receives each dealt card: row 1 on piles 1–5, row 2 on 2–5, …"""
+
+
 def layout_sizes(m: int) -> list[int]:
     """SP-4/SP-5: the sizes of the five stock piles for ``m`` cards.
 
@@ -88,12 +92,8 @@ def layout_sizes(m: int) -> list[int]:
     ([1, 2, 3, 4, 5], [1, 2, 3, 3, 3], [1, 2, 2, 2, 1], [1, 1, 1, 0, 0])
     """
     sizes = [0] * PILES
-    for row in range(PILES):
-        for j in range(row, PILES):
-            if m == 0:
-                return sizes
-            sizes[j] += 1
-            m -= 1
+    for j in ROW_ORDER[:m]:
+        sizes[j] += 1
     return sizes
 
 
@@ -168,14 +168,11 @@ class SpitState(State):
     def _layout(self, p: int, cards: list[int]) -> None:
         """Deal ``cards`` in patience row order (SP-4); the rest are spit cards, first on top."""
         piles: list[list[int]] = [[] for _ in range(PILES)]
-        pos, m = 0, len(cards)
-        for row in range(PILES):
-            for j in range(row, PILES):
-                if pos < m:
-                    piles[j].append(cards[pos])
-                    pos += 1
-        rest = cards[pos:]
+        for j, card in zip(ROW_ORDER, cards, strict=False):
+            piles[j].append(card)
+        rest = cards[FULL_LAYOUT:]
         rest.reverse()
+        m = len(cards)
         self.stock[p] = piles
         self.up[p] = [1 if pile else 0 for pile in piles]
         self._pile_view[p] = None
@@ -497,7 +494,7 @@ class SpitState(State):
         self._event("round_end", f)
         if self.points:  # SP-V1: a point per card still held
             for p in SEATS:
-                pts = sum(len(pile) for pile in self.stock[p]) + len(self.spitcards[p])
+                pts = self.cards_held(p)
                 self.scores[p] += pts
                 self._event("score", p, slot=pts, value=self.scores[p])
         if self.fresh:
@@ -548,7 +545,7 @@ class SpitState(State):
                 self._collect(self._takes(0, 0, 1))
             return
         k = 0 if self.live[0] else 1
-        held = [sum(len(pile) for pile in self.stock[p]) for p in SEATS]
+        held = [sum(map(len, self.stock[p])) for p in SEATS]
         if held[0] != held[1]:
             avoider = 0 if held[0] < held[1] else 1
         else:

@@ -498,6 +498,8 @@ def test_options_validation():
         {"points_limit": 0},
         {"nope": 1},
         {"min_action_interval_ms": -5},
+        {"points_limit": 50},
+        {"points_round_mode": "carry_over"},
     ):
         with pytest.raises(ConfigError):
             cardtable.load("spit", **bad)

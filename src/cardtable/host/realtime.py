@@ -157,35 +157,7 @@ class RealtimeHost:
             t = self.next_due()
             if t is None or t > now:
                 break
-            batch: list[_Entry] = []
-            while self._heap and self._heap[0].time == t:
-                e = heapq.heappop(self._heap)
-                if not self._current(e):
-                    continue
-                if e.kind == "wake":
-                    assert e.seat is not None
-                    del self._intent[e.seat]
-                    self._react(e.seat, t)
-                    continue
-                if e.kind == "bot":
-                    assert e.seat is not None and e.action is not None
-                    del self._intent[e.seat]
-                    self.bots[e.seat].sent(e.action, t)
-                    e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
-                batch.append(e)
-            if len(batch) > 1:
-                rank = self._tie_rank
-                batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, e.key, e.count))
-            for e in batch:
-                if self.state.is_terminal():
-                    break
-                seat = e.seat
-                if seat is not None and self.min_interval and e.kind != "timer":
-                    ready = self._last_applied.get(seat, -1e18) + self.min_interval
-                    if ready > t:  # SP-10: one hand, one card at a time
-                        self._push(ready, e.kind, seat, e.action, 0, None)
-                        continue
-                done.append(self._process(e, t))
+            self._batch(t, done)
         return done
 
     def run(self, clock: VirtualClock | None = None, *, until: float = 36_000.0) -> Outcome | None:
@@ -194,14 +166,49 @@ class RealtimeHost:
         clock = clock or (self.clock if isinstance(self.clock, VirtualClock) else None)
         if clock is None:
             raise TypeError("run() needs a VirtualClock; use advance() with a live clock")
+        done: list[Arrival] = []
         while not self.state.is_terminal():
             t = self.next_due()
             if t is None or t > until:
                 break
             if t > clock.now():
                 clock.set(t)
-            self.advance()
+            self._batch(t, done)
+            done.clear()
         return self.state.outcome()
+
+    def _batch(self, t: float, done: list[Arrival]) -> None:
+        """Process the entries due at exactly ``t`` (the earliest queued time)."""
+        batch: list[_Entry] = []
+        heap = self._heap
+        while heap and heap[0].time == t:
+            e = heapq.heappop(heap)
+            if not self._current(e):
+                continue
+            if e.kind == "wake":
+                assert e.seat is not None
+                del self._intent[e.seat]
+                self._react(e.seat, t)
+                continue
+            if e.kind == "bot":
+                assert e.seat is not None and e.action is not None
+                del self._intent[e.seat]
+                self.bots[e.seat].sent(e.action, t)
+                e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
+            batch.append(e)
+        if len(batch) > 1:
+            rank = self._tie_rank
+            batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, e.key, e.count))
+        for e in batch:
+            if self.state.is_terminal():
+                break
+            seat = e.seat
+            if seat is not None and self.min_interval and e.kind != "timer":
+                ready = self._last_applied.get(seat, -1e18) + self.min_interval
+                if ready > t:  # SP-10: one hand, one card at a time
+                    self._push(ready, e.kind, seat, e.action, 0, None)
+                    continue
+            done.append(self._process(e, t))
 
     # ------------------------------------------------------------ internals
     def _push(self, when: float, kind: str, seat: int | None, action: Action | None, version: int,

@@ -12,12 +12,12 @@ from cardtable.bots.spit import LEVEL_ORDER, LEVELS, SpitBot
 from cardtable.games.spit.state import Phase
 from cardtable.host import RealtimeHost, VirtualClock
 
-from .util import conserved, position
+from .util import conserved, piles, position
 
 
 def race_position(**opts):
     # 4H (seat 0) and 6D (seat 1) both fit on 5S; whoever is applied first wins.
-    return position(["4H", "QC", "", "", ""], ["6D", "JD", "", "", ""], "2C", "2D", s0="5S", s1="KS", **opts)
+    return position(piles("4H", "QC"), piles("6D", "JD"), "2C", "2D", s0="5S", s1="KS", **opts)
 
 
 @pytest.mark.parametrize("first", [0, 1])
@@ -65,7 +65,7 @@ def test_sp13_earlier_arrival_wins():
 
 
 def test_sp16_host_feeds_spit_timer_after_spit_delay():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "5C", "2D", s0="9S", s1="TS", spit_delay=0.75)
+    st = position(piles("4H"), piles("6D"), "5C", "2D", s0="9S", s1="TS", spit_delay=0.75)
     st._after_change()
     clock = VirtualClock(10.0)
     host = RealtimeHost(st, clock)
@@ -78,7 +78,7 @@ def test_sp16_host_feeds_spit_timer_after_spit_delay():
 
 
 def test_sp20_slap_race_on_host_and_timeout():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
     clock = VirtualClock()
     host = RealtimeHost(st, clock)
     host.submit("0 play 1 4H S0", at=1.0)
@@ -90,7 +90,7 @@ def test_sp20_slap_race_on_host_and_timeout():
         ("0 slap S1", True),
         ("1 slap S1", False),
     ]
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
     host = RealtimeHost(st, VirtualClock())
     host.submit("0 play 1 4H S0", at=1.0)
     host.run()

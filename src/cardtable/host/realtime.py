@@ -90,11 +90,7 @@ class _Entry:
     action: Action | None
     version: int
     order: float
-    key: float
     count: int
-
-    def __lt__(self, other: _Entry) -> bool:
-        return (self.time, self.count) < (other.time, other.count)
 
 
 class RealtimeHost:
@@ -114,7 +110,7 @@ class RealtimeHost:
         self.bots = dict(bots or {})
         self.log: list[Arrival] = []
         self.on_arrival = on_arrival
-        self._heap: list[_Entry] = []
+        self._heap: list[tuple[float, int, _Entry]] = []  # (time, arrival count, entry)
         self._count = 0
         self._ties = derive(seed, "host", "ties")
         self._bot_rng = {s: derive(seed, "host", "bot", s) for s in self.bots}
@@ -145,9 +141,10 @@ class RealtimeHost:
     # ---------------------------------------------------------- processing
     def next_due(self) -> float | None:
         """When the next queued action, bot move or timer is due (``None``: nothing queued)."""
-        while self._heap and not self._current(self._heap[0]):
-            heapq.heappop(self._heap)
-        return self._heap[0].time if self._heap else None
+        heap = self._heap
+        while heap and not self._current(heap[0][2]):
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
 
     def advance(self) -> list[Arrival]:
         """Process everything due up to the clock's now; return what was processed."""
@@ -181,8 +178,8 @@ class RealtimeHost:
         """Process the entries due at exactly ``t`` (the earliest queued time)."""
         batch: list[_Entry] = []
         heap = self._heap
-        while heap and heap[0].time == t:
-            e = heapq.heappop(heap)
+        while heap and heap[0][0] == t:
+            e = heapq.heappop(heap)[2]
             if not self._current(e):
                 continue
             if e.kind == "wake":
@@ -196,9 +193,10 @@ class RealtimeHost:
                 self.bots[e.seat].sent(e.action, t)
                 e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
             batch.append(e)
-        if len(batch) > 1:
+        if len(batch) > 1:  # identical timestamps (SP-13): explicit order, the engine's rank, the seeded RNG
             rank = self._tie_rank
-            batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, e.key, e.count))
+            keys = {e.count: self._ties.random() for e in batch}
+            batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, keys[e.count]))
         for e in batch:
             if self.state.is_terminal():
                 break
@@ -214,9 +212,8 @@ class RealtimeHost:
     def _push(self, when: float, kind: str, seat: int | None, action: Action | None, version: int,
               order: int | None) -> None:
         self._count += 1
-        entry = _Entry(when, kind, seat, action, version, float("inf") if order is None else order,
-                       self._ties.random(), self._count)
-        heapq.heappush(self._heap, entry)
+        entry = _Entry(when, kind, seat, action, version, float("inf") if order is None else order, self._count)
+        heapq.heappush(self._heap, (when, self._count, entry))
 
     def _current(self, e: _Entry) -> bool:
         if e.kind in ("bot", "wake"):

@@ -125,7 +125,7 @@ class RealtimeHost:
         self._timers_of: Callable[[], Any] | None = getattr(state, "timers", None)
         self._tie_rank: Callable[[Action], int] | None = getattr(state, "tie_rank", None)
         self._illegal: Callable[[Action], str | None] | None = getattr(state, "illegal_reason", None)
-        self._refresh(clock.now(), None)
+        self._refresh(clock.now())
 
     # -------------------------------------------------------------- inputs
     def submit(self, action: Action | str, *, at: float | None = None, order: int | None = None) -> None:
@@ -247,12 +247,12 @@ class RealtimeHost:
             self._last_applied[e.seat] = t
         arrival = Arrival(len(self.log), t, action, source, e.seat, True, len(state.history) - 1, None)
         self.log.append(arrival)
-        self._refresh(t, e.seat)
+        self._refresh(t)
         if self.on_arrival:
             self.on_arrival(arrival)
         return arrival
 
-    def _refresh(self, t: float, _seat: int | None) -> None:
+    def _refresh(self, t: float) -> None:
         """After a change: (re)schedule the state's timers and let every bot react."""
         running = self._timers_of() if self._timers_of else ()
         if running or self._timers:

@@ -385,7 +385,9 @@ class SpitState(State):
         if k in (SPIT, UNSPIT):
             if not self.mutual:
                 return "allow_mutual_spit is off (SP-17)"
-            return "nobody has spit cards" if not (self.spitcards[0] or self.spitcards[1]) else "already so"
+            if not (self.spitcards[0] or self.spitcards[1]):
+                return "nobody has spit cards (SP-17)"
+            return "the request already stands (SP-17)" if k == SPIT else "there is no request to withdraw (SP-17)"
         if k == CHOOSE:
             return "only a lone spitter chooses, once, before the first lone spit (SP-16)"
         return f"S{a.target} is not in use this round"

@@ -34,9 +34,9 @@ def function_names(folder: Path) -> set[str]:
 
 
 def pattern(rule: str) -> str:
-    """``TR-V7`` is named as ``trv7`` or ``tr_v7``."""
+    """``TR-V7`` is named as ``trv7`` or ``tr_v7``; ``SP-18`` also as ``sp18a`` (a clause of it)."""
     game, _, rest = rule.lower().partition("-")
-    return rf"_{game}_?{rest}(_|$)"
+    return rf"_{game}_?{rest}[a-z]?(_|$)"
 
 
 @pytest.mark.parametrize("prefix", sorted(GAMES))

@@ -2,10 +2,21 @@
 
 It orders actions, stamps sequence numbers, runs timers from an injectable
 clock and asks bots for their moves. Terminal play, the web server and
-simulations all drive games through it.
+simulations all drive games through it: :class:`Match` for turn-based games,
+:class:`RealtimeHost` for real-time ones (Spit).
 """
 
 from .clock import Clock, SystemClock, VirtualClock
 from .match import Match, play_out
+from .realtime import Arrival, RealtimeBot, RealtimeHost
 
-__all__ = ["Clock", "Match", "SystemClock", "VirtualClock", "play_out"]
+__all__ = [
+    "Arrival",
+    "Clock",
+    "Match",
+    "RealtimeBot",
+    "RealtimeHost",
+    "SystemClock",
+    "VirtualClock",
+    "play_out",
+]

@@ -24,6 +24,7 @@ from ..core.game import Action, Game
 from ..core.registry import load
 from ..host.match import Match
 from ..i18n import event_text
+from .encode import jsonable, view_json
 from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, dumps
 from .store import SeatRow, Store, TableRow, token_hash
 
@@ -316,7 +317,7 @@ class Table:
         """The only source of game data in any frame: ``state.view(seat)``."""
         assert self.match is not None
         view = self.match.state.view(seat)
-        data = view.to_json()
+        data = view_json(view)  # == view.to_json(), faster
         if lang != "en":
             for event, out in zip(view.events, data["events"], strict=True):
                 out["text"] = event_text(self.row.game, event, view, lang)
@@ -338,7 +339,8 @@ class Table:
             state.play(action)
             if number > since:
                 view = state.view(seat)
-                for event, data in zip(view.events, view.to_json()["events"], strict=True):
+                for event in view.events:
+                    data = jsonable(event)
                     if lang != "en":
                         data["text"] = event_text(self.row.game, event, view, lang)
                     data["version"] = number

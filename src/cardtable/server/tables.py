@@ -374,7 +374,10 @@ class Table:
             if old is not None and old is not conn:
                 old.close_soon(CLOSE_REPLACED, "replaced by a newer connection")
             self.players[seat] = conn
-        conn.push({"type": "welcome", "seat": seat, "version": self.version, "table": self.public()})
+        welcome: dict[str, Any] = {"type": "welcome", "seat": seat, "version": self.version, "table": self.public()}
+        if seat is not None:  # the seat's last action seq: a new tab goes on from there (idempotency, R2)
+            welcome["seq"] = self.last_seq.get(seat, (0, 0))[0]
+        conn.push(welcome)
         if self.match is not None:
             if since is not None and since < self.version:
                 events = self.events_since(seat, since, conn.lang)

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'cardtable[web]'")
-
-from starlette.testclient import TestClient
-
 from cardtable.server.app import create_app
 from cardtable.server.store import Store
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+
+def _client(store: Store, **kwargs: object) -> TestClient:
+    with warnings.catch_warnings():  # starlette's notice about httpx, not ours
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    return TestClient(create_app(store, **kwargs), base_url="http://testserver")  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -23,8 +31,7 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def client(db_path: Path) -> Iterator[TestClient]:
     store = Store(db_path)
-    app = create_app(store, bot_delay=0.0, allow_origins=("https://good.example",))
-    with TestClient(app, base_url="http://testserver") as c:
+    with _client(store, bot_delay=0.0, allow_origins=("https://good.example",)) as c:
         yield c
     store.close()
 
@@ -33,7 +40,6 @@ def client(db_path: Path) -> Iterator[TestClient]:
 def fast_client(db_path: Path) -> Iterator[TestClient]:
     """A client whose rate limit lets a scripted player move as fast as it can."""
     store = Store(db_path)
-    app = create_app(store, bot_delay=0.0, rate=1e6, burst=1e6)
-    with TestClient(app, base_url="http://testserver") as c:
+    with _client(store, bot_delay=0.0, rate=1e6, burst=1e6) as c:
         yield c
     store.close()

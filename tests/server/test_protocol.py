@@ -6,9 +6,9 @@ Ids from shared/reference/server-tests.md are in the test names.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
-from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.protocol import (
@@ -26,6 +26,9 @@ from cardtable.server.protocol import (
 from cardtable.server.tables import clean_name, new_token
 
 from .helpers import my_turn_or_over, new_table, receive_until
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 
 def hello(ws, token=None, **extra):

@@ -356,3 +356,19 @@ def test_static_ui_and_catalogs_are_served(client: TestClient):
     assert client.get("/t/abc").status_code == 200
     assert client.get("/i18n/es.json").status_code == 200
     assert client.get("/i18n/xx.json").status_code == 404
+
+
+def test_r2_ack_lost_then_resent_after_reconnect_is_applied_once(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        receive_until(ws, "state")
+        ws.send_json({"type": "act", "seq": 5, "action": "stock"})
+    # the socket dropped before the ack was read; the client resends on a new socket
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        welcome = hello(ws, tokens[0], since=0)
+        assert welcome["seq"] == 5  # the server tells the client its last applied seq
+        ws.send_json({"type": "act", "seq": 5, "action": "stock"})
+        ack, _ = receive_until(ws, "ack")
+        assert ack == {"type": "ack", "seq": 5, "version": 1, "dup": True}
+    assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 1

@@ -251,6 +251,9 @@ class Table:
             action = self.game.parse_action(text)
         except CardtableError as exc:
             return _error("bad_action", str(exc), client_seq)
+        named = getattr(action, "seat", None)
+        if isinstance(named, int) and named != seat:  # Spit actions name a seat: it must be the token's (P7)
+            return _error("illegal", "that action belongs to another seat", client_seq)
         self._pending = (seat, client_seq)
         before = self.match.seq
         try:

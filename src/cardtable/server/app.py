@@ -1,0 +1,283 @@
+"""The ASGI app: the lobby's HTTP API, the game WebSocket and the static UI.
+
+Build it with :func:`create_app`; ``cardtable serve`` runs it under uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..bots import bot_names
+from ..core.registry import game_class, game_names
+from ..i18n import LANGUAGES, catalog
+from .protocol import (
+    CLOSE_BAD_TOKEN,
+    CLOSE_NO_TABLE,
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    CLOSE_UNSUPPORTED,
+    MAX_BAD,
+    MAX_FRAME,
+    ProtocolError,
+    TokenBucket,
+    parse_message,
+)
+from .store import Store
+from .tables import Connection, Hub, LobbyError, Table
+
+HELLO_TIMEOUT = 10.0
+WEB = Path(str(resources.files("cardtable").joinpath("web")))
+
+
+def _json_error(exc: LobbyError) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+
+
+def origin_allowed(origin: str | None, host: str | None, allow: frozenset[str]) -> bool:
+    """No ``Origin`` (a non-browser client), the page's own origin, or an exact allowlist entry."""
+    if origin is None:
+        return True
+    if origin in allow:
+        return True
+    return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+def games_info() -> list[dict[str, Any]]:
+    out = []
+    for name in game_names():
+        cls = game_class(name)
+        out.append({
+            "name": name,
+            "title": cls.title,
+            "presets": {p: cls.PRESET_DOCS.get(p, "") for p in cls.PRESETS},
+            "options": [
+                {"name": o.name, "type": o.kind.__name__, "default": o.default, "doc": o.doc,
+                 "choices": list(o.choices) if o.choices else None, "minimum": o.minimum, "maximum": o.maximum}
+                for o in cls.OPTIONS
+            ],
+            "bots": bot_names(name),
+        })
+    return out
+
+
+def create_app(
+    store: Store,
+    *,
+    allow_origins: tuple[str, ...] = (),
+    bot_delay: float = 0.4,
+    rate: float = 20.0,
+    burst: float = 40.0,
+) -> Starlette:
+    """The app over ``store``; live games are replayed from it at start-up."""
+    hub = Hub(store, bot_delay=bot_delay)
+    allow = frozenset(allow_origins)
+
+    async def body(request: Request) -> dict[str, Any]:
+        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
+            raise LobbyError(403, "origin", "origin not allowed")
+        raw = await request.body()
+        if len(raw) > MAX_FRAME:
+            raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise LobbyError(400, "bad_json", "the body is not JSON") from None
+        if not isinstance(data, dict):
+            raise LobbyError(400, "bad_json", "the body is a JSON object")
+        return data
+
+    def only(data: dict[str, Any], *keys: str) -> None:
+        extra = set(data) - set(keys)
+        if extra:
+            raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(keys)}")
+
+    async def api_games(request: Request) -> Response:
+        return JSONResponse({"games": games_info(), "languages": list(LANGUAGES)})
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse({"tables": hub.listing()})
+        try:
+            data = await body(request)
+            only(data, "game", "preset", "options")
+            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"))
+        except LobbyError as exc:
+            return _json_error(exc)
+        return JSONResponse({"table": table.public(), "host": host}, status_code=201)
+
+    async def api_table(request: Request) -> Response:
+        try:
+            table = hub.get(request.path_params["table_id"])
+        except LobbyError as exc:
+            return _json_error(exc)
+        return JSONResponse({"table": table.public()})
+
+    async def api_table_op(request: Request) -> Response:
+        op = request.path_params["op"]
+        try:
+            table = hub.get(request.path_params["table_id"])
+            data = await body(request)
+            async with table.lock:
+                if op == "sit":
+                    only(data, "seat", "name")
+                    token = table.sit(data.get("seat"), data.get("name"))
+                    return JSONResponse({"table": table.public(), "seat": data["seat"], "token": token})
+                if not table.is_host(data.get("host")):
+                    raise LobbyError(403, "not_host", "only the table's host may do that")
+                if op == "bot":
+                    only(data, "host", "seat", "bot")
+                    table.add_bot(data.get("seat"), data.get("bot"))
+                elif op == "start":
+                    only(data, "host")
+                    table.start()
+                else:
+                    raise LobbyError(404, "no_op", "no such operation")
+                return JSONResponse({"table": table.public()})
+        except LobbyError as exc:
+            return _json_error(exc)
+
+    async def i18n(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            return JSONResponse({"error": "no_lang"}, status_code=404)
+        keys = {k: v for k, v in catalog(lang).items() if k.startswith("web.")}
+        fallback = {k: v for k, v in catalog("en").items() if k.startswith("web.")}
+        return JSONResponse({**fallback, **keys})
+
+    async def page(request: Request) -> Response:
+        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def ws_endpoint(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allow):
+            await websocket.close(code=CLOSE_POLICY)  # before accept: HTTP 403 at the upgrade
+            return
+        await websocket.accept()
+        table = hub.tables.get(websocket.path_params["table_id"])
+        if table is None:
+            await websocket.close(code=CLOSE_NO_TABLE)
+            return
+        await serve_socket(websocket, table, rate, burst)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hub.resume_bots()
+        yield
+        hub.close_all()
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/t/{table_id}", page),
+            Route("/api/games", api_games),
+            Route("/api/tables", api_tables, methods=["GET", "POST"]),
+            Route("/api/tables/{table_id}", api_table),
+            Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
+            Route("/i18n/{lang}.json", i18n),
+            WebSocketRoute("/ws/{table_id}", ws_endpoint),
+            Mount("/static", app=StaticFiles(directory=WEB / "static"), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    return app
+
+
+async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float) -> None:
+    """One client: hello first, then actions and pings, until it goes away."""
+
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code=code, reason=reason)
+
+    conn = Connection(websocket.send_text, close)
+    conn.start()
+    bucket = TokenBucket(rate, burst)
+    bad = 0
+    dropped = 0
+    said_hello = False
+    try:
+        while not conn.closed:
+            try:
+                if said_hello:
+                    message = await websocket.receive()
+                else:
+                    message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+            except TimeoutError:
+                conn.close_soon(CLOSE_POLICY, "no hello")
+                break
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                conn.close_soon(CLOSE_UNSUPPORTED, "binary frames are not accepted")
+                break
+            if len(text) > MAX_FRAME or len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+                conn.close_soon(CLOSE_TOO_BIG, f"frame over {MAX_FRAME} bytes")
+                break
+            try:
+                msg = parse_message(text)
+            except ProtocolError as exc:
+                bad += 1
+                conn.push({"type": "error", "code": exc.code, "message": exc.message})
+                if bad >= MAX_BAD:
+                    conn.close_soon(CLOSE_POLICY, "too many bad messages")
+                continue
+            kind = msg["type"]
+            if kind == "ping":
+                conn.push({"type": "pong"})
+                continue
+            if not bucket.take():
+                dropped += 1
+                conn.push({"type": "error", "code": "rate_limited", "message": "too many messages; slow down",
+                           **({"seq": msg["seq"]} if kind == "act" else {})})
+                if dropped >= MAX_BAD:
+                    conn.close_soon(CLOSE_POLICY, "rate limit")
+                continue
+            dropped = 0
+            if kind == "hello":
+                if said_hello:
+                    conn.push({"type": "error", "code": "bad_message", "message": "hello is sent once"})
+                    continue
+                seat = None
+                if "token" in msg:
+                    seat = table.seat_for_token(msg["token"])
+                    if seat is None:  # nothing about the game has been sent (A1)
+                        conn.close_soon(CLOSE_BAD_TOKEN, "unknown seat token")
+                        break
+                said_hello = True
+                conn.lang = msg.get("lang", "en")
+                async with table.lock:
+                    table.attach(conn, seat, msg.get("since"))
+            elif not said_hello:
+                conn.close_soon(CLOSE_POLICY, "hello first")
+                break
+            elif conn.seat is None:
+                conn.push({"type": "error", "code": "spectator", "message": "spectators cannot act",
+                           "seq": msg["seq"]})
+            else:
+                async with table.lock:
+                    reply = table.act(conn.seat, msg["seq"], msg["action"])
+                    conn.push(reply)
+                    if reply["type"] == "ack" and not reply.get("dup"):
+                        table.after_change()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        async with table.lock:
+            table.detach(conn)
+        conn.close_soon(1000)
+        if conn.task is not None:
+            with contextlib.suppress(Exception):
+                await conn.task

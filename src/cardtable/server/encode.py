@@ -1,0 +1,49 @@
+"""A faster ``PlayerView.to_json``: the same output, computed with cached field names.
+
+``PlayerView.to_json`` is the definition; :func:`view_json` must equal it for
+every view of every game (tests/server/test_encode.py checks that over random
+states). It exists because the server serializes a view per seat per action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from enum import Enum
+from typing import Any
+
+from ..core.cards import Card
+from ..core.game import Action, PlayerView
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def jsonable(value: Any) -> Any:
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is tuple or t is list:
+        return [jsonable(v) for v in value]
+    names = _FIELDS.get(t)
+    if names is not None:
+        return {n: jsonable(getattr(value, n)) for n in names}
+    if isinstance(value, (Card, Action)):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.name.lower()
+    if is_dataclass(value) and not isinstance(value, type):
+        _FIELDS[t] = tuple(f.name for f in fields(value))
+        return {n: jsonable(getattr(value, n)) for n in _FIELDS[t]}
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def view_json(view: PlayerView) -> dict[str, Any]:
+    """``view.to_json()``, faster."""
+    out = jsonable(view)
+    assert isinstance(out, dict)
+    return out

@@ -1,0 +1,198 @@
+"""The server's durable store: tables, seats and each game's action log in SQLite.
+
+The seed of a game lives here and nowhere else: it is read back only to replay
+a game after a restart. Seat tokens are stored as SHA-256 digests, so a copy of
+the database does not hand out seats.
+
+Every append is committed before it returns (WAL journal): the server
+acknowledges an action only after :meth:`Store.append` has returned, so a
+crash of the process (even SIGKILL) never loses an acknowledged action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER,
+    bot_seed INTEGER NOT NULL,
+    host_hash TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    version INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    client_seq INTEGER,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, version)
+);
+CREATE INDEX IF NOT EXISTS seats_by_token ON seats(token_hash);
+"""
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/cardtable/server.sqlite3`` (``~/.local/share`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cardtable" / "server.sqlite3"
+
+
+def db_path_from_url(url: str | None) -> Path | str:
+    """A path from ``sqlite:///path`` (or a bare path); ``sqlite://:memory:`` for tests."""
+    if url is None:
+        return default_db_path()
+    if url in ("sqlite://:memory:", ":memory:"):
+        return ":memory:"
+    if url.startswith("sqlite:///"):
+        return Path(url[len("sqlite:///"):])  # sqlite:///rel/path or sqlite:////abs/path
+    if "://" in url:
+        raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path/to/file.sqlite3")
+    return Path(url)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str  # "open", "human" or "bot"
+    name: str
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    preset: str
+    options: dict[str, Any]
+    seed: int | None
+    bot_seed: int
+    host_hash: str
+    status: str  # "open", "playing", "over"
+    created: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass
+class ActionRow:
+    version: int
+    seat: int
+    action: str
+    client_seq: int | None
+
+
+class Store:
+    """One SQLite database. All calls are synchronous and short; the server calls
+    them from its event loop (one connection, one thread)."""
+
+    def __init__(self, path: Path | str, *, synchronous: str = "NORMAL") -> None:
+        if isinstance(path, Path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives a crash of the process (SIGKILL);
+        # FULL also survives a power cut, at the cost of an fsync per action.
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError("synchronous must be NORMAL or FULL")
+        self.db.execute(f"PRAGMA synchronous={synchronous}")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(_SCHEMA)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ------------------------------------------------------------- tables
+    def create_table(self, row: TableRow) -> None:
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute(
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.game, row.preset, json.dumps(row.options), _i64(row.seed), _i64(row.bot_seed),
+                 row.host_hash, row.status, row.created),
+            )
+            for s in row.seats:
+                self.db.execute(
+                    "INSERT INTO seats VALUES (?, ?, ?, ?, ?)", (row.id, s.seat, s.kind, s.name, s.token_hash)
+                )
+
+    def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        self.db.execute(
+            "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+            (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
+        )
+
+    def start(self, table_id: str, seed: int) -> None:
+        self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+    def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None) -> None:
+        """Append one accepted action; committed when this returns."""
+        self.db.execute(
+            "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, version, seat, action, client_seq, time.time()),
+        )
+
+    def actions(self, table_id: str) -> list[ActionRow]:
+        cur = self.db.execute(
+            "SELECT version, seat, action, client_seq FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
+        )
+        return [ActionRow(*r) for r in cur.fetchall()]
+
+    def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = self.db.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY created", statuses).fetchall()
+        out = []
+        for r in rows:
+            t = TableRow(r[0], r[1], r[2], json.loads(r[3]), _u64(r[4]), _u64(r[5]) or 0, r[6], r[7], r[8])
+            seats = self.db.execute(
+                "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
+            ).fetchall()
+            t.seats = [SeatRow(*s) for s in seats]
+            out.append(t)
+        return out
+
+
+def _i64(value: int | None) -> int | None:
+    """SQLite integers are signed 64-bit; seeds are unsigned 64-bit."""
+    if value is None:
+        return None
+    return value - 2**64 if value >= 2**63 else value
+
+
+def _u64(value: int | None) -> int | None:
+    if value is None:
+        return None
+    return value + 2**64 if value < 0 else value

@@ -1,0 +1,468 @@
+"""Tables: the lobby's seats and, once started, one :class:`~cardtable.host.Match` each.
+
+A :class:`Table` is the single authority over its game. Every action, a
+human's or a bot's, goes through :meth:`Table.act` under the table's lock:
+checked by the host, appended to the store (committed), then acknowledged and
+fanned out. Every frame that carries game data is built by :meth:`Table.view_json`
+from ``state.view(seat)`` and nothing else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from ..bots import bot_names, make_bot
+from ..core.errors import CardtableError, ConfigError, IllegalActionError
+from ..core.game import Action, Game
+from ..core.registry import load
+from ..host.match import Match
+from ..i18n import event_text
+from .encode import jsonable, view_json
+from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, dumps
+from .store import SeatRow, Store, TableRow, token_hash
+
+MAX_NAME = 25
+MAX_QUEUE = 256
+MAX_RESUME_EVENTS = 5000
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+class LobbyError(Exception):
+    """A lobby request that cannot be done: an HTTP 4xx with ``message``."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def new_token() -> str:
+    """An unguessable seat token: 24 random bytes (192 bits), URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+def clean_name(name: Any, fallback: str) -> str:
+    """A display name without control characters, at most :data:`MAX_NAME` long."""
+    if not isinstance(name, str):
+        return fallback
+    text = " ".join(_CONTROL.sub(" ", name).split())[:MAX_NAME]
+    return text or fallback
+
+
+class Connection:
+    """One client socket: an outbound queue drained in order by a writer task.
+
+    :meth:`push` never blocks the table; a client that lets :data:`MAX_QUEUE`
+    frames pile up is closed with ``CLOSE_SLOW`` and resumes by version.
+    """
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[None]],
+        lang: str = "en",
+    ) -> None:
+        self._send = send
+        self._close = close
+        self.lang = lang
+        self.seat: int | None = None
+        self.closed = False
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._writer())
+
+    def push(self, frame: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.close_soon(CLOSE_SLOW, "slow consumer")
+            return
+        self.queue.put_nowait(dumps(frame))
+
+    def close_soon(self, code: int, reason: str = "") -> None:
+        """Send what is queued, then close with ``code``."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait((code, reason))
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, tuple):
+                    with contextlib.suppress(Exception):
+                        await self._close(*item)
+                    return
+                await self._send(item)
+        except Exception:  # the socket went away; the reader side cleans up
+            self.closed = True
+
+
+class Table:
+    """One table of the lobby and its game."""
+
+    def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0) -> None:
+        self.row = row
+        self.id = row.id
+        self.store = store
+        self.game: Game = load(row.game, row.preset, **row.options)
+        self.bot_delay = bot_delay
+        self.match: Match | None = None
+        self.lock = asyncio.Lock()
+        self.players: dict[int, Connection] = {}
+        self.spectators: set[Connection] = set()
+        self.last_seq: dict[int, tuple[int, int]] = {}
+        self._pending: tuple[int, int | None] | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        if row.status in ("playing", "over"):
+            self._replay()
+
+    # ------------------------------------------------------------ lobby state
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def version(self) -> int:
+        return self.match.seq if self.match is not None else 0
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may know of the table: no tokens, no seed."""
+        return {
+            "id": self.id,
+            "game": self.row.game,
+            "title": self.game.title,
+            "preset": self.row.preset,
+            "options": self.row.options,
+            "status": self.row.status,
+            "version": self.version,
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players}
+                for s in self.row.seats
+            ],
+        }
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat a token holds, compared in constant time; ``None`` if it holds none."""
+        digest = token_hash(token)
+        found = None
+        for s in self.row.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                found = s.seat
+        return found
+
+    def is_host(self, token: Any) -> bool:
+        return isinstance(token, str) and hmac.compare_digest(self.row.host_hash, token_hash(token))
+
+    def sit(self, seat: Any, name: Any) -> str:
+        if self.row.status != "open":
+            raise LobbyError(409, "started", "the game has started")
+        s = self._seat(seat)
+        if s.kind != "open":
+            raise LobbyError(409, "taken", f"seat {s.seat} is taken")
+        token = new_token()
+        s.kind, s.name, s.token_hash = "human", clean_name(name, f"Player {s.seat + 1}"), token_hash(token)
+        self.store.set_seat(self.id, s)
+        self.broadcast_table()
+        return token
+
+    def add_bot(self, seat: Any, bot: Any) -> None:
+        if self.row.status != "open":
+            raise LobbyError(409, "started", "the game has started")
+        s = self._seat(seat)
+        if s.kind != "open":
+            raise LobbyError(409, "taken", f"seat {s.seat} is taken")
+        if not isinstance(bot, str) or bot not in bot_names(self.row.game):
+            raise LobbyError(400, "bad_bot", "bots: " + ", ".join(bot_names(self.row.game)))
+        s.kind, s.name, s.token_hash = "bot", bot, None
+        self.store.set_seat(self.id, s)
+        self.broadcast_table()
+
+    def start(self, seed: int | None = None) -> None:
+        if self.row.status != "open":
+            raise LobbyError(409, "started", "the game has started")
+        if any(s.kind == "open" for s in self.row.seats):
+            raise LobbyError(409, "seats_open", "every seat needs a player or a bot")
+        self.row.seed = secrets.randbits(64) if seed is None else seed
+        self.store.start(self.id, self.row.seed)
+        self.row.status = "playing"
+        self._new_match()
+        self.broadcast_table()
+        self.broadcast_state()
+        self.kick_bots()
+
+    def _seat(self, seat: Any) -> SeatRow:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise LobbyError(400, "bad_seat", f"seats are 0 to {self.num_players - 1}")
+        return self.row.seats[seat]
+
+    # ------------------------------------------------------------- the game
+    def _new_match(self) -> Match:
+        bots = {s.seat: make_bot(self.row.game, s.name) for s in self.row.seats if s.kind == "bot"}
+        match = Match(self.game, seed=self.row.seed, bots=bots, bot_seed=self.row.bot_seed)
+        match.listeners.append(self._persist)
+        self.match = match
+        return match
+
+    def _replay(self) -> None:
+        """Rebuild the game from the seed and the committed log (after a restart)."""
+        match = self._new_match()
+        self.last_seq = {}
+        for row in self.store.actions(self.id):
+            match.state.play(self.game.parse_action(row.action))
+            match.seq = row.version
+            if row.client_seq is not None:
+                self.last_seq[row.seat] = (row.client_seq, row.version)
+
+    def _persist(self, seat: int, action: Action) -> None:
+        """Host listener: every accepted action (a seat's, a bot's, a timer's) is
+        committed to the log before the host returns, so before any ack."""
+        assert self.match is not None
+        client_seq = None
+        if self._pending is not None and self._pending[0] == seat:
+            client_seq = self._pending[1]
+        self.store.append(self.id, self.match.seq, seat, str(action), client_seq)
+
+    def act(self, seat: int, client_seq: int | None, text: str) -> dict[str, Any]:
+        """Apply ``seat``'s action; the reply frame (``ack`` or ``error``) for that seat.
+
+        The caller holds :attr:`lock`. Other seats and spectators get the new
+        state through :meth:`broadcast_state`.
+        """
+        if self.match is None:
+            return _error("not_started", "the game has not started", client_seq)
+        if client_seq is not None:
+            last = self.last_seq.get(seat)
+            if last is not None and client_seq <= last[0]:
+                # a resend (R2, R3): answer with the original result, apply nothing
+                return {"type": "ack", "seq": client_seq, "version": last[1] if client_seq == last[0] else None,
+                        "dup": True}
+        try:
+            action = self.game.parse_action(text)
+        except CardtableError as exc:
+            return _error("bad_action", str(exc), client_seq)
+        named = getattr(action, "seat", None)
+        if isinstance(named, int) and named != seat:  # Spit actions name a seat: it must be the token's (P7)
+            return _error("illegal", "that action belongs to another seat", client_seq)
+        self._pending = (seat, client_seq)
+        before = self.match.seq
+        try:
+            version = self.match.submit(seat, action)
+        except IllegalActionError as exc:
+            if self.match.seq != before:  # a timer expiry was accepted first
+                self.after_change()
+            return _error("illegal", str(exc), client_seq)
+        except Exception:
+            # the log could not be written: rebuild from what is committed
+            self._pending = None
+            self._replay()
+            self.after_change()
+            return _error("server", "the action could not be saved; try again", client_seq)
+        finally:
+            self._pending = None
+        if client_seq is not None:
+            self.last_seq[seat] = (client_seq, version)
+        return {"type": "ack", "seq": client_seq, "version": version}
+
+    def after_change(self) -> None:
+        """Fan the new state out and let the bots move."""
+        if self.match is not None and self.match.is_over and self.row.status != "over":
+            self.row.status = "over"
+            self.store.set_status(self.id, "over")
+            self.broadcast_table()
+        self.broadcast_state()
+        self.kick_bots()
+
+    def kick_bots(self) -> None:
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        m = self.match
+        if m is None or m.is_over or m.to_move() not in m.bots:
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing drives bots
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        while True:
+            await asyncio.sleep(self.bot_delay)
+            async with self.lock:
+                if not self.step_bot():
+                    return
+
+    def step_bot(self) -> bool:
+        """One bot move through the host, if a bot is to move (lock held)."""
+        m = self.match
+        if m is None or m.is_over:
+            return False
+        seat = m.to_move()
+        bot = m.bots.get(seat)
+        if bot is None:
+            return False
+        action = bot.act(m.state.view(seat), m.rngs[seat])
+        reply = self.act(seat, None, str(action))
+        if reply["type"] != "ack":
+            return False
+        self.after_change()
+        return True
+
+    # -------------------------------------------------------- what is sent
+    def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:
+        """The only source of game data in any frame: ``state.view(seat)``."""
+        assert self.match is not None
+        view = self.match.state.view(seat)
+        data = view_json(view)  # == view.to_json(), faster
+        if lang != "en":
+            for event, out in zip(view.events, data["events"], strict=True):
+                out["text"] = event_text(self.row.game, event, view, lang)
+        return data
+
+    def state_frame(self, seat: int | None, lang: str) -> dict[str, Any]:
+        return {"type": "state", "version": self.version, "view": self.view_json(seat, lang)}
+
+    def events_since(self, seat: int | None, since: int, lang: str) -> list[dict[str, Any]]:
+        """The events of versions ``since + 1`` to now as ``seat`` saw them, rebuilt
+        by replaying the game from its start (views only leave this function)."""
+        assert self.match is not None
+        history = self.match.state.history
+        if since >= len(history) or len(history) - since > MAX_RESUME_EVENTS:
+            return []
+        state = self.game.new_state(seed=self.row.seed)
+        out: list[dict[str, Any]] = []
+        for number, action in enumerate(history, 1):
+            state.play(action)
+            if number > since:
+                view = state.view(seat)
+                for event in view.events:
+                    data = jsonable(event)
+                    if lang != "en":
+                        data["text"] = event_text(self.row.game, event, view, lang)
+                    data["version"] = number
+                    out.append(data)
+        return out
+
+    def broadcast_state(self) -> None:
+        if self.match is None:
+            return
+        for seat, conn in self.players.items():
+            conn.push(self.state_frame(seat, conn.lang))
+        by_lang: dict[str, dict[str, Any]] = {}
+        for conn in self.spectators:
+            if conn.lang not in by_lang:  # one spectator projection per version and language (LD6)
+                by_lang[conn.lang] = self.state_frame(None, conn.lang)
+            conn.push(by_lang[conn.lang])
+
+    def broadcast_table(self) -> None:
+        frame = {"type": "table", "table": self.public()}
+        for conn in [*self.players.values(), *self.spectators]:
+            conn.push(frame)
+
+    # ----------------------------------------------------------- sockets
+    def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
+        """A connection that said hello: the welcome, missed events, the state."""
+        conn.seat = seat
+        if seat is None:
+            self.spectators.add(conn)
+        else:
+            old = self.players.get(seat)
+            if old is not None and old is not conn:
+                old.close_soon(CLOSE_REPLACED, "replaced by a newer connection")
+            self.players[seat] = conn
+        welcome: dict[str, Any] = {"type": "welcome", "seat": seat, "version": self.version, "table": self.public()}
+        if seat is not None:  # the seat's last action seq: a new tab goes on from there (idempotency, R2)
+            welcome["seq"] = self.last_seq.get(seat, (0, 0))[0]
+        conn.push(welcome)
+        if self.match is not None:
+            if since is not None and since < self.version:
+                events = self.events_since(seat, since, conn.lang)
+                if events:
+                    conn.push({"type": "events", "since": since, "version": self.version, "events": events})
+            conn.push(self.state_frame(seat, conn.lang))
+        self.broadcast_table()
+
+    def detach(self, conn: Connection) -> None:
+        if conn.seat is not None and self.players.get(conn.seat) is conn:
+            del self.players[conn.seat]
+            self.broadcast_table()
+        self.spectators.discard(conn)
+
+    def close_all(self, code: int = CLOSE_RESTART) -> None:
+        for conn in [*self.players.values(), *self.spectators]:
+            conn.close_soon(code, "server restart")
+
+
+def _error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if seq is not None:
+        frame["seq"] = seq
+    return frame
+
+
+class Hub:
+    """Every live table, loaded from the store at start (replaying games in progress)."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 10_000) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        for row in store.tables(("open", "playing", "over")):
+            self.tables[row.id] = Table(row, store, bot_delay=bot_delay)
+
+    def resume_bots(self) -> None:
+        """After a restart, let bots that are to move go on (needs a running loop)."""
+        for table in self.tables.values():
+            table.kick_bots()
+
+    def get(self, table_id: Any) -> Table:
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            raise LobbyError(404, "no_table", "no such table")
+        return table
+
+    def create(self, game: Any, preset: Any = None, options: Any = None) -> tuple[Table, str]:
+        """A new open table; returns it and its host token (to add bots and start)."""
+        if len(self.tables) >= self.max_tables:
+            raise LobbyError(503, "full", "too many tables")
+        if not isinstance(game, str) or (preset is not None and not isinstance(preset, str)):
+            raise LobbyError(400, "bad_request", "game and preset are strings")
+        options = {} if options is None else options
+        if not isinstance(options, dict) or len(options) > 32:
+            raise LobbyError(400, "bad_request", "options is an object")
+        try:
+            loaded = load(game, preset, **options)
+        except (ConfigError, TypeError) as exc:
+            raise LobbyError(400, "bad_options", str(exc)) from None
+        host = new_token()
+        row = TableRow(
+            id=secrets.token_urlsafe(8),
+            game=loaded.name,
+            preset=loaded.preset,
+            options=loaded.changed_options(),
+            seed=None,
+            bot_seed=secrets.randbits(63),
+            host_hash=token_hash(host),
+            status="open",
+            created=time.time(),
+            seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
+        )
+        self.store.create_table(row)
+        table = Table(row, self.store, bot_delay=self.bot_delay)
+        self.tables[row.id] = table
+        return table, host
+
+    def listing(self) -> list[dict[str, Any]]:
+        return [t.public() for t in self.tables.values() if t.row.status in ("open", "playing")][-100:]
+
+    def close_all(self) -> None:
+        for table in self.tables.values():
+            table.close_all()

@@ -1,0 +1,285 @@
+// cardtable in the browser: the lobby, a table's seats, and the game socket.
+// No build step: plain ES modules. A game's renderer is static/games/<game>.js,
+// exporting render(root, view, ctx). Text from the server is always set as text,
+// never as HTML.
+import { loadLang, preferredLang, t, lang } from "./i18n.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const app = document.getElementById("app");
+const connEl = document.getElementById("conn");
+const store = {
+  get(k) { try { return JSON.parse(localStorage.getItem(k)); } catch { return null; } },
+  set(k, v) { localStorage.setItem(k, JSON.stringify(v)); },
+};
+
+async function api(path, body) {
+  const r = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.message || r.statusText);
+  return data;
+}
+
+function flash(message) {
+  const el = h("div", { class: "flash", role: "alert", "data-testid": "flash" }, message);
+  document.body.append(el);
+  setTimeout(() => el.remove(), 4000);
+}
+
+// ------------------------------------------------------------------ lobby
+async function lobby() {
+  document.title = "cardtable";
+  const { games } = await api("/api/games");
+  const { tables } = await api("/api/tables");
+  const gameSel = h("select", { id: "game", "data-testid": "game" },
+    games.map((g) => h("option", { value: g.name }, g.title)));
+  const presetSel = h("select", { id: "preset", "data-testid": "preset" });
+  const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
+  const playersRow = h("label", {}, t("web.players"), " ", players);
+  const fill = () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, p)));
+    const opt = g.options.find((o) => o.name === "players");
+    playersRow.hidden = !opt;
+    if (opt) { players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default; }
+  };
+  gameSel.addEventListener("change", fill);
+  fill();
+  const create = async (ev) => {
+    ev.preventDefault();
+    const options = playersRow.hidden ? {} : { players: Number(players.value) };
+    try {
+      const data = await api("/api/tables", { game: gameSel.value, preset: presetSel.value, options });
+      store.set(`ct.host.${data.table.id}`, data.host);
+      go(`/t/${data.table.id}`);
+    } catch (e) { flash(e.message); }
+  };
+  const list = tables.length
+    ? h("ul", { class: "tables" }, tables.slice().reverse().map((tb) => h("li", {},
+        h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${tb.preset}`), " ",
+        h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ",
+          tb.seats.map((s) => (s.kind === "open" ? t("web.seat_open") : s.name)).join(", ")))))
+    : h("p", { class: "muted" }, t("web.no_tables"));
+  app.replaceChildren(
+    h("section", { class: "card-panel" },
+      h("h1", {}, t("web.new_table")),
+      h("form", { class: "create", onsubmit: create },
+        h("label", {}, t("web.game"), " ", gameSel),
+        h("label", {}, t("web.preset"), " ", presetSel),
+        playersRow,
+        h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")))),
+    h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), list));
+}
+
+// ------------------------------------------------------------------ table
+let current = null; // the table page's state
+
+async function tablePage(id) {
+  if (current) current.stop();
+  let info;
+  try { info = (await api(`/api/tables/${encodeURIComponent(id)}`)).table; } catch (e) {
+    app.replaceChildren(h("p", { class: "card-panel" }, t("web.no_table")), h("a", { href: "/", "data-link": true }, t("web.back")));
+    return;
+  }
+  const renderer = await import(`./games/${info.game}.js`).catch(() => null);
+  const { games } = await api("/api/games");
+  current = new TablePage(info, renderer, games.find((g) => g.name === info.game)?.bots || ["random"]);
+  current.connect();
+}
+
+class TablePage {
+  constructor(info, renderer, botNames) {
+    this.info = info;
+    this.botNames = botNames;
+    this.renderer = renderer;
+    this.host = store.get(`ct.host.${info.id}`);
+    this.mine = store.get(`ct.seat.${info.id}`); // {seat, token}
+    this.seq = store.get(`ct.seq.${info.id}`) || 0;
+    this.version = null;
+    this.logged = null;
+    this.view = null;
+    this.log = [];
+    this.backoff = 500;
+    this.stopped = false;
+    this.el = {
+      seats: h("section", { class: "seats card-panel", "data-testid": "seats" }),
+      board: h("section", { class: "board", "data-testid": "board" }),
+      log: h("ol", { class: "log", "data-testid": "log" }),
+    };
+    const link = location.origin + `/t/${info.id}`;
+    app.replaceChildren(
+      h("div", { class: "table-head" },
+        h("h1", {}, info.title, " ", h("span", { class: "muted" }, info.preset)),
+        h("label", { class: "share" }, t("web.share"), " ",
+          h("input", { readonly: true, value: link, "data-testid": "share", onclick: (e) => e.target.select() }),
+          h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy")))),
+      h("div", { class: "layout" }, this.el.board,
+        h("aside", {}, this.el.seats, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.el.log))));
+    this.renderSeats();
+  }
+
+  stop() { this.stopped = true; if (this.ws) this.ws.close(); }
+
+  connect() {
+    if (this.stopped) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${this.info.id}`);
+    this.ws = ws;
+    connEl.textContent = t("web.connecting");
+    ws.onopen = () => {
+      const hello = { type: "hello", lang };
+      if (this.mine) hello.token = this.mine.token;
+      if (this.version !== null) hello.since = this.version;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (ev) => this.onFrame(JSON.parse(ev.data));
+    ws.onclose = (ev) => {
+      if (this.ws !== ws || this.stopped) return;
+      connEl.textContent = t("web.offline");
+      if (ev.code === 4001) { store.set(`ct.seat.${this.info.id}`, null); this.mine = null; }
+      if (ev.code === 4000) { connEl.textContent = t("web.replaced"); return; }
+      const wait = this.backoff * (0.75 + Math.random() / 2);
+      this.backoff = Math.min(this.backoff * 2, 5000);
+      setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); }
+
+  act(action) {
+    this.seq += 1;
+    store.set(`ct.seq.${this.info.id}`, this.seq);
+    this.send({ type: "act", seq: this.seq, action });
+  }
+
+  onFrame(f) {
+    switch (f.type) {
+      case "welcome":
+        this.backoff = 500;
+        connEl.textContent = t("web.online");
+        if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
+        this.info = f.table; this.renderSeats();
+        break;
+      case "table":
+        this.info = f.table; this.renderSeats(); break;
+      case "events":
+        for (const e of f.events) if (this.logged === null || e.version > this.logged) this.addLog(e);
+        this.logged = f.version;
+        break;
+      case "state":
+        if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e);
+        this.logged = f.version;
+        this.version = f.version; this.view = f.view; this.renderBoard(); break;
+      case "error":
+        flash(f.message); break;
+      default: break;
+    }
+  }
+
+  addLog(e) {
+    this.log.push(e.text);
+    this.el.log.append(h("li", {}, e.text));
+    while (this.el.log.childElementCount > 60) this.el.log.firstChild.remove();
+    this.el.log.scrollTop = this.el.log.scrollHeight;
+  }
+
+  names() { return this.info.seats.map((s) => (s.kind === "open" ? t("web.seat_open") : s.name)); }
+
+  renderSeats() {
+    const info = this.info;
+    const open = info.status === "open";
+    const rows = info.seats.map((s) => {
+      const mine = this.mine && this.mine.seat === s.seat;
+      const label = s.kind === "open" ? t("web.seat_open") : s.kind === "bot" ? `${s.name} (${t("web.bot")})` : s.name;
+      const controls = [];
+      if (open && s.kind === "open") {
+        if (!this.mine) {
+          const name = h("input", { placeholder: t("web.your_name"), maxlength: 25, "data-testid": `name-${s.seat}`, size: 10 });
+          controls.push(name, h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
+            try {
+              const d = await api(`/api/tables/${info.id}/sit`, { seat: s.seat, name: name.value });
+              this.mine = { seat: s.seat, token: d.token };
+              store.set(`ct.seat.${info.id}`, this.mine);
+              this.ws.close(); // reconnect as that seat
+            } catch (e) { flash(e.message); }
+          } }, t("web.sit")));
+        }
+        if (this.host) {
+          const bots = h("select", { "data-testid": `bot-kind-${s.seat}` },
+            this.botNames.map((b) => h("option", { value: b }, b)));
+          controls.push(bots, h("button", { type: "button", "data-testid": `bot-${s.seat}`, onclick: () =>
+            api(`/api/tables/${info.id}/bot`, { host: this.host, seat: s.seat, bot: bots.value }).catch((e) => flash(e.message)),
+          }, t("web.add_bot")));
+        }
+      }
+      return h("li", { class: mine ? "me" : "" },
+        h("span", { class: `dot ${s.online || s.kind === "bot" ? "on" : ""}` }),
+        h("b", {}, t("web.seat", { n: s.seat })), " ", label, mine ? ` · ${t("web.you")}` : "", " ", ...controls);
+    });
+    const start = open && this.host
+      ? h("button", { type: "button", class: "primary", "data-testid": "start",
+          disabled: info.seats.some((s) => s.kind === "open"),
+          onclick: () => api(`/api/tables/${info.id}/start`, { host: this.host }).catch((e) => flash(e.message)) },
+        t("web.start"))
+      : null;
+    this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), h("ul", {}, rows), start].filter(Boolean));
+    if (!this.view) {
+      this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
+        open ? t("web.waiting") : t("web.connecting")));
+    }
+  }
+
+  renderBoard() {
+    if (!this.view) return;
+    if (!this.renderer) {
+      this.el.board.replaceChildren(h("pre", {}, JSON.stringify(this.view, null, 1)));
+      return;
+    }
+    this.renderer.render(this.el.board, this.view, {
+      t, h, lang, names: this.names(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
+    });
+  }
+}
+
+// ----------------------------------------------------------------- routing
+function route() {
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})$/);
+  if (m) return tablePage(m[1]);
+  if (current) { current.stop(); current = null; }
+  return lobby();
+}
+
+export function go(path) { history.pushState(null, "", path); route(); }
+
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest("a[data-link]");
+  if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname); }
+});
+window.addEventListener("popstate", route);
+
+const langSel = document.getElementById("lang");
+langSel.addEventListener("change", async () => {
+  localStorage.setItem("ct.lang", langSel.value);
+  location.reload();
+});
+
+(async () => {
+  langSel.value = await loadLang(preferredLang());
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  route();
+})();

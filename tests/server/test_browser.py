@@ -1,0 +1,130 @@
+"""Browser tests: Playwright drives Debian's Chromium against a real ``cardtable serve``.
+
+Create a table in the lobby, sit, add a bot, start, and play a Trash hand by
+clicking; then the same at phone width and in Spanish. Screenshots go to
+docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .netserver import Server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browsers.sh (as root)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("browser") / "server.sqlite3", "--bot-delay", "0.05").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> None:
+    page.goto(server.http + "/")  # type: ignore[attr-defined]
+    page.get_by_test_id("create").click()  # type: ignore[attr-defined]
+    page.wait_for_url("**/t/*")  # type: ignore[attr-defined]
+    page.get_by_test_id("name-0").fill(name)  # type: ignore[attr-defined]
+    page.get_by_test_id("sit-0").click()  # type: ignore[attr-defined]
+    page.get_by_test_id("bot-kind-1").select_option("sensible")  # type: ignore[attr-defined]
+    page.get_by_test_id("bot-1").click()  # type: ignore[attr-defined]
+    start = page.get_by_test_id("start")  # type: ignore[attr-defined]
+    sync_api.expect(start).to_be_enabled()
+    start.click()
+    sync_api.expect(page.get_by_test_id("layout-0")).to_be_visible()  # type: ignore[attr-defined]
+
+
+def play_by_clicking(page: object, until_hand: int, limit: int = 400) -> int:
+    """Click a legal card or button until the hand number reaches ``until_hand`` or the match ends."""
+    clicks = 0
+    status = page.get_by_test_id("status")  # type: ignore[attr-defined]
+    for _ in range(limit):
+        text = status.inner_text()
+        hand = int("".join(ch for ch in text.split()[1] if ch.isdigit()))
+        if hand >= until_hand or "won" in text or "gan" in text or "shared" in text or "compartida" in text:
+            return clicks
+        legal = page.locator("[data-legal]")  # type: ignore[attr-defined]
+        try:
+            legal.first.wait_for(state="visible", timeout=3000)
+        except sync_api.TimeoutError:
+            continue
+        try:
+            # prefer a wild's slot or displacing, else whatever is offered
+            legal.last.click(timeout=2000)
+            clicks += 1
+        except sync_api.Error:
+            continue  # the board was redrawn under the click: look again
+    raise AssertionError(f"the hand did not end within {limit} steps")
+
+
+def test_create_add_bot_and_play_a_trash_hand_by_clicking(browser: object, server: Server):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.http + "/")
+    sync_api.expect(page.get_by_test_id("create")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "lobby-desktop.png"))
+    new_table_by_clicking(page, server)
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SHOTS / "trash-desktop-start.png"))
+    clicks = play_by_clicking(page, until_hand=2)
+    assert clicks >= 3
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SHOTS / "trash-desktop-hand2.png"))
+    log = page.get_by_test_id("log").inner_text()
+    assert "you draw" in log or "you take" in log
+    # the page keeps the seat: a reload reconnects with the token and shows the same board
+    version_before = page.get_by_test_id("status").inner_text()
+    page.reload()
+    sync_api.expect(page.get_by_test_id("layout-0")).to_be_visible()
+    assert page.get_by_test_id("status").inner_text().split()[:2] == version_before.split()[:2]
+    assert not errors, errors
+    context.close()
+
+
+def test_phone_width_in_spanish(browser: object, server: Server):
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+        locale="es-ES")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.http + "/")
+    sync_api.expect(page.get_by_test_id("create")).to_have_text("Crear mesa")
+    page.screenshot(path=str(SHOTS / "lobby-phone-es.png"))
+    new_table_by_clicking(page, server, name="Lucía")
+    play_by_clicking(page, until_hand=1, limit=1)  # the board is up
+    for _ in range(6):
+        legal = page.locator("[data-legal]")
+        legal.first.wait_for(state="visible", timeout=5000)
+        legal.last.click()
+        page.wait_for_timeout(150)
+    page.screenshot(path=str(SHOTS / "trash-phone-es.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways at phone width ({width}px)"
+    assert "Mano" in page.get_by_test_id("status").inner_text()
+    assert not errors, errors
+    context.close()

@@ -1,0 +1,75 @@
+"""``cardtable serve`` wiring and the store: database URLs, a missing extra, replay after reopen."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardtable.cli.main import main
+from cardtable.server.store import Store, db_path_from_url, default_db_path
+from cardtable.server.tables import Hub
+
+
+def test_serve_is_a_subcommand(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    assert "--port" in out and "--db" in out and "--host" in out
+
+
+def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # import uvicorn now raises ImportError
+    assert main(["serve", "--port", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "pip install 'cardtable[web]'" in err
+
+
+def test_database_urls(monkeypatch, tmp_path: Path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / "cardtable" / "server.sqlite3"
+    assert db_path_from_url(None) == tmp_path / "cardtable" / "server.sqlite3"
+    assert db_path_from_url("sqlite:////abs/x.db") == Path("/abs/x.db")
+    assert db_path_from_url("sqlite:///rel/x.db") == Path("rel/x.db")
+    with pytest.raises(ValueError):
+        db_path_from_url("postgres://x")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_db_path() == Path.home() / ".local" / "share" / "cardtable" / "server.sqlite3"
+
+
+def test_s5_a_reopened_store_replays_every_game_to_the_same_state(tmp_path: Path):
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    hub = Hub(store)
+    table, _ = hub.create("trash", None, {})
+    table.sit(0, "A")
+    table.add_bot(1, "random")
+    table.start(seed=2**64 - 5)  # an unsigned 64-bit seed survives SQLite's signed integers
+    assert table.match is not None
+    for seq in range(1, 40):
+        if table.match.is_over:
+            break
+        if table.match.to_move() == 0:
+            reply = table.act(0, seq, str(table.match.state.legal_actions(0)[0]))
+            assert reply["type"] == "ack"
+        else:
+            table.step_bot()
+    before = str(table.match.state)
+    version = table.version
+    store.close()
+    again = Hub(Store(path)).tables[table.id]
+    assert again.match is not None and str(again.match.state) == before and again.version == version
+    assert again.row.seed == 2**64 - 5
+
+
+def test_a8_the_store_keeps_token_digests_only(tmp_path: Path):
+    import sqlite3
+
+    path = tmp_path / "s.sqlite3"
+    hub = Hub(Store(path))
+    table, host = hub.create("trash", None, {})
+    token = table.sit(0, "A")
+    dump = "\n".join(sqlite3.connect(path).iterdump())
+    assert token not in dump and host not in dump
+    assert table.seat_for_token(token) == 0 and table.seat_for_token(token[:-1] + "x") is None

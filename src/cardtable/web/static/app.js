@@ -58,6 +58,7 @@ async function lobby() {
     playersRow.hidden = !opt;
     if (opt) { players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default; }
   };
+  if (games.some((g) => g.name === "trash")) gameSel.value = "trash";  // the first game people meet
   gameSel.addEventListener("change", fill);
   fill();
   const create = async (ev) => {

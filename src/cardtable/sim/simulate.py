@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -130,18 +131,19 @@ def simulate(
 
     start = time.perf_counter()
     work = chunks(pending, workers, chunk_size)
+    startup = 0.0
     try:
         if backend == "ray":
-            run_ray(spec, work, workers, address, on_chunk)
+            startup = run_ray(spec, work, workers, address, on_chunk)
         else:
             run_local(spec, work, workers, on_chunk)
     finally:
-        seconds = time.perf_counter() - start
+        seconds = time.perf_counter() - start - startup
         if bar is not None:
             bar.close()
         if played:
             append_jsonl(run_dir / "timings.jsonl", [{
-                "matches": played, "seconds": seconds, "workers": workers, "backend": backend,
+                "matches": played, "seconds": seconds, "startup": startup, "workers": workers, "backend": backend,
                 "cpus": os.cpu_count(), "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }])
     rows = [r for r in store.rows() if r["match"] < games]
@@ -197,16 +199,18 @@ def ray_available() -> bool:
     return True
 
 
-def run_ray(spec: SimSpec, work: list[list[int]], workers: int, address: str | None, on_chunk: OnChunk) -> None:
+def run_ray(spec: SimSpec, work: list[list[int]], workers: int, address: str | None, on_chunk: OnChunk) -> float:
     """Chunks as Ray tasks: on a local Ray with ``workers`` CPUs, or on the
-    cluster at ``address`` (every node needs cardtable installed)."""
+    cluster at ``address`` (every node needs cardtable installed). Returns the
+    seconds spent starting or joining Ray (not counted in the speed)."""
     try:
         import ray
     except ImportError:
         raise ConfigError("--backend ray needs Ray: pip install 'cardtable[ray]'") from None
     started = False
+    t0 = time.perf_counter()
     if not ray.is_initialized():
-        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
         if address:
             kwargs["address"] = address
         else:
@@ -216,6 +220,7 @@ def run_ray(spec: SimSpec, work: list[list[int]], workers: int, address: str | N
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ConfigError(f"cannot start or reach Ray{' at ' + address if address else ''}: {exc}") from None
         started = True
+    startup = time.perf_counter() - t0
     try:
         task = ray.remote(num_cpus=1)(run_chunk)
         spec_json = spec.to_json()
@@ -231,3 +236,4 @@ def run_ray(spec: SimSpec, work: list[list[int]], workers: int, address: str | N
     finally:
         if started:
             ray.shutdown()
+    return startup

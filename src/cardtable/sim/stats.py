@@ -13,8 +13,9 @@ Standard library only, so a summary needs neither numpy nor scipy.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 Z95 = 1.959963984540054
 """The 97.5% quantile of the standard normal distribution."""
@@ -81,6 +82,18 @@ class Estimate:
 
     def to_json(self) -> dict[str, float | int]:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
+
+def win_share(row: Mapping[str, Any], seat: int) -> float:
+    """``seat``'s share of a match's win: 1, 1/k for a win shared by k seats, or 0.
+
+    Uses the winners, not the returns (Trex returns are scores).
+
+    >>> win_share({"winners": [0, 2]}, 2), win_share({"winners": [1]}, 0)
+    (0.5, 0.0)
+    """
+    winners = row["winners"]
+    return 1.0 / len(winners) if seat in winners else 0.0
 
 
 def proportion(successes: float, n: int) -> Estimate:

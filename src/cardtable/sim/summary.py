@@ -8,7 +8,7 @@ from typing import Any
 
 from .metrics import metrics_for
 from .spec import SimSpec
-from .stats import Estimate, mean_ci, proportion
+from .stats import Estimate, mean_ci, proportion, win_share
 
 
 def summarize(spec: SimSpec, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -18,12 +18,12 @@ def summarize(spec: SimSpec, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any
     out: dict[str, Any] = {"label": spec.label, "matches": n}
     if n == 0:
         return out
-    out["seat_win_rate"] = [proportion(sum(r["returns"][s] for r in rows), n).to_json() for s in range(seats)]
+    out["seat_win_rate"] = [proportion(sum(win_share(r, s) for r in rows), n).to_json() for s in range(seats)]
     distinct = sorted(set(spec.bots))
     if len(distinct) > 1:
         bots: dict[str, Any] = {}
         for b in distinct:
-            wins = sum(r["returns"][s] for r in rows for s in range(seats) if r["lineup"][s] == b)
+            wins = sum(win_share(r, s) for r in rows for s in range(seats) if r["lineup"][s] == b)
             seen = sum(1 for r in rows for s in range(seats) if r["lineup"][s] == b)
             bots[b] = proportion(wins, seen).to_json()
         out["bot_win_rate"] = bots

@@ -1,4 +1,4 @@
-"""``cardtable simulate`` from the command line."""
+"""``cardtable simulate`` / ``cardtable report`` from the command line."""
 
 import pytest
 
@@ -33,6 +33,7 @@ def run(capsys, *argv):
         (["simulate", "trash", "--games", "5", "--bots", "random", "--grid", "nope"], "no grid 'nope'"),
         (["simulate", "trash", "--games", "5", "--bots", "random", "-o", "time_limit=60"], "time_limit"),
         (["simulate", "trash", "--games", "5", "--bots", "random", "--preset", "d3"], "no preset"),
+        (["report", "/nonexistent/dir"], "not a directory"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(capsys, tmp_path, argv, says):
@@ -41,6 +42,11 @@ def test_bad_arguments_get_one_line_and_exit_2(capsys, tmp_path, argv, says):
     assert err.count("\n") == 1, err
     assert says in err
     assert "Traceback" not in err
+
+
+def test_report_of_an_empty_directory(capsys, tmp_path):
+    code, _, err = run(capsys, "report", str(tmp_path))
+    assert code == 2 and err.count("\n") == 1 and "no simulation results" in err
 
 
 def test_simulate_prints_a_summary_and_resumes(capsys, tmp_path):

@@ -1,4 +1,4 @@
-"""``cardtable simulate`` (picked up by ``cli.main``'s
+"""``cardtable simulate`` and ``cardtable report`` (picked up by ``cli.main``'s
 ``EXTRA_COMMANDS``). Bad arguments get one line on stderr and exit status 2."""
 
 from __future__ import annotations
@@ -65,6 +65,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .report import build_report
+
+    page = build_report(Path(args.dir), Path(args.out) if args.out else None)
+    print(f"report: {page}")
+    return 0
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -111,3 +119,10 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_simulate)
     _one_line_errors(sim)
+
+    rep = sub.add_parser("report", help="plots and an HTML page from simulation results",
+                         description="Read every run under DIR and write report.html with PNG figures.")
+    rep.add_argument("dir", metavar="DIR", help="a --out directory of cardtable simulate")
+    rep.add_argument("--out", metavar="DIR", help="where to write the report (default DIR/report)")
+    rep.set_defaults(run=cmd_report)
+    _one_line_errors(rep)

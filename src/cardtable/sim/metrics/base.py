@@ -13,7 +13,7 @@ A :class:`GameMetrics` tells the simulator, for one game:
   identical, only faster). Bots not listed are always asked.
 * ``summary(rows)``: extra lines of the command's summary (name, estimate).
 * ``grids``: named lists of option sets for ``cardtable simulate --grid NAME``.
-* ``report(runs, ctx)``: the game's sections of ``cardtable report`` (to come).
+* ``report(runs, ctx)``: the game's sections of ``cardtable report``.
 * ``play``: only for games that need a driver other than the turn-based loop
   (Spit runs in virtual time under the real-time host).
 * ``check(game)``: a one-line reason why a loaded game cannot be simulated, or None.
@@ -29,6 +29,8 @@ from ...core.game import Action, Game, State
 
 if TYPE_CHECKING:
     from ...bots.base import Bot
+    from ..report import ReportContext, Section
+    from ..results import Run
     from ..stats import Estimate
 
 
@@ -67,6 +69,6 @@ class GameMetrics:
     pure_bots: frozenset[str] = frozenset()
     summary: Callable[[Sequence[Mapping[str, Any]]], list[tuple[str, Estimate]]] = _no_summary
     grids: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
-    report: Callable[[Sequence[Any], Any], list[Any]] | None = None
+    report: Callable[[Sequence[Run], ReportContext], list[Section]] | None = None
     play: Driver | None = None
     check: Callable[[Game], str | None] = _no_check

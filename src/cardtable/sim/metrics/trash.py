@@ -17,11 +17,15 @@ Columns (besides the runner's common ones):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.game import Action, Game, State
-from ..stats import Estimate, mean_ci, proportion
+from ..stats import Estimate, mean_ci, proportion, win_share
 from .base import GameMetrics
+
+if TYPE_CHECKING:
+    from ..report import ReportContext, Section
+    from ..results import Run
 
 
 class TrashRecorder:
@@ -119,11 +123,148 @@ VARIANTS: tuple[dict[str, Any], ...] = (
 PLAYERS: tuple[dict[str, Any], ...] = tuple({"players": n} for n in (2, 3, 4, 6))
 
 
+# ------------------------------------------------------------------ report
+def _hands(run: Run) -> list[list[int]]:
+    return [h for r in run.rows for h in r["hand_log"]]
+
+
+def _starter_wins(hands: Sequence[Sequence[int]]) -> Estimate:
+    return proportion(sum(h[0] == h[1] for h in hands), len(hands))
+
+
+def _baseline_bot(runs: Sequence[Run]) -> str | None:
+    bots = [r.same_bots for r in runs if r.same_bots is not None and not r.changed]
+    if not bots:
+        return None
+    return "sensible" if "sensible" in bots else max(set(bots), key=bots.count)
+
+
+def _variant_name(run: Run) -> str:
+    if not run.changed:
+        return "standard (defaults)"
+    return " ".join(f"{k}={'true' if v is True else 'false' if v is False else v}" for k, v in run.changed.items())
+
+
+def report(runs: Sequence[Run], ctx: ReportContext) -> list[Section]:
+    """First-player advantage, hand lengths, variants and bots (RULES.md §1)."""
+    from ..report import Section, cell, para, table
+
+    sections: list[Section] = []
+    bot = _baseline_bot(runs)
+    base = sorted((r for r in runs if bot and not r.changed and r.same_bots == bot), key=lambda r: r.players)
+    how = ("cardtable simulate trash --grid players --bots sensible --games N --out DIR")
+    if base:
+        # --- first-player advantage
+        series: dict[str, list[tuple[float, Estimate]]] = {}
+        refs: dict[str, float] = {}
+        rows = []
+        for run in base:
+            hands = _hands(run)
+            n = run.players
+            label = f"{n} players"
+            pts = []
+            for size in range(10, 0, -1):
+                eq = [h for h in hands if all(x == size for x in h[3:])]
+                if len(eq) >= 30:
+                    pts.append((float(size), _starter_wins(eq)))
+            series[label], refs[label] = pts, 1 / n
+            first = [r["hand_log"][0] for r in run.rows if r["hand_log"]]
+            smaller = [h for h in hands if h[3 + h[0]] < min(x for s, x in enumerate(h[3:]) if s != h[0])]
+            larger = [h for h in hands if h[3 + h[0]] > min(x for s, x in enumerate(h[3:]) if s != h[0])]
+            seat0 = proportion(sum(win_share(r, 0) for r in run.rows), len(run.rows))
+            rows.append([n, len(run.rows), f"{100 / n:.1f}%", cell(seat0, True), cell(_starter_wins(first), True),
+                         cell(_starter_wins(smaller), True), cell(_starter_wins(larger), True)])
+        html = para(
+            f"Bot in every seat: {bot}. Seat 0 starts hand 1; after that the hand winner starts (TR-21) and "
+            "has just shrunk, so later starters usually hold the smaller layout. The figure therefore conditions "
+            "on hands where every layout has the same size L: the share of those hands won by the player who "
+            "starts, against 1/n (dashed)."
+        )
+        html += ctx.lines("trash_first_player", "Trash: the starter's share of hands with equal layouts",
+                          "layout size L (all players)", "starter wins the hand", series, refs, percent=True)
+        html += table(["players", "matches", "no advantage", "seat 0 wins the match", "starter wins hand 1",
+                       "starter wins, own layout smaller", "starter wins, own layout larger"], rows)
+        sections.append(Section("first-player advantage", html))
+
+        # --- hand lengths
+        hist = {f"{r.players} players": [float(h[2]) for h in _hands(r)] for r in base}
+        by_size: dict[str, list[tuple[float, Estimate]]] = {}
+        rows = []
+        for run in base:
+            hands = _hands(run)
+            pts = []
+            for size in range(10, 0, -1):
+                sel = [h[2] for h in hands if min(h[3:]) == size]
+                if len(sel) >= 30:
+                    pts.append((float(size), mean_ci(sel)))
+            by_size[f"{run.players} players"] = pts
+            rows.append([run.players, cell(mean_ci(r["hands"] for r in run.rows)), cell(mean_ci(h[2] for h in hands)),
+                         cell(mean_ci(r["turns"] for r in run.rows), digits=1),
+                         cell(mean_ci(r["void_deals"] for r in run.rows))])
+        html = para("A turn is one player's go (it starts with a draw or a discard take, and may place a whole "
+                    "chain of cards). Turns per hand count every player's turns in the deal that was won.")
+        html += ctx.hist("trash_turns_per_hand", "Trash: turns per hand", "turns in the hand", hist)
+        html += ctx.lines("trash_turns_by_size", "Trash: turns per hand by the smallest layout at the deal",
+                          "smallest layout size at the deal", "mean turns per hand", by_size)
+        html += table(["players", "hands per match", "turns per hand", "turns per match", "void deals per match"], rows)
+        sections.append(Section("hand lengths", html))
+    else:
+        sections.append(Section("first-player advantage and hand lengths",
+                                para(f"No run with default options and one bot in every seat; try: {how}")))
+
+    # --- variants (two players, the baseline bot)
+    var = [r for r in runs if bot and r.players == 2 and r.same_bots == bot]
+    var.sort(key=lambda r: (bool(r.changed), _variant_name(r)))
+    if len(var) > 1:
+        labels = [_variant_name(r) for r in var]
+        hands_e = [mean_ci(r["hands"] for r in run.rows) for run in var]
+        turns_e = [mean_ci(h[2] for h in _hands(run)) for run in var]
+        seat0_e = [proportion(sum(win_share(r, 0) for r in run.rows), len(run.rows)) for run in var]
+        first_e = [_starter_wins([r["hand_log"][0] for r in run.rows if r["hand_log"]]) for run in var]
+        start_e = [_starter_wins(_hands(run)) for run in var]
+        html = para(f"Two players, {bot} bots, one rule switch at a time against the defaults "
+                    "(cardtable simulate trash --grid variants). Bars: mean with 95% confidence interval. "
+                    "Seat 0 starts hand 1 with every layout at 10, so 'seat 0 wins hand 1' is the cleanest "
+                    "measure of the first player's edge; later starters are the last winner (TR-21) except "
+                    "under rotate_first_player.")
+        html += ctx.bars("trash_variants_length", "Trash variants: match and hand length", labels,
+                         [("hands per match", hands_e), ("turns per hand", turns_e)])
+        html += ctx.bars("trash_variants_fairness", "Trash variants: first-player advantage", labels,
+                         [("seat 0 wins the match", seat0_e), ("seat 0 wins hand 1", first_e)], refs=[0.5, 0.5])
+        rows = []
+        for run, lab, he, te, se, fe, st in zip(var, labels, hands_e, turns_e, seat0_e, first_e, start_e, strict=True):
+            turns = sum(r["turns"] for r in run.rows)
+            rows.append([lab, len(run.rows), cell(he), cell(te), cell(se, True), cell(fe, True), cell(st, True),
+                         cell(mean_ci(r["loser_shrinks"] for r in run.rows)),
+                         cell(mean_ci(r["void_deals"] for r in run.rows)),
+                         f"{100 * sum(r['discard_takes'] for r in run.rows) / max(1, turns):.1f}%"])
+        html += table(["variant", "matches", "hands per match", "turns per hand", "seat 0 wins", "seat 0 wins hand 1",
+                       "starter wins a hand (any)",
+                       "loser shrinks per match", "void deals per match", "turns taking the discard"], rows)
+        sections.append(Section("variants", html))
+
+    # --- bots against each other
+    mixed = [r for r in runs if r.same_bots is None]
+    if mixed:
+        rows = []
+        for run in mixed:
+            n = len(run.rows)
+            for b in sorted(set(run.spec.bots)):
+                seats = range(run.players)
+                wins = sum(win_share(r, s) for r in run.rows for s in seats if r["lineup"][s] == b)
+                seen = sum(1 for r in run.rows for s in seats if r["lineup"][s] == b)
+                rows.append([run.label, n, b, cell(proportion(wins, seen), True)])
+        sections.append(Section("bots", para("Mixed line-ups; seats rotate between matches unless --fixed-seats.")
+                                + table(["run", "matches", "bot", "win rate"], rows)))
+    return sections
+
+
 METRICS = GameMetrics(
     game="trash",
     recorder=TrashRecorder,
     pure_bots=frozenset({"sensible", "stock"}),
     summary=summary,
     grids={"variants": VARIANTS, "players": PLAYERS},
+    report=report,
     check=check,
 )

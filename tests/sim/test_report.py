@@ -41,3 +41,16 @@ def test_report_without_a_baseline_says_what_to_run(tmp_path, capsys):
     assert "--grid players" in text
     assert "report.html" in capsys.readouterr().out
 
+
+def test_trex_and_spit_modules_are_written_but_not_registered():
+    import importlib
+
+    from cardtable.sim.metrics import MODULES, metrics_for
+
+    assert set(MODULES) == {"trash"}
+    for name in ("trex", "spit"):
+        module = importlib.import_module(f"cardtable.sim.metrics.{name}")
+        assert module.METRICS.game == name and module.METRICS.report is not None
+        assert metrics_for(name).report is None  # generic until registered
+    spit = importlib.import_module("cardtable.sim.metrics.spit").METRICS
+    assert spit.play is not None

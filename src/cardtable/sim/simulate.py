@@ -29,7 +29,7 @@ from .store import ResultStore, append_jsonl, write_json
 from .summary import summarize
 
 BACKENDS = ("local", "ray")
-OnChunk = Callable[[list[dict[str, Any]]], None]
+OnChunk = Callable[[list[dict[str, Any]], float], None]
 
 
 @dataclass
@@ -44,12 +44,18 @@ class RunResult:
     seconds: float
     workers: int
     backend: str
+    cpu_seconds: float = 0.0
     summary: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rate(self) -> float:
         """Matches per second of wall time in this invocation (0 when nothing was played)."""
         return self.played / self.seconds if self.played and self.seconds > 0 else 0.0
+
+    @property
+    def cpu_rate(self) -> float:
+        """Matches per CPU-second of the workers (what the machine's other load does not change)."""
+        return self.played / self.cpu_seconds if self.played and self.cpu_seconds > 0 else 0.0
 
 
 def chunks(pending: Sequence[int], workers: int, size: int | None = None) -> list[list[int]]:
@@ -122,10 +128,13 @@ def simulate(
         bar = Progress(games, games - len(remaining))
     played = 0
 
-    def on_chunk(rows: list[dict[str, Any]]) -> None:
-        nonlocal played
+    cpu = 0.0
+
+    def on_chunk(rows: list[dict[str, Any]], seconds: float) -> None:
+        nonlocal played, cpu
         store.append(rows)
         played += len(rows)
+        cpu += seconds
         if bar is not None:
             bar.update(len(rows))
 
@@ -143,11 +152,12 @@ def simulate(
             bar.close()
         if played:
             append_jsonl(run_dir / "timings.jsonl", [{
-                "matches": played, "seconds": seconds, "startup": startup, "workers": workers, "backend": backend,
+                "matches": played, "seconds": seconds, "cpu_seconds": cpu, "startup": startup,
+                "workers": workers, "backend": backend,
                 "cpus": os.cpu_count(), "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             }])
     rows = [r for r in store.rows() if r["match"] < games]
-    result = RunResult(spec, run_dir, rows, played, seconds, workers, backend)
+    result = RunResult(spec, run_dir, rows, played, seconds, workers, backend, cpu)
     result.summary = summarize(spec, rows)
     if result.rate:
         result.summary["matches_per_second"] = result.rate
@@ -160,8 +170,7 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
     spec_json = spec.to_json()
     if workers == 1:
         for matches in work:
-            rows, _ = run_chunk(spec_json, matches)
-            on_chunk(rows)
+            on_chunk(*run_chunk(spec_json, matches))
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
         todo = iter(work)
@@ -172,7 +181,7 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
             while running:
                 finished, running = wait(running, return_when=FIRST_COMPLETED)
                 for fut in finished:
-                    on_chunk(fut.result()[0])
+                    on_chunk(*fut.result())
                     for matches in _take(todo, 1):
                         running.add(pool.submit(run_chunk, spec_json, matches))
         except BaseException:
@@ -230,8 +239,7 @@ def run_ray(spec: SimSpec, work: list[list[int]], workers: int, address: str | N
         running = [task.remote(spec_json, m) for m in _take(todo, limit)]
         while running:
             finished, running = ray.wait(running, num_returns=1)
-            rows, _ = ray.get(finished[0])
-            on_chunk(rows)
+            on_chunk(*ray.get(finished[0]))
             running.extend(task.remote(spec_json, m) for m in _take(todo, 1))
     finally:
         if started:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -146,6 +148,13 @@ def simulate(
             startup = run_ray(spec, work, workers, address, on_chunk)
         else:
             run_local(spec, work, workers, on_chunk)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+            bar = None
+            print(f"interrupted: {played} new matches are stored in {run_dir}; "
+                  "the same command resumes the run", file=sys.stderr)
+        raise
     finally:
         seconds = time.perf_counter() - start - startup
         if bar is not None:
@@ -172,7 +181,7 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
         for matches in work:
             on_chunk(*run_chunk(spec_json, matches))
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
         todo = iter(work)
         running: set[Future[tuple[list[dict[str, Any]], float]]] = set()
         try:
@@ -184,10 +193,22 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
                     on_chunk(*fut.result())
                     for matches in _take(todo, 1):
                         running.add(pool.submit(run_chunk, spec_json, matches))
+        except KeyboardInterrupt:
+            # keep the chunks the workers are finishing: less to redo on resume
+            pool.shutdown(wait=True, cancel_futures=True)
+            for fut in running:
+                if fut.done() and not fut.cancelled() and fut.exception() is None:
+                    on_chunk(*fut.result())
+            raise
         except BaseException:
             for fut in running:
                 fut.cancel()
             raise
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _take(it: Iterator[list[int]], k: int) -> list[list[int]]:

@@ -57,3 +57,12 @@ def test_simulate_prints_a_summary_and_resumes(capsys, tmp_path):
     assert "seat 0:" in out and "bot sensible:" in out and "hands per match" in out
     code, out, _ = run(capsys, *argv)
     assert code == 0 and "all stored" in out
+
+
+def test_ray_backend_without_ray_is_one_line(capsys, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
+    code, _, err = run(capsys, "simulate", "trash", "--games", "5", "--bots", "random", "--backend", "ray",
+                       "--out", str(tmp_path))
+    assert code == 2 and err.count("\n") == 1 and "cardtable[ray]" in err

@@ -108,3 +108,11 @@ def test_resume_after_an_interruption(tmp_path, spec, fmt):
     # more matches later extend the same run
     more = simulate(spec, N + 5, tmp_path / "cut", fmt=fmt, progress=False)
     assert more.played == 5 and len(more.rows) == N + 5
+
+
+def test_parquet_parts_read_as_one_dataset(tmp_path, spec):
+    import pyarrow.dataset as ds
+
+    run = simulate(spec, 30, tmp_path, chunk_size=7, progress=False)
+    table = ds.dataset(run.dir, format="parquet", exclude_invalid_files=True).to_table()
+    assert sorted(table.column("match").to_pylist()) == list(range(30))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import ConfigError
 from ..core.registry import game_class
 from .spec import SimSpec
 from .store import ResultStore
@@ -68,7 +69,7 @@ def load_runs(root: Path) -> list[Run]:
         spec = SimSpec.from_json(data["spec"])
         try:
             game_class(spec.game)
-        except Exception:  # a game this version does not have
+        except ConfigError:  # a game this version does not have
             continue
         store = ResultStore(meta.parent)
         rows = store.rows()

@@ -6,7 +6,8 @@ each invocation ``summary.json`` and a line in ``timings.jsonl``.
 * **Parquet** (default, needs pyarrow): every finished chunk of matches is one
   file ``part-<first match>-<rows>-<n>.parquet``, written under a temporary name
   and renamed, so a part is either complete or absent. Together the parts are
-  one Parquet dataset (``pyarrow.dataset.dataset(run_dir)`` reads it).
+  one Parquet dataset: ``pyarrow.dataset.dataset(run_dir, format="parquet",
+  exclude_invalid_files=True)`` reads it (the option skips the JSON files beside it).
 * **CSV**: one ``results.csv``; each chunk is appended and flushed. A line cut
   off by an interruption is dropped when the run is opened again.
 

@@ -66,3 +66,18 @@ def test_ray_backend_without_ray_is_one_line(capsys, tmp_path, monkeypatch):
     code, _, err = run(capsys, "simulate", "trash", "--games", "5", "--bots", "random", "--backend", "ray",
                        "--out", str(tmp_path))
     assert code == 2 and err.count("\n") == 1 and "cardtable[ray]" in err
+
+
+@pytest.mark.parametrize(
+    ("options", "bots", "preset"),
+    [({}, ["sensible", "random"], None), ({"players": "3", "jokers": "true"}, ["sensible"], None),
+     ({}, ["sensible", "random", "stock"], "d2_kings")],
+)
+def test_the_reported_command_reproduces_the_run(capsys, tmp_path, options, bots, preset):
+    from cardtable.sim import SimSpec
+
+    spec = SimSpec.build("trash", preset, options, bots, seed=5)
+    argv = spec.command(3, str(tmp_path)).split()[1:]
+    code, _, err = run(capsys, *argv, "-q")
+    assert code == 0, err
+    assert (tmp_path / spec.dirname / "run.json").exists()

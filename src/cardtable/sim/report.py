@@ -180,6 +180,13 @@ def overview(runs: Sequence[Run]) -> Section:
     )
 
 
+def commands(runs: Sequence[Run], root: Path) -> Section:
+    lines = "\n".join(html.escape(r.spec.command(len(r.rows), str(root))) for r in runs)
+    return Section("Reproduce", para("Each run comes back from its command (the seeds derive from --seed and the "
+                                     "match number, so worker count and interruptions do not matter):")
+                   + f"<pre>{lines}\ncardtable report {html.escape(str(root))}</pre>")
+
+
 def speed(runs: Sequence[Run]) -> Section | None:
     rows = []
     for run in runs:
@@ -204,6 +211,7 @@ th { background: #f3f3f3; }
 h2 { border-bottom: 1px solid #ddd; margin-top: 2em; }
 img { max-width: 100%; }
 .note { color: #555; font-size: 0.9em; }
+pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; font-size: 0.85em; }
 """
 
 
@@ -228,6 +236,7 @@ def build_report(root: Path, out: Path | None = None) -> Path:
             for sec in hook([r for r in runs if r.game == game], ctx):
                 sec.title = f"{title}: {sec.title}"
                 sections.append(sec)
+    sections.append(commands(runs, root))
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     body = "".join(f"<h2>{html.escape(s.title)}</h2>\n{s.html}\n" for s in sections)
     page = (

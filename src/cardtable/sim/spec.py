@@ -129,6 +129,29 @@ class SimSpec:
         preset = "" if self.preset == "standard" else f" preset={self.preset}"
         return f"{self.game} {self.num_players}p{preset}{' ' + opts if opts else ''}: {','.join(self.bots)}"
 
+    def command(self, games: int, out: str = "DIR") -> str:
+        """The ``cardtable simulate`` command line that (re)produces this run.
+
+        >>> SimSpec.build("trash", None, {"jokers": "true"}, ["sensible", "random"], 7).command(100)
+        'cardtable simulate trash -o jokers=true --bots sensible,random --games 100 --seed 7 --out DIR'
+        """
+        parts = ["cardtable simulate", self.game]
+        if self.preset != "standard":
+            parts.append(f"--preset {self.preset}")
+        names = list(self.bots)
+        implied = len(set(names)) > 1  # several bot names set the players of a game with that option
+        for k, v in self.options:
+            if k == "players" and implied:
+                continue
+            text = ",".join(str(x) for x in v) if isinstance(v, list) else _text(v)
+            parts.append(f"-o {k}={text}")
+        parts.append(f"--bots {','.join(names) if implied else names[0]}")
+        parts.append(f"--games {games} --seed {self.seed}")
+        if not self.rotate:
+            parts.append("--fixed-seats")
+        parts.append(f"--out {out}")
+        return " ".join(parts)
+
     @property
     def dirname(self) -> str:
         return f"{self.game}-{self.num_players}p-{self.key}"

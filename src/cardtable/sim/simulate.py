@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 import signal
 import sys
@@ -181,7 +182,7 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
         for matches in work:
             on_chunk(*run_chunk(spec_json, matches))
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_init) as pool:
         todo = iter(work)
         running: set[Future[tuple[list[dict[str, Any]], float]]] = set()
         try:
@@ -204,6 +205,16 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
             for fut in running:
                 fut.cancel()
             raise
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """Fresh workers from a fork server where there is one (safe when the parent
+    has threads, e.g. after Ray ran in it), else spawned ones."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["cardtable.sim.runner"])  # import the engines once, in the server
+        return ctx
+    return multiprocessing.get_context("spawn")
 
 
 def _worker_init() -> None:

@@ -1,4 +1,4 @@
-"""What a game's metrics module provides (one module per game, RULES.md game).
+"""What a game's metrics module provides (one module per game).
 
 A :class:`GameMetrics` tells the simulator, for one game:
 

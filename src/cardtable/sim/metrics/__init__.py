@@ -1,0 +1,37 @@
+"""Per-game metrics modules: what the simulator records per match and how the
+report presents it. See :mod:`cardtable.sim.metrics.base`.
+
+Registered games are those whose engine exists on this branch. ``trex`` and
+``spit`` have their modules written (``metrics/trex.py``, ``metrics/spit.py``)
+but are left out of :data:`MODULES` until their engines are merged: add
+``"trex"`` / ``"spit"`` below then (each module imports only ``cardtable.core``
+at import time, and reads its game's state fields by name).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import GameMetrics, NullRecorder, Recorder
+
+MODULES: dict[str, str] = {
+    "trash": "cardtable.sim.metrics.trash",
+    # "trex": "cardtable.sim.metrics.trex",   # enable when cardtable.games.trex is merged
+    # "spit": "cardtable.sim.metrics.spit",   # enable when cardtable.games.spit and host.realtime are merged
+}
+
+_GENERIC: dict[str, GameMetrics] = {}
+
+
+def metrics_for(game: str) -> GameMetrics:
+    """The metrics of ``game`` (a canonical name); a generic one (common columns
+    only) for a registered game without its own module."""
+    path = MODULES.get(game)
+    if path is None:
+        return _GENERIC.setdefault(game, GameMetrics(game))
+    metrics = importlib.import_module(path).METRICS
+    assert isinstance(metrics, GameMetrics)
+    return metrics
+
+
+__all__ = ["MODULES", "GameMetrics", "NullRecorder", "Recorder", "metrics_for"]

@@ -1,0 +1,105 @@
+"""Spit metrics and driver (RULES.md §3). NOT REGISTERED YET: add ``"spit"`` to
+:data:`cardtable.sim.metrics.MODULES` when ``cardtable.games.spit`` and
+``cardtable.host.realtime`` are merged.
+
+Spit has no turns (``current_player()`` is ``SIMULTANEOUS``), so a match is
+driven by the real-time host in virtual time: ``RealtimeHost(state,
+VirtualClock(), bots=…, seed=bot_seed).run()``, the way ``bench/spit.py`` on
+branch ``spit`` does. The bots are the reaction-time levels registered for
+``spit`` (``beginner`` … ``expert``), so ``--bots fast,slow`` compares levels.
+The host is imported when the first match runs, so this module type-checks
+without it.
+
+Columns: ``rounds``, ``virtual_seconds`` (game length on the virtual clock),
+``rejected`` (plays that lost a race, SP-13), ``spits`` (re-spits after a
+blocked position, SP-16; mutual-request spits are not counted).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...core.errors import CardtableError
+from ...core.game import Action, Game, State
+from ..stats import Estimate, mean_ci, win_share
+from .base import GameMetrics, Recorder
+
+if TYPE_CHECKING:
+    from ...bots.base import Bot
+    from ..report import ReportContext, Section
+    from ..results import Run
+
+VIRTUAL_LIMIT = 36_000.0
+"""Virtual seconds after which a game counts as stuck (an error, not a result)."""
+
+
+class SpitRecorder:
+    def __init__(self, state: State) -> None:
+        self.rejected = 0
+        self.spits = 0
+        self.seconds = 0.0
+
+    def step(self, state: State, action: Action) -> None:
+        if str(action) == "timer spit":  # a re-spit in a blocked position (SP-16)
+            self.spits += 1
+
+    def finish(self, state: State) -> dict[str, Any]:
+        s: Any = state
+        return {"rounds": s.round, "virtual_seconds": self.seconds, "rejected": self.rejected, "spits": self.spits}
+
+
+def play(state: State, bots: Sequence[Bot], bot_seed: int, recorder: Recorder) -> State:
+    """One game in virtual time under the real-time host."""
+    realtime = importlib.import_module("cardtable.host.realtime")
+    clock = importlib.import_module("cardtable.host.clock").VirtualClock()
+
+    def on_arrival(arrival: Any) -> None:
+        if arrival.accepted:
+            recorder.step(state, arrival.action)
+        elif isinstance(recorder, SpitRecorder):
+            recorder.rejected += 1
+
+    host = realtime.RealtimeHost(state, clock, bots=dict(enumerate(bots)), seed=bot_seed, on_arrival=on_arrival)
+    if host.run(clock, until=VIRTUAL_LIMIT) is None:
+        raise CardtableError(f"spit: a game was still running after {VIRTUAL_LIMIT:.0f} virtual seconds")
+    if isinstance(recorder, SpitRecorder):
+        recorder.seconds = float(clock.now())
+    return state
+
+
+def check(game: Game) -> str | None:
+    if game.options.get("max_rounds") is None and game.options.get("scoring") != "points":
+        return "spit: set -o max_rounds=N (SP-26) so that every simulated game ends"
+    return None
+
+
+def summary(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, Estimate]]:
+    return [
+        ("rounds per game", mean_ci(r["rounds"] for r in rows)),
+        ("virtual minutes per game", mean_ci(r["virtual_seconds"] / 60 for r in rows)),
+        ("plays rejected per game (lost races)", mean_ci(r["rejected"] for r in rows)),
+    ]
+
+
+def report(runs: Sequence[Run], ctx: ReportContext) -> list[Section]:
+    from ..report import Section, cell, para, table
+    from ..stats import proportion
+
+    rows_out = []
+    for run in runs:
+        for b in sorted(set(run.spec.bots)):
+            wins = sum(win_share(r, s) for r in run.rows for s in range(2) if r["lineup"][s] == b)
+            seen = sum(1 for r in run.rows for s in range(2) if r["lineup"][s] == b)
+            rows_out.append([run.label, len(run.rows), b, cell(proportion(wins, seen), True),
+                             cell(mean_ci(r["rounds"] for r in run.rows)),
+                             cell(mean_ci(r["virtual_seconds"] / 60 for r in run.rows))])
+    html = para("Bots are reaction-time levels; games run in virtual time under the real-time host.")
+    html += table(["run", "games", "bot", "win rate", "rounds per game", "virtual minutes"], rows_out)
+    html += ctx.hist("spit_rounds", "Spit: rounds per game", "rounds",
+                     {run.label: [float(r["rounds"]) for r in run.rows] for run in runs}, bins=30)
+    return [Section("levels and game length", html)]
+
+
+METRICS = GameMetrics(game="spit", recorder=SpitRecorder, summary=summary, report=report, play=play, check=check)

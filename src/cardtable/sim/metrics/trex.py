@@ -1,0 +1,130 @@
+"""Trex metrics (RULES.md §2). NOT REGISTERED YET: add ``"trex"`` to
+:data:`cardtable.sim.metrics.MODULES` when ``cardtable.games.trex`` is merged.
+
+Written against the Trex engine of branch ``trex`` (``TrexState.records``: one
+``(deal number, kingdom, holder, contract mask, per-seat deltas)`` per official
+deal; ``totals``; ``trex_firsts``); fields are read by name, so this module
+imports nothing from the game and type-checks without it.
+
+Columns: ``totals``, ``trex_firsts`` (per seat), ``deals`` (one
+``[kingdom, holder, contract, d0, d1, d2, d3]`` per deal, in order),
+``tiebreak`` (an extra deal was needed, TX-40).
+
+Report: who wins by seat and by first kingdom holder; the order in which
+holders choose contracts (TX-9); what each contract is worth to the holder and
+to the others; the spread of final totals.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...core.game import Action, State
+from ..stats import Estimate, mean_ci, proportion, win_share
+from .base import GameMetrics
+
+if TYPE_CHECKING:
+    from ..report import ReportContext, Section
+    from ..results import Run
+
+CONTRACTS: dict[int, str] = {1: "KH", 2: "QN", 4: "DI", 8: "TK", 16: "TR"}
+"""Contract masks of ``cardtable.games.trex.actions`` and their codes (TX-10)."""
+
+
+def contract_name(mask: int) -> str:
+    """The code of a contract mask; Complex (TX-V1) masks combine codes with ``+``."""
+    if mask in CONTRACTS:
+        return CONTRACTS[mask]
+    parts = [name for bit, name in CONTRACTS.items() if mask & bit]
+    return "+".join(parts) if parts else str(mask)
+
+
+class TrexRecorder:
+    """Everything comes from the final state; nothing to do per action."""
+
+    def __init__(self, state: State) -> None:
+        pass
+
+    def step(self, state: State, action: Action) -> None:
+        pass
+
+    def finish(self, state: State) -> dict[str, Any]:
+        s: Any = state
+        return {
+            "totals": list(s.totals),
+            "trex_firsts": list(s.trex_firsts),
+            "deals": [[k, h, c, *d] for (_, k, h, c, d) in s.records],
+            "tiebreak": bool(getattr(s, "tiebreak_scores", None)),
+        }
+
+
+def summary(rows: Sequence[Mapping[str, Any]]) -> list[tuple[str, Estimate]]:
+    holder_kh = [d[3 + d[1]] for r in rows for d in r["deals"]]
+    return [
+        ("holder's score per deal", mean_ci(holder_kh)),
+        ("winning total", mean_ci(max(r["totals"]) for r in rows)),
+        ("tie-break deals", proportion(sum(bool(r["tiebreak"]) for r in rows), len(rows))),
+    ]
+
+
+def report(runs: Sequence[Run], ctx: ReportContext) -> list[Section]:
+    from ..report import Section, cell, para, table
+
+    sections = []
+    for run in runs:
+        rows = run.rows
+        n = len(rows)
+        # contract choice order within kingdoms (TX-9)
+        order: dict[str, list[int]] = {name: [0] * 5 for name in CONTRACTS.values()}
+        value_holder: dict[str, list[float]] = {name: [] for name in CONTRACTS.values()}
+        value_others: dict[str, list[float]] = {name: [] for name in CONTRACTS.values()}
+        for r in rows:
+            seen: dict[int, int] = {}
+            for kingdom, holder, mask, *deltas in r["deals"]:
+                pos = seen.get(kingdom, 0)
+                seen[kingdom] = pos + 1
+                name = contract_name(mask)
+                if name in order and pos < 5:
+                    order[name][pos] += 1
+                    value_holder[name].append(deltas[holder])
+                    value_others[name].extend(deltas[q] for q in range(len(deltas)) if q != holder)
+        choice_rows = [[name, *(f"{100 * c / max(1, n * 4):.1f}%" for c in counts)] for name, counts in order.items()]
+        value_rows = [[name, cell(mean_ci(value_holder[name]), digits=1), cell(mean_ci(value_others[name]), digits=1)]
+                      for name in CONTRACTS.values()]
+        labels = list(CONTRACTS.values())
+        fig = ctx.bars(f"trex_contract_value_{run.spec.key}", f"Trex: deal score by contract ({run.label})", labels,
+                       [("holder's score", [mean_ci(value_holder[x]) for x in labels]),
+                        ("each other player's score", [mean_ci(value_others[x]) for x in labels])])
+        first_holder = [r["deals"][0][1] for r in rows if r["deals"]]
+        fh_wins = sum(win_share(r, h) for r, h in zip(rows, first_holder, strict=False))
+        html = para(f"{run.label}: {n} games. A game is 4 kingdoms of 5 deals (TX-5); each holder picks the order "
+                    "of the five contracts (TX-9).")
+        html += table(["contract", "chosen 1st", "2nd", "3rd", "4th", "5th"], choice_rows)
+        html += fig + table(["contract", "holder's score per deal", "others' score per deal"], value_rows)
+        html += table(["first kingdom holder wins the game", "tie-break deal needed"],
+                      [[cell(proportion(fh_wins, len(first_holder)), True),
+                        cell(proportion(sum(bool(r["tiebreak"]) for r in rows), n), True)]])
+        html += ctx.hist(f"trex_totals_{run.spec.key}", f"Trex: final totals ({run.label})", "total",
+                         {"winner": [float(max(r["totals"])) for r in rows],
+                          "all players": [float(t) for r in rows for t in r["totals"]]})
+        sections.append(Section(f"contracts and scores ({run.label})", html))
+    return sections
+
+
+def _contracts_from_engine() -> None:
+    """Use the engine's own contract masks when it is present."""
+    try:
+        actions = importlib.import_module("cardtable.games.trex.actions")
+    except ImportError:
+        return
+    for name in ("KH", "QN", "DI", "TK", "TR"):
+        mask = getattr(actions, name, None)
+        if isinstance(mask, int):
+            CONTRACTS[mask] = name
+
+
+_contracts_from_engine()
+
+METRICS = GameMetrics(game="trex", recorder=TrexRecorder, summary=summary, report=report)

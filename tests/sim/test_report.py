@@ -1,0 +1,56 @@
+"""``cardtable report`` writes its page and figures."""
+
+import re
+
+from cardtable.cli.main import main
+from cardtable.sim import SimSpec, simulate
+from cardtable.sim.report import build_report
+from cardtable.sim.results import load_runs
+
+
+def make_runs(root, games=40):
+    for players in (2, 3):
+        simulate(SimSpec.build("trash", None, {"players": players}, ["sensible"], seed=1), games, root, progress=False)
+    simulate(SimSpec.build("trash", None, {"wild_mode": "kings"}, ["sensible"], seed=1), games, root, progress=False)
+    simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), games, root, progress=False,
+             workers=2)
+
+
+def test_report_writes_the_page_and_the_figures(tmp_path):
+    make_runs(tmp_path)
+    runs = load_runs(tmp_path)
+    assert len(runs) == 4
+    page = build_report(tmp_path)
+    assert page == tmp_path / "report" / "report.html"
+    text = page.read_text()
+    for name in ("trash_first_player", "trash_turns_per_hand", "trash_turns_by_size",
+                 "trash_variants_length", "trash_variants_fairness"):
+        png = tmp_path / "report" / "figures" / f"{name}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f'src="figures/{name}.png"' in text
+    for heading in ("Runs", "Trash: first-player advantage", "Trash: hand lengths", "Trash: variants", "Trash: bots"):
+        assert f"<h2>{heading}</h2>" in text
+    assert "wild_mode=kings" in text
+    assert len(re.findall(r"\[\d", text)) > 10  # confidence intervals are shown
+
+
+def test_report_without_a_baseline_says_what_to_run(tmp_path, capsys):
+    simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 10, tmp_path, progress=False)
+    assert main(["report", str(tmp_path), "--out", str(tmp_path / "r")]) == 0
+    text = (tmp_path / "r" / "report.html").read_text()
+    assert "--grid players" in text
+    assert "report.html" in capsys.readouterr().out
+
+
+def test_trex_and_spit_modules_are_written_but_not_registered():
+    import importlib
+
+    from cardtable.sim.metrics import MODULES, metrics_for
+
+    assert set(MODULES) == {"trash"}
+    for name in ("trex", "spit"):
+        module = importlib.import_module(f"cardtable.sim.metrics.{name}")
+        assert module.METRICS.game == name and module.METRICS.report is not None
+        assert metrics_for(name).report is None  # generic until registered
+    spit = importlib.import_module("cardtable.sim.metrics.spit").METRICS
+    assert spit.play is not None

@@ -1,0 +1,204 @@
+"""The Textual app driven by its pilot: whole matches, hot-seat, help, hints, save/resume, Spanish."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.games.trash.actions import TrashAction
+from cardtable.records import Record
+from cardtable.tui.app import CoverScreen, HelpScreen, ResultScreen, TableApp
+from cardtable.tui.games.trash import SlotCell
+from cardtable.tui.seats import parse_seats
+from cardtable.tui.session import Session
+
+from .util import ready, screen, settle, sync, trash_key
+
+SIZE = (110, 34)
+
+
+def session(seats: str = "human,sensible", seed: int = 5, lang: str = "en", **options) -> Session:
+    game = cardtable.load("trash", players=len(seats.split(",")), **options)
+    return Session.start(game, parse_seats(seats, "trash"), seed=seed, bot_seed=1, lang=lang)
+
+
+def status(app: TableApp) -> str:
+    return str(app.table_screen.query_one("#status").render())
+
+
+@sync
+async def test_tr_a_whole_match_against_a_bot_by_key_presses():
+    s = session(seed=12)
+    app = TableApp(s, pace=0, bot_delay=0)
+    started = time.monotonic()
+    async with app.run_test(size=SIZE) as pilot:
+        presses = 0
+        while True:
+            await settle(pilot, ready(app))
+            if s.is_over:
+                break
+            view = s.view(screen(app).awaiting)
+            await pilot.press(trash_key(view))
+            presses += 1
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        outcome = s.match.state.outcome()
+        assert outcome is not None and outcome.reason == "target_size"
+        assert presses > 20
+        text = str(app.screen.query_one("#result").render())
+        assert ("You win the match!" in text) == (outcome.winners == (0,))
+        assert all(str(a) != "time-up" for a in s.match.state.history)
+        await pilot.press("q")
+    assert time.monotonic() - started < 60
+
+
+@sync
+async def test_hot_seat_cover_screen_hides_the_table_between_humans():
+    s = session("human:Ana,human:Ben", seed=3)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
+        assert "Ana" in str(app.screen.query_one("#cover").render())
+        assert not app.screen.query(SlotCell)  # no card of the table is on the cover
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        assert screen(app).viewer == 0 and app.screen is screen(app)
+        while s.to_move() == 0:  # Ana plays her whole turn
+            await pilot.press(trash_key(s.view(0)))
+            await settle(pilot, lambda: isinstance(app.screen, CoverScreen) or ready(app)())
+        assert isinstance(app.screen, CoverScreen) and "Ben" in str(app.screen.query_one("#cover").render())
+        assert screen(app).awaiting is None  # keys cannot act for Ben behind the cover
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        assert screen(app).viewer == 1 and screen(app).table.current.seat == 1
+
+
+@sync
+async def test_help_shows_rules_options_of_the_preset_and_keys():
+    s = Session.start(cardtable.load("trash", preset="d2_kings"), parse_seats("human,stock", "trash"), seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.text
+        for word in ("d2_kings", "Kings wild", "wild_mode", "kings *", "TR-26", "1 … 9, 0", "hint"):
+            assert word in text, word
+        await pilot.press("escape")
+        await settle(pilot, lambda: app.screen is screen(app))
+
+
+@sync
+async def test_hint_is_the_sensible_bots_advice_and_is_marked():
+    s = session(seed=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(40):  # play until a wild must be placed: the hint names a slot
+            await settle(pilot, ready(app))
+            view = s.view(0)
+            if view.phase == "place_wild":
+                break
+            await pilot.press(trash_key(view))
+        else:
+            pytest.skip("no wild came up")
+        advice = make_bot("trash", "sensible").act(view, None)
+        await pilot.press("h")
+        await pilot.pause()
+        assert f"Hint (sensible): put the wild on slot {advice.slot}" in status(app)
+        row = s.game.num_players - 1
+        assert app.table_screen.query_one(f"#slot-{row}-{advice.slot}").has_class("-hint")
+
+
+@sync
+async def test_a_wild_slot_chosen_with_the_mouse():
+    s = session(seed=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(40):
+            await settle(pilot, ready(app))
+            view = s.view(0)
+            if view.phase == "place_wild":
+                break
+            await pilot.press(trash_key(view))
+        else:
+            pytest.skip("no wild came up")
+        slot = view.legal_actions[-1].slot
+        before = len(s.match.state.history)
+        assert await pilot.click(f"#slot-1-{slot}")
+        await pilot.pause()
+        assert s.match.state.history[before] == TrashAction("wild", slot)
+
+
+@sync
+async def test_save_and_resume_round_trip(tmp_path):
+    path = tmp_path / "game.json"
+    s = session(seed=4)
+    s.save_path = path
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(6):
+            await settle(pilot, ready(app))
+            await pilot.press(trash_key(s.view(0)))
+        await settle(pilot, ready(app))
+        await pilot.press("s")
+        await pilot.pause()
+        assert f"Saved to {path}" in status(app)
+    record = Record.load(path)
+    assert list(record.actions) == [str(a) for a in s.match.state.history]
+    again = Session.resume(record, parse_seats("human,sensible", "trash"))
+    assert str(again.match.state) == str(s.match.state)
+    app2 = TableApp(again, pace=0, bot_delay=0)
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app2))
+        assert app2.table_screen.table.current == s.view(0)
+        await pilot.press(trash_key(s.view(0)))  # and play on
+        await settle(pilot, lambda: len(again.match.state.history) > len(record.actions))
+
+
+@sync
+async def test_spanish_strings_with_lang_es():
+    s = session(seed=5, lang="es")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert "Te toca." in status(app) and "robar del mazo" in status(app)
+        assert "? ayuda" in str(app.table_screen.query_one("#keys").render())
+        assert "Mazo" in str(app.table_screen.query_one("#pile-stock").render())
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
+        assert any("robas" in line for line in lines)
+        await pilot.press("l")  # and back to English at a key press
+        await pilot.pause()
+        assert "Your move." in status(app)
+
+
+@sync
+async def test_spectator_watches_bots_play_a_match_out():
+    s = session("sensible,stock,random", seed=2, target_size=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        assert screen(app).viewer is None and s.is_over
+
+
+@sync
+async def test_generic_table_plays_any_game(monkeypatch):
+    """A game without its own screen gets buttons for its legal actions (here Trash on the generic table)."""
+    from cardtable.tui import app as app_module
+    from cardtable.tui.games import generic
+
+    monkeypatch.setattr(app_module, "table_class", lambda name: generic.Table)
+    s = session(seed=7)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await settle(pilot, ready(app))
+            assert app.table_screen.query(generic.ActionButton)
+            await pilot.press("1")
+        await settle(pilot, ready(app))
+        assert len(s.match.state.history) >= 5
+        await pilot.click(generic.ActionButton)
+        await pilot.pause()

@@ -1,0 +1,96 @@
+"""``cardtable play`` starts the Textual app; ``cardtable replay --tui`` the step viewer."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+import cardtable
+from cardtable.cli.main import main
+from cardtable.records import Record, record_of, replay_views
+from cardtable.tui.replay import ReplayApp
+
+from .util import settle, sync
+
+
+def _exe() -> str | None:
+    found = shutil.which("cardtable")
+    local = Path(sys.executable).with_name("cardtable")
+    return found or (str(local) if local.exists() else None)
+
+
+@pytest.mark.skipif(_exe() is None, reason="the cardtable command is not installed")
+def test_installed_command_starts_the_app_in_a_pseudo_terminal_and_plays_a_move(tmp_path):
+    save = tmp_path / "game.json"
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(_exe(), ["play", "trash", "--seats", "human,sensible", "--seed", "5", "--pace", "0",
+                                   "--lang", "en", "--save", str(save)],
+                          encoding="utf-8", timeout=30, env=env, dimensions=(34, 110))
+    try:
+        child.expect("draw from the stock")
+        child.send("\r")  # Enter: draw from the stock, in the app
+        child.expect("you draw")
+        child.expect("draw from the stock")  # the bot has played; our move again
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    record = json.loads(save.read_text())
+    assert record["game"] == "trash" and record["actions"][0] == "stock" and len(record["actions"]) >= 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "trash", "--seats", "human,robot"],
+        ["play", "trash", "--seats", "human,sensible", "-o", "players=3"],
+        ["play", "trash", "--seats", "human,sensible", "--bots", "1"],
+        ["play", "trash", "--lang", "fr"],
+        ["play", "--resume", "/no/such/record.json"],
+        ["replay", "/no/such/record.json", "--tui"],
+    ],
+)
+def test_bad_play_arguments_are_one_line(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardtable: ") and err.count("\n") == 1
+
+
+def _record(tmp_path: Path) -> tuple[Path, Record]:
+    state = cardtable.load("trash").new_state(seed=4)
+    for _ in range(12):
+        state.play(state.legal_actions()[-1])
+    path = tmp_path / "r.json"
+    record_of(state).save(path)
+    return path, Record.load(path)
+
+
+@sync
+async def test_replay_viewer_steps_through_a_seats_view(tmp_path):
+    _, record = _record(tmp_path)
+    views = [v for _, v in replay_views(record, 1)]
+    app = ReplayApp(record, 1, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        scr = app.screen
+        assert scr.table.current == views[0]
+        for _ in range(3):
+            await pilot.press("right")
+        await settle(pilot, lambda: scr.index == 3)
+        assert scr.table.current == views[3]
+        assert "step 3 of 12" in str(scr.query_one("#title").render())
+        await pilot.press("end")
+        await pilot.pause()
+        assert scr.table.current == views[-1] and "The end" in str(scr.query_one("#status").render())
+        await pilot.press("left")
+        await pilot.pause()
+        assert scr.table.current == views[-2]
+        await pilot.press("q")

@@ -202,3 +202,43 @@ async def test_generic_table_plays_any_game(monkeypatch):
         assert len(s.match.state.history) >= 5
         await pilot.click(generic.ActionButton)
         await pilot.pause()
+
+
+@sync
+async def test_tr10_the_displacement_chain_is_drawn_one_event_at_a_time():
+    s = session(seed=5)
+    app = TableApp(s, pace=0.001, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        table = app.table_screen.table
+        drawn: list[tuple[str, int]] = []
+        original = table.play_event
+
+        def spy(event):
+            original(event)
+            face_up = sum(card is not None for card in table.model.layouts[0])
+            drawn.append((event.kind, face_up))
+            if event.kind == "place" and event.seat == 0:
+                assert table.model.layouts[0][event.slot - 1] == event.card
+                assert table.query_one(f"#slot-1-{event.slot}").has_class("-flash")
+
+        table.play_event = spy
+        before = sum(card is not None for card in s.view(0).layouts[0])
+        await pilot.press("enter")  # draw: the chain of this seed places several cards
+        await settle(pilot, lambda: s.to_move() != 0 or ready(app)())
+        await settle(pilot, lambda: not app.table_screen.frames)
+        mine = [d for d in drawn if d[0] in ("draw", "place", "turn_up")][:6]
+        assert [k for k, _ in mine[:3]] == ["draw", "place", "turn_up"]
+        counts = [n for k, n in drawn if k == "place"]
+        assert counts and counts[0] == before + 1 and counts == sorted(counts)
+
+
+@sync
+async def test_stock_and_discard_by_mouse():
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert await pilot.click("#pile-stock")
+        await settle(pilot, lambda: len(s.match.state.history) > 0)
+        assert str(s.match.state.history[0]) == "stock"

@@ -146,7 +146,9 @@ class TableScreen(Screen[None]):
         self.frames: deque[Frame] = deque()
         self.message = ""
         self.error = False
-        self._pending = False
+        self._pending = False  # a tick is scheduled
+        self._bot_pending = False  # a bot move is scheduled
+        self._last_actor: int | None = None
         self._result_shown = False
         self.table: GameTable = table_class(session.game.name)(session, id="table")
 
@@ -155,7 +157,7 @@ class TableScreen(Screen[None]):
         yield Static(id="title")
         with Horizontal(id="main"):
             yield self.table
-            yield RichLog(id="log", wrap=True, markup=False)
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="status")
         yield Static(id="keys")
 
@@ -166,6 +168,15 @@ class TableScreen(Screen[None]):
             self._log(event, view)
         self._texts()
         self._kick()
+        if getattr(self.session.game.options, "time_limit", None) is not None:
+            self.set_interval(1.0, self._poll_timers)
+
+    def _poll_timers(self) -> None:
+        """Feed the host's due timers (Trash's time limit) even while a human is thinking."""
+        step = self.session.poll_timers(self.viewer)
+        if step is not None:
+            self._enqueue(step)
+            self._kick()
 
     def on_screen_resume(self) -> None:
         self._kick()
@@ -202,10 +213,15 @@ class TableScreen(Screen[None]):
         self._texts()
 
     def _log(self, event: Event, view: PlayerView) -> None:
+        log = self.log_widget
+        if event.seat is not None and event.seat != self._last_actor and self._last_actor is not None:
+            log.write(Text("─" * 24, style="dim"))
+        if event.seat is not None:
+            self._last_actor = event.seat
         text = event_text(self.session.game.name, event, view, self.session.lang)
         mine = event.seat is not None and event.seat == view.seat
         style = "green" if mine else "bold yellow" if event.kind in LONG_PAUSE and event.kind != "deal" else ""
-        self.log_widget.write(Text("· " + text, style=style))
+        log.write(Text("· " + text, style=style))
 
     # -------------------------------------------------------------- driving
     def _kick(self, delay: float = 0.0) -> None:
@@ -251,8 +267,8 @@ class TableScreen(Screen[None]):
                 self.viewer = seat
                 self.table.show(s.view(seat))
             self._texts()
-            if s.bot_to_move():  # a simultaneous game: the bots keep playing meanwhile
-                self._pending = True
+            if s.bot_to_move() and not self._bot_pending:  # simultaneous: the bots keep playing meanwhile
+                self._bot_pending = True
                 self.set_timer(max(self.bot_delay, 0.05) * 3, self._bot)
             return
         self.awaiting = None
@@ -261,11 +277,12 @@ class TableScreen(Screen[None]):
                 self.viewer = None
                 self.table.show(s.view(None))
             self._texts()
-            self._pending = True
-            if self.bot_delay > 0:
-                self.set_timer(self.bot_delay, self._bot)
-            else:
-                self.call_later(self._bot)
+            if not self._bot_pending:
+                self._bot_pending = True
+                if self.bot_delay > 0:
+                    self.set_timer(self.bot_delay, self._bot)
+                else:
+                    self.call_later(self._bot)
             return
         self.say(tr("status.stuck", s.lang), error=True)
 
@@ -278,8 +295,9 @@ class TableScreen(Screen[None]):
         self._kick()
 
     def _bot(self) -> None:
-        self._pending = False
-        if self.app.screen is not self:
+        self._bot_pending = False
+        if self.app.screen is not self or self.frames:
+            self._kick()
             return
         step = self.session.run_bot(self.viewer)
         if step is not None:

@@ -48,7 +48,7 @@ class ReplayScreen(Screen[None]):
         yield Static(id="title")
         with Horizontal(id="main"):
             yield self.table
-            yield RichLog(id="log", wrap=True, markup=False)
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Static(id="status")
         yield Static(id="keys")
 

@@ -183,6 +183,14 @@ class Session:
             return None
         return self._step(player, acted, display, before)
 
+    def poll_timers(self, display: int | None) -> Step | None:
+        """Let the host feed a due timer expiry (an action of no seat); the step if one was fed."""
+        before, count = self._last_seq(display), len(self.match.state.history)
+        self.match.poll_timers()
+        if len(self.match.state.history) == count:
+            return None
+        return self._step(-1, self.match.state.history[-1], display, before)
+
     def _last_seq(self, display: int | None) -> int:
         events = self.match.view(display).events
         return events[-1].seq if events else -1

@@ -226,7 +226,7 @@ class Table(GameTable):
             title = Text.assemble(
                 (self.session.seat_label(seat, view.seat), "bold"),
                 ("  " + tr("trash.size", lang, n=m.sizes[seat]), ""),
-                ("  " + tr("trash.won", lang, n=m.hands_won[seat]), "dim"),
+                ("  " + tr("trash.won1" if m.hands_won[seat] == 1 else "trash.won", lang, n=m.hands_won[seat]), "dim"),
             )
             if seat == m.current and m.current >= 0:
                 title.append("  " + tr("trash.to_play", lang), style="bold yellow")

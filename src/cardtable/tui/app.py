@@ -15,7 +15,7 @@ from typing import Literal
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Center, Horizontal, Middle, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import RichLog, Static
 
@@ -111,9 +111,7 @@ class ResultScreen(ModalScreen[str]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        with Middle(), Center():
-            yield Static(Text.assemble((self.text, "bold"), "\n\n", (tr("result.keys", self.lang), "dim")),
-                         id="result")
+        yield Static(Text.assemble((self.text, "bold"), "\n\n", (tr("result.keys", self.lang), "dim")), id="result")
 
     def on_key(self, event: events.Key) -> None:
         answers = {"escape": "table", "enter": "table", "space": "table", "s": "save", "ctrl+s": "save", "q": "quit"}
@@ -195,7 +193,7 @@ class TableScreen(Screen[None]):
         )
         self.query_one("#keys", Static).update(tr("keys", lang))
         if s.is_over and view is not None:
-            line = self.result_text(view)
+            line = self.result_text(view, summary=False)
         elif self.awaiting is not None:
             turn = tr("status.your_turn", lang, who=s.seat_title(self.awaiting)) if s.hot_seat \
                 else tr("status.your_move", lang)
@@ -348,7 +346,7 @@ class TableScreen(Screen[None]):
         self._texts()
         self.app.push_screen(ResultScreen(self.result_text(view), self.session.lang), callback=self._after_result)
 
-    def result_text(self, view: PlayerView) -> str:
+    def result_text(self, view: PlayerView, summary: bool = True) -> str:
         s, lang = self.session, self.session.lang
         outcome = view.outcome
         if outcome is None:
@@ -356,9 +354,13 @@ class TableScreen(Screen[None]):
         if len(outcome.winners) == 1:
             winner = outcome.winners[0]
             if winner == self.viewer:
-                return tr("result.you_win", lang)
-            return tr("result.wins", lang, who=s.seat_title(winner))
-        return tr("result.shared", lang, who=", ".join(s.seat_title(w) for w in outcome.winners))
+                head = tr("result.you_win", lang)
+            else:
+                head = tr("result.wins", lang, who=s.seat_title(winner))
+        else:
+            head = tr("result.shared", lang, who=", ".join(s.seat_title(w) for w in outcome.winners))
+        standings = self.table.summary() if summary else ""
+        return head[:1].upper() + head[1:] + ("\n\n" + standings if standings else "")
 
     def _after_result(self, answer: str | None) -> None:
         if answer == "save":

@@ -63,6 +63,10 @@ class GameTable(Widget):
         """A short line for the title bar (a hand number, a contract …)."""
         return ""
 
+    def summary(self) -> str:
+        """The standings at the end of a match, one line per seat (default: none)."""
+        return ""
+
     def prompt(self) -> str:
         """What the seat on screen is asked now."""
         return tr("generic.prompt", self.lang)

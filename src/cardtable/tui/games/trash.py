@@ -315,6 +315,17 @@ class Table(GameTable):
             return ""
         return tr("trash.subtitle", self.lang, n=view.hand_number, wild=tr(f"trash.wild.{view.wild_mode}", self.lang))
 
+    def summary(self) -> str:
+        view = self.tview
+        if view is None:
+            return ""
+        lang = self.lang
+        return "\n".join(
+            f"{self.session.seat_title(p)}: " + tr("trash.size", lang, n=view.sizes[p]) + ", "
+            + tr("trash.won1" if view.hands_won[p] == 1 else "trash.won", lang, n=view.hands_won[p])
+            for p in range(self.n)
+        )
+
     def prompt(self) -> str:
         view = self.tview
         lang = self.lang

@@ -45,6 +45,22 @@ def test_installed_command_starts_the_app_in_a_pseudo_terminal_and_plays_a_move(
     assert child.exitstatus == 0
     record = json.loads(save.read_text())
     assert record["game"] == "trash" and record["actions"][0] == "stock" and len(record["actions"]) >= 2
+    # --resume carries on from the record and saves back to it
+    child = pexpect.spawn(_exe(), ["play", "--resume", str(save), "--pace", "0", "--lang", "en"],
+                          encoding="utf-8", timeout=30, env=env, dimensions=(34, 110))
+    try:
+        child.expect("draw from the stock")
+        child.send(" ")
+        child.expect("you draw")
+        child.expect("draw from the stock")
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    again = json.loads(save.read_text())
+    assert again["actions"][: len(record["actions"])] == record["actions"]
+    assert len(again["actions"]) > len(record["actions"])
 
 
 @pytest.mark.parametrize(

@@ -116,7 +116,7 @@ class Table(GameTable):
     """The Trash table."""
 
     DEFAULT_CSS = """
-    Table { height: 1fr; width: 46; }
+    Table { height: 1fr; width: 50; }
     Table #trash-others { height: auto; max-height: 60%; }
     Table .seat { height: auto; border: round $panel-lighten-2; padding: 0 1; width: 1fr; }
     Table .seat.-to-play { border: round $warning; }

@@ -73,6 +73,8 @@ async def test_hot_seat_cover_screen_hides_the_table_between_humans():
         await pilot.press("enter")
         await settle(pilot, ready(app))
         assert screen(app).viewer == 1 and screen(app).table.current.seat == 1
+        lines = [str(line.text) for line in screen(app).query_one("#log").lines]
+        assert lines[0] == "— Ben (seat 1) —"  # Ana's log, worded for her, is gone
 
 
 @sync
@@ -242,3 +244,25 @@ async def test_stock_and_discard_by_mouse():
         assert await pilot.click("#pile-stock")
         await settle(pilot, lambda: len(s.match.state.history) > 0)
         assert str(s.match.state.history[0]) == "stock"
+
+
+@sync
+async def test_a_real_time_game_on_the_generic_table():
+    """Spit-shaped: SIMULTANEOUS, actions carry their seat; the bot acts on its timer while the human types."""
+    from cardtable.tui.games import generic
+
+    from .fakegame import GOAL, RaceGame
+
+    s = Session.start(RaceGame.make(), parse_seats("human,random", "race"), seed=1, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0.02)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert isinstance(app.table_screen.table, generic.Table)
+        await settle(pilot, lambda: s.match.state.counts[1] >= 1)  # the bot taps by itself
+        for _ in range(GOAL * 3):
+            if s.is_over:
+                break
+            await pilot.press("1")
+            await pilot.pause()
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        assert s.match.state.counts[0] >= 1 and max(s.match.state.counts) == GOAL

@@ -272,8 +272,7 @@ class TableScreen(Screen[None]):
         self.awaiting = None
         if s.bot_to_move():
             if s.hot_seat and self.viewer is not None:  # nobody's cards while the bots play
-                self.viewer = None
-                self.table.show(s.view(None))
+                self._switch_viewer(None)
             self._texts()
             if not self._bot_pending:
                 self._bot_pending = True
@@ -284,10 +283,24 @@ class TableScreen(Screen[None]):
             return
         self.say(tr("status.stuck", s.lang), error=True)
 
-    def _show_seat(self, seat: int) -> None:
+    def _switch_viewer(self, seat: int | None) -> None:
+        """Show the table as ``seat`` sees it; in hot-seat play the log of the previous seat goes too,
+        since its events were worded (and may have been shown) for that seat alone."""
         self.viewer = seat
+        view = self.session.view(seat)
+        self.table.show(view)
+        if self.session.hot_seat:
+            log = self.log_widget
+            log.clear()
+            self._last_actor = None
+            who = tr("spectator", self.session.lang) if seat is None else self.session.seat_title(seat)
+            log.write(Text(f"— {who} —", style="bold"))
+            for event in view.events:
+                self._log(event, view)
+
+    def _show_seat(self, seat: int) -> None:
+        self._switch_viewer(seat)
         self.awaiting = seat
-        self.table.show(self.session.view(seat))
         self.message = ""
         self._texts()
         self._kick()

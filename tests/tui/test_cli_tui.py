@@ -71,6 +71,7 @@ def test_installed_command_starts_the_app_in_a_pseudo_terminal_and_plays_a_move(
         ["play", "trash", "--seats", "human,sensible", "--bots", "1"],
         ["play", "trash", "--lang", "fr"],
         ["play", "--resume", "/no/such/record.json"],
+        ["play", "nosuchgame"],
         ["replay", "/no/such/record.json", "--tui"],
     ],
 )
@@ -78,6 +79,30 @@ def test_bad_play_arguments_are_one_line(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("cardtable: ") and err.count("\n") == 1
+
+
+def test_resume_refuses_options_and_another_game(tmp_path, capsys):
+    path, _ = _record(tmp_path)
+    for argv in (["play", "--resume", str(path), "-o", "jokers=true"], ["play", "spit", "--resume", str(path)],
+                 ["play", "--resume", str(path), "--seed", "3"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.startswith("cardtable: ")
+
+
+def test_play_without_a_game_is_trash(monkeypatch):
+    """``cardtable play`` alone: Trash, you at seat 0 against the sensible bot, in the app."""
+    import cardtable.tui.launch as launch
+
+    seen = {}
+
+    def fake_run(session, **kwargs):
+        seen["session"] = session
+        return 0
+
+    monkeypatch.setattr(launch, "run_play", fake_run)
+    assert main(["play", "--seed", "1", "--lang", "es"]) == 0
+    s = seen["session"]
+    assert s.game.name == "trash" and [str(x) for x in s.seats] == ["human", "sensible"] and s.lang == "es"
 
 
 def _record(tmp_path: Path) -> tuple[Path, Record]:

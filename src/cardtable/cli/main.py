@@ -66,9 +66,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..tui.session import Session
 
     record = Record.load(args.resume) if args.resume else None
-    name = game_class(record.game if record is not None else args.game).name
-    if record is not None and args.game is not None and game_class(args.game).name != name:
-        raise ConfigError(f"--resume: {args.resume} is a {name} game, not {args.game}")
+    name = game_class(record.game if record is not None else args.game or "trash").name
+    if record is not None:
+        if args.game is not None and game_class(args.game).name != name:
+            raise ConfigError(f"--resume: {args.resume} is a {name} game, not {args.game}")
+        if args.preset or args.option or args.bots is not None or args.seed is not None:
+            raise ConfigError("--resume takes the game, its options and its seed from the record")
     seats: tuple[SeatSpec, ...] | None = parse_seats(args.seats, name) if args.seats else None
     if record is not None:
         game = cardtable.load(record.game, record.preset, **record.options)

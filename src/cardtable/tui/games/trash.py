@@ -117,7 +117,7 @@ class Table(GameTable):
 
     DEFAULT_CSS = """
     Table { height: 1fr; width: 50; }
-    Table #trash-others { height: auto; max-height: 60%; }
+    Table #trash-others { height: auto; }
     Table .seat { height: auto; border: round $panel-lighten-2; padding: 0 1; width: 1fr; }
     Table .seat.-to-play { border: round $warning; }
     Table .seat.-viewer { border: round $success; }
@@ -151,6 +151,15 @@ class Table(GameTable):
             yield PileCell("hand")
         yield SeatPanel(self.n - 1)
 
+    PANEL_HEIGHT = 7
+    PILES_HEIGHT = 5
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The other seats scroll; the piles and the seat on screen always fit."""
+        room = event.size.height - self.PILES_HEIGHT - self.PANEL_HEIGHT
+        need = (self.n - 1) * self.PANEL_HEIGHT
+        self.query_one("#trash-others").styles.height = max(min(need, room), min(need, 3))
+
     # -------------------------------------------------------------- drawing
     @property
     def tview(self) -> TrashView | None:
@@ -163,6 +172,7 @@ class Table(GameTable):
         viewer = view.seat
         self.order = [s for s in range(self.n) if s != viewer] + ([viewer] if viewer is not None else [])
         self.hint = None
+        self.model.actor = None
         self._draw()
 
     def play_event(self, event: Event) -> None:
@@ -222,6 +232,8 @@ class Table(GameTable):
             panel = self.query_one(f"#seat-row-{row}", SeatPanel)
             panel.seat = seat
             panel.set_class(seat == m.current and m.current >= 0, "-to-play")
+            if seat == (m.actor if m.actor is not None else m.current) and row < self.n - 1:
+                self.query_one("#trash-others", VerticalScroll).scroll_to_widget(panel, animate=False)
             panel.set_class(seat == view.seat, "-viewer")
             title = Text.assemble(
                 (self.session.seat_label(seat, view.seat), "bold"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -53,6 +54,8 @@ async def until(pilot, check: Callable[[], bool]) -> None:
 
 
 def key_for(view) -> str:
+    if "generic" in sys.argv:
+        return "1"
     legal = [str(a) for a in view.legal_actions]
     if view.phase == "draw":
         top = view.top_discard

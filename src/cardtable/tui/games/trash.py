@@ -19,22 +19,12 @@ from ...core.game import Action, Event, PlayerView
 from ...games.trash.actions import A_DECLINE, A_DISCARD, A_DISPLACE, A_STOCK, A_WILD, TrashAction
 from ...games.trash.roles import WILDCARD
 from ...games.trash.view import TrashView
+from ..cards import card_text
 from ..session import Session, tr
 from .base import GameTable
 
 SLOT_KEYS = {str(k % 10): k for k in range(1, 11)}
 """Keys 1 … 9 and 0 choose slots 1 … 10."""
-
-
-def card_text(card: Card | None, wild: bool = False, width: int = 5) -> Text:
-    """A card as a small coloured face; ``None`` is a face-down card."""
-    if card is None:
-        return Text("▒▒▒".center(width), style="#8fb0ff on #1f3a6e")
-    if card.is_joker:
-        return Text("JOK".center(width), style="bold magenta on #f4f1e8")
-    face = f"{card.rank.label}{card.suit.symbol}".center(width)
-    colour = "#c0182a" if card.suit.is_red else "#111111"
-    return Text(face, style=f"bold {colour} on {'#ffe08a' if wild else '#f4f1e8'}")
 
 
 @dataclass

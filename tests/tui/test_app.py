@@ -266,3 +266,15 @@ async def test_a_real_time_game_on_the_generic_table():
             await pilot.pause()
         await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
         assert s.match.state.counts[0] >= 1 and max(s.match.state.counts) == GOAL
+
+
+@sync
+async def test_help_in_spanish_translates_the_option_docs():
+    s = session(seed=1, lang="es")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("f1")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.text
+        assert "Reglas" in text and "Qué figuras son comodín" in text and "preajuste standard" in text

@@ -315,7 +315,13 @@ class Table(GameTable):
         view = self.tview
         if view is None:
             return ""
-        return tr("trash.subtitle", self.lang, n=view.hand_number, wild=tr(f"trash.wild.{view.wild_mode}", self.lang))
+        wild = tr(f"trash.wild.{view.wild_mode}", self.lang)
+        parts = [tr("trash.subtitle", self.lang, n=view.hand_number, wild=wild)]
+        if view.free_draws_left:
+            parts.append(tr("trash.free_draws", self.lang, n=view.free_draws_left))
+        if view.time_up:
+            parts.append(tr("trash.time_up", self.lang))
+        return " · ".join(parts)
 
     def summary(self) -> str:
         view = self.tview

@@ -135,3 +135,16 @@ async def test_replay_viewer_steps_through_a_seats_view(tmp_path):
         await pilot.pause()
         assert scr.table.current == views[-2]
         await pilot.press("q")
+
+
+@sync
+async def test_replay_animation_of_a_step_left_behind_does_not_come_back(tmp_path):
+    _, record = _record(tmp_path)
+    views = [v for _, v in replay_views(record, None)]
+    app = ReplayApp(record, None, pace=0.05)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        scr = app.screen
+        await pilot.press("right", "end")  # the first step's animation is still running
+        await pilot.pause(0.8)
+        assert scr.index == len(views) - 1 and scr.table.current == views[-1]

@@ -103,7 +103,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         session = Session.start(game, seats, seed=args.seed, lang=lang, save_path=save)
     from ..tui.launch import run_play
 
-    pace = 0.3 if args.pace is None else max(0.0, args.pace)
+    pace = 0.25 if args.pace is None else max(0.0, args.pace)
     return run_play(session, pace=pace, bot_delay=1.5 * pace)
 
 

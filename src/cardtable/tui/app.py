@@ -71,7 +71,10 @@ class CoverScreen(Screen[None]):
             self.dismiss(None)
         elif event.key == "q":
             event.stop()
-            self.app.exit(0)
+            if isinstance(self.app, TableApp):
+                self.app.table_screen.action_quit_game()
+            else:
+                self.app.exit(0)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -133,7 +136,7 @@ class TableScreen(Screen[None]):
     TableScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
 
-    def __init__(self, session: Session, *, pace: float = 0.3, bot_delay: float = 0.5) -> None:
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> None:
         super().__init__()
         self.session = session
         self.pace = pace
@@ -467,7 +470,7 @@ class TableApp(App[int]):
 
     TITLE = "cardtable"
 
-    def __init__(self, session: Session, *, pace: float = 0.3, bot_delay: float = 0.5) -> None:
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> None:
         super().__init__()
         self.session = session
         self.pace = pace

@@ -17,7 +17,7 @@ def _textual() -> None:
         ) from None
 
 
-def run_play(session: Session, *, pace: float = 0.3, bot_delay: float = 0.5) -> int:
+def run_play(session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> int:
     """Play ``session`` in the Textual app; returns the exit status."""
     _textual()
     from .app import TableApp

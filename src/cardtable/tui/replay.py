@@ -13,7 +13,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from ..core.game import Action, PlayerView
+from ..core.game import Action, Event, PlayerView
 from ..i18n import event_text, translate
 from ..records.record import Record, replay_views
 from .app import HelpScreen, global_keys
@@ -42,6 +42,7 @@ class ReplayScreen(Screen[None]):
         self.seat = seat
         self.pace = pace
         self.index = 0
+        self.generation = 0
         self.table: GameTable = table_class(session.game.name)(session, id="table")
 
     def compose(self) -> ComposeResult:
@@ -70,10 +71,12 @@ class ReplayScreen(Screen[None]):
         log.write(Text(f"{self.index}. {line}", style="bold"))
         for event in view.events:
             log.write(Text("   " + event_text(self.session.game.name, event, view, lang)))
+        self.generation += 1  # timers of an earlier step's animation then do nothing
         if animate and self.pace > 0 and view.events:
+            generation = self.generation
             for i, event in enumerate(view.events):
-                self.set_timer(self.pace * i, lambda e=event: self.table.play_event(e))
-            self.set_timer(self.pace * len(view.events), lambda: self.table.show(view))
+                self.set_timer(self.pace * i, lambda e=event: self._frame(generation, e, None))
+            self.set_timer(self.pace * len(view.events), lambda: self._frame(generation, None, view))
         else:
             self.table.show(view)
         who = tr("spectator", lang) if self.seat is None else translate("seat", lang, n=self.seat)
@@ -83,6 +86,14 @@ class ReplayScreen(Screen[None]):
         end = tr("replay.end", lang) if self.index == len(self.steps) - 1 else ""
         self.query_one("#status", Static).update(Text.assemble(line, "\n", (end, "dim")))
         self.query_one("#keys", Static).update(tr("replay.keys", lang))
+
+    def _frame(self, generation: int, event: Event | None, view: PlayerView | None) -> None:
+        if generation != self.generation:
+            return
+        if event is not None:
+            self.table.play_event(event)
+        if view is not None:
+            self.table.show(view)
 
     def on_key(self, event: events.Key) -> None:
         key = event.key

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -38,10 +37,18 @@ def svg_to_text(svg: str) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+DOC = HERE.parent / "tui.md"
+
+
 def save(app, name: str) -> None:
+    """Write ``name.svg`` and put its text between the page's ``<!-- screenshot:name -->`` markers."""
     svg = app.export_screenshot()
     (HERE / f"{name}.svg").write_text(svg, encoding="utf-8")
-    (HERE / f"{name}.txt").write_text(svg_to_text(svg), encoding="utf-8")
+    text = svg_to_text(svg).strip("\n")
+    doc = DOC.read_text(encoding="utf-8")
+    marker = re.compile(rf"(<!-- screenshot:{re.escape(name)} -->\n).*?(\n<!-- /screenshot -->)", re.S)
+    doc = marker.sub(lambda m: m.group(1) + "```text\n" + text + "\n```" + m.group(2), doc)
+    DOC.write_text(doc, encoding="utf-8")
     print("wrote", name)
 
 
@@ -54,8 +61,6 @@ async def until(pilot, check: Callable[[], bool]) -> None:
 
 
 def key_for(view) -> str:
-    if "generic" in sys.argv:
-        return "1"
     legal = [str(a) for a in view.legal_actions]
     if view.phase == "draw":
         top = view.top_discard
@@ -125,6 +130,23 @@ async def main() -> None:
             await pilot.press("right")
         await pilot.pause()
         save(rapp, "replay")
+
+
+    # 5. The generic table (Trash on it).
+    from cardtable.tui import app as app_module
+    from cardtable.tui.games import generic
+
+    app_module.table_class = lambda name: generic.Table
+    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=9, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await until(pilot, ready(app))
+            if s.view(0).phase == "place_wild":
+                break
+            await pilot.press("1")
+        await pilot.pause()
+        save(app, "generic")
 
 
 if __name__ == "__main__":

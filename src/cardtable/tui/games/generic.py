@@ -28,7 +28,7 @@ class Table(GameTable):
     Table { height: 1fr; width: 1fr; }
     Table #generic-scroll { height: 1fr; }
     Table #generic-view { height: auto; padding: 0 1; }
-    Table #generic-actions { height: auto; max-height: 10; layout: grid; grid-size: 4; grid-gutter: 0 1;
+    Table #generic-actions { height: auto; max-height: 10; layout: grid; grid-size: 3; grid-gutter: 0 1;
                              padding: 0 1; }
     Table #generic-actions Button { width: 1fr; }
     """

@@ -278,3 +278,26 @@ async def test_help_in_spanish_translates_the_option_docs():
         await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = app.screen.text
         assert "Reglas" in text and "Qué figuras son comodín" in text and "preajuste standard" in text
+
+
+@sync
+async def test_quitting_an_unsaved_game_asks_first(tmp_path, monkeypatch):
+    from cardtable.tui.app import QuitScreen
+
+    monkeypatch.chdir(tmp_path)
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("escape")  # keep playing
+        await settle(pilot, lambda: app.screen is screen(app))
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("s")  # save and quit
+        await pilot.pause()
+    saved = list(tmp_path.glob("cardtable-trash-*.json"))
+    assert len(saved) == 1 and Record.load(saved[0]).actions == tuple(str(a) for a in s.match.state.history)

@@ -123,6 +123,30 @@ class ResultScreen(ModalScreen[str]):
             self.dismiss(answers[event.key])
 
 
+class QuitScreen(ModalScreen[str]):
+    """Quitting an unfinished game that has no save file: save, quit or stay."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen #quit { width: 56; height: auto; border: thick $warning; background: $surface; padding: 1 2;
+                       text-align: center; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((tr("quit.title", self.lang), "bold"), "\n\n", (tr("quit.keys", self.lang), "dim")),
+                     id="quit")
+
+    def on_key(self, event: events.Key) -> None:
+        answers = {"escape": "stay", "n": "stay", "s": "save", "ctrl+s": "save", "q": "quit", "y": "quit"}
+        if event.key in answers:
+            event.stop()
+            self.dismiss(answers[event.key])
+
+
 class TableScreen(Screen[None]):
     """The table of one match: title, the game's table, the event log, the prompt and the keys."""
 
@@ -444,9 +468,20 @@ class TableScreen(Screen[None]):
         self.say(tr("status.saved", self.session.lang, path=str(path)))
 
     def action_quit_game(self) -> None:
+        """Quit; with a save file the game is saved first, without one an unfinished game asks."""
         if self.session.save_path is not None:
             self.session.save()
+        elif not self.session.is_over:
+            self.app.push_screen(QuitScreen(self.session.lang), callback=self._after_quit_question)
+            return
         self.app.exit(0)
+
+    def _after_quit_question(self, answer: str | None) -> None:
+        if answer == "save":
+            self.action_save()
+            self.app.exit(0)
+        elif answer == "quit":
+            self.app.exit(0)
 
     def action_language(self) -> None:
         langs = list(LANGUAGES)

@@ -301,3 +301,15 @@ async def test_quitting_an_unsaved_game_asks_first(tmp_path, monkeypatch):
         await pilot.pause()
     saved = list(tmp_path.glob("cardtable-trash-*.json"))
     assert len(saved) == 1 and Record.load(saved[0]).actions == tuple(str(a) for a in s.match.state.history)
+
+
+@sync
+async def test_seat_names_are_text_not_markup():
+    s = session("human:[b]Ana[/],human:[/]", seed=3)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
+        assert "[b]Ana[/]" in str(app.screen.query_one("#cover").render())
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        assert "[b]Ana[/]" in str(screen(app).query_one("#title").render())

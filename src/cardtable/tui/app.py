@@ -156,7 +156,6 @@ class TableScreen(Screen[None]):
     TableScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
     TableScreen #table { max-width: 70%; }
     TableScreen #status { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
-    TableScreen #status.-error { color: $error; }
     TableScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
 
@@ -216,9 +215,9 @@ class TableScreen(Screen[None]):
         who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
         extra = self.table.subtitle()
         self.query_one("#title", Static).update(
-            tr("title", lang, game=s.game.title, preset=s.game.preset, who=who) + (f" · {extra}" if extra else "")
+            Text(tr("title", lang, game=s.game.title, preset=s.game.preset, who=who) + (f" · {extra}" if extra else ""))
         )
-        self.query_one("#keys", Static).update(tr("keys", lang))
+        self.query_one("#keys", Static).update(Text(tr("keys", lang)))
         if s.is_over and view is not None:
             line = self.result_text(view, summary=False)
         elif self.awaiting is not None:

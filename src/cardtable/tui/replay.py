@@ -80,12 +80,12 @@ class ReplayScreen(Screen[None]):
         else:
             self.table.show(view)
         who = tr("spectator", lang) if self.seat is None else translate("seat", lang, n=self.seat)
-        self.query_one("#title", Static).update(
-            tr("replay.title", lang, game=self.session.game.title, who=who, i=self.index, total=len(self.steps) - 1)
-        )
+        total = len(self.steps) - 1
+        title = tr("replay.title", lang, game=self.session.game.title, who=who, i=self.index, total=total)
+        self.query_one("#title", Static).update(Text(title))
         end = tr("replay.end", lang) if self.index == len(self.steps) - 1 else ""
         self.query_one("#status", Static).update(Text.assemble(line, "\n", (end, "dim")))
-        self.query_one("#keys", Static).update(tr("replay.keys", lang))
+        self.query_one("#keys", Static).update(Text(tr("replay.keys", lang)))
 
     def _frame(self, generation: int, event: Event | None, view: PlayerView | None) -> None:
         if generation != self.generation:

@@ -313,3 +313,16 @@ async def test_seat_names_are_text_not_markup():
         await pilot.press("enter")
         await settle(pilot, ready(app))
         assert "[b]Ana[/]" in str(screen(app).query_one("#title").render())
+
+
+@sync
+async def test_in_80x24_the_seat_on_screen_always_fits():
+    s = session("human,sensible,stock,random", seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.pause(0.1)  # the layout after the table's resize
+        panel = screen(app).query_one("#seat-row-3")
+        region = panel.region
+        assert region.height == 7 and region.bottom <= 24 - 3  # above the status lines and the key bar
+        assert screen(app).query_one("#slot-3-10").region.bottom <= region.bottom

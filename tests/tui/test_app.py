@@ -172,7 +172,10 @@ async def test_spanish_strings_with_lang_es():
         await settle(pilot, ready(app))
         lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
         assert any("robas" in line for line in lines)
-        await pilot.press("l")  # and back to English at a key press
+        await pilot.press("l")  # the next language at a key press (es -> pt -> en)
+        await pilot.pause()
+        assert "Sua vez." in status(app)
+        await pilot.press("l")
         await pilot.pause()
         assert "Your move." in status(app)
 
@@ -326,3 +329,16 @@ async def test_in_80x24_the_seat_on_screen_always_fits():
         region = panel.region
         assert region.height == 7 and region.bottom <= 24 - 3  # above the status lines and the key bar
         assert screen(app).query_one("#slot-3-10").region.bottom <= region.bottom
+
+
+@sync
+async def test_portuguese_app_strings_and_english_events_until_the_common_catalog_has_them():
+    s = session(seed=5, lang="pt")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert "Sua vez." in status(app) and "comprar do monte" in status(app)
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
+        assert not any("trash.event." in line for line in lines)

@@ -29,3 +29,25 @@ def test_default_seats_put_the_human_where_asked():
 def test_hint_bot_table_falls_back_to_random():
     assert pick_bot("trash", HINT_BOTS) == "sensible"
     assert pick_bot("no-such-game", HINT_BOTS) == "random"
+
+
+def test_every_tui_catalog_has_every_english_key_and_the_same_placeholders():
+    import json
+    import string
+    from importlib import resources
+
+    from cardtable.tui.session import languages
+
+    def load(lang):
+        return json.loads(resources.files("cardtable.i18n").joinpath(lang, "tui.json").read_text(encoding="utf-8"))
+
+    def fields(text):
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    english = load("en")
+    assert "es" in languages() and all(key.startswith("tui.") for key in english)
+    for lang in languages():
+        catalog = load(lang)
+        assert set(english) <= set(catalog), (lang, set(english) - set(catalog))
+        for key, text in english.items():
+            assert fields(catalog[key]) == fields(text), (lang, key)

@@ -61,9 +61,9 @@ def load_game(name: str, preset: str | None, options: dict[str, Any], bots: int 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """``cardtable play``: the Textual app (``--plain``: the text loop of :mod:`.textplay`)."""
-    from ..i18n import LANGUAGES, default_language
+    from ..i18n import default_language
     from ..tui.seats import SeatSpec, default_seats, parse_seats
-    from ..tui.session import Session
+    from ..tui.session import Session, languages
 
     record = Record.load(args.resume) if args.resume else None
     name = game_class(record.game if record is not None else args.game or "trash").name
@@ -92,8 +92,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     elif len(seats) != game.num_players:
         raise ConfigError(f"--seats names {len(seats)} seats; {game.title} is played by {game.num_players}")
     lang = args.lang or default_language()
-    if lang not in LANGUAGES:
-        raise ConfigError(f"--lang {lang}: languages are {', '.join(LANGUAGES)}")
+    if lang not in languages():
+        raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
     save = Path(args.save) if args.save else None
     if args.plain:
         return _play_plain(args, game, seats, record, save)
@@ -187,12 +187,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if seat is not None and not 0 <= seat < game.num_players:
         raise ConfigError(f"--seat {seat}: seats are 0 to {game.num_players - 1}")
     if getattr(args, "tui", False):
-        from ..i18n import LANGUAGES, default_language
+        from ..i18n import default_language
         from ..tui.launch import run_replay
+        from ..tui.session import languages
 
         lang = args.lang or default_language()
-        if lang not in LANGUAGES:
-            raise ConfigError(f"--lang {lang}: languages are {', '.join(LANGUAGES)}")
+        if lang not in languages():
+            raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
         return run_replay(record, seat, lang=lang)
     who = "a spectator" if seat is None else f"seat {seat}"
     print(st(f"Replay of a {game.title} game ({len(record.actions)} actions) as {who} saw it", "bold"))
@@ -244,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed the deal, to replay the same game")
     play.add_argument("--save", metavar="FILE", help="save the game record to FILE (s in the app, at the end, on quit)")
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")
-    play.add_argument("--lang", help="en or es (default: from the locale)")
+    play.add_argument("--lang", help="en, es or pt (default: from the locale)")
     play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move (--plain)")
     play.add_argument("--plain", action="store_true", help="the plain text loop instead of the app")
     play.add_argument("--no-color", action="store_true", help="plain text (with --plain)")
@@ -262,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--step", action="store_true", help="wait for Enter after each action")
     replay.add_argument("--no-color", action="store_true")
     replay.add_argument("--tui", action="store_true", help="step through it in the terminal app")
-    replay.add_argument("--lang", help="the app's language: en or es (default: from the locale)")
+    replay.add_argument("--lang", help="the app's language: en, es or pt (default: from the locale)")
     replay.set_defaults(run=cmd_replay)
 
     games = sub.add_parser("games", help="list the games")

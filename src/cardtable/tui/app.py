@@ -21,10 +21,9 @@ from textual.widgets import RichLog, Static
 
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
-from ..i18n import LANGUAGES, event_text, translate
 from .games import GameTable, table_class
 from .help import help_text
-from .session import Session, Step, tr
+from .session import Session, Step, event_line, languages, tr
 
 Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
 
@@ -242,7 +241,7 @@ class TableScreen(Screen[None]):
             log.write(Text("─" * 24, style="dim"))
         if event.seat is not None:
             self._last_actor = event.seat
-        text = event_text(self.session.game.name, event, view, self.session.lang)
+        text = event_line(self.session.game.name, event, view, self.session.lang)
         mine = event.seat is not None and event.seat == view.seat
         style = "green" if mine else "bold yellow" if event.kind in LONG_PAUSE and event.kind != "deal" else ""
         log.write(Text("· " + text, style=style))
@@ -483,12 +482,12 @@ class TableScreen(Screen[None]):
             self.app.exit(0)
 
     def action_language(self) -> None:
-        langs = list(LANGUAGES)
+        langs = list(languages())
         self.session.lang = langs[(langs.index(self.session.lang) + 1) % len(langs)] \
             if self.session.lang in langs else langs[0]
         self.table.refresh_texts()
         lang = self.session.lang
-        self.say(tr("status.language", lang, name=translate(f"tui.lang.{lang}", lang)))
+        self.say(tr("status.language", lang, name=tr(f"lang.{lang}", lang)))
 
     def action_fast(self) -> None:
         if self.pace or self.bot_delay:

@@ -14,12 +14,11 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from ..core.game import Action, Event, PlayerView
-from ..i18n import event_text, translate
 from ..records.record import Record, replay_views
 from .app import HelpScreen, global_keys
 from .games import GameTable, table_class
 from .help import help_text
-from .session import Session, tr
+from .session import Session, event_line, tr
 
 
 class ReplayScreen(Screen[None]):
@@ -70,7 +69,7 @@ class ReplayScreen(Screen[None]):
             line = tr("replay.step", lang, who=who, action=self.table.describe(action))
         log.write(Text(f"{self.index}. {line}", style="bold"))
         for event in view.events:
-            log.write(Text("   " + event_text(self.session.game.name, event, view, lang)))
+            log.write(Text("   " + event_line(self.session.game.name, event, view, lang)))
         self.generation += 1  # timers of an earlier step's animation then do nothing
         if animate and self.pace > 0 and view.events:
             generation = self.generation
@@ -79,7 +78,7 @@ class ReplayScreen(Screen[None]):
             self.set_timer(self.pace * len(view.events), lambda: self._frame(generation, None, view))
         else:
             self.table.show(view)
-        who = tr("spectator", lang) if self.seat is None else translate("seat", lang, n=self.seat)
+        who = tr("spectator", lang) if self.seat is None else tr("seat", lang, n=self.seat)
         total = len(self.steps) - 1
         title = tr("replay.title", lang, game=self.session.game.title, who=who, i=self.index, total=total)
         self.query_one("#title", Static).update(Text(title))

@@ -12,6 +12,8 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from pathlib import Path
 
 from ..bots.base import Bot, make_bot
@@ -20,7 +22,7 @@ from ..core.game import Action, Event, Game, PlayerView
 from ..core.seats import SIMULTANEOUS, TERMINAL
 from ..host.clock import Clock
 from ..host.match import Match
-from ..i18n import translate
+from ..i18n import event_text, translate
 from ..records.record import Record
 from .seats import HINT_BOTS, SeatSpec, pick_bot
 
@@ -28,6 +30,21 @@ from .seats import HINT_BOTS, SeatSpec, pick_bot
 def tr(key: str, lang: str, **values: object) -> str:
     """A string of the ``tui`` catalog (``tui.<key>``) in ``lang``."""
     return translate(f"tui.{key}", lang, **values)
+
+
+@cache
+def languages() -> tuple[str, ...]:
+    """The languages the app speaks: those with an ``i18n/<lang>/tui.json`` (English first)."""
+    folder = resources.files("cardtable.i18n")
+    found = {item.name for item in folder.iterdir() if item.is_dir() and item.joinpath("tui.json").is_file()}
+    return tuple(sorted(found, key=lambda lang: (lang != "en", lang)))
+
+
+def event_line(game: str, event: Event, view: PlayerView, lang: str) -> str:
+    """An event in ``lang`` (:func:`cardtable.i18n.event_text`); its English text while the
+    common catalog of ``lang`` has no sentence for it yet."""
+    text = event_text(game, event, view, lang)
+    return event.text if text.startswith(f"{game}.event.") else text
 
 
 @dataclass
@@ -120,13 +137,13 @@ class Session:
         if spec.name:
             return spec.name
         if spec.is_human:
-            return translate("seat", self.lang, n=seat)
+            return tr("seat", self.lang, n=seat)
         return tr("seat_bot", self.lang, n=seat, bot=spec.kind)
 
     def seat_title(self, seat: int) -> str:
         """A seat's name without "you" (for the cover screen)."""
         spec = self.seats[seat]
-        base = translate("seat", self.lang, n=seat)
+        base = tr("seat", self.lang, n=seat)
         return f"{spec.name} ({base})" if spec.name else base
 
     # ---------------------------------------------------------------- play

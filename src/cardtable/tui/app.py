@@ -502,6 +502,7 @@ class TableApp(App[int]):
     """Terminal play of one match."""
 
     TITLE = "cardtable"
+    ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
 
     def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> None:
         super().__init__()

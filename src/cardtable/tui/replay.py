@@ -116,6 +116,7 @@ class ReplayApp(App[int]):
     """The replay viewer."""
 
     TITLE = "cardtable replay"
+    ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
 
     def __init__(self, record: Record, seat: int | None, *, lang: str = "en", pace: float = 0.3) -> None:
         super().__init__()

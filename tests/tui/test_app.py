@@ -342,3 +342,15 @@ async def test_portuguese_app_strings_and_english_events_until_the_common_catalo
         await settle(pilot, ready(app))
         lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
         assert not any("trash.event." in line for line in lines)
+
+
+@sync
+async def test_a_new_match_with_the_same_seats_after_the_result():
+    s = session("sensible,stock", seed=2, target_size=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.press("n")
+        await settle(pilot, lambda: app.session is not s and len(app.session.match.state.history) > 3)
+        assert app.session.seats == s.seats and app.session.game is s.game
+        assert app.table_screen.session is app.session and app.screen_stack[0].retired

@@ -116,7 +116,8 @@ class ResultScreen(ModalScreen[str]):
         yield Static(Text.assemble((self.text, "bold"), "\n\n", (tr("result.keys", self.lang), "dim")), id="result")
 
     def on_key(self, event: events.Key) -> None:
-        answers = {"escape": "table", "enter": "table", "space": "table", "s": "save", "ctrl+s": "save", "q": "quit"}
+        answers = {"escape": "table", "enter": "table", "space": "table", "s": "save", "ctrl+s": "save", "q": "quit",
+                   "n": "new"}
         if event.key in answers:
             event.stop()
             self.dismiss(answers[event.key])
@@ -173,6 +174,7 @@ class TableScreen(Screen[None]):
         self._bot_pending = False  # a bot move is scheduled
         self._last_actor: int | None = None
         self._result_shown = False
+        self.retired = False  # a finished match under a newer one
         self.table: GameTable = table_class(session.game.name)(session, id="table")
 
     # -------------------------------------------------------------- layout
@@ -196,6 +198,8 @@ class TableScreen(Screen[None]):
 
     def _poll_timers(self) -> None:
         """Feed the host's due timers (Trash's time limit) even while a human is thinking."""
+        if self.retired:
+            return
         step = self.session.poll_timers(self.viewer)
         if step is not None:
             self._enqueue(step)
@@ -258,7 +262,7 @@ class TableScreen(Screen[None]):
 
     def _tick(self) -> None:
         self._pending = False
-        if self.app.screen is not self:
+        if self.app.screen is not self or self.retired:
             return  # a cover, help or result screen is up; on_screen_resume carries on
         if self.frames:
             _, event, view = self.frames.popleft()
@@ -405,6 +409,8 @@ class TableScreen(Screen[None]):
             self.action_save()
         elif answer == "quit":
             self.app.exit(0)
+        elif answer == "new" and isinstance(self.app, TableApp):
+            self.app.call_later(self.app.new_match)
 
     # ---------------------------------------------------------------- keys
     def on_key(self, event: events.Key) -> None:
@@ -515,6 +521,18 @@ class TableApp(App[int]):
 
     @property
     def table_screen(self) -> TableScreen:
-        screen = self.screen_stack[0]
-        assert isinstance(screen, TableScreen)
-        return screen
+        """The table screen (under any cover, help or result screen)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                return screen
+        raise LookupError("no table screen")
+
+    def new_match(self) -> None:
+        """Another match of the same game with the same seats (a fresh deal; saved under a new name)."""
+        old = self.session
+        self.session = Session.start(old.game, old.seats, lang=old.lang)
+        old_screen = self.table_screen
+        old_screen.retired = True
+        # The first table is the app's default screen and cannot be switched away; the finished one
+        # stays below, inert, and the new table goes on top.
+        self.push_screen(TableScreen(self.session, pace=old_screen._speeds[0], bot_delay=old_screen._speeds[1]))

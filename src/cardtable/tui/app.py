@@ -103,7 +103,7 @@ class ResultScreen(ModalScreen[str]):
 
     DEFAULT_CSS = """
     ResultScreen { align: center middle; }
-    ResultScreen #result { width: 56; height: auto; border: thick $success; background: $surface; padding: 1 2;
+    ResultScreen #result { width: 66; height: auto; border: thick $success; background: $surface; padding: 1 2;
                            text-align: center; }
     """
 

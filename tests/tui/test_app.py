@@ -354,3 +354,22 @@ async def test_a_new_match_with_the_same_seats_after_the_result():
         await settle(pilot, lambda: app.session is not s and len(app.session.match.state.history) > 3)
         assert app.session.seats == s.seats and app.session.game is s.game
         assert app.table_screen.session is app.session and app.screen_stack[0].retired
+
+
+@sync
+async def test_trv2_time_up_is_shown_before_the_move_that_found_it():
+    from cardtable.host import VirtualClock
+
+    clock = VirtualClock()
+    s = Session.start(cardtable.load("trash", time_limit=3600.0), parse_seats("human,sensible", "trash"),
+                      seed=5, bot_seed=1, clock=clock)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        clock.advance(3601)
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
+        up = next(i for i, line in enumerate(lines) if "time is up" in line)
+        assert any("you draw" in line for line in lines[up:])
+        assert "time is up" in str(app.table_screen.query_one("#title").render())

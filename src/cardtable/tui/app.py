@@ -198,12 +198,14 @@ class TableScreen(Screen[None]):
 
     def _poll_timers(self) -> None:
         """Feed the host's due timers (Trash's time limit) even while a human is thinking."""
-        if self.retired:
-            return
+        if not self.retired and self._feed_timers():
+            self._kick()
+
+    def _feed_timers(self) -> bool:
         step = self.session.poll_timers(self.viewer)
         if step is not None:
             self._enqueue(step)
-            self._kick()
+        return step is not None
 
     def on_screen_resume(self) -> None:
         self._kick()
@@ -339,6 +341,7 @@ class TableScreen(Screen[None]):
         if self.app.screen is not self or self.frames:
             self._kick()
             return
+        self._feed_timers()
         step = self.session.run_bot(self.viewer)
         if step is not None:
             self._enqueue(step)
@@ -366,6 +369,7 @@ class TableScreen(Screen[None]):
         seat = self.awaiting
         if seat is None or self.frames:
             return
+        self._feed_timers()  # so that a timer the host would feed first is shown too
         try:
             step = self.session.submit(seat, action, display=seat)
         except CardtableError as exc:

@@ -12,6 +12,7 @@ import pexpect
 import pytest
 
 import cardtable
+from cardtable.cli import main as cli_main
 from cardtable.cli.main import main
 from cardtable.records import Record, record_of, replay_views
 from cardtable.tui.replay import ReplayApp
@@ -100,9 +101,22 @@ def test_play_without_a_game_is_trash(monkeypatch):
         return 0
 
     monkeypatch.setattr(launch, "run_play", fake_run)
+    monkeypatch.setattr(cli_main, "_terminal", lambda: True)
     assert main(["play", "--seed", "1", "--lang", "es"]) == 0
     s = seen["session"]
     assert s.game.name == "trash" and [str(x) for x in s.seats] == ["human", "sensible"] and s.lang == "es"
+
+
+def test_piped_play_gets_the_plain_text_loop(tmp_path):
+    """Scripts that pipe moves into ``cardtable play`` keep working: no app without a terminal."""
+    import subprocess
+
+    exe = _exe()
+    if exe is None:
+        pytest.skip("the cardtable command is not installed")
+    done = subprocess.run([exe, "play", "trash", "--seed", "5", "--pace", "0"], input="q\n", text=True,
+                          capture_output=True, timeout=30, env={**os.environ, "NO_COLOR": "1"})
+    assert done.returncode == 0 and "Type ? for help" in done.stdout and "Goodbye." in done.stdout
 
 
 def _record(tmp_path: Path) -> tuple[Path, Record]:

@@ -95,7 +95,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if lang not in languages():
         raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
     save = Path(args.save) if args.save else None
-    if args.plain:
+    if args.plain or not _terminal():
         return _play_plain(args, game, seats, record, save)
     if record is not None:
         session = Session.resume(record, seats, lang=lang, save_path=save or Path(args.resume))
@@ -105,6 +105,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     pace = 0.25 if args.pace is None else max(0.0, args.pace)
     return run_play(session, pace=pace, bot_delay=1.5 * pace)
+
+
+def _terminal() -> bool:
+    """True when both ends are a terminal; piped input and output get the plain text loop."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record | None, save: Path | None) -> int:
@@ -247,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")
     play.add_argument("--lang", help="en, es or pt (default: from the locale)")
     play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move (--plain)")
-    play.add_argument("--plain", action="store_true", help="the plain text loop instead of the app")
+    play.add_argument("--plain", action="store_true",
+                      help="the plain text loop instead of the app (also when input or output is not a terminal)")
     play.add_argument("--no-color", action="store_true", help="plain text (with --plain)")
     play.set_defaults(run=cmd_play)
 

@@ -373,3 +373,14 @@ async def test_trv2_time_up_is_shown_before_the_move_that_found_it():
         up = next(i for i, line in enumerate(lines) if "time is up" in line)
         assert any("you draw" in line for line in lines[up:])
         assert "time is up" in str(app.table_screen.query_one("#title").render())
+
+
+@sync
+async def test_a_narrow_terminal_keeps_the_table_and_drops_the_log():
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.pause(0.1)
+        assert not screen(app).log_widget.display
+        assert screen(app).query_one("#slot-1-5").region.right <= 60

@@ -210,6 +210,10 @@ class TableScreen(Screen[None]):
     def on_screen_resume(self) -> None:
         self._kick()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """In a narrow terminal the table gets the whole width (the log comes back when there is room)."""
+        self.log_widget.display = event.size.width >= 76
+
     @property
     def log_widget(self) -> RichLog:
         return self.query_one("#log", RichLog)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 import cardtable
@@ -33,7 +31,6 @@ def status(app: TableApp) -> str:
 async def test_tr_a_whole_match_against_a_bot_by_key_presses():
     s = session(seed=12)
     app = TableApp(s, pace=0, bot_delay=0)
-    started = time.monotonic()
     async with app.run_test(size=SIZE) as pilot:
         presses = 0
         while True:
@@ -51,7 +48,6 @@ async def test_tr_a_whole_match_against_a_bot_by_key_presses():
         assert ("You win the match!" in text) == (outcome.winners == (0,))
         assert all(str(a) != "time-up" for a in s.match.state.history)
         await pilot.press("q")
-    assert time.monotonic() - started < 60
 
 
 @sync

@@ -63,8 +63,9 @@ def test_bad_typing_gets_a_message_and_keeps_the_game():
 def test_installed_command_in_a_pseudo_terminal_plays_to_the_end(tmp_path):
     exe = shutil.which("cardtable") or str(Path(sys.executable).with_name("cardtable"))
     save = tmp_path / "game.json"
-    child = pexpect.spawn(exe, ["play", "trash", "--bots", "1", "--seed", "5", "--pace", "0", "--save", str(save)],
-                          encoding="utf-8", timeout=20, env={**os.environ, "NO_COLOR": "1"}, dimensions=(50, 120))
+    argv = ["play", "trash", "--plain", "--bots", "1", "--seed", "5", "--pace", "0", "--save", str(save)]
+    child = pexpect.spawn(exe, argv, encoding="utf-8", timeout=20, env={**os.environ, "NO_COLOR": "1"},
+                          dimensions=(50, 120))
     prompts = [r"\[s\]tock or \[d\]iscard[^\n]*\? ", r"Place [^\n]*\? ", r"Displace [^\n]*\] ",
                r"Press Enter to draw from the stock: ", r"(You win!|Seat \d wins\.)"]
     moves = 0

@@ -1,8 +1,9 @@
 """The ``cardtable`` command.
 
-    cardtable play [trash|trex|spit] [--bots N] [--preset P] [-o key=value …]
+    cardtable play [trash|trex|spit] [--seats human,sensible …] [--preset P] [-o key=value …] [--lang es]
+    cardtable play --resume FILE            (--plain: the text loop instead of the app)
     cardtable rules GAME [--preset P]
-    cardtable replay FILE [--seat N]
+    cardtable replay FILE [--seat N] [--tui]
     cardtable games
 
 Bad input gets one line on stderr and exit status 2, never a traceback.
@@ -59,9 +60,62 @@ def load_game(name: str, preset: str | None, options: dict[str, Any], bots: int 
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """``cardtable play``: the Textual app (``--plain``: the text loop of :mod:`.textplay`)."""
+    from ..i18n import default_language
+    from ..tui.seats import SeatSpec, default_seats, parse_seats
+    from ..tui.session import Session, languages
+
+    record = Record.load(args.resume) if args.resume else None
+    name = game_class(record.game if record is not None else args.game or "trash").name
+    if record is not None:
+        if args.game is not None and game_class(args.game).name != name:
+            raise ConfigError(f"--resume: {args.resume} is a {name} game, not {args.game}")
+        if args.preset or args.option or args.bots is not None or args.seed is not None:
+            raise ConfigError("--resume takes the game, its options and its seed from the record")
+    seats: tuple[SeatSpec, ...] | None = parse_seats(args.seats, name) if args.seats else None
+    if record is not None:
+        game = cardtable.load(record.game, record.preset, **record.options)
+    else:
+        options = parse_options(args.option)
+        if seats is not None:
+            if args.bots is not None:
+                raise ConfigError("use --seats or --bots, not both")
+            if any(o.name == "players" for o in game_class(name).OPTIONS):
+                if "players" in options and int(options["players"]) != len(seats):
+                    raise ConfigError(f"--seats names {len(seats)} seats, but players={options['players']}")
+                options.setdefault("players", str(len(seats)))
+        game = load_game(name, args.preset, options, args.bots)
+    if seats is None:
+        if not 0 <= args.seat < game.num_players:
+            raise ConfigError(f"--seat {args.seat}: seats are 0 to {game.num_players - 1}")
+        seats = default_seats(game.num_players, name, args.seat, args.bot)
+    elif len(seats) != game.num_players:
+        raise ConfigError(f"--seats names {len(seats)} seats; {game.title} is played by {game.num_players}")
+    lang = args.lang or default_language()
+    if lang not in languages():
+        raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
+    save = Path(args.save) if args.save else None
+    if args.plain or not _terminal():
+        return _play_plain(args, game, seats, record, save)
+    if record is not None:
+        session = Session.resume(record, seats, lang=lang, save_path=save or Path(args.resume))
+    else:
+        session = Session.start(game, seats, seed=args.seed, lang=lang, save_path=save)
+    from ..tui.launch import run_play
+
+    pace = 0.25 if args.pace is None else max(0.0, args.pace)
+    return run_play(session, pace=pace, bot_delay=1.5 * pace)
+
+
+def _terminal() -> bool:
+    """True when both ends are a terminal; piped input and output get the plain text loop."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record | None, save: Path | None) -> int:
+    """The plain text loop: one human seat, bots elsewhere."""
     color = want_color(sys.stdout, False if args.no_color else None)
-    name = game_class(args.game).name
-    game = load_game(name, args.preset, parse_options(args.option), args.bots)
+    name = game.name
     if name == "spit":
         try:
             spit = importlib.import_module("cardtable.cli.spit_play")
@@ -73,14 +127,22 @@ def cmd_play(args: argparse.Namespace) -> int:
         renderer_for(name)
     except ImportError:
         raise ConfigError(f"{game.title} cannot be played in the terminal in this version") from None
-    human = args.seat
-    if not 0 <= human < game.num_players:
-        raise ConfigError(f"--seat {human}: seats are 0 to {game.num_players - 1}")
-    kind = args.bot or DEFAULT_BOT.get(name, "random")
-    bots = {s: make_bot(name, kind) for s in range(game.num_players) if s != human}
-    match = Match(game, seed=args.seed, bots=bots)
+    humans = [s for s, spec in enumerate(seats) if spec.is_human]
+    if len(humans) != 1:
+        raise ConfigError("--plain is for exactly one human seat (use the app for hot-seat play)")
+    human = humans[0]
+    if args.bot is None and not args.seats:
+        kind = DEFAULT_BOT.get(name, "random")
+        bots = {s: make_bot(name, kind) for s in range(game.num_players) if s != human}
+    else:
+        bots = {s: make_bot(name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
+    match = Match(game, seed=args.seed if record is None else record.seed,
+                  deck=record.deck if record is not None else None, bots=bots)
+    if record is not None:
+        match.state = record.replay()
+        match.seq = len(record.actions)
     pace = args.pace if args.pace is not None else (0.25 if color else 0.0)
-    return play_text(match, human, color=color, pace=pace, save=Path(args.save) if args.save else None)
+    return play_text(match, human, color=color, pace=pace, save=save)
 
 
 def _value(v: Any) -> str:
@@ -129,6 +191,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     seat = args.seat
     if seat is not None and not 0 <= seat < game.num_players:
         raise ConfigError(f"--seat {seat}: seats are 0 to {game.num_players - 1}")
+    if getattr(args, "tui", False):
+        from ..i18n import default_language
+        from ..tui.launch import run_replay
+        from ..tui.session import languages
+
+        lang = args.lang or default_language()
+        if lang not in languages():
+            raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
+        return run_replay(record, seat, lang=lang)
     who = "a spectator" if seat is None else f"seat {seat}"
     print(st(f"Replay of a {game.title} game ({len(record.actions)} actions) as {who} saw it", "bold"))
     try:
@@ -166,17 +237,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"cardtable {cardtable.__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a game in the terminal against bots")
-    play.add_argument("game", nargs="?", default="trash", help="trash (default), trex or spit")
+    play = sub.add_parser("play", help="play a game in the terminal (a Textual app; --plain for the text loop)")
+    play.add_argument("game", nargs="?", help="trash (default), trex or spit")
     play.add_argument("--preset", help="a preset of the game (see: cardtable rules GAME)")
     play.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="set a rule option")
+    play.add_argument("--seats", metavar="LIST",
+                      help="who sits where, one entry per seat: human or a bot name, optionally :NAME "
+                           "(e.g. human,sensible or human:Ana,human:Ben,random); sets the player count")
     play.add_argument("--bots", type=int, help="number of bot opponents (Trash: sets the player count)")
     play.add_argument("--bot", help="which bot: random, sensible, … (Spit: the level)")
-    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--seat", type=int, default=0, help="your seat with --bots (default 0)")
     play.add_argument("--seed", type=int, help="seed the deal, to replay the same game")
-    play.add_argument("--save", metavar="FILE", help="save the game record to FILE when it ends or you quit")
-    play.add_argument("--pace", type=float, help="seconds to pause after each bot move")
-    play.add_argument("--no-color", action="store_true", help="plain text")
+    play.add_argument("--save", metavar="FILE", help="save the game record to FILE (s in the app, at the end, on quit)")
+    play.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    play.add_argument("--lang", help="en, es or pt (default: from the locale)")
+    play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move (--plain)")
+    play.add_argument("--plain", action="store_true",
+                      help="the plain text loop instead of the app (also when input or output is not a terminal)")
+    play.add_argument("--no-color", action="store_true", help="plain text (with --plain)")
     play.set_defaults(run=cmd_play)
 
     rules = sub.add_parser("rules", help="list a game's options, defaults and presets")
@@ -190,6 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--seat", type=int, help="whose view (default: a spectator's)")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each action")
     replay.add_argument("--no-color", action="store_true")
+    replay.add_argument("--tui", action="store_true", help="step through it in the terminal app")
+    replay.add_argument("--lang", help="the app's language: en, es or pt (default: from the locale)")
     replay.set_defaults(run=cmd_replay)
 
     games = sub.add_parser("games", help="list the games")

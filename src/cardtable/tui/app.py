@@ -1,0 +1,546 @@
+"""The app shell: one table screen for any game, plus the cover, help and result screens.
+
+The :class:`TableScreen` drives the match. It asks the session who may act;
+a bot acts after a short delay; a human seat gets the keyboard (after a cover
+screen when several humans share it). Every accepted action comes back as a
+:class:`~cardtable.tui.session.Step`, whose events are animated one by one on the
+game's table before the view after the action is drawn.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Literal
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import RichLog, Static
+
+from ..core.errors import CardtableError
+from ..core.game import Action, Event, PlayerView
+from .games import GameTable, table_class
+from .help import help_text
+from .session import Session, Step, event_line, languages, tr
+
+Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
+
+LONG_PAUSE = {"complete": 4.0, "void": 4.0, "match_over": 4.0, "shrink": 2.0, "deal": 2.0}
+"""Events that deserve a longer look (multiples of the pace)."""
+
+
+def global_keys(lang: str) -> list[tuple[str, str]]:
+    """The keys every game shares, for the help screen."""
+    return [
+        ("? / F1", tr("key.help", lang)),
+        ("h", tr("key.hint", lang)),
+        ("s / Ctrl+S", tr("key.save", lang)),
+        ("l", tr("key.lang", lang)),
+        ("f", tr("key.fast", lang)),
+        ("q", tr("key.quit", lang)),
+    ]
+
+
+class CoverScreen(Screen[None]):
+    """Hides the table between two human seats' turns (hot-seat)."""
+
+    DEFAULT_CSS = """
+    CoverScreen { align: center middle; background: $background; }
+    CoverScreen #cover { width: 60; height: auto; border: thick $warning; padding: 1 2; text-align: center; }
+    """
+
+    def __init__(self, session: Session, seat: int) -> None:
+        super().__init__()
+        self.session = session
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        lang = self.session.lang
+        who = self.session.seat_title(self.seat)
+        yield Static(
+            Text.assemble((tr("cover.title", lang, who=who), "bold"), "\n\n", tr("cover.body", lang, who=who)),
+            id="cover",
+        )
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("enter", "space"):
+            event.stop()
+            self.dismiss(None)
+        elif event.key == "q":
+            event.stop()
+            if isinstance(self.app, TableApp):
+                self.app.table_screen.action_quit_game()
+            else:
+                self.app.exit(0)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Rules, options of the preset and keys."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen #help-box { width: 90%; height: 90%; border: round $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(self.text, id="help-text")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("escape", "q", "question_mark", "f1", "enter"):
+            event.stop()
+            self.dismiss(None)
+
+
+class ResultScreen(ModalScreen[str]):
+    """The end of the match: who won; save, quit or look at the table."""
+
+    DEFAULT_CSS = """
+    ResultScreen { align: center middle; }
+    ResultScreen #result { width: 66; height: auto; border: thick $success; background: $surface; padding: 1 2;
+                           text-align: center; }
+    """
+
+    def __init__(self, text: str, lang: str) -> None:
+        super().__init__()
+        self.text = text
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((self.text, "bold"), "\n\n", (tr("result.keys", self.lang), "dim")), id="result")
+
+    def on_key(self, event: events.Key) -> None:
+        answers = {"escape": "table", "enter": "table", "space": "table", "s": "save", "ctrl+s": "save", "q": "quit",
+                   "n": "new"}
+        if event.key in answers:
+            event.stop()
+            self.dismiss(answers[event.key])
+
+
+class QuitScreen(ModalScreen[str]):
+    """Quitting an unfinished game that has no save file: save, quit or stay."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen #quit { width: 56; height: auto; border: thick $warning; background: $surface; padding: 1 2;
+                       text-align: center; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text.assemble((tr("quit.title", self.lang), "bold"), "\n\n", (tr("quit.keys", self.lang), "dim")),
+                     id="quit")
+
+    def on_key(self, event: events.Key) -> None:
+        answers = {"escape": "stay", "n": "stay", "s": "save", "ctrl+s": "save", "q": "quit", "y": "quit"}
+        if event.key in answers:
+            event.stop()
+            self.dismiss(answers[event.key])
+
+
+class TableScreen(Screen[None]):
+    """The table of one match: title, the game's table, the event log, the prompt and the keys."""
+
+    DEFAULT_CSS = """
+    TableScreen #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
+    TableScreen #main { height: 1fr; }
+    TableScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
+    TableScreen #table { max-width: 70%; }
+    TableScreen #status { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
+    TableScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> None:
+        super().__init__()
+        self.session = session
+        self.pace = pace
+        self.bot_delay = bot_delay
+        self._speeds = (pace, bot_delay)
+        self.viewer: int | None = None if session.hot_seat or not session.humans else session.humans[0]
+        self.awaiting: int | None = None
+        self.frames: deque[Frame] = deque()
+        self.message = ""
+        self.error = False
+        self._pending = False  # a tick is scheduled
+        self._bot_pending = False  # a bot move is scheduled
+        self._last_actor: int | None = None
+        self._result_shown = False
+        self.retired = False  # a finished match under a newer one
+        self.table: GameTable = table_class(session.game.name)(session, id="table")
+
+    # -------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            yield self.table
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="status")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        view = self.session.view(self.viewer)
+        self.table.show(view)
+        for event in view.events:
+            self._log(event, view)
+        self._texts()
+        self._kick()
+        if getattr(self.session.game.options, "time_limit", None) is not None:
+            self.set_interval(1.0, self._poll_timers)
+
+    def _poll_timers(self) -> None:
+        """Feed the host's due timers (Trash's time limit) even while a human is thinking."""
+        if not self.retired and self._feed_timers():
+            self._kick()
+
+    def _feed_timers(self) -> bool:
+        step = self.session.poll_timers(self.viewer)
+        if step is not None:
+            self._enqueue(step)
+        return step is not None
+
+    def on_screen_resume(self) -> None:
+        self._kick()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """In a narrow terminal the table gets the whole width (the log comes back when there is room)."""
+        self.log_widget.display = event.size.width >= 76
+
+    @property
+    def log_widget(self) -> RichLog:
+        return self.query_one("#log", RichLog)
+
+    def _texts(self) -> None:
+        s, lang = self.session, self.session.lang
+        view = self.table.current
+        who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
+        extra = self.table.subtitle()
+        self.query_one("#title", Static).update(
+            Text(tr("title", lang, game=s.game.title, preset=s.game.preset, who=who) + (f" · {extra}" if extra else ""))
+        )
+        self.query_one("#keys", Static).update(Text(tr("keys", lang)))
+        if s.is_over and view is not None:
+            line = self.result_text(view, summary=False)
+        elif self.awaiting is not None:
+            turn = tr("status.your_turn", lang, who=s.seat_title(self.awaiting)) if s.hot_seat \
+                else tr("status.your_move", lang)
+            line = turn + "  " + self.table.prompt()
+        elif s.bot_to_move():
+            line = tr("status.thinking", lang, who=s.seat_label(s.to_move(), self.viewer)) \
+                if s.to_move() >= 0 else tr("status.bots", lang)
+        else:
+            line = ""
+        status = self.query_one("#status", Static)
+        status.update(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")))
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.message, self.error = message, error
+        self._texts()
+
+    def _log(self, event: Event, view: PlayerView) -> None:
+        log = self.log_widget
+        if event.seat is not None and event.seat != self._last_actor and self._last_actor is not None:
+            log.write(Text("─" * 24, style="dim"))
+        if event.seat is not None:
+            self._last_actor = event.seat
+        text = event_line(self.session.game.name, event, view, self.session.lang)
+        mine = event.seat is not None and event.seat == view.seat
+        style = "green" if mine else "bold yellow" if event.kind in LONG_PAUSE and event.kind != "deal" else ""
+        log.write(Text("· " + text, style=style))
+
+    # -------------------------------------------------------------- driving
+    def _kick(self, delay: float = 0.0) -> None:
+        if self._pending:
+            return
+        self._pending = True
+        if delay > 0:
+            self.set_timer(delay, self._tick)
+        else:
+            self.call_later(self._tick)
+
+    def _tick(self) -> None:
+        self._pending = False
+        if self.app.screen is not self or self.retired:
+            return  # a cover, help or result screen is up; on_screen_resume carries on
+        if self.frames:
+            _, event, view = self.frames.popleft()
+            if event is not None:
+                self.table.play_event(event)
+                self._log(event, view)
+                self._kick(self.pace * LONG_PAUSE.get(event.kind, 1.0))
+            else:
+                self.table.show(view)
+                self._texts()
+                self._kick()
+            return
+        self._decide()
+
+    def _decide(self) -> None:
+        s = self.session
+        if s.is_over:
+            self._finish()
+            return
+        humans = s.human_seats_to_act()
+        if humans:
+            seat = self.viewer if self.viewer in humans else humans[0]
+            if s.hot_seat and self.viewer != seat:
+                self.awaiting = None
+                self.app.push_screen(CoverScreen(s, seat), callback=lambda _: self._show_seat(seat))
+                return
+            if self.awaiting != seat:
+                self.awaiting = seat
+                self.viewer = seat
+                self.table.show(s.view(seat))
+            self._texts()
+            if s.bot_to_move() and not self._bot_pending:  # simultaneous: the bots keep playing meanwhile
+                self._bot_pending = True
+                self.set_timer(max(self.bot_delay, 0.05) * 3, self._bot)
+            return
+        self.awaiting = None
+        if s.bot_to_move():
+            if s.hot_seat and self.viewer is not None:  # nobody's cards while the bots play
+                self._switch_viewer(None)
+            self._texts()
+            if not self._bot_pending:
+                self._bot_pending = True
+                if self.bot_delay > 0:
+                    self.set_timer(self.bot_delay, self._bot)
+                else:
+                    self.call_later(self._bot)
+            return
+        self.say(tr("status.stuck", s.lang), error=True)
+
+    def _switch_viewer(self, seat: int | None) -> None:
+        """Show the table as ``seat`` sees it; in hot-seat play the log of the previous seat goes too,
+        since its events were worded (and may have been shown) for that seat alone."""
+        self.viewer = seat
+        view = self.session.view(seat)
+        self.table.show(view)
+        if self.session.hot_seat:
+            log = self.log_widget
+            log.clear()
+            self._last_actor = None
+            who = tr("spectator", self.session.lang) if seat is None else self.session.seat_title(seat)
+            log.write(Text(f"— {who} —", style="bold"))
+            for event in view.events:
+                self._log(event, view)
+
+    def _show_seat(self, seat: int) -> None:
+        self._switch_viewer(seat)
+        self.awaiting = seat
+        self.message = ""
+        self._texts()
+        self._kick()
+
+    def _bot(self) -> None:
+        self._bot_pending = False
+        if self.app.screen is not self or self.frames:
+            self._kick()
+            return
+        self._feed_timers()
+        step = self.session.run_bot(self.viewer)
+        if step is not None:
+            self._enqueue(step)
+        self._kick()
+
+    def _enqueue(self, step: Step) -> None:
+        for event in step.events:
+            self.frames.append(("event", event, step.view))
+        self.frames.append(("view", None, step.view))
+
+    def _flush(self) -> None:
+        """Skip the rest of an animation."""
+        last: PlayerView | None = None
+        while self.frames:
+            _, event, view = self.frames.popleft()
+            if event is not None:
+                self._log(event, view)
+            last = view
+        if last is not None:
+            self.table.show(last)
+        self._texts()
+
+    def act(self, action: Action) -> None:
+        """The seat on screen chose ``action``."""
+        seat = self.awaiting
+        if seat is None or self.frames:
+            return
+        self._feed_timers()  # so that a timer the host would feed first is shown too
+        try:
+            step = self.session.submit(seat, action, display=seat)
+        except CardtableError as exc:
+            self.say(f"✗ {exc}", error=True)
+            return
+        self.awaiting = None
+        self.message = ""
+        self._enqueue(step)
+        self._kick()
+
+    def _finish(self) -> None:
+        if self._result_shown:
+            return
+        self._result_shown = True
+        self.awaiting = None
+        view = self.session.view(self.viewer)
+        self.table.show(view)
+        if self.session.save_path is not None:
+            self.session.save()
+        self._texts()
+        self.app.push_screen(ResultScreen(self.result_text(view), self.session.lang), callback=self._after_result)
+
+    def result_text(self, view: PlayerView, summary: bool = True) -> str:
+        s, lang = self.session, self.session.lang
+        outcome = view.outcome
+        if outcome is None:
+            return ""
+        if len(outcome.winners) == 1:
+            winner = outcome.winners[0]
+            if winner == self.viewer:
+                head = tr("result.you_win", lang)
+            else:
+                head = tr("result.wins", lang, who=s.seat_title(winner))
+        else:
+            head = tr("result.shared", lang, who=", ".join(s.seat_title(w) for w in outcome.winners))
+        standings = self.table.summary() if summary else ""
+        return head[:1].upper() + head[1:] + ("\n\n" + standings if standings else "")
+
+    def _after_result(self, answer: str | None) -> None:
+        if answer == "save":
+            self.action_save()
+        elif answer == "quit":
+            self.app.exit(0)
+        elif answer == "new" and isinstance(self.app, TableApp):
+            self.app.call_later(self.app.new_match)
+
+    # ---------------------------------------------------------------- keys
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        handlers = {
+            "question_mark": self.action_help, "f1": self.action_help, "h": self.action_hint,
+            "s": self.action_save, "ctrl+s": self.action_save, "q": self.action_quit_game,
+            "l": self.action_language, "f": self.action_fast,
+        }
+        if key in handlers:
+            event.stop()
+            handlers[key]()
+            return
+        if self.frames:
+            if key in ("enter", "space", "escape"):
+                event.stop()
+                self._flush()
+                self._kick()
+            return
+        if self.session.is_over and key in ("enter", "escape"):
+            event.stop()
+            view = self.table.current
+            if view is not None:
+                self.app.push_screen(ResultScreen(self.result_text(view), self.session.lang),
+                                     callback=self._after_result)
+            return
+        if self.awaiting is not None:
+            action = self.table.key_action(key)
+            if action is not None:
+                event.stop()
+                self.act(action)
+
+    def on_game_table_chosen(self, message: GameTable.Chosen) -> None:
+        message.stop()
+        if not self.frames:
+            self.act(message.action)
+
+    def action_help(self) -> None:
+        lang = self.session.lang
+        self.app.push_screen(HelpScreen(help_text(self.session.game, lang, self.table.key_help() + global_keys(lang))))
+
+    def action_hint(self) -> None:
+        lang = self.session.lang
+        if self.awaiting is None:
+            self.say(tr("status.no_hint", lang))
+            return
+        action = self.session.hint(self.awaiting)
+        if action is None:
+            return
+        self.table.highlight(action)
+        self.say(tr("status.hint", lang, bot=self.session.hint_bot_name, action=self.table.describe(action)))
+
+    def action_save(self) -> None:
+        try:
+            path = self.session.save()
+        except OSError as exc:
+            self.say(tr("status.save_failed", self.session.lang, error=exc.strerror or str(exc)), error=True)
+            return
+        self.say(tr("status.saved", self.session.lang, path=str(path)))
+
+    def action_quit_game(self) -> None:
+        """Quit; with a save file the game is saved first, without one an unfinished game asks."""
+        if self.session.save_path is not None:
+            self.session.save()
+        elif not self.session.is_over:
+            self.app.push_screen(QuitScreen(self.session.lang), callback=self._after_quit_question)
+            return
+        self.app.exit(0)
+
+    def _after_quit_question(self, answer: str | None) -> None:
+        if answer == "save":
+            self.action_save()
+            self.app.exit(0)
+        elif answer == "quit":
+            self.app.exit(0)
+
+    def action_language(self) -> None:
+        langs = list(languages())
+        self.session.lang = langs[(langs.index(self.session.lang) + 1) % len(langs)] \
+            if self.session.lang in langs else langs[0]
+        self.table.refresh_texts()
+        lang = self.session.lang
+        self.say(tr("status.language", lang, name=tr(f"lang.{lang}", lang)))
+
+    def action_fast(self) -> None:
+        if self.pace or self.bot_delay:
+            self.pace, self.bot_delay = 0.0, 0.0
+            self.say(tr("status.fast", self.session.lang))
+        else:
+            self.pace, self.bot_delay = self._speeds
+            self.say(tr("status.slow", self.session.lang))
+
+
+class TableApp(App[int]):
+    """Terminal play of one match."""
+
+    TITLE = "cardtable"
+    ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
+
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> None:
+        super().__init__()
+        self.session = session
+        self.pace = pace
+        self.bot_delay = bot_delay
+
+    def get_default_screen(self) -> Screen[None]:
+        return TableScreen(self.session, pace=self.pace, bot_delay=self.bot_delay)
+
+    @property
+    def table_screen(self) -> TableScreen:
+        """The table screen (under any cover, help or result screen)."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                return screen
+        raise LookupError("no table screen")
+
+    def new_match(self) -> None:
+        """Another match of the same game with the same seats (a fresh deal; saved under a new name)."""
+        old = self.session
+        self.session = Session.start(old.game, old.seats, lang=old.lang)
+        old_screen = self.table_screen
+        old_screen.retired = True
+        # The first table is the app's default screen and cannot be switched away; the finished one
+        # stays below, inert, and the new table goes on top.
+        self.push_screen(TableScreen(self.session, pace=old_screen._speeds[0], bot_delay=old_screen._speeds[1]))

@@ -1,0 +1,88 @@
+"""What a game brings to the app: a :class:`GameTable` widget.
+
+A game's screen module ``cardtable.tui.games.<game>`` defines ``Table``, a
+subclass of :class:`GameTable`. The app shell owns everything else (seats, the
+cover screen, help, hints, save, languages, the event log) and talks to the
+table through these methods only:
+
+* :meth:`show` draws a view (always the view of the seat on screen, or the
+  spectator's); :meth:`play_event` applies one event of the last action to what is
+  drawn, so a forced sequence is shown step by step; :meth:`show` follows with
+  the view after the action.
+* :meth:`key_action` maps a key to an action of the seat to move (or ``None``);
+  a mouse choice is posted as a :class:`GameTable.Chosen` message.
+* :meth:`prompt`, :meth:`describe` and :meth:`key_help` are texts in the
+  session's language.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.widget import Widget
+
+from ...core.game import Action, Event, PlayerView
+from ..session import Session, tr
+
+
+class GameTable(Widget):
+    """The base of every game's table widget."""
+
+    class Chosen(Message):
+        """The seat on screen chose ``action`` with the mouse (or a button)."""
+
+        def __init__(self, action: Action) -> None:
+            super().__init__()
+            self.action = action
+
+    def __init__(self, session: Session, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.current: PlayerView | None = None
+
+    @property
+    def lang(self) -> str:
+        return self.session.lang
+
+    @property
+    def acting(self) -> bool:
+        """True when the view on screen has legal actions (it is that seat's move)."""
+        return self.current is not None and self.current.seat is not None and bool(self.current.legal_actions)
+
+    def show(self, view: PlayerView) -> None:
+        """Draw ``view``."""
+        self.current = view
+
+    def play_event(self, event: Event) -> None:
+        """Show one event of the last action on top of what is drawn (default: nothing to move)."""
+
+    def key_action(self, key: str) -> Action | None:
+        """The action a key stands for, for the seat on screen; ``None`` if the key means nothing now."""
+        return None
+
+    def subtitle(self) -> str:
+        """A short line for the title bar (a hand number, a contract …)."""
+        return ""
+
+    def summary(self) -> str:
+        """The standings at the end of a match, one line per seat (default: none)."""
+        return ""
+
+    def prompt(self) -> str:
+        """What the seat on screen is asked now."""
+        return tr("generic.prompt", self.lang)
+
+    def describe(self, action: Action) -> str:
+        """An action in words (for hints)."""
+        return str(action)
+
+    def key_help(self) -> list[tuple[str, str]]:
+        """``(keys, what they do)`` for the help screen."""
+        return []
+
+    def highlight(self, action: Action | None) -> None:
+        """Mark the action a hint suggests (default: nothing to mark)."""
+
+    def refresh_texts(self) -> None:
+        """Redraw after a change of language."""
+        if self.current is not None:
+            self.show(self.current)

@@ -1,0 +1,35 @@
+"""Start the apps from the command line. Textual is imported only here, when an
+app really starts, so ``cardtable`` works without the ``tui`` extra (``--plain``)."""
+
+from __future__ import annotations
+
+from ..core.errors import ConfigError
+from ..records.record import Record
+from .session import Session
+
+
+def _textual() -> None:
+    try:
+        import textual  # noqa: F401
+    except ModuleNotFoundError:
+        raise ConfigError(
+            "the terminal app needs Textual: pip install 'cardtable[tui]' (or play with --plain)"
+        ) from None
+
+
+def run_play(session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> int:
+    """Play ``session`` in the Textual app; returns the exit status."""
+    _textual()
+    from .app import TableApp
+
+    code = TableApp(session, pace=pace, bot_delay=bot_delay).run()
+    return int(code or 0)
+
+
+def run_replay(record: Record, seat: int | None, *, lang: str = "en", pace: float = 0.3) -> int:
+    """The step-by-step replay viewer."""
+    _textual()
+    from .replay import ReplayApp
+
+    code = ReplayApp(record, seat, lang=lang, pace=pace).run()
+    return int(code or 0)

@@ -1,0 +1,136 @@
+"""``cardtable replay FILE --seat N --tui``: a record, step by step, as one seat saw it.
+
+Only ``state.view(seat)`` of each step is ever shown (the spectator's view
+without ``--seat``), through the same game table as live play.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
+
+from ..core.game import Action, Event, PlayerView
+from ..records.record import Record, replay_views
+from .app import HelpScreen, global_keys
+from .games import GameTable, table_class
+from .help import help_text
+from .session import Session, event_line, tr
+
+
+class ReplayScreen(Screen[None]):
+    """Steps through ``(action, view)`` pairs."""
+
+    DEFAULT_CSS = """
+    ReplayScreen #title { height: 1; background: $primary-darken-2; padding: 0 1; }
+    ReplayScreen #main { height: 1fr; }
+    ReplayScreen #table { max-width: 70%; }
+    ReplayScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
+    ReplayScreen #status { height: 2; padding: 0 1; }
+    ReplayScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
+    """
+
+    def __init__(self, session: Session, steps: list[tuple[Action | None, PlayerView]], seat: int | None,
+                 pace: float) -> None:
+        super().__init__()
+        self.session = session
+        self.steps = steps
+        self.seat = seat
+        self.pace = pace
+        self.index = 0
+        self.generation = 0
+        self.table: GameTable = table_class(session.game.name)(session, id="table")
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            yield self.table
+            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="status")
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.go(0)
+
+    def go(self, index: int, animate: bool = False) -> None:
+        """Show step ``index`` (0 is the start); ``animate`` plays its events one by one first."""
+        self.index = max(0, min(index, len(self.steps) - 1))
+        action, view = self.steps[self.index]
+        log = self.query_one("#log", RichLog)
+        lang = self.session.lang
+        if action is None:
+            line = tr("replay.start", lang)
+        else:
+            actor = self.steps[self.index - 1][1].current_player
+            who = self.session.seat_label(actor, self.seat) if actor >= 0 else "—"
+            line = tr("replay.step", lang, who=who, action=self.table.describe(action))
+        log.write(Text(f"{self.index}. {line}", style="bold"))
+        for event in view.events:
+            log.write(Text("   " + event_line(self.session.game.name, event, view, lang)))
+        self.generation += 1  # timers of an earlier step's animation then do nothing
+        if animate and self.pace > 0 and view.events:
+            generation = self.generation
+            for i, event in enumerate(view.events):
+                self.set_timer(self.pace * i, lambda e=event: self._frame(generation, e, None))
+            self.set_timer(self.pace * len(view.events), lambda: self._frame(generation, None, view))
+        else:
+            self.table.show(view)
+        who = tr("spectator", lang) if self.seat is None else tr("seat", lang, n=self.seat)
+        total = len(self.steps) - 1
+        title = tr("replay.title", lang, game=self.session.game.title, who=who, i=self.index, total=total)
+        self.query_one("#title", Static).update(Text(title))
+        end = tr("replay.end", lang) if self.index == len(self.steps) - 1 else ""
+        self.query_one("#status", Static).update(Text.assemble(line, "\n", (end, "dim")))
+        self.query_one("#keys", Static).update(Text(tr("replay.keys", lang)))
+
+    def _frame(self, generation: int, event: Event | None, view: PlayerView | None) -> None:
+        if generation != self.generation:
+            return
+        if event is not None:
+            self.table.play_event(event)
+        if view is not None:
+            self.table.show(view)
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        moves = {"right": self.index + 1, "space": self.index + 1, "n": self.index + 1, "enter": self.index + 1,
+                 "left": self.index - 1, "p": self.index - 1, "home": 0, "end": len(self.steps) - 1}
+        if key in moves:
+            event.stop()
+            target = moves[key]
+            if 0 <= target < len(self.steps) and target != self.index:
+                self.go(target, animate=target == self.index + 1)
+        elif key in ("question_mark", "f1"):
+            event.stop()
+            lang = self.session.lang
+            self.app.push_screen(HelpScreen(help_text(self.session.game, lang, global_keys(lang))))
+        elif key in ("q", "escape"):
+            event.stop()
+            self.app.exit(0)
+
+
+class ReplayApp(App[int]):
+    """The replay viewer."""
+
+    TITLE = "cardtable replay"
+    ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
+
+    def __init__(self, record: Record, seat: int | None, *, lang: str = "en", pace: float = 0.3) -> None:
+        super().__init__()
+        self.record = record
+        self.seat = seat
+        self.lang = lang
+        self.pace = pace
+
+    def get_default_screen(self) -> Screen[None]:
+        from ..host.match import Match
+        from .seats import SeatSpec
+
+        steps = list(replay_views(self.record, self.seat))
+        first = steps[0][1]
+        match = Match(self.record.new_state().game, seed=self.record.seed, deck=self.record.deck)
+        session = Session(match, tuple(SeatSpec("human") for _ in range(first.num_players)), lang=self.lang)
+        return ReplayScreen(session, steps, self.seat, self.pace)

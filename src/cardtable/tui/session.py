@@ -1,0 +1,245 @@
+"""A game at the table: the host's :class:`Match`, who sits where, the language,
+hints and saving. Plain Python (no Textual), so it is tested and used directly.
+
+The session is a client of the host: humans act through :meth:`Match.submit`,
+bots through :meth:`Match.run_bot`, and what a seat is shown is always
+``match.view(seat)`` (or the spectator's view, ``seat=None``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from ..bots.base import Bot, make_bot
+from ..core.errors import ConfigError, IllegalActionError
+from ..core.game import Action, Event, Game, PlayerView
+from ..core.seats import SIMULTANEOUS, TERMINAL
+from ..host.clock import Clock
+from ..host.match import Match
+from ..i18n import event_text, translate
+from ..records.record import Record
+from .seats import HINT_BOTS, SeatSpec, pick_bot
+
+
+def tr(key: str, lang: str, **values: object) -> str:
+    """A string of the ``tui`` catalog (``tui.<key>``) in ``lang``."""
+    return translate(f"tui.{key}", lang, **values)
+
+
+@cache
+def languages() -> tuple[str, ...]:
+    """The languages the app speaks: those with an ``i18n/<lang>/tui.json`` (English first)."""
+    folder = resources.files("cardtable.i18n")
+    found = {item.name for item in folder.iterdir() if item.is_dir() and item.joinpath("tui.json").is_file()}
+    return tuple(sorted(found, key=lambda lang: (lang != "en", lang)))
+
+
+def event_line(game: str, event: Event, view: PlayerView, lang: str) -> str:
+    """An event in ``lang`` (:func:`cardtable.i18n.event_text`); its English text while the
+    common catalog of ``lang`` has no sentence for it yet."""
+    text = event_text(game, event, view, lang)
+    return event.text if text.startswith(f"{game}.event.") else text
+
+
+@dataclass
+class Step:
+    """One accepted action as the display seat saw it: the new events, then the view after them."""
+
+    seat: int
+    action: Action
+    events: tuple[Event, ...]
+    view: PlayerView
+
+
+@dataclass
+class Session:
+    """One match at one keyboard."""
+
+    match: Match
+    seats: tuple[SeatSpec, ...]
+    lang: str = "en"
+    save_path: Path | None = None
+    hint_rng: random.Random = field(default_factory=lambda: random.Random(0))
+
+    def __post_init__(self) -> None:
+        if len(self.seats) != self.game.num_players:
+            raise ConfigError(
+                f"--seats names {len(self.seats)} seats; {self.game.title} here has {self.game.num_players}"
+            )
+        self._hint_bot: Bot | None = None
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def start(
+        cls,
+        game: Game,
+        seats: Sequence[SeatSpec],
+        *,
+        seed: int | None = None,
+        bot_seed: int | None = None,
+        lang: str = "en",
+        save_path: Path | None = None,
+        clock: Clock | None = None,
+    ) -> Session:
+        """A new match of ``game`` with ``seats``."""
+        bots = {s: make_bot(game.name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
+        match = Match(game, seed=seed, bots=bots, bot_seed=bot_seed, clock=clock)
+        return cls(match, tuple(seats), lang=lang, save_path=save_path)
+
+    @classmethod
+    def resume(
+        cls,
+        record: Record,
+        seats: Sequence[SeatSpec],
+        *,
+        bot_seed: int | None = None,
+        lang: str = "en",
+        save_path: Path | None = None,
+    ) -> Session:
+        """The match of ``record``, replayed (every action checked) and continued with ``seats``."""
+        state = record.replay()
+        game = state.game
+        bots = {s: make_bot(game.name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
+        match = Match(game, seed=record.seed, deck=record.deck, bots=bots, bot_seed=bot_seed)
+        # The host has no "from record" constructor yet: put the replayed state in place.
+        match.state = state
+        match.seq = len(record.actions)
+        return cls(match, tuple(seats), lang=lang, save_path=save_path)
+
+    # ---------------------------------------------------------------- seats
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        return tuple(s for s, spec in enumerate(self.seats) if spec.is_human)
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several humans share the keyboard: hands are covered between their turns."""
+        return len(self.humans) > 1
+
+    def is_human(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat].is_human
+
+    def seat_label(self, seat: int, viewer: int | None) -> str:
+        """How ``viewer``'s screen names ``seat``: "you", a given name, or "seat 1 (sensible)"."""
+        spec = self.seats[seat]
+        if seat == viewer:
+            return tr("you", self.lang)
+        if spec.name:
+            return spec.name
+        if spec.is_human:
+            return tr("seat", self.lang, n=seat)
+        return tr("seat_bot", self.lang, n=seat, bot=spec.kind)
+
+    def seat_title(self, seat: int) -> str:
+        """A seat's name without "you" (for the cover screen)."""
+        spec = self.seats[seat]
+        base = tr("seat", self.lang, n=seat)
+        return f"{spec.name} ({base})" if spec.name else base
+
+    # ---------------------------------------------------------------- play
+    def to_move(self) -> int:
+        return self.match.to_move()
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.to_move() == TERMINAL
+
+    def view(self, seat: int | None) -> PlayerView:
+        return self.match.view(seat)
+
+    def human_seats_to_act(self) -> tuple[int, ...]:
+        """The human seats that may act now (one in a turn-based game; any with moves when simultaneous)."""
+        player = self.to_move()
+        if player == TERMINAL:
+            return ()
+        if player == SIMULTANEOUS:
+            return tuple(s for s in self.humans if self.match.state.legal_actions(s))
+        return (player,) if self.is_human(player) else ()
+
+    def bot_to_move(self) -> bool:
+        player = self.to_move()
+        if player == SIMULTANEOUS:
+            return any(self.match.state.legal_actions(s) for s in self.match.bots)
+        return player in self.match.bots
+
+    def submit(self, seat: int, action: Action | str, display: int | None) -> Step:
+        """A human seat's action; :class:`IllegalActionError` leaves everything as it was."""
+        before = self._last_seq(display)
+        self.match.submit(seat, action)
+        accepted: Action = self.match.state.history[-1]
+        return self._step(seat, accepted, display, before)
+
+    def run_bot(self, display: int | None) -> Step | None:
+        """Let one bot act (in a simultaneous game, the first bot that has a move); None if no bot may."""
+        before = self._last_seq(display)
+        player = self.to_move()
+        if player == SIMULTANEOUS:
+            for seat, bot in self.match.bots.items():
+                view = self.match.view(seat)
+                if not view.legal_actions:
+                    continue
+                action = bot.act(view, self.match.rngs[seat])
+                try:
+                    self.match.submit(seat, action)
+                except IllegalActionError:  # lost a race: no harm done
+                    continue
+                return self._step(seat, action, display, before)
+            return None
+        acted = self.match.run_bot()
+        if acted is None:
+            return None
+        return self._step(player, acted, display, before)
+
+    def poll_timers(self, display: int | None) -> Step | None:
+        """Let the host feed a due timer expiry (an action of no seat); the step if one was fed."""
+        before, count = self._last_seq(display), len(self.match.state.history)
+        self.match.poll_timers()
+        if len(self.match.state.history) == count:
+            return None
+        return self._step(-1, self.match.state.history[-1], display, before)
+
+    def _last_seq(self, display: int | None) -> int:
+        events = self.match.view(display).events
+        return events[-1].seq if events else -1
+
+    def _step(self, seat: int, action: Action, display: int | None, before: int) -> Step:
+        view = self.match.view(display)
+        return Step(seat, action, tuple(e for e in view.events if e.seq > before), view)
+
+    # --------------------------------------------------------------- hints
+    def hint(self, seat: int) -> Action | None:
+        """The advice of the game's best available bot (:data:`HINT_BOTS`) for ``seat``."""
+        view = self.match.view(seat)
+        if not view.legal_actions:
+            return None
+        if self._hint_bot is None:
+            self._hint_bot = make_bot(self.game.name, pick_bot(self.game.name, HINT_BOTS))
+        return self._hint_bot.act(view, self.hint_rng)
+
+    @property
+    def hint_bot_name(self) -> str:
+        return pick_bot(self.game.name, HINT_BOTS)
+
+    # ---------------------------------------------------------------- save
+    def record(self) -> Record:
+        return self.match.record()
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the record to ``path``, the session's save path, or a new file in the current folder."""
+        target = path or self.save_path
+        if target is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            target = Path(f"cardtable-{self.game.name}-{stamp}.json")
+        self.record().save(target)
+        self.save_path = target
+        return target

@@ -1,0 +1,382 @@
+"""The Textual app driven by its pilot: whole matches, hot-seat, help, hints, save/resume, Spanish."""
+
+from __future__ import annotations
+
+import pytest
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.games.trash.actions import TrashAction
+from cardtable.records import Record
+from cardtable.tui.app import CoverScreen, HelpScreen, ResultScreen, TableApp
+from cardtable.tui.games.trash import SlotCell
+from cardtable.tui.seats import parse_seats
+from cardtable.tui.session import Session
+
+from .util import ready, screen, settle, sync, trash_key
+
+SIZE = (110, 34)
+
+
+def session(seats: str = "human,sensible", seed: int = 5, lang: str = "en", **options) -> Session:
+    game = cardtable.load("trash", players=len(seats.split(",")), **options)
+    return Session.start(game, parse_seats(seats, "trash"), seed=seed, bot_seed=1, lang=lang)
+
+
+def status(app: TableApp) -> str:
+    return str(app.table_screen.query_one("#status").render())
+
+
+@sync
+async def test_tr_a_whole_match_against_a_bot_by_key_presses():
+    s = session(seed=12)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        presses = 0
+        while True:
+            await settle(pilot, ready(app))
+            if s.is_over:
+                break
+            view = s.view(screen(app).awaiting)
+            await pilot.press(trash_key(view))
+            presses += 1
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        outcome = s.match.state.outcome()
+        assert outcome is not None and outcome.reason == "target_size"
+        assert presses > 20
+        text = str(app.screen.query_one("#result").render())
+        assert ("You win the match!" in text) == (outcome.winners == (0,))
+        assert all(str(a) != "time-up" for a in s.match.state.history)
+        await pilot.press("q")
+
+
+@sync
+async def test_hot_seat_cover_screen_hides_the_table_between_humans():
+    s = session("human:Ana,human:Ben", seed=3)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
+        assert "Ana" in str(app.screen.query_one("#cover").render())
+        assert not app.screen.query(SlotCell)  # no card of the table is on the cover
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        assert screen(app).viewer == 0 and app.screen is screen(app)
+        while s.to_move() == 0:  # Ana plays her whole turn
+            await pilot.press(trash_key(s.view(0)))
+            await settle(pilot, lambda: isinstance(app.screen, CoverScreen) or ready(app)())
+        assert isinstance(app.screen, CoverScreen) and "Ben" in str(app.screen.query_one("#cover").render())
+        assert screen(app).awaiting is None  # keys cannot act for Ben behind the cover
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        assert screen(app).viewer == 1 and screen(app).table.current.seat == 1
+        lines = [str(line.text) for line in screen(app).query_one("#log").lines]
+        assert lines[0] == "— Ben (seat 1) —"  # Ana's log, worded for her, is gone
+
+
+@sync
+async def test_help_shows_rules_options_of_the_preset_and_keys():
+    s = Session.start(cardtable.load("trash", preset="d2_kings"), parse_seats("human,stock", "trash"), seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.text
+        for word in ("d2_kings", "Kings wild", "wild_mode", "kings *", "TR-26", "1 … 9, 0", "hint"):
+            assert word in text, word
+        await pilot.press("escape")
+        await settle(pilot, lambda: app.screen is screen(app))
+
+
+@sync
+async def test_hint_is_the_sensible_bots_advice_and_is_marked():
+    s = session(seed=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(40):  # play until a wild must be placed: the hint names a slot
+            await settle(pilot, ready(app))
+            view = s.view(0)
+            if view.phase == "place_wild":
+                break
+            await pilot.press(trash_key(view))
+        else:
+            pytest.skip("no wild came up")
+        advice = make_bot("trash", "sensible").act(view, None)
+        await pilot.press("h")
+        await pilot.pause()
+        assert f"Hint (sensible): put the wild on slot {advice.slot}" in status(app)
+        row = s.game.num_players - 1
+        assert app.table_screen.query_one(f"#slot-{row}-{advice.slot}").has_class("-hint")
+
+
+@sync
+async def test_a_wild_slot_chosen_with_the_mouse():
+    s = session(seed=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(40):
+            await settle(pilot, ready(app))
+            view = s.view(0)
+            if view.phase == "place_wild":
+                break
+            await pilot.press(trash_key(view))
+        else:
+            pytest.skip("no wild came up")
+        slot = view.legal_actions[-1].slot
+        before = len(s.match.state.history)
+        assert await pilot.click(f"#slot-1-{slot}")
+        await pilot.pause()
+        assert s.match.state.history[before] == TrashAction("wild", slot)
+
+
+@sync
+async def test_save_and_resume_round_trip(tmp_path):
+    path = tmp_path / "game.json"
+    s = session(seed=4)
+    s.save_path = path
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(6):
+            await settle(pilot, ready(app))
+            await pilot.press(trash_key(s.view(0)))
+        await settle(pilot, ready(app))
+        await pilot.press("s")
+        await pilot.pause()
+        assert f"Saved to {path}" in status(app)
+    record = Record.load(path)
+    assert list(record.actions) == [str(a) for a in s.match.state.history]
+    again = Session.resume(record, parse_seats("human,sensible", "trash"))
+    assert str(again.match.state) == str(s.match.state)
+    app2 = TableApp(again, pace=0, bot_delay=0)
+    async with app2.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app2))
+        assert app2.table_screen.table.current == s.view(0)
+        await pilot.press(trash_key(s.view(0)))  # and play on
+        await settle(pilot, lambda: len(again.match.state.history) > len(record.actions))
+
+
+@sync
+async def test_spanish_strings_with_lang_es():
+    s = session(seed=5, lang="es")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert "Te toca." in status(app) and "robar del mazo" in status(app)
+        assert "? ayuda" in str(app.table_screen.query_one("#keys").render())
+        assert "Mazo" in str(app.table_screen.query_one("#pile-stock").render())
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
+        assert any("robas" in line for line in lines)
+        await pilot.press("l")  # the next language at a key press (es -> pt -> en)
+        await pilot.pause()
+        assert "Sua vez." in status(app)
+        await pilot.press("l")
+        await pilot.pause()
+        assert "Your move." in status(app)
+
+
+@sync
+async def test_spectator_watches_bots_play_a_match_out():
+    s = session("sensible,stock,random", seed=2, target_size=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        assert screen(app).viewer is None and s.is_over
+
+
+@sync
+async def test_generic_table_plays_any_game(monkeypatch):
+    """A game without its own screen gets buttons for its legal actions (here Trash on the generic table)."""
+    from cardtable.tui import app as app_module
+    from cardtable.tui.games import generic
+
+    monkeypatch.setattr(app_module, "table_class", lambda name: generic.Table)
+    s = session(seed=7)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(5):
+            await settle(pilot, ready(app))
+            assert app.table_screen.query(generic.ActionButton)
+            await pilot.press("1")
+        await settle(pilot, ready(app))
+        assert len(s.match.state.history) >= 5
+        await pilot.click(generic.ActionButton)
+        await pilot.pause()
+
+
+@sync
+async def test_tr10_the_displacement_chain_is_drawn_one_event_at_a_time():
+    s = session(seed=5)
+    app = TableApp(s, pace=0.001, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        table = app.table_screen.table
+        drawn: list[tuple[str, int]] = []
+        original = table.play_event
+
+        def spy(event):
+            original(event)
+            face_up = sum(card is not None for card in table.model.layouts[0])
+            drawn.append((event.kind, face_up))
+            if event.kind == "place" and event.seat == 0:
+                assert table.model.layouts[0][event.slot - 1] == event.card
+                assert table.query_one(f"#slot-1-{event.slot}").has_class("-flash")
+
+        table.play_event = spy
+        before = sum(card is not None for card in s.view(0).layouts[0])
+        await pilot.press("enter")  # draw: the chain of this seed places several cards
+        await settle(pilot, lambda: s.to_move() != 0 or ready(app)())
+        await settle(pilot, lambda: not app.table_screen.frames)
+        mine = [d for d in drawn if d[0] in ("draw", "place", "turn_up")][:6]
+        assert [k for k, _ in mine[:3]] == ["draw", "place", "turn_up"]
+        counts = [n for k, n in drawn if k == "place"]
+        assert counts and counts[0] == before + 1 and counts == sorted(counts)
+
+
+@sync
+async def test_stock_and_discard_by_mouse():
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert await pilot.click("#pile-stock")
+        await settle(pilot, lambda: len(s.match.state.history) > 0)
+        assert str(s.match.state.history[0]) == "stock"
+
+
+@sync
+async def test_a_real_time_game_on_the_generic_table():
+    """Spit-shaped: SIMULTANEOUS, actions carry their seat; the bot acts on its timer while the human types."""
+    from cardtable.tui.games import generic
+
+    from .fakegame import GOAL, RaceGame
+
+    s = Session.start(RaceGame.make(), parse_seats("human,random", "race"), seed=1, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0.02)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert isinstance(app.table_screen.table, generic.Table)
+        await settle(pilot, lambda: s.match.state.counts[1] >= 1)  # the bot taps by itself
+        for _ in range(GOAL * 3):
+            if s.is_over:
+                break
+            await pilot.press("1")
+            await pilot.pause()
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        assert s.match.state.counts[0] >= 1 and max(s.match.state.counts) == GOAL
+
+
+@sync
+async def test_help_in_spanish_translates_the_option_docs():
+    s = session(seed=1, lang="es")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("f1")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.text
+        assert "Reglas" in text and "Qué figuras son comodín" in text and "preajuste standard" in text
+
+
+@sync
+async def test_quitting_an_unsaved_game_asks_first(tmp_path, monkeypatch):
+    from cardtable.tui.app import QuitScreen
+
+    monkeypatch.chdir(tmp_path)
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("escape")  # keep playing
+        await settle(pilot, lambda: app.screen is screen(app))
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("s")  # save and quit
+        await pilot.pause()
+    saved = list(tmp_path.glob("cardtable-trash-*.json"))
+    assert len(saved) == 1 and Record.load(saved[0]).actions == tuple(str(a) for a in s.match.state.history)
+
+
+@sync
+async def test_seat_names_are_text_not_markup():
+    s = session("human:[b]Ana[/],human:[/]", seed=3)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
+        assert "[b]Ana[/]" in str(app.screen.query_one("#cover").render())
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        assert "[b]Ana[/]" in str(screen(app).query_one("#title").render())
+
+
+@sync
+async def test_in_80x24_the_seat_on_screen_always_fits():
+    s = session("human,sensible,stock,random", seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.pause(0.1)  # the layout after the table's resize
+        panel = screen(app).query_one("#seat-row-3")
+        region = panel.region
+        assert region.height == 7 and region.bottom <= 24 - 3  # above the status lines and the key bar
+        assert screen(app).query_one("#slot-3-10").region.bottom <= region.bottom
+
+
+@sync
+async def test_portuguese_app_strings_and_english_events_until_the_common_catalog_has_them():
+    s = session(seed=5, lang="pt")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        assert "Sua vez." in status(app) and "comprar do monte" in status(app)
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
+        assert not any("trash.event." in line for line in lines)
+
+
+@sync
+async def test_a_new_match_with_the_same_seats_after_the_result():
+    s = session("sensible,stock", seed=2, target_size=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.press("n")
+        await settle(pilot, lambda: app.session is not s and len(app.session.match.state.history) > 3)
+        assert app.session.seats == s.seats and app.session.game is s.game
+        assert app.table_screen.session is app.session and app.screen_stack[0].retired
+
+
+@sync
+async def test_trv2_time_up_is_shown_before_the_move_that_found_it():
+    from cardtable.host import VirtualClock
+
+    clock = VirtualClock()
+    s = Session.start(cardtable.load("trash", time_limit=3600.0), parse_seats("human,sensible", "trash"),
+                      seed=5, bot_seed=1, clock=clock)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        clock.advance(3601)
+        await pilot.press("enter")
+        await settle(pilot, ready(app))
+        lines = [str(line.text) for line in app.table_screen.query_one("#log").lines]
+        up = next(i for i, line in enumerate(lines) if "time is up" in line)
+        assert any("you draw" in line for line in lines[up:])
+        assert "time is up" in str(app.table_screen.query_one("#title").render())
+
+
+@sync
+async def test_a_narrow_terminal_keeps_the_table_and_drops_the_log():
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(60, 24)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.pause(0.1)
+        assert not screen(app).log_widget.display
+        assert screen(app).query_one("#slot-1-5").region.right <= 60

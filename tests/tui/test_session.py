@@ -1,0 +1,52 @@
+"""The session without Textual: steps and their events, timers, hints, resume."""
+
+from __future__ import annotations
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.host import VirtualClock
+from cardtable.tui.seats import parse_seats
+from cardtable.tui.session import Session
+
+
+def test_a_step_carries_the_events_of_one_action_as_the_display_seat_saw_them():
+    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1)
+    step = s.submit(0, "stock", display=0)
+    assert str(step.action) == "stock" and step.events[0].kind == "draw" and step.events[0].text.startswith("you ")
+    assert step.view == s.view(0)
+    bot = s.run_bot(display=0)
+    assert bot is not None and bot.seat == 1 and all(e.seat in (1, None) for e in bot.events)
+    while s.run_bot(display=0) is not None:  # the bot's other decisions of its turn
+        pass
+    assert s.to_move() == 0 and s.run_bot(display=0) is None
+
+
+def test_trv2_the_host_timer_is_fed_while_a_human_thinks():
+    clock = VirtualClock()
+    game = cardtable.load("trash", time_limit=60.0)
+    s = Session.start(game, parse_seats("human,sensible", "trash"), seed=5, bot_seed=1, clock=clock)
+    assert s.poll_timers(display=0) is None
+    clock.advance(61)
+    step = s.poll_timers(display=0)
+    assert step is not None and str(step.action) == "time-up" and step.events[0].kind == "time_up"
+    assert s.poll_timers(display=0) is None
+
+
+def test_hint_is_what_the_hint_bot_plays_and_resume_replays_exactly():
+    s = Session.start(cardtable.load("trash"), parse_seats("human,random", "trash"), seed=8, bot_seed=2)
+    for _ in range(10):
+        if s.to_move() == 0:
+            s.submit(0, s.hint(0), display=0)
+        else:
+            s.run_bot(display=0)
+    view = s.view(s.to_move())
+    assert s.hint(s.to_move()) == make_bot("trash", "sensible").act(view, None)
+    again = Session.resume(s.record(), s.seats)
+    assert str(again.match.state) == str(s.match.state) and again.match.seq == len(s.match.state.history)
+
+
+def test_seat_labels():
+    s = Session.start(cardtable.load("trash", players=3), parse_seats("human:Ana,sensible,human", "trash"), seed=1)
+    assert s.hot_seat and s.humans == (0, 2)
+    assert s.seat_label(0, 0) == "you" and s.seat_label(0, 2) == "Ana" and s.seat_label(1, 0) == "seat 1 (sensible)"
+    assert s.seat_title(0) == "Ana (seat 0)" and s.seat_title(2) == "seat 2"

@@ -1,0 +1,50 @@
+"""Helpers for driving the Textual app with its pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from cardtable.games.trash.view import TrashView
+from cardtable.tui.app import TableApp, TableScreen
+
+
+async def settle(pilot, check: Callable[[], bool], limit: int = 5000) -> None:
+    """Let the app run until ``check()`` holds."""
+    for _ in range(limit):
+        if check():
+            return
+        await pilot.pause()
+    raise AssertionError("the app did not get there")
+
+
+def screen(app: TableApp) -> TableScreen:
+    return app.table_screen
+
+
+def ready(app: TableApp) -> Callable[[], bool]:
+    """True when a human is asked to move, or the match is over."""
+    return lambda: (screen(app).awaiting is not None and not screen(app).frames) or screen(app).session.is_over
+
+
+def trash_key(view: TrashView) -> str:
+    """The key a sensible human presses for a Trash view."""
+    legal = [str(a) for a in view.legal_actions]
+    if view.phase == "draw":
+        top = view.top_discard
+        return "d" if "discard" in legal and top is not None and view.placeable(top, view.seat) else "enter"
+    if view.phase == "place_wild":
+        return str(int(legal[0].split()[1]) % 10)
+    return "y"
+
+
+def sync(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test with asyncio (no pytest plugin needed)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run

@@ -60,3 +60,14 @@ def test_bots_receive_views_only():
 
     play_out(cardtable.load("trash", max_hands=1), [Spy(), Spy()], seed=1)
     assert seen and set(seen) == {"TrashView"}
+
+
+def test_match_from_record_goes_on_where_it_stopped():
+    game = cardtable.load("trash")
+    match = Match(game, seed=6, bots={1: make_bot("trash", "sensible")}, bot_seed=1)
+    for _ in range(5):
+        match.submit(0, match.state.legal_actions()[0])
+        match.run_bots()
+    again = Match.from_record(match.record(), bots={1: make_bot("trash", "sensible")})
+    assert str(again.state) == str(match.state) and again.seq == len(match.state.history)
+    again.submit(0, again.state.legal_actions()[0])

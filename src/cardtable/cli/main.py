@@ -136,11 +136,7 @@ def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record
         bots = {s: make_bot(name, kind) for s in range(game.num_players) if s != human}
     else:
         bots = {s: make_bot(name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
-    match = Match(game, seed=args.seed if record is None else record.seed,
-                  deck=record.deck if record is not None else None, bots=bots)
-    if record is not None:
-        match.state = record.replay()
-        match.seq = len(record.actions)
+    match = Match.from_record(record, bots=bots) if record is not None else Match(game, seed=args.seed, bots=bots)
     pace = args.pace if args.pace is not None else (0.25 if color else 0.0)
     return play_text(match, human, color=color, pace=pace, save=save)
 

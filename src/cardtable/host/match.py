@@ -16,6 +16,7 @@ from ..core.cards import Card
 from ..core.chance import derive, fresh_seed
 from ..core.errors import IllegalActionError
 from ..core.game import Action, Game, PlayerView, State
+from ..core.registry import load
 from ..core.seats import SIMULTANEOUS, TERMINAL
 from ..records.record import Record, record_of
 from .clock import Clock, SystemClock
@@ -48,6 +49,24 @@ class Match:
         base = fresh_seed() if bot_seed is None else bot_seed
         self.rngs = {seat: derive(base, "bot", seat) for seat in self.bots}
         self.listeners: list[Listener] = []
+
+    @classmethod
+    def from_record(
+        cls,
+        record: Record,
+        *,
+        bots: Mapping[int, Bot] | None = None,
+        clock: Clock | None = None,
+        bot_seed: int | None = None,
+    ) -> Match:
+        """The match of ``record``, every action replayed and checked, ready to go on.
+        A ``time_limit`` starts again from the resumption."""
+        game = load(record.game, record.preset, **record.options)
+        deck = list(record.deck) if record.deck is not None else None
+        match = cls(game, seed=record.seed, deck=deck, bots=bots, clock=clock, bot_seed=bot_seed)
+        match.state = record.replay()
+        match.seq = len(record.actions)
+        return match
 
     # ---------------------------------------------------------------- state
     @property

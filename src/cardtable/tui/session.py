@@ -103,13 +103,8 @@ class Session:
         save_path: Path | None = None,
     ) -> Session:
         """The match of ``record``, replayed (every action checked) and continued with ``seats``."""
-        state = record.replay()
-        game = state.game
-        bots = {s: make_bot(game.name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
-        match = Match(game, seed=record.seed, deck=record.deck, bots=bots, bot_seed=bot_seed)
-        # The host has no "from record" constructor yet: put the replayed state in place.
-        match.state = state
-        match.seq = len(record.actions)
+        bots = {s: make_bot(record.game, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
+        match = Match.from_record(record, bots=bots, bot_seed=bot_seed)
         return cls(match, tuple(seats), lang=lang, save_path=save_path)
 
     # ---------------------------------------------------------------- seats

@@ -66,6 +66,8 @@ def event_text(game: str, event: Event, view: PlayerView, lang: str = DEFAULT) -
     key = f"{game}.event.{event.kind}" + (".you" if mine else "")
     if key not in catalog(lang) and mine:
         key = f"{game}.event.{event.kind}"
+    if key not in catalog(lang):  # not translated yet: the engine's English sentence
+        return event.text
     number = event.value if event.value is not None else event.slot
     seat_word = translate("seat", lang, n=event.seat) if event.seat is not None else ""
     return translate(key, lang, who=seat_word, c=event.card.unicode() if event.card else "", n=number,

@@ -1,0 +1,37 @@
+"""Message catalogs: event texts per language, fallbacks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cardtable
+from cardtable.core.registry import game_names
+from cardtable.i18n import LANGUAGES, catalog, event_text, translate
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", game_names())
+def test_every_event_has_a_sentence_in_every_language(name, lang):
+    state = cardtable.load(name).new_state(seed=2)
+    rng = random.Random(2)
+    for _ in range(300):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        for seat in (0, None):
+            view = state.view(seat)
+            for event in view.events:
+                text = event_text(name, event, view, lang)
+                assert text and f"{name}.event." not in text and "{" not in text
+
+
+def test_spanish_trash_events_and_fallbacks():
+    state = cardtable.load("trash").new_state(seed=1)
+    state.play("stock")
+    view = state.view(0)
+    assert event_text("trash", view.events[0], view, "es").startswith("robas ")
+    assert translate("no.such.key", "es") == "no.such.key"
+    assert set(catalog("es")) >= {k for k in catalog("es") if k.startswith("trash.event.")}

@@ -7,7 +7,7 @@ import pytest
 from cardtable.core.errors import IllegalActionError
 from cardtable.games.trex import Phase, TrexState
 
-from .conftest import SUITS_DEAL, deck_from_hands, keep_all, new, no_doubles, play, start, texts
+from .conftest import SUITS_DEAL, deck_from_hands, new, no_doubles, play, start, texts
 
 # Seat 0 holds 7♥ and so the first kingdom.
 MIXED = deck_from_hands(

@@ -209,6 +209,7 @@ class TrexState(State):
         if self.holder < 0:  # TX-6: 7♥ in the first deal names the first kingdom holder
             self.holder = self.first_holder = owner[SEVEN_HEARTS]
             ev.append(("kingdom", self.holder, NO_CARD, 0))
+        self.leader = self._first_leader()
         self.relevant = self._redeal_relevant()
         if self.game.options.redeal_timing == "before_choice" and any(self.relevant):
             self.phase = Phase.REDEAL

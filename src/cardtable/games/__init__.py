@@ -1,5 +1,6 @@
 """The games. Importing this package registers every game with the core registry."""
 
 from .trash import TrashGame
+from .trex import TrexGame  # noqa: F401  (registers Trex)
 
 __all__ = ["TrashGame"]

@@ -1,0 +1,794 @@
+"""The Trex engine (RULES.md §2).
+
+Inside the engine a card is its id (core.cards: ``suit * 13 + rank - 1``, suits
+♣ ♦ ♥ ♠). ``STRENGTH[id]`` orders a suit A (high) … 2 for tricks; ``LAYOUT_RANK``
+is the TX-32 rank (2..10, J 11, Q 12, K 13, A 14). Hands are lists sorted by
+id; ``owner[id]`` is the seat holding a card or -1. The Trex layout is ``lo``/``hi``
+per suit (0 while unopened) plus ``frontier``: the cards that may be played
+next (TX-32), so legality is a lookup in ``owner``.
+
+Phases (TX-11): ``REDEAL`` (requests, TX-13) → ``CHOOSE`` (TX-9) → ``DOUBLE``
+(TX-15) → ``TRICK`` (TX-20…29) or ``TREX`` (TX-31…35) → the next deal, or
+``OVER``. Each phase has its own legal-actions and apply methods.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Collection, Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Final
+
+from ...core.cards import Card, cards_text
+from ...core.errors import ConfigError
+from ...core.game import Action, Event, Outcome, State
+from ...core.seats import TERMINAL, next_seat, seats_from
+from .actions import (
+    A_CONTRACT,
+    A_DONE,
+    A_DOUBLE,
+    A_KEEP,
+    A_PLAY,
+    A_REDEAL,
+    DOUBLE,
+    KEEP,
+    KH,
+    REDEAL,
+    TR,
+    TrexAction,
+    contract_code,
+)
+from .contracts import HEARTS, TrickContract
+from .view import TrexView, event_text
+
+if TYPE_CHECKING:
+    from . import TrexGame
+
+N: Final = 4
+NEXT: Final = tuple(next_seat(s, N) for s in range(N))
+ORDER: Final = tuple(seats_from(s, N) for s in range(N))
+SUIT: Final = tuple(c // 13 for c in range(52))
+STRENGTH: Final = tuple(13 if c % 13 == 0 else c % 13 for c in range(52))
+"""Trick strength within a suit: 2 → 1 … K → 12, A → 13 (TX-3)."""
+LAYOUT_RANK: Final = tuple(14 if c % 13 == 0 else c % 13 + 1 for c in range(52))
+"""TX-32 rank: 2..10, J 11, Q 12, K 13, A 14."""
+SEVEN_HEARTS: Final = 2 * 13 + 6
+JACKS: Final = tuple(s * 13 + 10 for s in range(4))
+TWOS: Final = tuple(s * 13 + 1 for s in range(4))
+THREES: Final = tuple(s * 13 + 2 for s in range(4))
+ACE_HEARTS: Final = 2 * 13
+KING_HEARTS: Final = 2 * 13 + 12
+NO_CARD: Final = -1
+
+
+def layout_card(suit: int, rank: int) -> int:
+    """The card id of TX-32 rank ``rank`` (2..14) in ``suit``."""
+    return suit * 13 + (0 if rank == 14 else rank - 1)
+
+
+def shuffled_deck(seed: int, number: int) -> list[int]:
+    """The 52 card ids shuffled for shuffle ``number`` of the game ``seed``.
+
+    Each card gets a 64-bit key from SHAKE-128 of ``(seed, "deal", number)`` and the
+    deck is sorted by key: a uniform permutation (a key collision has probability
+    below 1e-16) that costs a few microseconds, where ``random.shuffle`` costs tens.
+    Determined by the seed and the number alone, like core.chance.derive.
+    """
+    digest = hashlib.shake_128(repr((seed, "deal", number)).encode()).digest(52 * 8)
+    keys = memoryview(digest).cast("Q").tolist()
+    return sorted(range(52), key=keys.__getitem__)
+
+
+def kh_trigger(hand: Collection[int]) -> bool:
+    """TX-13, KH clause: hearts exactly {K♥}, {A♥} or {A♥, K♥}; or ≥ 5 hearts with K♥."""
+    hearts = [c for c in hand if SUIT[c] == HEARTS]
+    if len(hearts) >= 5:
+        return KING_HEARTS in hearts
+    return sorted(hearts) in ([KING_HEARTS], [ACE_HEARTS], [ACE_HEARTS, KING_HEARTS])
+
+
+def tr_trigger(hand: Collection[int]) -> bool:
+    """TX-13, TR clause (TX-A12): all four 2s, or three 2s and the 3 of the missing suit."""
+    missing = [s for s in range(4) if TWOS[s] not in hand]
+    if not missing:
+        return True
+    return len(missing) == 1 and THREES[missing[0]] in hand
+
+
+class Phase(Enum):
+    """What the current player decides next (TX-11)."""
+
+    REDEAL = "redeal"  # redeal requests, one seat at a time (TX-13)
+    CHOOSE = "choose"  # the kingdom holder announces a contract (TX-9)
+    DOUBLE = "double"  # doubling declarations (TX-15)
+    TRICK = "trick"  # a trick contract (TX-20…29)
+    TREX = "trex"  # the Trex layout (TX-31…35)
+    OVER = "over"
+
+
+_TRICK: Final = Phase.TRICK
+_TREX: Final = Phase.TREX
+
+
+class TrexState(State):
+    """A Trex game in progress. Create one with ``TrexGame.new_state``."""
+
+    game: TrexGame
+
+    def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+        from ...core.chance import fresh_seed
+
+        o = game.options
+        self.game = game
+        self.n = N
+        self.seed = fresh_seed() if seed is None else seed
+        self.history: list[Action] = []
+        self.events: list[tuple[str, int, int, int]] = []
+        self.event_seq = 0
+        self.shuffles = 0  # labels the shuffles (redeals included)
+        self.deal_index = 0  # official deals finished
+        self.kingdom = 0
+        self.deal_in_kingdom = 0
+        self.used = 0  # contract masks used in this kingdom
+        self.holder = -1
+        self.first_holder = -1
+        self.dealer: int = o.first_dealer
+        self.leader = -1
+        self.phase = Phase.CHOOSE
+        self.turn = 0
+        self.asked = 0
+        self.contract = 0
+        self.trick_contract: TrickContract | None = None
+        self.totals = [0, 0, 0, 0]
+        self.records: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+        self.trex_firsts = [0, 0, 0, 0]
+        self.tiebreak = False
+        self.tied: tuple[int, ...] = ()
+        self.tiebreak_scores: tuple[int, ...] = ()
+        self.outcome_: Outcome | None = None
+        self.redeal_shown: list[tuple[int, tuple[int, ...]]] = []
+        # option values read on the hot path, as plain attributes
+        self.unchecked = bool(o.accept_unchecked_plays)
+        self.forced_discard = bool(o.forced_penalty_discard)
+        self.hearts_rule = 0
+        self.expose_twos = bool(o.partnership and o.partnership_expose_twos)
+        self._reset_deal_state()
+        stacked = game._check_deck(deck, range(52)) if deck is not None else None
+        self._new_deal(stacked)
+
+    def _reset_deal_state(self) -> None:
+        self.hs: list[list[list[TrexAction]]] = [[[], [], [], []] for _ in range(N)]
+        """``hs[p][s]``: seat ``p``'s cards of suit ``s`` as play actions, sorted."""
+        self.count = [0, 0, 0, 0]
+        self.owner = [NO_CARD] * 52
+        self.trick: list[int] = []
+        self.trick_leader = -1
+        self.last_trick: list[int] = []
+        self.last_leader = -1
+        self.last_winner = -1
+        self.tricks_done = 0
+        self.tricks_taken = [0, 0, 0, 0]
+        self.taken: list[list[int]] = [[], [], [], []]
+        self.captured: list[list[int]] = [[], [], [], []]
+        self.doubler = [NO_CARD] * 52
+        self.doubled: list[tuple[int, int]] = []
+        self.hearts_broken = False
+        self.remaining = 0
+        self.deal_scores = [0, 0, 0, 0]
+        self.lo = [0, 0, 0, 0]
+        self.hi = [0, 0, 0, 0]
+        self.frontier: set[int] = set()
+        self.layout_cards: list[int] = []
+        self.out: list[int] = []
+        self.turns = 0
+        self.twos_exposed = False
+
+    # ----------------------------------------------------------------- dealing
+    def _new_deal(self, stacked: list[int] | None = None, redeal: bool = False) -> None:
+        """Deal 13 cards to each seat (TX-4; §0.5 order for a stacked deck)."""
+        cards = stacked if stacked is not None else shuffled_deck(self.seed, self.shuffles)
+        self.shuffles += 1
+        self._reset_deal_state()
+        owner = self.owner
+        for p in range(N):
+            hs = self.hs[p]
+            for c in sorted(cards[13 * p:13 * p + 13]):
+                owner[c] = p
+                hs[SUIT[c]].append(A_PLAY[c])
+        self.count = [13, 13, 13, 13]
+        self.contract = 0
+        self.trick_contract = None
+        ev = self.events
+        if self.tiebreak:
+            ev.append(("tiebreak_deal", self.dealer, NO_CARD, 0))
+        elif redeal:
+            ev.append(("redeal_deal", self.dealer, NO_CARD, self.deal_index + 1))
+        else:
+            self.redeal_shown = []
+            ev.append(("deal", self.dealer, NO_CARD, self.deal_index + 1))
+        if self.holder < 0:  # TX-6: 7♥ in the first deal names the first kingdom holder
+            self.holder = self.first_holder = owner[SEVEN_HEARTS]
+            ev.append(("kingdom", self.holder, NO_CARD, 0))
+        self.leader = self._first_leader()
+        self.relevant = self._redeal_relevant()
+        if self.game.options.redeal_timing == "before_choice" and any(self.relevant):
+            self.phase = Phase.REDEAL
+            self.turn = self.holder
+            self.asked = 0
+        else:
+            self._to_choose()
+
+    def _redeal_relevant(self) -> tuple[bool, bool]:
+        """Which TX-13 triggers count now: (KH clause, TR clause)."""
+        if self.tiebreak:
+            return (False, False)
+        req = self.game.options.redeal_requests
+        if req is False:
+            return (False, False)
+        kh_on = req is True or req == "kh_only"
+        tr_on = req is True or req == "trex_only"
+        if self.contract:  # after_announcement: only the announced contract's clause
+            return (kh_on and bool(self.contract & KH), tr_on and self.contract == TR)
+        left = [m for m in self.game.kingdom_contracts if not self.used & m]
+        return (kh_on and any(m & KH for m in left), tr_on and TR in left)
+
+    def _eligible(self, p: int) -> bool:
+        """Does seat ``p`` meet a TX-13 trigger that counts now? (The same tests as
+        :func:`kh_trigger` and :func:`tr_trigger`, read from ``owner``.)"""
+        kh, tr = self.relevant
+        owner = self.owner
+        if kh:
+            hearts = self.hs[p][HEARTS]
+            n = len(hearts)
+            if n >= 5:
+                if owner[KING_HEARTS] == p:
+                    return True
+            elif 0 < n <= 2 and all(a.arg in (ACE_HEARTS, KING_HEARTS) for a in hearts):
+                return True
+        if tr:
+            missing = [s for s in range(4) if owner[TWOS[s]] != p]
+            if not missing or (len(missing) == 1 and owner[THREES[missing[0]]] == p):
+                return True
+        return False
+
+    def hand(self, p: int) -> list[int]:
+        """Seat ``p``'s cards as ids, sorted."""
+        return [a.arg for suit in self.hs[p] for a in suit]
+
+    def contracts_left(self) -> list[int]:
+        """The contract masks the holder may still announce (TX-9)."""
+        if self.tiebreak:
+            return [TR]
+        return [m for m in self.game.kingdom_contracts if not self.used & m]
+
+    def _to_choose(self) -> None:
+        left = self.contracts_left()
+        if len(left) == 1:  # the 5th deal's choice is forced: not a decision
+            self._announce(left[0])
+            return
+        self.phase = Phase.CHOOSE
+        self.turn = self.holder
+
+    def _announce(self, mask: int) -> None:
+        self.contract = mask
+        self.trick_contract = self.game.trick_contracts.get(mask)
+        self.events.append(("contract", self.holder, NO_CARD, mask))
+        self.relevant = self._redeal_relevant()
+        if self.game.options.redeal_timing == "after_announcement" and any(self.relevant):
+            self.phase = Phase.REDEAL
+            self.turn = self.holder
+            self.asked = 0
+            return
+        self._to_doubling()
+
+    def _first_leader(self) -> int:
+        """TX-20/TX-31: the holder, or the eldest hand; the tie-break dealer leads (TX-40)."""
+        if self.tiebreak:
+            return self.dealer
+        if self.game.options.first_leader == "holder":
+            return self.holder
+        return NEXT[self.dealer]
+
+    def _to_doubling(self) -> None:
+        self.leader = self._first_leader()
+        tc = self.trick_contract
+        if tc is not None and tc.doublable:
+            self.phase = Phase.DOUBLE
+            self.turn = self.leader
+            self.asked = 0
+            return
+        self._to_play()
+
+    def _to_play(self) -> None:
+        leader = self.leader
+        tc = self.trick_contract
+        if tc is None:  # TR
+            self.phase = Phase.TREX
+            self.frontier = set(JACKS)
+            self._trex_next(leader)
+            return
+        self.phase = Phase.TRICK
+        self.turn = self.trick_leader = leader
+        # TX-23: 0 no restriction, 1 "broken", 2 "only_if_no_choice"
+        rule = self.game.options.hearts_lead_rule
+        self.hearts_rule = 0 if not tc.hearts_restricted else (1 if rule == "broken" else 2)
+        self.remaining = len(tc.scoring_cards)
+
+    # --------------------------------------------------------------- protocol
+    def current_player(self) -> int:
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.turn == TERMINAL
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[TrexAction]:
+        if seat is not None and seat != self.turn:
+            return ()
+        phase = self.phase
+        if phase is _TRICK:
+            h = self.hs[self.turn]
+            if self.unchecked:  # TX-37: revokes are accepted, then penalised
+                return h[0] + h[1] + h[2] + h[3]
+            trick = self.trick
+            if trick:  # the common case, inlined
+                follow = h[SUIT[trick[0]]]
+                if follow:
+                    return follow.copy()  # TX-22
+            return self._lawful()
+        if phase is _TREX:
+            owner = self.owner
+            p = self.turn
+            mine = [c for c in self.frontier if owner[c] == p]
+            mine.sort()
+            return [A_PLAY[c] for c in mine]
+        if phase is Phase.CHOOSE:
+            return [A_CONTRACT[m] for m in sorted(self.contracts_left())]  # type: ignore[misc]
+        if phase is Phase.DOUBLE:
+            owner = self.owner
+            doubler = self.doubler
+            p = self.turn
+            tc = self.trick_contract
+            assert tc is not None
+            return [A_DOUBLE[c] for c in tc.doublable if owner[c] == p and doubler[c] < 0] + [A_DONE]
+        if phase is Phase.REDEAL:
+            return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
+        return ()
+
+    def _lawful(self) -> list[TrexAction]:
+        """The plays the rules allow the current player in a trick (TX-21…23, TX-V9)."""
+        h = self.hs[self.turn]
+        trick = self.trick
+        if trick:
+            follow = h[SUIT[trick[0]]]
+            if follow:
+                return follow.copy()  # TX-22
+            if self.forced_discard:  # TX-V9
+                tc = self.trick_contract
+                assert tc is not None
+                unit = tc.unit
+                penalty = [a for suit in h for a in suit if unit[a.arg]]
+                if penalty:
+                    return penalty
+            return h[0] + h[1] + h[2] + h[3]
+        if self.hearts_rule and not (self.hearts_broken and self.hearts_rule == 1):
+            others = h[0] + h[1] + h[3]  # TX-23
+            if others:
+                return others
+        return h[0] + h[1] + h[2] + h[3]
+
+    def apply(self, action: Action) -> None:
+        assert isinstance(action, TrexAction)
+        if self.events:
+            self.event_seq += len(self.events)
+            self.events = []
+        self.history.append(action)
+        phase = self.phase
+        if phase is _TRICK:
+            # the hot path, inlined: a play to a trick (TX-22, TX-24)
+            p = self.turn
+            if self.unchecked and action not in self._lawful():
+                self._revoke(p, action)
+                return
+            c = action.arg
+            self.hs[p][SUIT[c]].remove(action)
+            self.count[p] -= 1
+            self.owner[c] = NO_CARD
+            trick = self.trick
+            trick.append(c)
+            if SUIT[c] == HEARTS:
+                self.hearts_broken = True
+            self.events.append(("play", p, c, 0))
+            if len(trick) < 4:
+                self.turn = NEXT[p]
+            else:
+                self._close_trick()
+        elif phase is _TREX:
+            self._apply_trex(action)
+        elif phase is Phase.CHOOSE:
+            self._announce(action.arg)
+        elif phase is Phase.DOUBLE:
+            self._apply_double(action)
+        elif phase is Phase.REDEAL:
+            self._apply_redeal(action)
+
+    # ------------------------------------------------------------ the phases
+    def _apply_redeal(self, action: TrexAction) -> None:
+        p = self.turn
+        if action.kind == REDEAL:  # TX-13: the hand becomes public; same dealer, new shuffle
+            self.redeal_shown.append((p, tuple(self.hand(p))))
+            self.events.append(("redeal", p, NO_CARD, 0))
+            self._new_deal(redeal=True)
+            return
+        assert action.kind == KEEP
+        self.events.append(("keep", p, NO_CARD, 0))
+        self.asked += 1
+        if self.asked < N:
+            self.turn = NEXT[p]
+        elif self.contract:
+            self._to_doubling()
+        else:
+            self._to_choose()
+
+    def _apply_double(self, action: TrexAction) -> None:
+        p = self.turn
+        if action.kind == DOUBLE:  # TX-15: exposed, stays in the hand
+            c = action.arg
+            self.doubler[c] = p
+            self.doubled.append((c, p))
+            self.events.append(("double", p, c, 0))
+            tc = self.trick_contract
+            assert tc is not None
+            owner = self.owner
+            if any(owner[d] == p and self.doubler[d] < 0 for d in tc.doublable):
+                return
+        else:
+            self.events.append(("no_double", p, NO_CARD, 0))
+        self.asked += 1
+        if self.asked < N:
+            self.turn = NEXT[p]
+        else:
+            self._to_play()
+
+    def _close_trick(self) -> None:
+        """TX-24: the highest card of the led suit wins; the contract scores the trick."""
+        trick = self.trick
+        led = SUIT[trick[0]]
+        best = 0
+        top = STRENGTH[trick[0]]
+        for i in (1, 2, 3):
+            d = trick[i]
+            if SUIT[d] == led and STRENGTH[d] > top:
+                top = STRENGTH[d]
+                best = i
+        leader = self.trick_leader
+        winner = ORDER[leader][best]
+        tc = self.trick_contract
+        assert tc is not None
+        unit = tc.unit
+        scores = self.deal_scores
+        for d in trick:
+            if unit[d]:
+                self.captured[winner].append(d)
+                self.remaining -= 1
+                tc.capture(scores, d, winner, leader, self.doubler[d])
+                self.events.append(("capture", winner, d, 0))
+        scores[winner] -= tc.trick_penalty
+        self.tricks_taken[winner] += 1
+        self.tricks_done += 1
+        self.taken[winner] += trick
+        self.last_trick = trick
+        self.last_leader = leader
+        self.last_winner = winner
+        self.trick = []
+        self.trick_leader = self.turn = winner
+        self.events.append(("trick", winner, NO_CARD, self.tricks_done))
+        if self.tricks_done == 13 or (self.remaining == 0 and tc.ends_early):  # TX-25
+            self._end_deal()
+
+    def _revoke(self, p: int, action: TrexAction) -> None:
+        """TX-37 with accept_unchecked_plays: ``p`` takes every unit not yet captured."""
+        c = action.arg
+        self.hs[p][SUIT[c]].remove(action)
+        self.count[p] -= 1
+        self.owner[c] = NO_CARD
+        self.trick.append(c)
+        self.events.append(("revoke", p, c, 0))
+        tc = self.trick_contract
+        assert tc is not None
+        captured = {d for hand in self.captured for d in hand}
+        for d in sorted(tc.scoring_cards - captured):
+            tc.capture(self.deal_scores, d, p, self.trick_leader, self.doubler[d])
+        self.deal_scores[p] -= tc.trick_penalty * (13 - self.tricks_done)
+        self._end_deal()
+
+    def _apply_trex(self, action: TrexAction) -> None:
+        p = self.turn
+        c = action.arg
+        self.hs[p][SUIT[c]].remove(action)
+        self.count[p] -= 1
+        self.owner[c] = NO_CARD
+        self.layout_cards.append(c)
+        frontier = self.frontier
+        frontier.discard(c)
+        s = SUIT[c]
+        r = LAYOUT_RANK[c]
+        if r == 11:  # TX-32: a Jack opens its row
+            self.lo[s] = self.hi[s] = 11
+            frontier.add(layout_card(s, 10))
+            frontier.add(layout_card(s, 12))
+            self.events.append(("open", p, c, s))
+        else:
+            self.events.append(("play", p, c, 0))
+            if r < 11:
+                self.lo[s] = r
+                if r > 2:
+                    frontier.add(layout_card(s, r - 1))
+            else:
+                self.hi[s] = r
+                if r < 14:
+                    frontier.add(layout_card(s, r + 1))
+        self.turns += 1
+        if not self.count[p]:  # TX-34
+            out = self.out
+            self.events.append(("out", p, NO_CARD, len(out)))
+            out.append(p)
+            if len(out) == 3:
+                last = next(q for q in range(N) if q not in out)
+                self.events.append(("out", last, NO_CARD, 3))
+                out.append(last)
+                self._end_deal()
+                return
+        self._trex_next(NEXT[p])
+
+    def _trex_next(self, q: int) -> None:
+        """TX-33: the next seat still in with a legal play; the others pass at once."""
+        owner = self.owner
+        frontier = self.frontier
+        out = self.out
+        while True:
+            if self.expose_twos and not self.twos_exposed and self.turns >= N:
+                self.twos_exposed = True  # TX-V2
+                self.events.append(("twos_exposed", -1, NO_CARD, 0))
+            if q not in out:
+                for c in frontier:
+                    if owner[c] == q:
+                        self.turn = q
+                        return
+                self.events.append(("pass", q, NO_CARD, 0))
+                self.turns += 1
+            q = NEXT[q]
+
+    # ------------------------------------------------------------- scoring
+    def _end_deal(self) -> None:
+        o = self.game.options
+        scores = self.deal_scores
+        if self.contract == TR:  # TX-35
+            for place, q in enumerate(self.out):
+                scores[q] += o.trex_payouts[place]
+        sign = -1 if o.reverse_scores else 1  # TX-V7
+        deltas = tuple(sign * x for x in scores)
+        if self.tiebreak:
+            self.tiebreak_scores = deltas
+            self._finish_tiebreak()
+            return
+        self.events.append(("deal_over", -1, NO_CARD, self.deal_index + 1))
+        for q in range(N):
+            if deltas[q]:
+                self.events.append(("score", q, NO_CARD, deltas[q]))
+            self.totals[q] += deltas[q]
+        self.records.append((self.deal_index + 1, self.kingdom, self.holder, self.contract, deltas))
+        if self.contract == TR:
+            self.trex_firsts[self.out[0]] += 1
+        self.used |= self.contract
+        self.deal_index += 1
+        self.deal_in_kingdom += 1
+        if self.deal_index == self.game.num_deals:
+            self._end_game()
+            return
+        if self.deal_in_kingdom == self.game.deals_per_kingdom:  # TX-8
+            self.kingdom += 1
+            self.deal_in_kingdom = 0
+            self.used = 0
+            self.holder = NEXT[self.holder]
+            self.events.append(("kingdom", self.holder, NO_CARD, self.kingdom))
+        self.dealer = self.holder if o.dealer == "holder" else NEXT[self.dealer]  # TX-7
+        self._new_deal()
+
+    def side_totals(self) -> list[int]:
+        """Each seat's result: its total, or its team's total in partnership (TX-V2)."""
+        t = self.totals
+        if self.game.options.partnership:
+            return [t[q] + t[NEXT[NEXT[q]]] for q in range(N)]
+        return list(t)
+
+    def _end_game(self) -> None:
+        """TX-39/TX-40: the best total wins; ties by Trex firsts, then an extra Trex deal."""
+        o = self.game.options
+        sides = self.side_totals()
+        key = [-x for x in sides] if o.reverse_scores else sides  # TX-V7: the lowest total wins
+        best = max(key)
+        tied = tuple(q for q in range(N) if key[q] == best)
+        if len(self._teams(tied)) == 1:
+            self._finish(tied, "best_total")
+            return
+        if not o.tiebreak:
+            self._finish(tied, "shared_win")
+            return
+        firsts = self.trex_firsts
+        if o.partnership:
+            firsts = [firsts[q] + firsts[NEXT[NEXT[q]]] for q in range(N)]
+        most = max(firsts[q] for q in tied)
+        tied = tuple(q for q in tied if firsts[q] == most)
+        if len(self._teams(tied)) == 1:
+            self._finish(tied, "tiebreak_trex_firsts")
+            return
+        # TX-40.2: an extra TR deal outside the totals, dealt and led by the tied
+        # player whose kingdom came earliest
+        self.tied = tied
+        self.tiebreak = True
+        self.dealer = next(q for q in seats_from(self.first_holder, N) if q in tied)
+        self.events.append(("tiebreak", self.dealer, NO_CARD, 0))
+        self._new_deal()
+
+    def _teams(self, seats: tuple[int, ...]) -> set[int]:
+        if self.game.options.partnership:
+            return {min(q, NEXT[NEXT[q]]) for q in seats}
+        return set(seats)
+
+    def _finish_tiebreak(self) -> None:
+        """The first tied player (or team) out wins the tie-break deal."""
+        first = next(q for q in self.out if q in self.tied)
+        if self.game.options.partnership:
+            winners = tuple(q for q in self.tied if q in (first, NEXT[NEXT[first]]))
+        else:
+            winners = (first,)
+        self._finish(winners, "tiebreak_deal")
+
+    def _finish(self, winners: tuple[int, ...], reason: str) -> None:
+        self.phase = Phase.OVER
+        self.turn = TERMINAL  # current_player()
+        returns = tuple(float(x) for x in self.side_totals())
+        self.outcome_ = Outcome(returns, winners, reason)
+        self.events.append(("game_over", winners[0] if len(self._teams(winners)) == 1 else -1, NO_CARD, 0))
+
+    # ------------------------------------------------------------ reporting
+    def outcome(self) -> Outcome | None:
+        return self.outcome_
+
+    def view(self, seat: int | None) -> TrexView:
+        if seat is not None and not 0 <= seat < N:
+            raise ConfigError(f"no seat {seat} in a 4-player game")
+        o = self.game.options
+        cards = Card.from_id
+
+        def hand_of(q: int) -> tuple[Card, ...]:
+            return tuple(cards(c) for c in self.hand(q))
+
+        hands = tuple(hand_of(q) if (o.open_hands or q == seat) else None for q in range(N))
+        seq = self.event_seq
+        events = tuple(
+            Event(
+                seq + i,
+                kind,
+                None if s < 0 else s,
+                None if c == NO_CARD else cards(c),
+                v if kind == "open" else None,
+                None if kind == "open" else v,
+                event_text(kind, s, c, v),
+            )
+            for i, (kind, s, c, v) in enumerate(self.events)
+        )
+        trick = tuple((ORDER[self.trick_leader][i], cards(c)) for i, c in enumerate(self.trick))
+        last = tuple((ORDER[self.last_leader][i], cards(c)) for i, c in enumerate(self.last_trick))
+        kingdom_scores = [[0] * N for _ in range(4)]
+        for _, k, _, _, deltas in self.records:
+            for q in range(N):
+                kingdom_scores[k][q] += deltas[q]
+        twos = tuple(
+            tuple(cards(c) for c in TWOS if self.owner[c] == q) if self.twos_exposed else () for q in range(N)
+        )
+        return TrexView(
+            game="trex",
+            seat=seat,
+            num_players=N,
+            current_player=self.current_player(),
+            legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
+            events=events,
+            outcome=self.outcome_,
+            phase=self.phase.value,
+            deal_number=self.deal_index + (0 if self.phase is Phase.OVER else 1),
+            num_deals=self.game.num_deals,
+            kingdom=self.kingdom,
+            kingdom_holder=self.holder,
+            dealer=self.dealer,
+            leader=self.leader,
+            contract=contract_code(self.contract) if self.contract else None,
+            contracts_left=tuple(contract_code(m) for m in self.contracts_left()),
+            hand=hand_of(seat) if seat is not None else (),
+            hands=hands,
+            hand_sizes=tuple(self.count),
+            trick=trick,
+            last_trick=last,
+            last_trick_winner=self.last_winner if self.last_winner >= 0 else None,
+            tricks_taken=tuple(self.tricks_taken),
+            captured=tuple(tuple(cards(c) for c in cap) for cap in self.captured),
+            doubled=tuple((cards(c), q) for c, q in self.doubled),
+            hearts_broken=self.hearts_broken,
+            redeal_shown=tuple((q, tuple(cards(c) for c in h)) for q, h in self.redeal_shown),
+            layout=tuple((self.lo[s], self.hi[s]) if self.hi[s] else None for s in range(4)),
+            finishing=tuple(self.out),
+            exposed_twos=twos,
+            deal_scores_now=tuple(self.deal_scores),
+            totals=tuple(self.totals),
+            team_totals=tuple(self.side_totals()) if o.partnership else None,
+            deal_scores=tuple((d, k, h, contract_code(m), deltas) for d, k, h, m, deltas in self.records),
+            kingdom_scores=tuple(tuple(row) for row in kingdom_scores),
+            trex_firsts=tuple(self.trex_firsts),
+            tiebreak=self.tiebreak,
+            partnership=bool(o.partnership),
+        )
+
+    def clone(self) -> TrexState:
+        other = object.__new__(TrexState)
+        d = self.__dict__.copy()
+        other.__dict__ = d
+        d["history"] = self.history.copy()
+        d["events"] = self.events.copy()
+        d["totals"] = self.totals.copy()
+        d["records"] = self.records.copy()
+        d["trex_firsts"] = self.trex_firsts.copy()
+        d["redeal_shown"] = self.redeal_shown.copy()
+        d["hs"] = [[x.copy() for x in h] for h in self.hs]
+        d["count"] = self.count.copy()
+        d["owner"] = self.owner.copy()
+        d["trick"] = self.trick.copy()
+        d["last_trick"] = self.last_trick.copy()
+        d["tricks_taken"] = self.tricks_taken.copy()
+        d["taken"] = [t.copy() for t in self.taken]
+        d["captured"] = [t.copy() for t in self.captured]
+        d["doubler"] = self.doubler.copy()
+        d["doubled"] = self.doubled.copy()
+        d["deal_scores"] = self.deal_scores.copy()
+        d["lo"] = self.lo.copy()
+        d["hi"] = self.hi.copy()
+        d["frontier"] = self.frontier.copy()
+        d["layout_cards"] = self.layout_cards.copy()
+        d["out"] = self.out.copy()
+        return other
+
+    def all_cards(self) -> list[int]:
+        """Every card id wherever it is: hands, the trick, taken tricks, the layout."""
+        cards: list[int] = []
+        for p in range(N):
+            cards += self.hand(p)
+        cards += self.trick
+        for t in self.taken:
+            cards += t
+        cards += self.layout_cards
+        return cards
+
+    def __str__(self) -> str:
+        o = self.game.options
+        contract = contract_code(self.contract) if self.contract else "-"
+        lines = [
+            f"deal {self.deal_index + 1}/{self.game.num_deals}{' (tie-break)' if self.tiebreak else ''}, "
+            f"kingdom {self.kingdom + 1} held by seat {self.holder}, dealer {self.dealer}, "
+            f"contract {contract}, phase {self.phase.value}, turn {self.turn}",
+        ]
+        for q in range(N):
+            lines.append(
+                f"seat {q}: {cards_text(self.hand(q))} | tricks {self.tricks_taken[q]} "
+                f"captured {cards_text(self.captured[q])} | deal {self.deal_scores[q]:+d} total {self.totals[q]:+d}"
+            )
+        if self.trick:
+            lines.append(f"trick (led by {self.trick_leader}): {cards_text(self.trick)}")
+        if self.doubled:
+            lines.append("doubled: " + ", ".join(f"{Card.from_id(c)} by {q}" for c, q in self.doubled))
+        if self.contract == TR:
+            rows = [
+                f"{'CDHS'[s]} {self.lo[s]}-{self.hi[s]}" if self.hi[s] else f"{'CDHS'[s]} -" for s in range(4)
+            ]
+            lines.append("layout: " + "  ".join(rows) + f"  out: {self.out}")
+        lines.append(f"seed {self.seed}, shuffles {self.shuffles}, options {self.game.changed_options() or o.preset}")
+        return "\n".join(lines)
+

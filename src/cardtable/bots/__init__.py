@@ -1,6 +1,11 @@
-"""Bots: they see views, never states. ``make_bot(game, name)`` builds one."""
+"""Bots: they see views, never states. ``make_bot(game, name)`` builds one.
 
+Importing this package registers every game's bots.
+"""
+
+from . import spit as _spit  # noqa: F401  (registers the Spit bots)
 from . import trash as _trash  # noqa: F401  (registers the Trash bots)
+from . import trex as _trex  # noqa: F401  (registers the Trex bots)
 from .base import LEVELS, Bot, Budget, RandomBot, bot_doc, bot_names, make_bot, register_bot
 
 __all__ = ["LEVELS", "Bot", "Budget", "RandomBot", "bot_doc", "bot_names", "make_bot", "register_bot"]

@@ -9,6 +9,7 @@ from the view by sampling the hidden cards (:mod:`cardtable.bots.worlds`).
 
 from __future__ import annotations
 
+import inspect
 import random
 import time
 from collections.abc import Callable
@@ -79,7 +80,37 @@ class RandomBot:
         return view.legal_actions[rng.randrange(len(view.legal_actions))]
 
 
-BotFactory = Callable[[], Bot]
+class PlainBot(Protocol):
+    """A bot written before budgets: ``act(view, rng)``. :func:`make_bot` adapts it."""
+
+    name: str
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action: ...
+
+
+class _Budgetless:
+    """Adapts a :class:`PlainBot` to the :class:`Bot` protocol (the budget is ignored)."""
+
+    def __init__(self, inner: PlainBot) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
+        return self.inner.act(view, rng)
+
+    def __getattr__(self, attr: str) -> object:  # real-time hooks (react, sent, sticky) pass through
+        return getattr(self.inner, attr)
+
+
+def takes_budget(bot: object) -> bool:
+    """Does ``bot.act`` accept a ``budget`` argument?"""
+    try:
+        return "budget" in inspect.signature(bot.act).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return False
+
+
+BotFactory = Callable[[], "Bot | PlainBot"]
 _BOTS: dict[tuple[str, str], BotFactory] = {}
 _DOCS: dict[tuple[str, str], str] = {}
 
@@ -96,7 +127,10 @@ def make_bot(game: str, name: str) -> Bot:
     factory = _BOTS.get((game, name)) or _BOTS.get(("*", name))
     if factory is None:
         raise ConfigError(f"no {game} bot named {name!r}; bots: {', '.join(bot_names(game))}")
-    return factory()
+    bot = factory()
+    if takes_budget(bot):
+        return bot  # type: ignore[return-value]
+    return _Budgetless(bot)
 
 
 def bot_names(game: str) -> list[str]:

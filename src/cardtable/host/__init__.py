@@ -7,5 +7,8 @@ simulations all drive games through it.
 
 from .clock import Clock, SystemClock, VirtualClock
 from .match import Match, play_out
+from .realtime import Arrival, RealtimeBot, RealtimeHost
 
-__all__ = ["Clock", "Match", "SystemClock", "VirtualClock", "play_out"]
+__all__ = [
+    "Arrival", "Clock", "Match", "RealtimeBot", "RealtimeHost", "SystemClock", "VirtualClock", "play_out",
+]

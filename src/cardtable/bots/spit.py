@@ -1,0 +1,183 @@
+"""Spit bots with a reaction-time model (DESIGN.md: "bots that have reaction-time models").
+
+A :class:`SpitBot` watches its seat's view. When it sees a productive move (a
+PLAY or a FILL) it needs a *reaction time* to notice it: a draw from a normal
+distribution (``reaction_mean``, ``reaction_sd``), longer by ``scan_cost``
+seconds for every pair of one of its face-up stock tops and a spit pile top it
+has to compare (more to scan is slower), never below ``MIN_REACTION``. With
+probability ``miss_rate`` it overlooks the move at first and notices it one
+more mean reaction later. It moves one card at a time: after sending an action
+it is busy for ``move_time`` seconds (the one-hand limit, SP-10). Once it has
+noticed a move it carries it out unless the move stops being legal (lost race
+or stale), and then it looks again from scratch. In the slap race it reacts
+after ``slap_mean ± slap_sd`` seconds and hits the smaller pile with
+probability ``slap_accuracy`` (the other one otherwise; in a one-pile round it
+slaps the only pile, to avoid it). When it has no productive move it asks for a
+spit (SP-17) after a reaction time, and a ``smart`` bot prefers plays that turn
+up a face-down card, then fills, then the rest.
+
+Levels (registered as bots ``beginner`` … ``expert`` for game ``spit``; their
+measured strength is in docs/spit.md):
+
+==========  =====  ====  =====  =====  =====  =====  ====  =====  =====
+level       mean   sd    scan   miss   move   slap   sd    acc.   smart
+==========  =====  ====  =====  =====  =====  =====  ====  =====  =====
+beginner    1.60   0.50  0.060  0.25   0.60   1.20   0.40  0.60   no
+easy        1.20   0.40  0.045  0.15   0.50   0.90   0.30  0.75   no
+medium      0.90   0.30  0.030  0.08   0.40   0.70   0.20  0.85   yes
+hard        0.65   0.20  0.020  0.04   0.30   0.50   0.15  0.95   yes
+expert      0.45   0.12  0.012  0.01   0.25   0.35   0.10  1.00   yes
+==========  =====  ====  =====  =====  =====  =====  ====  =====  =====
+
+Times are in seconds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.game import Action, PlayerView
+from ..games.spit.actions import FILL, PLAY, SLAP, SPIT, SpitAction
+from ..games.spit.view import SpitView
+from .base import register_bot
+
+Intent = tuple[Action | None, float]
+"""``(action, when)`` as :class:`cardtable.host.realtime.RealtimeBot` returns it."""
+
+MIN_REACTION = 0.08
+"""No one reacts faster than this (seconds)."""
+
+
+@dataclass(frozen=True)
+class SpitLevel:
+    """The parameters of a bot level (see the module docstring)."""
+
+    name: str
+    reaction_mean: float
+    reaction_sd: float
+    scan_cost: float
+    miss_rate: float
+    move_time: float
+    slap_mean: float
+    slap_sd: float
+    slap_accuracy: float
+    smart: bool
+
+
+LEVELS: dict[str, SpitLevel] = {
+    lv.name: lv
+    for lv in (
+        SpitLevel("beginner", 1.60, 0.50, 0.060, 0.25, 0.60, 1.20, 0.40, 0.60, False),
+        SpitLevel("easy", 1.20, 0.40, 0.045, 0.15, 0.50, 0.90, 0.30, 0.75, False),
+        SpitLevel("medium", 0.90, 0.30, 0.030, 0.08, 0.40, 0.70, 0.20, 0.85, True),
+        SpitLevel("hard", 0.65, 0.20, 0.020, 0.04, 0.30, 0.50, 0.15, 0.95, True),
+        SpitLevel("expert", 0.45, 0.12, 0.012, 0.01, 0.25, 0.35, 0.10, 1.00, True),
+    )
+}
+LEVEL_ORDER: tuple[str, ...] = tuple(LEVELS)
+"""The levels from weakest to strongest."""
+
+
+class SpitBot:
+    """A real-time Spit bot (:class:`~cardtable.host.realtime.RealtimeBot`) of one level."""
+
+    def __init__(self, level: str | SpitLevel = "medium") -> None:
+        self.level = LEVELS[level] if isinstance(level, str) else level
+        self.name = self.level.name
+        self.intent: Intent | None = None
+        self.busy_until = float("-inf")
+
+    # ------------------------------------------------------------ RealtimeBot
+    def sent(self, action: Action, when: float) -> None:
+        self.intent = None
+        self.busy_until = when + self.level.move_time
+
+    def sticky(self, action: Action) -> bool:
+        """A noticed play, fill or slap is carried out while it stays legal; a spit request is not."""
+        return getattr(action, "kind", None) != SPIT
+
+    def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
+        assert isinstance(view, SpitView)
+        lv = self.level
+        legal = view.legal_actions
+        keep = self.intent
+        if keep is not None and keep[0] is not None and keep[0] in legal:
+            kind = keep[0].kind  # type: ignore[attr-defined]
+            if kind != SPIT or not any(a.kind in (PLAY, FILL) for a in legal):  # type: ignore[attr-defined]
+                return keep
+        self.intent = None
+        if view.phase == "slap":
+            slaps = [a for a in legal if isinstance(a, SpitAction) and a.kind == SLAP]
+            if not slaps:
+                return None
+            if len(slaps) == 1:
+                pick = slaps[0]
+            else:
+                sizes = view.spit_sizes
+                small = min(slaps, key=lambda a: (sizes[a.target], a.target != view.seat))
+                other = next(a for a in slaps if a is not small)
+                pick = small if rng.random() < lv.slap_accuracy else other
+            delay = max(MIN_REACTION, rng.gauss(lv.slap_mean, lv.slap_sd))
+            return self._intend(pick, now + delay)
+        if view.phase != "play":
+            return None
+        moves = [a for a in legal if isinstance(a, SpitAction) and a.kind in (PLAY, FILL)]
+        if not moves:
+            spit = next((a for a in legal if isinstance(a, SpitAction) and a.kind == SPIT), None)
+            if spit is None:
+                return None
+            return self._intend(spit, now + self._reaction(view, rng))
+        pick = self._choose(moves, view, rng)
+        delay = self._reaction(view, rng)
+        if rng.random() < lv.miss_rate:
+            delay += lv.reaction_mean * (1.0 + rng.random())
+        return self._intend(pick, now + delay)
+
+    # -------------------------------------------------------------- Bot protocol
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        """Turn-based use (generic drivers): the move it would make, ignoring time."""
+        intent = self.react(view, 0.0, rng)
+        self.intent = None
+        if intent is not None and intent[0] is not None:
+            return intent[0]
+        if not view.legal_actions:
+            raise ValueError("the bot has no legal action in this view")
+        return view.legal_actions[0]
+
+    # ------------------------------------------------------------------ helpers
+    def _intend(self, action: SpitAction, when: float) -> Intent:
+        self.intent = (action, max(when, self.busy_until))
+        return self.intent
+
+    def _reaction(self, view: SpitView, rng: random.Random) -> float:
+        lv = self.level
+        seat = view.seat or 0
+        tops = sum(1 for pile in view.stock[seat] if pile)
+        spits = sum(1 for t in view.spit_tops if t is not None)
+        return max(MIN_REACTION, rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd))
+
+    def _choose(self, moves: list[SpitAction], view: SpitView, rng: random.Random) -> SpitAction:
+        if not self.level.smart:
+            return moves[rng.randrange(len(moves))]
+        seat = view.seat or 0
+        down = view.face_down[seat]
+
+        def score(a: SpitAction) -> tuple[int, int]:
+            uncovers = down[a.pile - 1] > 0
+            if a.kind == PLAY:
+                return (0 if uncovers else 2, -down[a.pile - 1])
+            return (1, -down[a.pile - 1])
+
+        best = min(score(a) for a in moves)
+        choices = [a for a in moves if score(a) == best]
+        return choices[rng.randrange(len(choices))]
+
+
+def _factory(level: str) -> Callable[[], SpitBot]:
+    return lambda: SpitBot(level)
+
+
+for _name in LEVEL_ORDER:
+    register_bot("spit", _name, _factory(_name))

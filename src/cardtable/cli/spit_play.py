@@ -1,0 +1,298 @@
+"""Real-time Spit in the terminal against a bot, with the standard library only
+(termios/tty raw keys, select, ANSI escapes).
+
+You are seat 0 (bottom row), the bot is seat 1 (top row). The spit pile you
+started, S0, is on the left; the bot's, S1, on the right.
+
+Keys
+  1-5            choose one of your stock piles (it is highlighted)
+  left / a       play the chosen card on S0; with no pile chosen, play any card that fits S0
+  right / l      the same on S1
+  1-5 (again)    with a pile chosen, a number of an empty space moves the card there (fill);
+                 the same number again unselects; with auto_flip off, a face-down top is turned up
+  space / s      ask for a spit (SP-17); again to withdraw
+  left/right     in the slap race, slap S0 / S1 (try for the smaller pile)
+  c + left/right a lone spitter picks the spit pile for the round (SP-16)
+  q              quit
+
+The screen is redrawn after every change; the host runs on the system clock
+and feeds the bot's moves and the timers in as they fall due.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import select
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from ..bots.spit import LEVEL_ORDER, SpitBot
+from ..core.errors import CardtableError
+from ..core.game import Game
+from ..games.spit.actions import CHOOSE, FILL, FLIP, PLAY, SLAP, SPIT, STACK, UNSPIT, SpitAction
+from ..games.spit.view import SpitView
+from ..host.clock import SystemClock
+from ..host.realtime import Arrival, RealtimeHost
+
+HUMAN = 0
+BOT = 1
+
+LEFT = "left"
+RIGHT = "right"
+_KEYS = {
+    "\x1b[D": LEFT, "\x1bOD": LEFT, "a": LEFT, "A": LEFT,
+    "\x1b[C": RIGHT, "\x1bOC": RIGHT, "l": RIGHT, "L": RIGHT,
+    " ": "spit", "s": "spit", "S": "spit",
+    "c": "choose", "C": "choose",
+    "q": "quit", "Q": "quit", "\x03": "quit", "\x04": "quit",
+}
+
+
+def split_keys(data: str) -> list[str]:
+    """Raw terminal input as key names (arrows arrive as escape sequences)."""
+    keys: list[str] = []
+    i = 0
+    while i < len(data):
+        if data[i] == "\x1b" and i + 2 < len(data) and data[i + 1] in "[O":
+            keys.append(_KEYS.get(data[i:i + 3], ""))
+            i += 3
+            continue
+        ch = data[i]
+        keys.append(ch if ch in "12345" else _KEYS.get(ch, ""))
+        i += 1
+    return [k for k in keys if k]
+
+
+class Controller:
+    """Turns keys into actions for the human seat, from its view alone."""
+
+    def __init__(self, seat: int = HUMAN) -> None:
+        self.seat = seat
+        self.selected: int | None = None  # a stock pile 1-5
+        self.choosing = False
+        self.message = ""
+
+    def key(self, key: str, view: SpitView) -> SpitAction | None:
+        """The action the key asks for, or ``None`` (the controller may just change its selection)."""
+        legal = [a for a in view.legal_actions if isinstance(a, SpitAction)]
+        self.message = ""
+        if key in "12345" and len(key) == 1:
+            return self._number(int(key), view, legal)
+        if key in (LEFT, RIGHT):
+            k = 0 if key == LEFT else 1
+            if self.choosing:
+                self.choosing = False
+                return self._find(legal, CHOOSE, target=k) or self._say("you cannot choose a pile now")
+            slap = self._find(legal, SLAP, target=k)
+            if slap is not None:
+                return slap
+            if self.selected is not None:
+                pile, self.selected = self.selected, None
+                return self._find(legal, PLAY, pile=pile, target=k) or self._say(
+                    f"that card does not fit on S{k}"
+                )
+            return self._find(legal, PLAY, target=k) or self._say(f"nothing of yours fits on S{k}")
+        if key == "spit":
+            return self._find(legal, SPIT) or self._find(legal, UNSPIT) or self._say("no spit now")
+        if key == "choose":
+            self.choosing = True
+            self.message = "choose: left for S0, right for S1"
+        return None
+
+    def _number(self, n: int, view: SpitView, legal: list[SpitAction]) -> SpitAction | None:
+        flip = self._find(legal, FLIP, pile=n)
+        if flip is not None:
+            return flip
+        if self.selected is None or self.selected == n:
+            if self.selected == n:
+                self.selected = None
+            elif view.stock[self.seat][n - 1]:
+                self.selected = n
+            else:
+                self.message = f"space {n} is empty"
+            return None
+        src, self.selected = self.selected, None
+        move = self._find(legal, FILL, pile=src, target=n) or self._find(legal, STACK, pile=src, target=n)
+        if move is None and view.stock[self.seat][n - 1]:
+            self.selected = n  # choose the other pile instead
+        return move
+
+    def _find(self, legal: list[SpitAction], kind: str, pile: int | None = None,
+              target: int | None = None) -> SpitAction | None:
+        for a in legal:
+            if a.kind == kind and (pile is None or a.pile == pile) and (target is None or a.target == target):
+                return a
+        return None
+
+    def _say(self, text: str) -> SpitAction | None:
+        self.message = text
+        return None
+
+
+# ---------------------------------------------------------------- drawing
+_RED = "\x1b[31m"
+_BOLD = "\x1b[1m"
+_REV = "\x1b[7m"
+_DIM = "\x1b[2m"
+_OFF = "\x1b[0m"
+
+
+def _card(card: object, color: bool) -> str:
+    from ..core.cards import Card
+
+    if not isinstance(card, Card):
+        return " -- "
+    text = card.unicode().rjust(3) + " "
+    if color and card.suit.is_red:
+        return f"{_RED}{text}{_OFF}"
+    return text
+
+
+def render(view: SpitView, ctl: Controller, *, color: bool, log: list[str], level: str) -> str:
+    """The whole screen as text (ANSI styles only when ``color``)."""
+    b = (lambda s: f"{_BOLD}{s}{_OFF}") if color else (lambda s: s)
+    lines = [b(f"Spit — round {view.round} — you (seat {ctl.seat}) against the {level} bot") + "    q quits", ""]
+
+    def row(seat: int, mine: bool) -> list[str]:
+        cells, downs = [], []
+        for j in range(5):
+            pile = view.stock[seat][j]
+            top = _card(pile[-1], color) if pile else (" ## " if view.face_down[seat][j] else "    ")
+            label = f"{j + 1}:" if mine else "  "
+            cell = f"{label}{top}"
+            if mine and ctl.selected == j + 1:
+                cell = f"{_REV}{cell}{_OFF}" if color else f"[{cell}]"
+            cells.append(cell)
+            downs.append(f"  +{view.face_down[seat][j]:<3d}" if view.face_down[seat][j] else "      ")
+        return ["  ".join(cells) + f"     spit cards: {view.spit_cards[seat]}", "  ".join(downs)]
+
+    other = BOT if ctl.seat == HUMAN else HUMAN
+    lines += ["Bot:  " + s for s in row(other, False)]
+    lines.append("")
+    piles = []
+    for k in (0, 1):
+        if view.spit_tops[k] is None:
+            piles.append(f"S{k}:  (none)      ")
+        else:
+            req = ""
+            piles.append(f"S{k}: {_card(view.spit_tops[k], color)} ({view.spit_sizes[k]:2d}){req}")
+    lines.append("        " + "          ".join(piles))
+    lines.append("")
+    lines += ["You:  " + s for s in row(ctl.seat, True)]
+    lines.append("")
+    status = {
+        "play": "play!",
+        "spit_pending": "nobody can play: spit coming…",
+        "slap": "SLAP! left/right for S0/S1",
+        "over": "game over",
+    }[view.phase]
+    reqs = [f"seat {s} asks for a spit" for s in (0, 1) if view.spit_requests[s]]
+    lines.append(b(status) + ("   " + "; ".join(reqs) if reqs else ""))
+    if view.scoring == "points":
+        lines.append(f"scores: you {view.scores[ctl.seat]}, bot {view.scores[other]}")
+    lines.append(f"cards: you {view.cards_held[ctl.seat]}, bot {view.cards_held[other]}")
+    lines.append(ctl.message)
+    lines.append("")
+    dim = (lambda s: f"{_DIM}{s}{_OFF}") if color else (lambda s: s)
+    lines += [dim(t) for t in log[-8:]]
+    lines.append("")
+    lines.append("1-5 pile, ←/→ or a/l play on S0/S1, space spit, c choose, q quit")
+    return "\r\n".join(lines)
+
+
+@contextlib.contextmanager
+def _raw(stream: TextIO) -> Iterator[int]:
+    import termios
+    import tty
+
+    fd = stream.fileno()
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        sys.stdout.write("\x1b[?25l\x1b[2J")
+        yield fd
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        sys.stdout.write("\x1b[?25h\r\n")
+        sys.stdout.flush()
+
+
+def play_spit(game: Game, *, seed: int | None, level: str, color: bool) -> int:
+    """Play ``game`` (a loaded Spit game) in this terminal against a bot; the exit code.
+
+    0 when the game was played to its end or quit, 2 for bad input (no terminal,
+    unknown level), 1 for an unexpected failure, which is reported in one line."""
+    if level not in LEVEL_ORDER:
+        print(f"no Spit bot level {level!r}; levels: {', '.join(LEVEL_ORDER)}", file=sys.stderr)
+        return 2
+    if getattr(game, "name", None) != "spit":
+        print("play_spit needs the game spit", file=sys.stderr)
+        return 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("Spit is played in real time: run it in an interactive terminal.", file=sys.stderr)
+        return 2
+    try:
+        return _loop(game, seed, level, color)
+    except KeyboardInterrupt:
+        return 130
+    except CardtableError as exc:
+        print(f"spit: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # never a traceback in the terminal
+        print(f"spit: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+def _loop(game: Game, seed: int | None, level: str, color: bool) -> int:
+    state = game.new_state(seed=seed)
+    clock = SystemClock()
+    log: list[str] = []
+
+    def on_arrival(a: Arrival) -> None:
+        if a.accepted:
+            view = state.view(HUMAN)
+            log.extend(e.text for e in view.events if e.kind not in ("deal",))
+        elif a.seat == HUMAN:
+            log.append(f"rejected: {a.reason}")
+
+    host_seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
+    host = RealtimeHost(state, clock, bots={BOT: SpitBot(level)}, seed=host_seed, on_arrival=on_arrival)
+    ctl = Controller(HUMAN)
+    with _raw(sys.stdin) as fd:
+        dirty = True
+        while True:
+            if host.advance():
+                dirty = True
+            view = state.view(HUMAN)
+            assert isinstance(view, SpitView)
+            if dirty:
+                sys.stdout.write("\x1b[H\x1b[J" + render(view, ctl, color=color, log=log, level=level))
+                if state.is_terminal():
+                    out = state.outcome()
+                    assert out is not None
+                    result = "draw" if len(out.winners) != 1 else (
+                        "you win!" if out.winners[0] == HUMAN else "the bot wins"
+                    )
+                    sys.stdout.write(f"\r\n\r\n{result} ({out.reason}) — press q to leave")
+                sys.stdout.flush()
+                dirty = False
+            due = host.next_due()
+            wait = 0.25 if due is None else max(0.0, min(0.25, due - clock.now()))
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                continue
+            data = os.read(fd, 64).decode("utf-8", "replace")
+            for key in split_keys(data):
+                if key == "quit":
+                    return 0
+                if state.is_terminal():
+                    continue
+                action = ctl.key(key, view)
+                if action is not None:
+                    host.submit(action)
+                dirty = True
+            if host.advance():
+                dirty = True

@@ -1,0 +1,717 @@
+"""The Spit engine (RULES.md §3).
+
+Real time without a clock (DESIGN.md): the engine is a state machine fed one
+action at a time by the host, which orders actions by arrival (SP-13). Every
+action carries its seat and is checked against the state when it is applied,
+so a play that lost a race is rejected without penalty. Timer expiries
+(``spit_delay``, ``slap_timeout``) are the host's actions ``timer spit`` and
+``timer slap``; :meth:`SpitState.timers` says which timer runs now.
+
+Inside the engine a card is its id (core.cards). ``stock[p][j]`` is seat
+``p``'s stock pile ``j + 1`` as a list from bottom to top, of which the top
+``up[p][j]`` cards are face-up. ``spitcards[p]`` is seat ``p``'s face-down
+spit cards, the top (spat next) at the end. ``spit[k]`` is spit pile ``S{k}``
+from bottom to top; ``live[k]`` says whether it is in use this round.
+
+Phases (SP-14): ``PLAY``, ``SPIT_PENDING`` (blocked, waiting for ``timer
+spit``), ``SLAP`` (waiting for a slap or ``timer slap``), ``OVER``. The
+``SETUP`` step of SP-14 (collect, shuffle, lay out, opening spit) takes no
+input and happens inside the action that ends a round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from typing import TYPE_CHECKING, Final
+
+from ...core.cards import Card, cards_text
+from ...core.chance import derive, fresh_seed
+from ...core.errors import ConfigError, IllegalActionError
+from ...core.game import Action, Event, Outcome, State
+from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
+from .actions import (
+    ALL_ACTIONS,
+    CHOOSE,
+    CHOOSE_BASE,
+    FILL,
+    FILL_BASE,
+    FLIP,
+    FLIP_BASE,
+    PLAY,
+    PLAY_BASE,
+    SLAP,
+    SLAP_BASE,
+    SPIT,
+    SPIT_BASE,
+    STACK,
+    STACK_BASE,
+    TIMER_BASE,
+    TIMER_SLAP,
+    TIMER_SPIT,
+    UNSPIT,
+    UNSPIT_BASE,
+    SpitAction,
+)
+from .view import SpitView, event_text
+
+if TYPE_CHECKING:
+    from . import SpitGame
+
+N: Final = 2
+PILES: Final = 5
+FULL_LAYOUT: Final = 15  # 1 + 2 + 3 + 4 + 5 (SP-4)
+DEAL: Final = 26  # SP-3
+SEATS: Final = (0, 1)
+OTHER_PILE: Final = (1, 0)
+"""``OTHER_PILE[k]``: the spit pile that is not ``S{k}``."""
+
+RANK: Final = tuple(c % 13 for c in range(52))
+ADJ: Final = tuple(tuple((RANK[a] - RANK[b]) % 13 in (1, 12) for b in range(52)) for a in range(52))
+"""``ADJ[a][b]``: card ``a`` may be played on card ``b`` (SP-2: neighbours in the cycle A-2-…-K-A)."""
+_CARD: Final = tuple(Card.from_id(c) for c in range(52))
+
+
+def adjacent(a: Card | int, b: Card | int) -> bool:
+    """SP-2: may ``a`` be played on ``b``?
+
+    >>> adjacent(Card.parse("KS"), Card.parse("AH")), adjacent(Card.parse("5C"), Card.parse("5D"))
+    (True, False)
+    """
+    return ADJ[a if isinstance(a, int) else a.id][b if isinstance(b, int) else b.id]
+
+
+def layout_sizes(m: int) -> list[int]:
+    """SP-4/SP-5: the sizes of the five stock piles for ``m`` cards.
+
+    >>> layout_sizes(26), layout_sizes(12), layout_sizes(8), layout_sizes(3)
+    ([1, 2, 3, 4, 5], [1, 2, 3, 3, 3], [1, 2, 2, 2, 1], [1, 1, 1, 0, 0])
+    """
+    sizes = [0] * PILES
+    for row in range(PILES):
+        for j in range(row, PILES):
+            if m == 0:
+                return sizes
+            sizes[j] += 1
+            m -= 1
+    return sizes
+
+
+class Phase(Enum):
+    """SP-14 (``SETUP`` is instantaneous, see the module docstring)."""
+
+    PLAY = "play"
+    SPIT_PENDING = "spit_pending"
+    SLAP = "slap"
+    OVER = "over"
+
+
+class SpitState(State):
+    """A Spit game in progress. Create one with ``SpitGame.new_state``."""
+
+    game: SpitGame
+
+    def __init__(self, game: SpitGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+        o = game.options
+        self.game = game
+        self.auto_flip: bool = o.auto_flip
+        self.stacking: bool = o.allow_same_rank_stacking
+        self.mutual: bool = o.allow_mutual_spit
+        self.points: bool = o.scoring == "points"
+        self.fresh: bool = self.points and o.points_round_mode == "fresh_deal"
+        self.seed = fresh_seed() if seed is None else seed
+        self.history: list[Action] = []
+        self.stock: list[list[list[int]]] = [[[] for _ in range(PILES)] for _ in SEATS]
+        self.up: list[list[int]] = [[0] * PILES for _ in SEATS]
+        self.spitcards: list[list[int]] = [[], []]
+        self.spit: list[list[int]] = [[], []]
+        self.live = [False, False]
+        self.phase = Phase.PLAY
+        self.round = 0
+        self.requests = [False, False]
+        self.choice = [-1, -1]  # a lone spitter's pending pile choice (SP-16)
+        self.lone_target = -1  # the pile a lone spitter is bound to this round
+        self.finisher = -1  # the seat that emptied its stock, in the slap phase
+        self.scores = [0, 0]
+        self.outcome_: Outcome | None = None
+        self.events: list[tuple[str, int, int, int, int]] = []
+        self.event_seq = 0
+        self._shared: dict[str, object] | None = None  # the seat-independent view fields, per change
+        if deck is not None:
+            cards = game._check_deck(deck, range(52))
+        else:
+            cards = list(range(52))
+            derive(self.seed, "deal", 0).shuffle(cards)
+        self._start_round([cards[:DEAL], cards[DEAL:]])
+
+    # ------------------------------------------------------------- set-up
+    def _start_round(self, hands: list[list[int]]) -> None:
+        """SP-4/SP-5 layouts from ``hands`` in dealing order, then the opening spit (SP-6)."""
+        self.round += 1
+        self._event("round", -1, value=self.round)
+        for p in SEATS:
+            self._layout(p, hands[p])
+        self.requests = [False, False]
+        self.choice = [-1, -1]
+        self.lone_target = -1
+        self.finisher = -1
+        self.spit = [[], []]
+        self.live = [bool(self.spitcards[0]), bool(self.spitcards[1])]
+        for p in SEATS:
+            if self.spitcards[p]:
+                self._spit_one(p, p)
+        self.phase = Phase.PLAY
+        self._after_change()
+
+    def _layout(self, p: int, cards: list[int]) -> None:
+        """Deal ``cards`` in patience row order (SP-4); the rest are spit cards, first on top."""
+        piles: list[list[int]] = [[] for _ in range(PILES)]
+        pos, m = 0, len(cards)
+        for row in range(PILES):
+            for j in range(row, PILES):
+                if pos < m:
+                    piles[j].append(cards[pos])
+                    pos += 1
+        rest = cards[pos:]
+        rest.reverse()
+        self.stock[p] = piles
+        self.up[p] = [1 if pile else 0 for pile in piles]
+        self.spitcards[p] = rest
+        self._event("deal", p, slot=len(rest), value=m)
+
+    def _event(self, kind: str, seat: int, card: int = -1, slot: int = 0, value: int = 0) -> None:
+        self.events.append((kind, seat, card, slot, value))
+
+    # ------------------------------------------------------------ protocol
+    def current_player(self) -> int:
+        return TERMINAL if self.phase is Phase.OVER else SIMULTANEOUS
+
+    def legal_actions(self, seat: int | None = None) -> Sequence[SpitAction]:
+        """``seat``'s actions now; with no seat, every seat's actions and the timer now running."""
+        if self.phase is Phase.OVER:
+            return ()
+        out: list[int] = []
+        if seat is None:
+            self._legal_idx(0, out)
+            self._legal_idx(1, out)
+            if self.phase is Phase.SPIT_PENDING:
+                out.append(TIMER_BASE)
+            elif self.phase is Phase.SLAP:
+                out.append(TIMER_BASE + 1)
+        elif seat in SEATS:
+            self._legal_idx(seat, out)
+        out.sort()
+        table = ALL_ACTIONS
+        return [table[i] for i in out]
+
+    def _legal_tuple(self, seat: int) -> tuple[SpitAction, ...]:
+        if self.phase is Phase.OVER:
+            return ()
+        out: list[int] = []
+        self._legal_idx(seat, out)
+        out.sort()
+        table = ALL_ACTIONS
+        return tuple([table[i] for i in out])
+
+    def _legal_idx(self, p: int, out: list[int]) -> None:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            stock = self.stock[p]
+            up = self.up[p]
+            live = self.live
+            spit = self.spit
+            tops = [(k, spit[k][-1]) for k in (0, 1) if live[k]]
+            empties = [e for e in range(PILES) if not stock[e]]
+            for j in range(PILES):
+                pile = stock[j]
+                if not pile:
+                    continue
+                if up[j] == 0:
+                    out.append(FLIP_BASE + p * PILES + j)
+                    continue
+                c = pile[-1]
+                base = (p * PILES + j) * 52 + c
+                row = ADJ[c]
+                for k, t in tops:
+                    if row[t]:
+                        out.append(PLAY_BASE + base * 2 + k)
+                if empties and len(pile) >= 2 and up[j] == 1:  # SP-9: the card beneath is face-down
+                    for e in empties:
+                        out.append(FILL_BASE + base * PILES + e)
+                if self.stacking:
+                    r = RANK[c]
+                    for e in range(PILES):
+                        if e != j and up[e] > 0 and RANK[stock[e][-1]] == r:
+                            out.append(STACK_BASE + base * PILES + e)
+            if self.mutual and (self.spitcards[0] or self.spitcards[1]):
+                out.append((UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p)
+            self._choose_idx(p, out)
+        elif phase is Phase.SPIT_PENDING:
+            self._choose_idx(p, out)
+        elif phase is Phase.SLAP:
+            for k in (0, 1):
+                if self.live[k]:
+                    out.append(SLAP_BASE + p * 2 + k)
+
+    def _choose_idx(self, p: int, out: list[int]) -> None:
+        """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
+        if (
+            self.live[0] and self.live[1] and self.lone_target < 0 and self.choice[p] < 0
+            and self.spitcards[p] and not self.spitcards[next_seat(p, N)]
+        ):
+            out.append(CHOOSE_BASE + p * 2)
+            out.append(CHOOSE_BASE + p * 2 + 1)
+
+    def _productive(self, p: int) -> bool:
+        """SP-15: does seat ``p`` have a productive move?"""
+        stock = self.stock[p]
+        up = self.up[p]
+        tops = [self.spit[k][-1] for k in (0, 1) if self.live[k]]
+        has_empty = has_source = False
+        for j in range(PILES):
+            pile = stock[j]
+            if not pile:
+                has_empty = True
+                continue
+            if up[j] == 0:
+                return True
+            row = ADJ[pile[-1]]
+            for t in tops:
+                if row[t]:
+                    return True
+            if len(pile) >= 2 and up[j] == 1:
+                has_source = True
+        if has_empty and has_source:
+            return True
+        if self.stacking:  # a stack that uncovers a face-down card is productive too
+            for i in range(PILES):
+                if up[i] == 1 and len(stock[i]) >= 2:
+                    r = RANK[stock[i][-1]]
+                    if any(e != i and up[e] > 0 and RANK[stock[e][-1]] == r for e in range(PILES)):
+                        return True
+        return False
+
+    def blocked(self) -> bool:
+        """SP-15: neither seat has a productive move."""
+        return not (self._productive(0) or self._productive(1))
+
+    def timers(self) -> tuple[tuple[SpitAction, float], ...]:
+        """The timer running now, as ``(action, seconds)`` for the host to feed in when it expires."""
+        if self.phase is Phase.SPIT_PENDING:
+            return ((ALL_ACTIONS[TIMER_BASE], float(self.game.options.spit_delay)),)
+        if self.phase is Phase.SLAP:
+            return ((ALL_ACTIONS[TIMER_BASE + 1], float(self.game.options.slap_timeout)),)
+        return ()
+
+    def tie_rank(self, action: Action) -> int:
+        """How the host orders actions with identical timestamps, before its seeded RNG:
+        SP-20 gives a tie between slaps after an SP-18(a) ending to the player who emptied
+        their stock; a timer goes after the players' actions."""
+        if not isinstance(action, SpitAction) or action.seat is None:
+            return 2
+        if action.kind == SLAP and self.phase is Phase.SLAP and action.seat == self.finisher:
+            return 0
+        return 1
+
+    # -------------------------------------------------------------- checking
+    def play(self, action: Action | str) -> None:
+        """Apply ``action`` if it is legal for its seat now (SP-13); otherwise raise
+        :class:`IllegalActionError` and leave the state unchanged (a lost race costs nothing)."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        why = self.illegal_reason(action)
+        if why is not None:
+            raise IllegalActionError(f"{action}: {why}")
+        self.apply(action)
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """``None`` if ``action`` is legal now, else why not."""
+        if not isinstance(action, SpitAction):
+            return "not a Spit action"
+        try:
+            idx = action.index
+            if not 0 <= idx < len(ALL_ACTIONS) or ALL_ACTIONS[idx] != action:
+                return "not a well-formed Spit action"
+        except (TypeError, ValueError):
+            return "not a well-formed Spit action"
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        if action.seat is None:
+            if idx in [t.index for t, _ in self.timers()]:
+                return None
+            return f"no such timer runs in phase {self.phase.value}"
+        if action.kind == PLAY and self.phase is Phase.PLAY:  # the hot path: a direct check
+            p, j = action.seat, action.pile - 1
+            pile = self.stock[p][j]
+            if (
+                pile and pile[-1] == action.card and self.up[p][j] > 0
+                and self.live[action.target] and ADJ[action.card][self.spit[action.target][-1]]
+            ):
+                return None
+            return self._reason(action)
+        out: list[int] = []
+        self._legal_idx(action.seat, out)
+        if idx in out:
+            return None
+        return self._reason(action)
+
+    def _reason(self, a: SpitAction) -> str:
+        k, p = a.kind, a.seat
+        assert p is not None
+        phase = self.phase
+        if k in (PLAY, FILL, STACK, FLIP, SPIT, UNSPIT) and phase is not Phase.PLAY:
+            return f"play actions are rejected in phase {phase.value} (SP-14, SP-18)"
+        if k == SLAP and phase is not Phase.SLAP:
+            return "there is nothing to slap now (SP-20)"
+        if k in (PLAY, FILL, STACK, FLIP):
+            pile = self.stock[p][a.pile - 1]
+            if k == FLIP:
+                return "FLIP needs auto_flip off and a face-down top (SP-8)"
+            if not pile or self.up[p][a.pile - 1] == 0 or pile[-1] != a.card:
+                return f"stale: {_CARD[a.card]} is not the face-up top of pile {a.pile} (SP-13)"
+            if k == PLAY:
+                if not self.live[a.target]:
+                    return f"S{a.target} is not in use this round (SP-6)"
+                top = self.spit[a.target][-1]
+                return (
+                    f"{_CARD[a.card]} is not adjacent to {_CARD[top]} on S{a.target}; "
+                    "rejected without penalty (SP-13)"
+                )
+            if k == FILL:
+                if self.stock[p][a.target - 1]:
+                    return f"space {a.target} is not empty (SP-9)"
+                return f"pile {a.pile} holds a single card, or no face-down card under its top (SP-9, SP-A6)"
+            return "stacking needs allow_same_rank_stacking and a pile showing the same rank (SP-12)"
+        if k in (SPIT, UNSPIT):
+            if not self.mutual:
+                return "allow_mutual_spit is off (SP-17)"
+            return "nobody has spit cards" if not (self.spitcards[0] or self.spitcards[1]) else "already so"
+        if k == CHOOSE:
+            return "only a lone spitter chooses, once, before the first lone spit (SP-16)"
+        return f"S{a.target} is not in use this round"
+
+    # ------------------------------------------------------------- applying
+    def apply(self, action: Action) -> None:
+        assert isinstance(action, SpitAction)
+        self.event_seq += len(self.events)
+        self.events = []
+        self._shared = None
+        self.history.append(action)
+        k = action.kind
+        p = action.seat if action.seat is not None else -1
+        if k == PLAY:
+            j = action.pile - 1
+            pile = self.stock[p][j]
+            c = pile.pop()
+            self.up[p][j] -= 1
+            self.spit[action.target].append(c)
+            self._event("play", p, c, action.target, action.pile)
+            self._uncover(p, j)
+            if not any(self.stock[p]):
+                self._round_end(p)  # SP-18 (a)
+                return
+        elif k in (FILL, STACK):
+            j, t = action.pile - 1, action.target - 1
+            c = self.stock[p][j].pop()
+            self.up[p][j] -= 1
+            self.stock[p][t].append(c)
+            self.up[p][t] += 1
+            self._event(k, p, c, action.target, action.pile)
+            self._uncover(p, j)
+        elif k == FLIP:
+            j = action.pile - 1
+            self.up[p][j] = 1
+            self._event("flip", p, self.stock[p][j][-1], action.pile)
+        elif k == SPIT:
+            self.requests[p] = True
+            self._event("request", p)
+            if self.requests[0] and self.requests[1]:
+                self._spit()  # SP-17
+                return
+        elif k == UNSPIT:
+            self.requests[p] = False
+            self._event("withdraw", p)
+            return
+        elif k == CHOOSE:
+            self.choice[p] = action.target
+            self._event("choose", p, slot=action.target)
+            return
+        elif k == SLAP:
+            self._slap(p, action.target)
+            return
+        elif k == TIMER_SPIT:
+            self._spit()
+            return
+        elif k == TIMER_SLAP:
+            self._slap_timeout()
+            return
+        self._after_change()
+
+    def _uncover(self, p: int, j: int) -> None:
+        """SP-8: with auto_flip, a face-down top is turned up as soon as the card above leaves."""
+        if self.auto_flip and self.up[p][j] == 0 and self.stock[p][j]:
+            self.up[p][j] = 1
+            self._event("flip", p, self.stock[p][j][-1], j + 1)
+
+    def _after_change(self) -> None:
+        """SP-15/SP-16/SP-18(b): re-check for a blocked position."""
+        if self.phase is not Phase.PLAY or self._productive(0) or self._productive(1):
+            return
+        if self.spitcards[0] or self.spitcards[1]:
+            self.phase = Phase.SPIT_PENDING
+            self._event("blocked", -1)
+        else:
+            self._round_end(-1)
+
+    def _spit_one(self, p: int, k: int) -> None:
+        c = self.spitcards[p].pop()
+        self.spit[k].append(c)
+        self._event("spit", p, c, k)
+
+    def _spit(self) -> None:
+        """SP-16: everyone with spit cards spits at the same instant."""
+        self.requests = [False, False]
+        have = [p for p in SEATS if self.spitcards[p]]
+        if len(have) == N:
+            for p in have:
+                self._spit_one(p, p)  # each onto the pile they started
+        elif have:
+            q = have[0]
+            if self.live[0] and self.live[1]:  # a lone spitter in a two-pile round
+                if self.lone_target < 0:
+                    self.lone_target = self.choice[q] if self.choice[q] >= 0 else q
+                self._spit_one(q, self.lone_target)
+            else:  # a one-pile round (SP-22)
+                self._spit_one(q, 0 if self.live[0] else 1)
+        self.phase = Phase.PLAY
+        self._after_change()
+
+    # ------------------------------------------------------- end of a round
+    def _round_end(self, f: int) -> None:
+        """SP-18: ``f`` emptied their stock (a), or ``f < 0``: blocked with no spit cards (b)."""
+        self._event("round_end", f)
+        if self.points:  # SP-V1: a point per card still held
+            for p in SEATS:
+                pts = sum(len(pile) for pile in self.stock[p]) + len(self.spitcards[p])
+                self.scores[p] += pts
+                self._event("score", p, slot=pts, value=self.scores[p])
+        if self.fresh:
+            self.phase = Phase.PLAY
+            if not self._limits_reached(None):
+                cards = list(range(52))
+                derive(self.seed, "deal", self.round).shuffle(cards)
+                self._start_round([cards[:DEAL], cards[DEAL:]])
+            return
+        if f >= 0 and not self.spitcards[f]:
+            self._game_over((f,), "SP-19")  # no cards left at all
+            return
+        if f >= 0 and not (self.live[0] and self.live[1]):
+            # SP-22: in a one-pile round the spitter emptied their stock first: no slap; they
+            # take nothing and the other takes the pile with their own stock.
+            self._collect(self._takes(next_seat(f, N), 0 if self.live[0] else 1, None))
+            return
+        self.finisher = f
+        self.phase = Phase.SLAP
+
+    @staticmethod
+    def _takes(p: int, k: int, other_k: int | None) -> list[list[int]]:
+        """Seat ``p`` takes pile ``k``; the other seat takes ``other_k`` (or nothing)."""
+        takes: list[list[int]] = [[], []]
+        takes[p] = [k]
+        if other_k is not None:
+            takes[next_seat(p, N)] = [other_k]
+        return takes
+
+    def _slap(self, p: int, k: int) -> None:
+        """SP-20/SP-22: the first slap applied settles the race."""
+        self._event("slap", p, slot=k)
+        if self.live[0] and self.live[1]:
+            self._collect(self._takes(p, k, OTHER_PILE[k]))
+        else:  # SP-22 (b): the first slap avoids the only pile
+            self._event("avoid", p)
+            self._collect(self._takes(next_seat(p, N), k, None))
+
+    def _slap_timeout(self) -> None:
+        """SP-20/SP-22: nobody slapped within ``slap_timeout``."""
+        f = self.finisher
+        if self.live[0] and self.live[1]:
+            if f >= 0:  # the finisher takes the smaller pile; ties: their own
+                own, other = len(self.spit[f]), len(self.spit[OTHER_PILE[f]])
+                k = f if own <= other else OTHER_PILE[f]
+                self._collect(self._takes(f, k, OTHER_PILE[k]))
+            else:  # each takes the pile they started
+                self._collect(self._takes(0, 0, 1))
+            return
+        k = 0 if self.live[0] else 1
+        held = [sum(len(pile) for pile in self.stock[p]) for p in SEATS]
+        if held[0] != held[1]:
+            avoider = 0 if held[0] < held[1] else 1
+        else:
+            avoider = derive(self.seed, "slap", self.round).randrange(N)
+        self._event("avoid", avoider)
+        self._collect(self._takes(next_seat(avoider, N), k, None))
+
+    def _collect(self, takes: list[list[int]]) -> None:
+        """SP-21: each seat adds its stock and spit cards to what it took, shuffles and lays out."""
+        hands: list[list[int]] = []
+        for p in SEATS:
+            cards: list[int] = []
+            for k in takes[p]:
+                cards += self.spit[k]
+                self._event("take", p, slot=k, value=len(self.spit[k]))
+            for pile in self.stock[p]:
+                cards += pile
+            cards += self.spitcards[p]
+            hands.append(cards)
+        for p in SEATS:
+            self._event("collect", p, value=len(hands[p]))
+        self.phase = Phase.PLAY
+        if self._limits_reached([len(h) for h in hands]):
+            return  # the cards stay where the round left them
+        for p in SEATS:
+            derive(self.seed, "collect", self.round, p).shuffle(hands[p])
+        self._start_round(hands)
+
+    def _limits_reached(self, held: list[int] | None) -> bool:
+        """SP-V1's points limit and SP-26's ``max_rounds``: end the game if one is reached."""
+        o = self.game.options
+        s = self.scores
+        if self.points and max(s) >= o.points_limit and s[0] != s[1]:
+            self._game_over((0,) if s[0] < s[1] else (1,), "SP-V1")
+            return True
+        if o.max_rounds is not None and self.round >= o.max_rounds:
+            key = s if self.points or held is None else held
+            winners = (0, 1) if key[0] == key[1] else ((0,) if key[0] < key[1] else (1,))
+            self._game_over(winners, "SP-26")
+            return True
+        return False
+
+    def _game_over(self, winners: tuple[int, ...], reason: str) -> None:
+        self.phase = Phase.OVER
+        share = 1.0 / len(winners)
+        self.outcome_ = Outcome(tuple(share if s in winners else 0.0 for s in SEATS), winners, reason)
+        self._event("game_over", winners[0] if len(winners) == 1 else -1)
+
+    # ------------------------------------------------------------ reporting
+    def outcome(self) -> Outcome | None:
+        return self.outcome_
+
+    def cards_held(self, p: int) -> int:
+        """Seat ``p``'s stock and spit cards."""
+        return sum(map(len, self.stock[p])) + len(self.spitcards[p])
+
+    def view(self, seat: int | None) -> SpitView:
+        if seat is not None and seat not in SEATS:
+            raise ConfigError(f"no seat {seat} in a 2-player game")
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = self._shared_view_fields()
+        # Hot path (bots in real time read a view after every action): the fields every
+        # seat shares are built once per change and the frozen view is filled directly.
+        v = object.__new__(SpitView)
+        d = v.__dict__
+        d.update(shared)
+        d["seat"] = seat
+        d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
+        return v
+
+    def _shared_view_fields(self) -> dict[str, object]:
+        card = _CARD
+        stock: list[tuple[tuple[Card, ...], ...]] = []
+        face_down: list[tuple[int, ...]] = []
+        for p in SEATS:
+            shown: list[tuple[Card, ...]] = []
+            down: list[int] = []
+            for pile, u in zip(self.stock[p], self.up[p], strict=True):
+                n = len(pile)
+                if u == 1:
+                    shown.append((card[pile[-1]],))
+                else:
+                    shown.append(tuple(card[c] for c in pile[n - u:]))
+                down.append(n - u)
+            stock.append(tuple(shown))
+            face_down.append(tuple(down))
+        seq = self.event_seq
+        events = tuple(
+            Event(
+                seq + i,
+                kind,
+                None if s < 0 else s,
+                None if c < 0 else card[c],
+                slot if kind in _SLOT_EVENTS else None,
+                value if kind in _VALUE_EVENTS else None,
+                event_text(kind, s, c, slot, value),
+            )
+            for i, (kind, s, c, slot, value) in enumerate(self.events)
+        )
+        spit = self.spit
+        return {
+            "game": "spit",
+            "num_players": N,
+            "current_player": self.current_player(),
+            "events": events,
+            "outcome": self.outcome_,
+            "phase": self.phase.value,
+            "round": self.round,
+            "stock": tuple(stock),
+            "face_down": tuple(face_down),
+            "spit_cards": (len(self.spitcards[0]), len(self.spitcards[1])),
+            "spit_tops": (card[spit[0][-1]] if spit[0] else None, card[spit[1][-1]] if spit[1] else None),
+            "spit_sizes": (len(spit[0]), len(spit[1])),
+            "spit_requests": (self.requests[0], self.requests[1]),
+            "lone_pile": self.lone_target if self.lone_target >= 0 else None,
+            "finisher": self.finisher if self.finisher >= 0 else None,
+            "scores": (self.scores[0], self.scores[1]),
+            "cards_held": (self.cards_held(0), self.cards_held(1)),
+            "scoring": self.game.options.scoring,
+        }
+
+    def clone(self) -> SpitState:
+        other = object.__new__(SpitState)
+        other.__dict__.update(self.__dict__)
+        other._shared = None
+        other.history = list(self.history)
+        other.stock = [[list(pile) for pile in piles] for piles in self.stock]
+        other.up = [list(u) for u in self.up]
+        other.spitcards = [list(s) for s in self.spitcards]
+        other.spit = [list(s) for s in self.spit]
+        other.live = list(self.live)
+        other.requests = list(self.requests)
+        other.choice = list(self.choice)
+        other.scores = list(self.scores)
+        other.events = list(self.events)
+        return other
+
+    def all_cards(self) -> list[int]:
+        """Every card id in the game wherever it is (always the 52, for conservation checks)."""
+        cards: list[int] = []
+        for p in SEATS:
+            for pile in self.stock[p]:
+                cards += pile
+            cards += self.spitcards[p]
+        for k in (0, 1):
+            cards += self.spit[k]
+        return cards
+
+    def __str__(self) -> str:
+        lines = [
+            f"round {self.round}, phase {self.phase.value}, scores {self.scores}, "
+            f"requests {self.requests}, lone pile {self.lone_target}, finisher {self.finisher}"
+        ]
+        for p in SEATS:
+            piles = []
+            for j in range(PILES):
+                pile, u = self.stock[p][j], self.up[p][j]
+                down = cards_text(pile[: len(pile) - u])
+                shown = cards_text(pile[len(pile) - u:])
+                piles.append(f"{j + 1}:[{down}]{shown}" if pile else f"{j + 1}:-")
+            lines.append(f"seat {p} stock: " + " ".join(piles))
+            lines.append(f"seat {p} spit cards (top last): {cards_text(self.spitcards[p])}")
+        for k in (0, 1):
+            if self.live[k]:
+                lines.append(f"S{k} (top last): {cards_text(self.spit[k])}")
+        return "\n".join(lines)
+
+
+_SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
+_VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})

@@ -1,0 +1,97 @@
+"""What a Spit seat may know: every face-up card, the spit piles' tops and
+sizes, counts of face-down stock cards and of spit cards. Never a face-down
+stock card nor a spit card, the owner's included (SP-4, RULES.md §0.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ...core.cards import Card
+from ...core.game import PlayerView
+
+
+@dataclass(frozen=True)
+class SpitView(PlayerView):
+    """A seat's view of a Spit game.
+
+    ``stock[p][j]`` are the face-up cards of seat ``p``'s stock pile ``j + 1``,
+    bottom to top (one card unless same-rank stacking is on; none while the top
+    is face-down or the space is empty); ``face_down[p][j]`` counts the
+    face-down cards beneath. ``spit_tops[k]``/``spit_sizes[k]`` describe spit
+    pile ``S{k}`` (``None``/0 when it is not in use this round).
+    ``spit_requests[p]`` is true while seat ``p`` asks for a spit (SP-17).
+    ``lone_pile`` is the pile a lone spitter is bound to this round (SP-16),
+    ``finisher`` the seat that emptied its stock in the slap phase.
+    ``cards_held[p]`` counts seat ``p``'s stock and spit cards.
+    """
+
+    phase: str
+    round: int
+    stock: tuple[tuple[tuple[Card, ...], ...], ...]
+    face_down: tuple[tuple[int, ...], ...]
+    spit_cards: tuple[int, ...]
+    spit_tops: tuple[Card | None, ...]
+    spit_sizes: tuple[int, ...]
+    spit_requests: tuple[bool, ...]
+    lone_pile: int | None
+    finisher: int | None
+    scores: tuple[int, ...]
+    cards_held: tuple[int, ...]
+    scoring: str
+
+    def top(self, seat: int, pile: int) -> Card | None:
+        """The face-up top card of ``seat``'s stock pile ``pile`` (1–5), if any."""
+        cards = self.stock[seat][pile - 1]
+        return cards[-1] if cards else None
+
+    def pile_size(self, seat: int, pile: int) -> int:
+        return len(self.stock[seat][pile - 1]) + self.face_down[seat][pile - 1]
+
+
+@lru_cache(maxsize=8192)
+def event_text(kind: str, seat: int, card: int, slot: int, value: int) -> str:
+    """An English sentence for an engine event tuple."""
+    who = f"seat {seat}"
+    c = Card.from_id(card).unicode() if card >= 0 else ""
+    match kind:
+        case "round":
+            return f"round {value} begins"
+        case "deal":
+            spits = f"{slot} spit card{'s' if slot != 1 else ''}" if slot else "no spit cards"
+            return f"{who} lays out {value - slot} of {value} cards in stock piles; {spits}"
+        case "spit":
+            return f"{who} spits {c} onto S{slot}"
+        case "play":
+            return f"{who} plays {c} from pile {value} onto S{slot}"
+        case "fill":
+            return f"{who} moves {c} from pile {value} into space {slot}"
+        case "stack":
+            return f"{who} stacks {c} from pile {value} onto pile {slot}"
+        case "flip":
+            return f"{who} turns up {c} on pile {slot}"
+        case "request":
+            return f"{who} asks for a spit"
+        case "withdraw":
+            return f"{who} withdraws the spit request"
+        case "choose":
+            return f"{who} will spit alone onto S{slot}"
+        case "blocked":
+            return "nobody can play: spit again"
+        case "round_end":
+            if seat >= 0:
+                return f"{who} has played every stock card: the round is over"
+            return "nobody can play and nobody has spit cards: the round is over"
+        case "slap":
+            return f"{who} slaps S{slot}"
+        case "take":
+            return f"{who} takes S{slot} ({value} card{'s' if value != 1 else ''})"
+        case "avoid":
+            return f"{who} avoids the spit pile"
+        case "collect":
+            return f"{who} now holds {value} card{'s' if value != 1 else ''}"
+        case "score":
+            return f"{who} scores {slot} point{'s' if slot != 1 else ''} (total {value})"
+        case "game_over":
+            return f"{who} wins the game" if seat >= 0 else "the game is drawn"
+    return kind

@@ -1,0 +1,291 @@
+"""The authority for real-time games (Spit): RULES.md SP-13, DESIGN.md "Real time".
+
+The engine has no clock. :class:`RealtimeHost` owns one (an injectable
+:class:`~cardtable.host.clock.Clock`) and is the only thing that feeds actions
+into the state:
+
+* **Ordering.** Every action is queued with its arrival time and applied in
+  time order; each processed action gets a sequence number (:class:`Arrival`).
+  The first applied wins a race; the loser is rejected by the engine without
+  penalty (the state is unchanged) and recorded as rejected.
+* **Ties.** Actions with identical timestamps are ordered by an explicit
+  ``order`` given by a test, then by the state's ``tie_rank(action)`` if it has
+  one (Spit: the player who emptied their stock wins a slap tie, SP-20; timers
+  go after players), then by a seeded RNG.
+* **Timers.** After every applied action the host reads ``state.timers()``
+  (``(action, seconds)`` pairs, e.g. Spit's ``timer spit`` after ``spit_delay``)
+  and feeds each timer action in when it expires, unless the state moved on.
+* **One hand.** An option ``min_action_interval_ms`` (SP-10) delays a seat's
+  action until that long after its previous applied action.
+* **Bots.** A :class:`RealtimeBot` is asked to ``react`` to its seat's view
+  after every change; it answers with an action and the time it will arrive
+  (its reaction time), or a time to look again. The host keeps one intent per
+  bot, replaces it when the bot changes its mind, and sends it when it is due.
+
+The same host runs live on :class:`~cardtable.host.clock.SystemClock` (call
+:meth:`RealtimeHost.advance` in the UI loop, waiting at most
+:meth:`RealtimeHost.next_due`) and in virtual time with
+:class:`~cardtable.host.clock.VirtualClock` (:meth:`RealtimeHost.run`), which is
+how simulations and tests run it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..core.chance import derive
+from ..core.errors import CardtableError, IllegalActionError
+from ..core.game import Action, Outcome, PlayerView, State
+from .clock import Clock, VirtualClock
+
+Intent = tuple[Action | None, float]
+"""What a bot means to do: ``(action, when)``, or ``(None, when)`` to look again then."""
+
+
+class RealtimeBot(Protocol):
+    """A bot for real-time play. It sees only its seat's view."""
+
+    name: str
+
+    def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
+        """The bot's intent after a change it sees in ``view`` at time ``now``;
+        ``None`` when it means to do nothing until the next change."""
+        ...
+
+    def sent(self, action: Action, when: float) -> None:
+        """Its intended ``action`` left its hand at ``when`` (it may be rejected)."""
+        ...
+
+    def sticky(self, action: Action) -> bool:
+        """True if an intent to do ``action`` stands, without asking again, for as
+        long as it stays legal (a noticed play is carried out; the host then skips
+        building a view for this bot)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """One processed action: ``seq`` numbers arrivals in the order they were
+    processed; ``move`` is its index in ``state.history`` if it was applied."""
+
+    seq: int
+    time: float
+    action: Action
+    source: str  # "player", "bot" or "timer"
+    seat: int | None
+    accepted: bool
+    move: int | None
+    reason: str | None
+
+
+@dataclass(slots=True)
+class _Entry:
+    time: float
+    kind: str  # "action" (a player's), "bot" (an intent), "sent" (a bot's, in flight), "wake", "timer"
+    seat: int | None
+    action: Action | None
+    version: int
+    order: float
+    key: float
+    count: int
+
+    def __lt__(self, other: _Entry) -> bool:
+        return (self.time, self.count) < (other.time, other.count)
+
+
+class RealtimeHost:
+    """Drive ``state`` in real or virtual time. See the module docstring."""
+
+    def __init__(
+        self,
+        state: State,
+        clock: Clock,
+        *,
+        bots: Mapping[int, RealtimeBot] | None = None,
+        seed: int = 0,
+        on_arrival: Callable[[Arrival], None] | None = None,
+    ) -> None:
+        self.state = state
+        self.clock = clock
+        self.bots = dict(bots or {})
+        self.log: list[Arrival] = []
+        self.on_arrival = on_arrival
+        self._heap: list[_Entry] = []
+        self._count = 0
+        self._ties = derive(seed, "host", "ties")
+        self._bot_rng = {s: derive(seed, "host", "bot", s) for s in self.bots}
+        self._intent: dict[int, tuple[Intent, int]] = {}
+        self._timers: dict[int, int] = {}  # timer action index -> version
+        self._version = 0
+        opts: Any = getattr(state.game, "options", {})
+        interval = opts.get("min_action_interval_ms", 0) if isinstance(opts, Mapping) else 0
+        self.min_interval = (interval or 0) / 1000.0
+        self._last_applied: dict[int, float] = {}
+        # Optional engine hooks (Spit has all three), looked up once.
+        self._timers_of: Callable[[], Any] | None = getattr(state, "timers", None)
+        self._tie_rank: Callable[[Action], int] | None = getattr(state, "tie_rank", None)
+        self._illegal: Callable[[Action], str | None] | None = getattr(state, "illegal_reason", None)
+        self._refresh(clock.now(), None)
+
+    # -------------------------------------------------------------- inputs
+    def submit(self, action: Action | str, *, at: float | None = None, order: int | None = None) -> None:
+        """An action from a player (or a test): it arrives ``at`` (default now).
+
+        ``order`` fixes the order among actions with identical timestamps (tests)."""
+        if isinstance(action, str):
+            action = self.state.game.parse_action(action)
+        seat = getattr(action, "seat", None)
+        when = self.clock.now() if at is None else at
+        self._push(when, "action", seat, action, 0, order)
+
+    # ---------------------------------------------------------- processing
+    def next_due(self) -> float | None:
+        """When the next queued action, bot move or timer is due (``None``: nothing queued)."""
+        while self._heap and not self._current(self._heap[0]):
+            heapq.heappop(self._heap)
+        return self._heap[0].time if self._heap else None
+
+    def advance(self) -> list[Arrival]:
+        """Process everything due up to the clock's now; return what was processed."""
+        now = self.clock.now()
+        done: list[Arrival] = []
+        while not self.state.is_terminal():
+            t = self.next_due()
+            if t is None or t > now:
+                break
+            batch: list[_Entry] = []
+            while self._heap and self._heap[0].time == t:
+                e = heapq.heappop(self._heap)
+                if not self._current(e):
+                    continue
+                if e.kind == "wake":
+                    assert e.seat is not None
+                    del self._intent[e.seat]
+                    self._react(e.seat, t)
+                    continue
+                if e.kind == "bot":
+                    assert e.seat is not None and e.action is not None
+                    del self._intent[e.seat]
+                    self.bots[e.seat].sent(e.action, t)
+                    e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
+                batch.append(e)
+            if len(batch) > 1:
+                rank = self._tie_rank
+                batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, e.key, e.count))
+            for e in batch:
+                if self.state.is_terminal():
+                    break
+                seat = e.seat
+                if seat is not None and self.min_interval and e.kind != "timer":
+                    ready = self._last_applied.get(seat, -1e18) + self.min_interval
+                    if ready > t:  # SP-10: one hand, one card at a time
+                        self._push(ready, e.kind, seat, e.action, 0, None)
+                        continue
+                done.append(self._process(e, t))
+        return done
+
+    def run(self, clock: VirtualClock | None = None, *, until: float = 36_000.0) -> Outcome | None:
+        """Virtual time: jump from one due event to the next until the game ends,
+        nothing is queued, or the next event is later than ``until``."""
+        clock = clock or (self.clock if isinstance(self.clock, VirtualClock) else None)
+        if clock is None:
+            raise TypeError("run() needs a VirtualClock; use advance() with a live clock")
+        while not self.state.is_terminal():
+            t = self.next_due()
+            if t is None or t > until:
+                break
+            if t > clock.now():
+                clock.set(t)
+            self.advance()
+        return self.state.outcome()
+
+    # ------------------------------------------------------------ internals
+    def _push(self, when: float, kind: str, seat: int | None, action: Action | None, version: int,
+              order: int | None) -> None:
+        self._count += 1
+        entry = _Entry(when, kind, seat, action, version, float("inf") if order is None else order,
+                       self._ties.random(), self._count)
+        heapq.heappush(self._heap, entry)
+
+    def _current(self, e: _Entry) -> bool:
+        if e.kind in ("bot", "wake"):
+            assert e.seat is not None
+            cur = self._intent.get(e.seat)
+            return cur is not None and cur[1] == e.version
+        if e.kind == "timer":
+            assert e.action is not None
+            return self._timers.get(e.action.index) == e.version
+        return True
+
+    def _process(self, e: _Entry, t: float) -> Arrival:
+        action = e.action
+        assert action is not None
+        state = self.state
+        source = {"action": "player", "sent": "bot", "timer": "timer"}[e.kind]
+        try:
+            state.play(action)
+        except CardtableError as exc:
+            reason = str(exc) if isinstance(exc, IllegalActionError) else f"bad action: {exc}"
+            arrival = Arrival(len(self.log), t, action, source, e.seat, False, None, reason)
+            self.log.append(arrival)
+            if e.seat in self.bots:
+                self._react(e.seat, t)
+            if self.on_arrival:
+                self.on_arrival(arrival)
+            return arrival
+        if e.kind == "timer":
+            self._timers.pop(action.index, None)
+        if e.seat is not None:
+            self._last_applied[e.seat] = t
+        arrival = Arrival(len(self.log), t, action, source, e.seat, True, len(state.history) - 1, None)
+        self.log.append(arrival)
+        self._refresh(t, e.seat)
+        if self.on_arrival:
+            self.on_arrival(arrival)
+        return arrival
+
+    def _refresh(self, t: float, _seat: int | None) -> None:
+        """After a change: (re)schedule the state's timers and let every bot react."""
+        running = self._timers_of() if self._timers_of else ()
+        if running or self._timers:
+            now_running = {a.index: (a, d) for a, d in running}
+            for idx in list(self._timers):
+                if idx not in now_running:
+                    del self._timers[idx]
+            for idx, (a, delay) in now_running.items():
+                if idx not in self._timers:
+                    self._version += 1
+                    self._timers[idx] = self._version
+                    self._push(t + delay, "timer", None, a, self._version, None)
+        state = self.state
+        if state.is_terminal():
+            return
+        check = self._illegal
+        for seat, bot in self.bots.items():
+            cur = self._intent.get(seat)
+            if cur is not None:
+                action = cur[0][0]
+                if action is not None and bot.sticky(action):
+                    legal = check(action) is None if check else action in state.legal_actions(seat)
+                    if legal:
+                        continue
+            self._react(seat, t)
+
+    def _react(self, seat: int, t: float) -> None:
+        bot = self.bots[seat]
+        intent = bot.react(self.state.view(seat), t, self._bot_rng[seat])
+        cur = self._intent.get(seat)
+        if intent is None:
+            if cur is not None:
+                del self._intent[seat]
+            return
+        if cur is not None and cur[0] == intent:
+            return
+        self._version += 1
+        self._intent[seat] = (intent, self._version)
+        action, when = intent
+        self._push(max(when, t), "bot" if action is not None else "wake", seat, action, self._version, None)

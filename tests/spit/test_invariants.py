@@ -1,0 +1,130 @@
+"""RULES.md §4 Spit invariants, view invariance, checked play vs legal actions, clone, replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import cardtable
+from cardtable.core import IllegalActionError
+from cardtable.games.spit import SpitState
+from cardtable.games.spit.actions import ALL_ACTIONS
+from cardtable.games.spit.state import ADJ
+
+from .util import conserved
+
+PRESETS = [
+    ("standard", {}),
+    ("points", {}),
+    ("standard", {"auto_flip": False}),
+    ("standard", {"allow_same_rank_stacking": True}),
+    ("standard", {"allow_mutual_spit": False}),
+]
+
+
+def random_game(seed: int, preset: str = "standard", **opts):
+    game = cardtable.load("spit", preset=preset, max_rounds=6, **opts)
+    st = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    yield st
+    while not st.is_terminal():
+        la = st.legal_actions()
+        a = la[rng.randrange(len(la))]
+        st.play(a)
+        yield st
+
+
+@pytest.mark.parametrize(("preset", "opts"), PRESETS)
+def test_invariants_conservation_adjacency_five_piles_fill_turns_up(preset, opts):
+    for seed in range(8):
+        prev_tops = None
+        prev_round = None
+        for st in random_game(seed, preset, **opts):
+            assert conserved(st)
+            assert all(len(piles) == 5 for piles in st.stock)
+            last = st.history[-1] if st.history else None
+            if last is not None and st.round == prev_round and last.kind == "play":
+                k = last.target
+                assert ADJ[st.spit[k][-1]][prev_tops[k]]
+            if last is not None and st.round == prev_round and last.kind == "fill":
+                assert any(e.kind == "flip" for e in st.view(None).events) or not st.auto_flip
+            prev_tops = [s[-1] if s else None for s in st.spit]
+            prev_round = st.round
+
+
+@pytest.mark.parametrize(("preset", "opts"), PRESETS[:3])
+def test_play_accepts_exactly_the_legal_actions(preset, opts):
+    for seed in range(3):
+        for i, st in enumerate(random_game(seed, preset, **opts)):
+            if i % 9:
+                continue
+            legal = {a.index for a in st.legal_actions()}
+            for a in ALL_ACTIONS[:: 1 if i % 2 else 3]:
+                ok = st.illegal_reason(a) is None
+                assert ok == (a.index in legal), (str(a), str(st))
+            for a in list(st.legal_actions())[:3]:
+                c = st.clone()
+                c.play(a)
+            if st.is_terminal():
+                with pytest.raises(IllegalActionError):
+                    st.play(ALL_ACTIONS[0])
+
+
+def _shuffle_hidden(st: SpitState, rng: random.Random) -> SpitState:
+    """The same position with every face-down stock card and spit card re-dealt."""
+    other = st.clone()
+    hidden: list[int] = []
+    for p in (0, 1):
+        for j, pile in enumerate(other.stock[p]):
+            hidden += pile[: len(pile) - other.up[p][j]]
+        hidden += other.spitcards[p]
+    rng.shuffle(hidden)
+    it = iter(hidden)
+    for p in (0, 1):
+        for j, pile in enumerate(other.stock[p]):
+            for i in range(len(pile) - other.up[p][j]):
+                pile[i] = next(it)
+        other.spitcards[p] = [next(it) for _ in other.spitcards[p]]
+    return other
+
+
+def test_view_invariance_under_hidden_cards():
+    rng = random.Random(0)
+    for seed in range(4):
+        for i, st in enumerate(random_game(seed)):
+            if i % 5:
+                continue
+            other = _shuffle_hidden(st, rng)
+            for seat in (0, 1, None):
+                assert st.view(seat) == other.view(seat)
+
+
+def test_views_hide_spit_and_face_down_cards():
+    st = cardtable.load("spit").new_state(seed=9)
+    import re
+
+    from cardtable.core.cards import Card
+
+    text = repr(st.view(0).to_json()) + repr(st.view(1).to_json()) + repr(st.view(None).to_json())
+    tokens = set(re.findall(r"\b[2-9TJQKA][CDHS]\b", text))
+    for c in st.spitcards[0] + st.spitcards[1] + [c for s in (0, 1) for p in st.stock[s] for c in p[:-1]]:
+        assert str(Card.from_id(c)) not in tokens
+    face_up = {Card.from_id(p[-1]) for s in (0, 1) for p in st.stock[s] if p}
+    shown = {c for piles in st.view(0).stock for p in piles for c in p}
+    assert shown == face_up
+    assert st.view(0).spit_cards == (10, 10) and st.view(0).face_down[1] == (0, 1, 2, 3, 4)
+
+
+def test_clone_is_independent_and_replay_is_deterministic():
+    game = cardtable.load("spit", max_rounds=5)
+    for seed in range(3):
+        *_, st = random_game(seed)
+        replay = game.new_state(seed=seed)
+        for a in st.history:
+            replay.play(a)
+        assert str(replay) == str(st) and replay.outcome() == st.outcome()
+    st = game.new_state(seed=1)
+    c = st.clone()
+    c.play(c.legal_actions()[0])
+    assert len(st.history) == 0 and str(st) != str(c)

@@ -1,0 +1,152 @@
+"""The real-time host (SP-13 sequencer, timers, SP-10 interval) and the bots, in virtual time."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.bots.spit import LEVEL_ORDER, LEVELS, SpitBot
+from cardtable.games.spit.state import Phase
+from cardtable.host import RealtimeHost, VirtualClock
+
+from .util import conserved, position
+
+
+def race_position(**opts):
+    # 4H (seat 0) and 6D (seat 1) both fit on 5S; whoever is applied first wins.
+    return position(["4H", "QC", "", "", ""], ["6D", "JD", "", "", ""], "2C", "2D", s0="5S", s1="KS", **opts)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_sp13_race_two_plays_same_pile_same_instant_explicit_order(first):
+    st = race_position()
+    host = RealtimeHost(st, VirtualClock())
+    plays = {0: "0 play 1 4H S0", 1: "1 play 1 6D S0"}
+    host.submit(plays[1], at=1.0, order=1 if first == 0 else 0)
+    host.submit(plays[0], at=1.0, order=0 if first == 0 else 1)
+    host.run(until=1.0)
+    log = host.log
+    assert [a.accepted for a in log] == [True, False]
+    assert log[0].seat == first and log[1].seat != first
+    assert "without penalty" in (log[1].reason or "")
+    assert [a.seq for a in log] == [0, 1] and log[0].move == 0 and log[1].move is None
+    loser = log[1].seat
+    assert st.stock[loser][0]  # the loser's card is still on its stock pile
+    assert conserved(st) and len(st.history) == 1
+
+
+def test_sp13_race_identical_timestamps_seeded_rng_is_deterministic():
+    winners = set()
+    for seed in range(12):
+        results = []
+        for _ in range(2):
+            st = race_position()
+            host = RealtimeHost(st, VirtualClock(), seed=seed)
+            host.submit("0 play 1 4H S0", at=0.5)
+            host.submit("1 play 1 6D S0", at=0.5)
+            host.run(until=0.5)
+            assert sum(a.accepted for a in host.log) == 1 and conserved(st)
+            results.append(next(a.seat for a in host.log if a.accepted))
+        assert results[0] == results[1]
+        winners.add(results[0])
+    assert winners == {0, 1}
+
+
+def test_sp13_earlier_arrival_wins():
+    st = race_position()
+    host = RealtimeHost(st, VirtualClock())
+    host.submit("1 play 1 6D S0", at=0.30)
+    host.submit("0 play 1 4H S0", at=0.31)
+    host.run(until=1)
+    assert [(a.seat, a.accepted) for a in host.log] == [(1, True), (0, False)]
+
+
+def test_sp16_host_feeds_spit_timer_after_spit_delay():
+    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "5C", "2D", s0="9S", s1="TS", spit_delay=0.75)
+    st._after_change()
+    clock = VirtualClock(10.0)
+    host = RealtimeHost(st, clock)
+    assert host.next_due() == pytest.approx(10.75)
+    clock.set(10.7)
+    assert host.advance() == []
+    clock.set(10.75)
+    (arrival,) = host.advance()
+    assert str(arrival.action) == "timer spit" and arrival.source == "timer" and st.phase is Phase.PLAY
+
+
+def test_sp20_slap_race_on_host_and_timeout():
+    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
+    clock = VirtualClock()
+    host = RealtimeHost(st, clock)
+    host.submit("0 play 1 4H S0", at=1.0)
+    host.submit("1 slap S1", at=2.0)
+    host.submit("0 slap S1", at=2.0)  # same instant: the finisher (seat 0) wins the tie
+    host.run(until=2.0)
+    assert [(str(a.action), a.accepted) for a in host.log] == [
+        ("0 play 1 4H S0", True),
+        ("0 slap S1", True),
+        ("1 slap S1", False),
+    ]
+    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
+    host = RealtimeHost(st, VirtualClock())
+    host.submit("0 play 1 4H S0", at=1.0)
+    host.run()
+    assert str(host.log[-1].action) == "timer slap" and host.log[-1].time == pytest.approx(4.0)
+
+
+def test_sp10_min_action_interval_ms_delays_a_seats_next_action():
+    st = race_position(min_action_interval_ms=500)
+    host = RealtimeHost(st, VirtualClock())
+    host.submit("0 play 1 4H S0", at=1.0)
+    host.submit("0 play 2 QC S1", at=1.1)
+    host.run(until=1.9)
+    assert [(a.time, a.accepted) for a in host.log] == [(1.0, True), (1.5, True)]
+
+
+def test_bots_registered_and_seeded_virtual_games_are_deterministic():
+    assert isinstance(make_bot("spit", "expert"), SpitBot)
+    game = cardtable.load("spit", max_rounds=20)
+
+    def play(seed):
+        st = game.new_state(seed=seed)
+        host = RealtimeHost(st, VirtualClock(), bots={0: SpitBot("easy"), 1: SpitBot("hard")}, seed=seed)
+        out = host.run()
+        return out, [(a.time, str(a.action), a.accepted) for a in host.log], str(st)
+
+    for seed in (1, 2):
+        assert play(seed) == play(seed)
+    assert play(1)[1] != play(2)[1]
+
+
+def test_bot_levels_ordered_by_strength():
+    """Each level beats the one below it over 24 seeded virtual-time games (seats alternate)."""
+    game = cardtable.load("spit", max_rounds=30)
+    for weak, strong in itertools.pairwise(LEVEL_ORDER):
+        score = 0.0
+        for seed in range(24):
+            st = game.new_state(seed=seed)
+            bots = {0: SpitBot(weak), 1: SpitBot(strong)} if seed % 2 else {0: SpitBot(strong), 1: SpitBot(weak)}
+            out = RealtimeHost(st, VirtualClock(), bots=bots, seed=seed).run()
+            assert out is not None and conserved(st)
+            score += sum(out.returns[s] for s in (0, 1) if bots[s].name == strong)
+        assert score > 15, (weak, strong, score)
+    assert [LEVELS[n].reaction_mean for n in LEVEL_ORDER] == sorted(
+        (LEVELS[n].reaction_mean for n in LEVEL_ORDER), reverse=True
+    )
+
+
+def test_bot_vs_human_submissions_live_style():
+    st = cardtable.load("spit", max_rounds=2).new_state(seed=3)
+    clock = VirtualClock()
+    host = RealtimeHost(st, clock, bots={1: SpitBot("beginner")}, seed=3)
+    bad = 0
+    while not st.is_terminal() and clock.now() < 2000:
+        for a in st.legal_actions(0)[:1]:
+            host.submit(a)
+        nxt = host.next_due()
+        clock.set(max(clock.now() + 0.5, nxt if nxt is not None else 0))
+        bad += sum(not a.accepted for a in host.advance())
+    assert st.is_terminal() and conserved(st)

@@ -102,6 +102,11 @@ class _Budgetless:
         return getattr(self.inner, attr)
 
 
+def adapt(bot: Bot | PlainBot) -> Bot:
+    """``bot`` itself if its ``act`` takes a budget, else an adapter that drops it."""
+    return bot if takes_budget(bot) else _Budgetless(bot)  # type: ignore[return-value]
+
+
 def takes_budget(bot: object) -> bool:
     """Does ``bot.act`` accept a ``budget`` argument?"""
     try:
@@ -123,14 +128,14 @@ def register_bot(game: str, name: str, factory: BotFactory, doc: str = "") -> No
 
 
 def make_bot(game: str, name: str) -> Bot:
-    """A new bot by game and name (``random`` works for every game)."""
+    """A new bot by game and name (``random`` works for every game).
+
+    Bots written before budgets (``act(view, rng)``) are returned as they are;
+    :func:`adapt` makes them accept a budget."""
     factory = _BOTS.get((game, name)) or _BOTS.get(("*", name))
     if factory is None:
         raise ConfigError(f"no {game} bot named {name!r}; bots: {', '.join(bot_names(game))}")
-    bot = factory()
-    if takes_budget(bot):
-        return bot  # type: ignore[return-value]
-    return _Budgetless(bot)
+    return factory()  # type: ignore[return-value]  # a PlainBot: see adapt()
 
 
 def bot_names(game: str) -> list[str]:

@@ -1,0 +1,277 @@
+"""Duplicate-deal matches between bots, in parallel processes, reproducible from a seed.
+
+A *deal* is one seed for the game. With ``n`` seats and bots ``B0 … Bn-1`` each
+deal is played ``n`` times with the seats rotated: in rotation ``r`` seat ``s``
+holds bot ``B[(s + r) mod n]``. Every bot therefore plays the same cards from
+every seat, which cancels most of the luck of the deal. Results are averaged
+per deal first; the 95% intervals treat deals as the independent units.
+
+Seeds: deal ``i`` uses game seed ``derive(seed, "arena", "deal", i)`` and
+rotation ``r`` bot seed ``derive(seed, "arena", "bots", i, r)``, so a result
+depends on the seed alone, not on the number of workers or their timing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from ..bots.base import Bot, Budget, adapt, make_bot
+from ..core.chance import derive
+from ..core.errors import ConfigError
+from ..core.game import Game, Outcome
+from ..core.registry import game_class
+from ..host.clock import VirtualClock
+from ..host.match import Match
+from ..host.realtime import RealtimeHost
+from .stats import bradley_terry, mean_ci
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: deal index, rotation, the bot name per seat, and the outcome."""
+
+    deal: int
+    rotation: int
+    seats: tuple[str, ...]
+    returns: tuple[float, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """One bot's results over all its seats (intervals over deals)."""
+
+    name: str
+    seats: int
+    games: int
+    win_rate: tuple[float, float, float]
+    mean_score: tuple[float, float, float]
+    rating: float
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    preset: str
+    bots: tuple[str, ...]
+    deals: int
+    seed: int
+    results: list[GameResult]
+    stats: list[BotStats] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+
+class _WithBudget:
+    def __init__(self, bot: Bot, budget: Budget) -> None:
+        self.bot = bot
+        self.budget = budget
+        self.name = bot.name
+
+    def act(self, view: Any, rng: Any, budget: Budget | None = None) -> Any:
+        return self.bot.act(view, rng, budget or self.budget)
+
+
+def _build_bots(game: str, names: Sequence[str], budget: Budget | None) -> list[Any]:
+    bots: list[Any] = []
+    for name in names:
+        bot = make_bot(game, name)
+        if budget is not None:
+            bot = _WithBudget(adapt(bot), budget)
+        bots.append(bot)
+    return bots
+
+
+def play_one(
+    game: Game, names: Sequence[str], seed: int, bot_seed: int, budget: Budget | None = None
+) -> Outcome:
+    """One game between the named bots (one per seat), seeded."""
+    bots = _build_bots(game.name, names, budget)
+    if hasattr(bots[0], "react"):  # real-time game (Spit): virtual time
+        state = game.new_state(seed=seed)
+        outcome = RealtimeHost(state, VirtualClock(), bots=dict(enumerate(bots)), seed=bot_seed).run()
+    else:
+        match = Match(game, seed=seed, bots=dict(enumerate(bots)), bot_seed=bot_seed)
+        match.run_bots()
+        outcome = match.state.outcome()
+    if outcome is None:
+        raise RuntimeError(f"a {game.name} game between {', '.join(names)} did not finish (seed {seed})")
+    return outcome
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    return derive(seed, "arena", "deal", deal).getrandbits(63)
+
+
+def bot_seed(seed: int, deal: int, rotation: int) -> int:
+    return derive(seed, "arena", "bots", deal, rotation).getrandbits(63)
+
+
+_GAMES: dict[tuple[str, str | None, tuple[tuple[str, Any], ...]], Game] = {}
+
+
+def _task(args: tuple[str, str | None, dict[str, Any], tuple[str, ...], int, int, int, Budget | None]) -> GameResult:
+    name, preset, options, bots, seed, deal, rotation, budget = args
+    key = (name, preset, tuple(sorted(options.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = game_class(name).load(preset, **options)
+    n = len(bots)
+    seats = tuple(bots[(s + rotation) % n] for s in range(n))
+    out = play_one(game, seats, deal_seed(seed, deal), bot_seed(seed, deal, rotation), budget)
+    return GameResult(deal, rotation, seats, out.returns, out.winners, out.reason)
+
+
+def load_for_bots(name: str, preset: str | None, options: Mapping[str, Any], nbots: int) -> Game:
+    """The game with the player count the bots need (Trash: ``players`` = number of bots)."""
+    cls = game_class(name)
+    opts = dict(options)
+    if any(o.name == "players" for o in cls.OPTIONS) and "players" not in opts:
+        opts["players"] = nbots
+    game = cls.load(preset, **opts)
+    if game.num_players != nbots:
+        raise ConfigError(f"{cls.title} here has {game.num_players} seats: give {game.num_players} bots, not {nbots}")
+    return game
+
+
+def run_arena(
+    game: str,
+    bots: Sequence[str],
+    deals: int,
+    *,
+    preset: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    budget: Budget | None = None,
+    progress: TextIO | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deals (each once per seat rotation) and summarise."""
+    if deals < 1:
+        raise ConfigError(f"--games must be at least 1, not {deals}")
+    if workers < 1:
+        raise ConfigError(f"--workers must be at least 1, not {workers}")
+    g = load_for_bots(game, preset, options or {}, len(bots))
+    name = g.name
+    for b in set(bots):
+        make_bot(name, b)  # unknown names fail here, with the list of bots
+    opts = dict(g.changed_options())
+    opts.pop("preset", None)
+    n = len(bots)
+    tasks = [(name, preset, opts, tuple(bots), seed, d, r, budget) for d in range(deals) for r in range(n)]
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    bar = _Progress(len(tasks), progress)
+    if workers == 1:
+        for t in tasks:
+            results.append(_task(t))
+            bar.step()
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for res in pool.map(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8))):
+                results.append(res)
+                bar.step()
+    bar.done()
+    results.sort(key=lambda r: (r.deal, r.rotation))
+    out = ArenaResult(name, g.preset, tuple(bots), deals, seed, results, seconds=time.perf_counter() - start)
+    out.stats = summarise(results, list(dict.fromkeys(bots)))
+    return out
+
+
+def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotStats]:
+    """Per-bot win rates, mean scores (intervals over deals) and Bradley–Terry ratings."""
+    per_deal_win: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    per_deal_score: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    pair: dict[tuple[str, str], float] = defaultdict(float)
+    seats: dict[str, int] = defaultdict(int)
+    for r in results:
+        for s, b in enumerate(r.seats):
+            share = 1.0 / len(r.winners) if s in r.winners else 0.0
+            per_deal_win[b][r.deal].append(share)
+            per_deal_score[b][r.deal].append(r.returns[s])
+            seats[b] += 1
+        for s, a in enumerate(r.seats):
+            for t, b in enumerate(r.seats):
+                if a == b:
+                    continue
+                if r.returns[s] > r.returns[t]:
+                    pair[(a, b)] += 1.0
+                elif r.returns[s] == r.returns[t]:
+                    pair[(a, b)] += 0.5
+    ratings = bradley_terry(names, pair) if len(names) > 1 else {names[0]: 1500.0}
+    stats = []
+    for b in names:
+        wins = [sum(v) / len(v) for v in per_deal_win[b].values()]
+        scores = [sum(v) / len(v) for v in per_deal_score[b].values()]
+        stats.append(BotStats(b, seats[b], seats[b], mean_ci(wins), mean_ci(scores), ratings[b]))
+    return stats
+
+
+class _Progress:
+    """A progress bar on a text stream (stderr), redrawn at most ten times a second."""
+
+    def __init__(self, total: int, stream: TextIO | None) -> None:
+        self.total = total
+        self.stream = stream
+        self.count = 0
+        self.start = time.perf_counter()
+        self.last = 0.0
+
+    def step(self) -> None:
+        self.count += 1
+        now = time.perf_counter()
+        if self.stream is not None and (now - self.last > 0.1 or self.count == self.total):
+            self.last = now
+            width = 30
+            filled = width * self.count // self.total
+            rate = self.count / max(now - self.start, 1e-9)
+            left = (self.total - self.count) / rate if rate else 0.0
+            self.stream.write(
+                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} games "
+                f"{rate:.1f}/s, {left:.0f}s left "
+            )
+            self.stream.flush()
+
+    def done(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def format_table(result: ArenaResult, fmt: str = "text") -> str:
+    """The per-bot table as text or Markdown."""
+    head = f"{result.game} ({result.preset}), {result.deals} deals x {len(result.bots)} seatings = {result.games} games"
+    head += f", seed {result.seed}, {result.seconds:.1f}s"
+    rows = []
+    for s in result.stats:
+        w, wl, wh = s.win_rate
+        m, ml, mh = s.mean_score
+        rows.append((s.name, str(s.games), f"{100 * w:.1f}%", f"[{100 * wl:.1f}, {100 * wh:.1f}]",
+                     f"{m:.3g}", f"[{ml:.3g}, {mh:.3g}]", f"{s.rating:.0f}"))
+    header = ("bot", "games", "win rate", "95% CI", "mean score", "95% CI", "rating")
+    if fmt == "markdown":
+        lines = [f"*{head}*", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        return "\n".join(lines)
+    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
+    fmt_row: Callable[[Sequence[str]], str] = lambda r: "  ".join(  # noqa: E731
+        x.ljust(w) if i == 0 else x.rjust(w) for i, (x, w) in enumerate(zip(r, widths, strict=True))
+    )
+    return "\n".join([head, fmt_row(header), *(fmt_row(r) for r in rows)])
+
+
+__all__ = ["ArenaResult", "BotStats", "GameResult", "format_table", "play_one", "run_arena", "summarise"]

@@ -10,7 +10,7 @@ from cardtable.bots import make_bot
 from cardtable.core.game import State
 from cardtable.host import play_out
 
-GAMES = ["trash"]
+GAMES = ["trash", "trex", "spit"]
 
 
 def reachable(root: object) -> list[object]:

@@ -64,3 +64,65 @@ def test_trash_world_plays_on():
         legal = world.legal_actions()
         world.play(legal[rng.randrange(len(legal))])
     assert world.outcome() is not None
+
+
+TREX_PRESETS = sorted(cardtable.game_class("trex").PRESETS)
+
+
+def random_trex(preset: str, seed: int, steps: int, extra: dict | None = None):
+    from cardtable.bots.worlds import TrexMemory
+
+    game = cardtable.load("trex", preset, **(extra or {}))
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    memories = [TrexMemory() for _ in range(4)]
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        p = state.current_player()
+        memories[p].observe(state.view(p))
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    for q in range(4):
+        memories[q].observe(state.view(q))
+    return game, state, memories
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(TREX_PRESETS), st.integers(0, 2**32), st.integers(0, 700), st.integers(0, 2**32),
+    st.sampled_from([{}, {"hearts_lead_rule": "free"}, {"redeal_timing": "after_announcement"}]),
+)
+def test_trex_world_gives_the_same_view(preset, seed, steps, world_seed, extra):
+    from cardtable.bots.worlds import sample_trex
+
+    game, state, memories = random_trex(preset, seed, steps, extra)
+    for seat in range(4):
+        view = state.view(seat)
+        # the memory's inferences hold in the real world
+        for q in range(4):
+            assert not memories[seat].cannot[q] & set(state.hand(q))
+        assert not memories[seat].played & {c for q in range(4) for c in state.hand(q)}
+        world = sample_trex(view, random.Random(world_seed), game, memories[seat])
+        assert world.view(seat) == view
+        assert sorted(world.all_cards()) == list(range(52))
+        # and in the sampled world
+        for q in range(4):
+            if q != seat:
+                assert not memories[seat].cannot[q] & set(world.hand(q))
+
+
+def test_trex_world_redeals_other_hands_and_plays_on():
+    from cardtable.bots.worlds import TrexDealer
+
+    game, state, memories = random_trex("standard", 3, 40)
+    seat = state.current_player()
+    dealer = TrexDealer(state.view(seat), game, memories[seat])
+    hands = {tuple(tuple(dealer.deal(random.Random(i)).hand(q)) for q in range(4)) for i in range(10)}
+    assert len(hands) == 10
+    world = dealer.deal(random.Random(1))
+    assert world.hand(seat) == state.hand(seat)
+    rng = random.Random(2)
+    while not world.is_terminal():
+        legal = world.legal_actions()
+        world.play(legal[rng.randrange(len(legal))])

@@ -50,3 +50,46 @@ def test_budget_is_honoured():
             break
     with pytest.raises(cardtable.ConfigError):
         Budget(iterations=0)
+
+
+@pytest.fixture
+def cheap_search(monkeypatch):
+    """Search bots with a tiny default budget, so that whole games stay quick."""
+    from cardtable.bots import trash, trex_search
+
+    monkeypatch.setattr(trex_search.SearchTrexBot.__init__, "__defaults__", (6, None))
+    monkeypatch.setattr(trash.SearchTrashBot.__init__, "__defaults__", (4, True))
+
+
+@pytest.mark.parametrize("preset", sorted(cardtable.game_class("trex").PRESETS))
+def test_trex_bots_play_legally(preset, cheap_search):
+    game = cardtable.load("trex", preset)
+    names = bot_names("trex")
+    for i, name in enumerate(names):
+        seats = [name, names[(i + 1) % len(names)], names[(i + 2) % len(names)], "random"]
+        run(game, seats[i % 4:] + seats[:i % 4], seed=100 + i)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"hearts_lead_rule": "only_if_no_choice"}, {"forced_penalty_discard": True}, {"doubling": "queens_only"},
+     {"redeal_timing": "after_announcement"}, {"accept_unchecked_plays": True}, {"end_early": False}],
+)
+def test_trex_bots_play_legally_under_options(extra, cheap_search):
+    game = cardtable.load("trex", **extra)
+    run(game, ["search", "expert-rules", "easy", "rules"], seed=7)
+
+
+def test_search_bot_uses_its_budget():
+    import random
+
+    from cardtable.bots.trex_search import SearchTrexBot
+
+    state = cardtable.load("trex").new_state(seed=3)
+    bot = SearchTrexBot()
+    rng = random.Random(1)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    bot.act(state.view(state.current_player()), rng, Budget(iterations=30))
+    k = len(state.legal_actions())
+    assert 30 <= bot.last_iterations < 30 + k

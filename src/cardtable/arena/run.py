@@ -82,10 +82,13 @@ class _WithBudget:
         return self.bot.act(view, rng, budget or self.budget)
 
 
-def _build_bots(game: str, names: Sequence[str], budget: Budget | None) -> list[Any]:
+def _build_bots(game: Game, names: Sequence[str], budget: Budget | None) -> list[Any]:
     bots: list[Any] = []
     for name in names:
-        bot = make_bot(game, name)
+        bot = make_bot(game.name, name)
+        attach = getattr(bot, "attach", None)
+        if attach is not None:
+            attach(game)  # the public rules: search bots sample worlds under the game's options
         if budget is not None:
             bot = _WithBudget(adapt(bot), budget)
         bots.append(bot)
@@ -96,7 +99,7 @@ def play_one(
     game: Game, names: Sequence[str], seed: int, bot_seed: int, budget: Budget | None = None
 ) -> Outcome:
     """One game between the named bots (one per seat), seeded."""
-    bots = _build_bots(game.name, names, budget)
+    bots = _build_bots(game, names, budget)
     if hasattr(bots[0], "react"):  # real-time game (Spit): virtual time
         state = game.new_state(seed=seed)
         outcome = RealtimeHost(state, VirtualClock(), bots=dict(enumerate(bots)), seed=bot_seed).run()

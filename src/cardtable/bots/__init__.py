@@ -3,6 +3,7 @@
 Importing this package registers every game's bots.
 """
 
+from . import levels as _levels  # noqa: F401  (registers the levels of Trex and Spit)
 from . import spit as _spit  # noqa: F401  (registers the Spit bots)
 from . import trash as _trash  # noqa: F401  (registers the Trash bots)
 from . import trex as _trex  # noqa: F401  (registers the Trex bots)

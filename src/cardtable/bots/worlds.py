@@ -222,6 +222,39 @@ def trex_layout_cards(layout: tuple[tuple[int, int] | None, ...]) -> list[int]:
     return out
 
 
+_TREX_GAMES: dict[tuple[Any, ...], Any] = {}
+
+
+def trex_game_for(view: Any) -> Any:
+    """The Trex rules a view implies, for a bot that was not told the game's options:
+    Complex from the number of deals, partnership and open hands from the view, and
+    the hearts lead rule (TX-23) when the legal leads show it. Other options keep
+    their defaults; a bot that knows the game (``attach``) uses it instead."""
+    from ..games.trex import TrexGame
+
+    opts: dict[str, Any] = {}
+    if view.num_deals == 8:
+        opts["complex_mode"] = True
+    if view.partnership:
+        opts["partnership"] = True
+    if all(h is not None for h in view.hands):
+        opts["open_hands"] = True
+    if view.phase == "trick" and not view.trick and view.contract and ("KH" in view.contract or view.contract == "CX"):
+        hearts = any(c.id // 13 == 2 for c in view.hand)
+        others = any(c.id // 13 != 2 for c in view.hand)
+        led_hearts = any(getattr(a, "arg", -1) // 13 == 2 for a in view.legal_actions)
+        if hearts and others:
+            if led_hearts and not view.hearts_broken:
+                opts["hearts_lead_rule"] = "free"
+            elif not led_hearts and view.hearts_broken:
+                opts["hearts_lead_rule"] = "only_if_no_choice"
+    key = tuple(sorted(opts.items()))
+    game = _TREX_GAMES.get(key)
+    if game is None:
+        game = _TREX_GAMES[key] = TrexGame.load(**opts)
+    return game
+
+
 class TrexDealer:
     """Deals worlds consistent with a Trex view, fast enough to call per iteration.
 
@@ -234,9 +267,7 @@ class TrexDealer:
     """
 
     def __init__(self, view: Any, game: Any = None, memory: TrexMemory | None = None) -> None:
-        from ..games.trex import TrexGame
-
-        self.game = game or TrexGame.load()
+        self.game = game or trex_game_for(view)
         self.seat = seat = view.seat
         self.view = view
         known: list[list[int]] = [[], [], [], []]
@@ -275,26 +306,41 @@ class TrexDealer:
         self.base = self._base()
 
     def assign(self, rng: random.Random) -> list[list[int]]:
-        """The hidden cards per bucket (seats 0-3, 4 = played unseen)."""
+        """The hidden cards per bucket (seats 0-3, 4 = played unseen).
+
+        Constrained cards (not every bucket allowed) go first, each to an allowed
+        bucket drawn in proportion to its room; the others are shuffled into the
+        room that is left, which is uniform given the constrained ones."""
+        full = len(self.loose[self.unknown[0]]) if self.unknown else 0
         for attempt in range(12):
             allowed = self.allowed if attempt < 10 else self.loose
-            order = sorted(self.unknown, key=lambda c: (len(allowed[c]), rng.random()))
+            tight = [c for c in self.unknown if len(allowed[c]) < full]
+            free = [c for c in self.unknown if len(allowed[c]) >= full]
+            rng.shuffle(tight)
+            tight.sort(key=lambda c: len(allowed[c]))
             cap = [*self.need, max(self.gone, 0)]
             out: list[list[int]] = [[], [], [], [], []]
-            for c in order:
+            ok = True
+            for c in tight:
                 choices = [b for b in allowed[c] if cap[b]]
                 if not choices:
+                    ok = False
                     break
-                total = sum(cap[b] for b in choices)
-                x = rng.random() * total
+                x = rng.random() * sum(cap[b] for b in choices)
                 for b in choices:
                     x -= cap[b]
                     if x < 0:
                         break
                 cap[b] -= 1
                 out[b].append(c)
-            else:
-                return out
+            if not ok:
+                continue
+            rng.shuffle(free)
+            pos = 0
+            for b in range(5):
+                out[b] += free[pos:pos + cap[b]]
+                pos += cap[b]
+            return out
         raise ConfigError("no world fits the Trex view")  # cannot happen: loose always fits
 
     def deal(self, rng: random.Random) -> Any:

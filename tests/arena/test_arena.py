@@ -71,3 +71,8 @@ def test_bad_input_is_one_line(capsys, argv, message):
     assert main([*argv, "-q", "--workers", "1"]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_turn_based_bot_cannot_sit_at_spit(capsys):
+    assert main(["arena", "spit", "--bots", "expert,random", "-q", "--workers", "1"]) == 2
+    assert "real time" in capsys.readouterr().err

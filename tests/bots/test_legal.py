@@ -58,7 +58,7 @@ def cheap_search(monkeypatch):
     from cardtable.bots import trash, trex_search
 
     monkeypatch.setattr(trex_search.SearchTrexBot.__init__, "__defaults__", (6, None))
-    monkeypatch.setattr(trash.SearchTrashBot.__init__, "__defaults__", (4, True))
+    monkeypatch.setattr(trash.SearchTrashBot.__init__, "__defaults__", (4, False))
 
 
 @pytest.mark.parametrize("preset", sorted(cardtable.game_class("trex").PRESETS))
@@ -93,3 +93,45 @@ def test_search_bot_uses_its_budget():
     bot.act(state.view(state.current_player()), rng, Budget(iterations=30))
     k = len(state.legal_actions())
     assert 30 <= bot.last_iterations < 30 + k
+
+
+class _CheckedSpit:
+    """Wraps a real-time bot: every move it intends must be legal in the view it saw."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.name = bot.name
+        self.moves = 0
+
+    def react(self, view, now, rng):
+        intent = self.bot.react(view, now, rng)
+        if intent is not None and intent[0] is not None:
+            assert intent[0] in view.legal_actions, (intent, view.legal_actions)
+            self.moves += 1
+        return intent
+
+    def sent(self, action, when):
+        self.bot.sent(action, when)
+
+    def sticky(self, action):
+        return self.bot.sticky(action)
+
+
+@pytest.mark.parametrize("preset", sorted(cardtable.game_class("spit").PRESETS))
+def test_spit_bots_intend_only_legal_moves(preset):
+    from cardtable.host import RealtimeHost, VirtualClock
+
+    game = cardtable.load("spit", preset, max_rounds=4)
+    names = [n for n in bot_names("spit") if hasattr(make_bot("spit", n), "react")]  # real-time bots
+    for i, name in enumerate(names):
+        bots = {0: _CheckedSpit(make_bot("spit", name)), 1: _CheckedSpit(make_bot("spit", names[i - 1]))}
+        outcome = RealtimeHost(game.new_state(seed=i), VirtualClock(), bots=bots, seed=i).run()
+        assert outcome is not None and bots[0].moves > 0
+
+
+def test_spit_levels_keep_the_reaction_model():
+    from cardtable.bots.spit import SpitBot
+    from cardtable.bots.spit_policy import PolicySpitBot
+
+    assert isinstance(make_bot("spit", "expert"), PolicySpitBot)
+    assert all(isinstance(make_bot("spit", lv), SpitBot) for lv in ("easy", "medium", "hard", "expert"))

@@ -26,6 +26,7 @@ from ..core.chance import derive
 from ..core.errors import ConfigError
 from ..core.game import Game, Outcome
 from ..core.registry import game_class
+from ..core.seats import SIMULTANEOUS
 from ..host.clock import VirtualClock
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
@@ -100,8 +101,8 @@ def play_one(
 ) -> Outcome:
     """One game between the named bots (one per seat), seeded."""
     bots = _build_bots(game, names, budget)
-    if hasattr(bots[0], "react"):  # real-time game (Spit): virtual time
-        state = game.new_state(seed=seed)
+    state = game.new_state(seed=seed)
+    if state.current_player() == SIMULTANEOUS:  # a real-time game (Spit): virtual time
         outcome = RealtimeHost(state, VirtualClock(), bots=dict(enumerate(bots)), seed=bot_seed).run()
     else:
         match = Match(game, seed=seed, bots=dict(enumerate(bots)), bot_seed=bot_seed)
@@ -166,8 +167,11 @@ def run_arena(
         raise ConfigError(f"--workers must be at least 1, not {workers}")
     g = load_for_bots(game, preset, options or {}, len(bots))
     name = g.name
-    for b in set(bots):
-        make_bot(name, b)  # unknown names fail here, with the list of bots
+    realtime = g.new_state(seed=0).current_player() == SIMULTANEOUS
+    for b in sorted(set(bots)):
+        bot = make_bot(name, b)  # unknown names fail here, with the list of bots
+        if realtime and not hasattr(bot, "react"):
+            raise ConfigError(f"{g.title} is played in real time: the bot {b!r} cannot play it")
     opts = dict(g.changed_options())
     opts.pop("preset", None)
     n = len(bots)

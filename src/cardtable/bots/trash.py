@@ -113,7 +113,7 @@ class SearchTrashBot(SensibleTrashBot):
 
     name = "search"
 
-    def __init__(self, iterations: int = 48, search_draw: bool = True) -> None:
+    def __init__(self, iterations: int = 48, search_draw: bool = False) -> None:
         self.iterations = iterations
         self.search_draw = search_draw
 
@@ -159,6 +159,7 @@ LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
 register_bot("trash", "sensible", SensibleTrashBot, "takes placeable discards, wilds on the scarcest slot")
 register_bot("trash", "stock", StockTrashBot, "always draws from the stock")
 register_bot("trash", "casual", CasualTrashBot, "takes placeable discards, wilds on a random slot")
-register_bot("trash", "search", SearchTrashBot, "PIMC search over sampled worlds")
+register_bot("trash", "search", SearchTrashBot, "PIMC search over sampled worlds for wild placement")
+register_bot("trash", "search-all", lambda: SearchTrashBot(search_draw=True), "PIMC search for draws and wilds")
 for _level, (_doc, _factory) in LEVELS.items():
     register_bot("trash", _level, _factory, _doc)

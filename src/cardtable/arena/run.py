@@ -66,6 +66,7 @@ class ArenaResult:
     seed: int
     results: list[GameResult]
     stats: list[BotStats] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
@@ -190,7 +191,8 @@ def run_arena(
                 bar.step()
     bar.done()
     results.sort(key=lambda r: (r.deal, r.rotation))
-    out = ArenaResult(name, g.preset, tuple(bots), deals, seed, results, seconds=time.perf_counter() - start)
+    out = ArenaResult(name, g.preset, tuple(bots), deals, seed, results, seconds=time.perf_counter() - start,
+                      options=opts)
     out.stats = summarise(results, list(dict.fromkeys(bots)))
     return out
 
@@ -261,7 +263,9 @@ def default_workers() -> int:
 
 def format_table(result: ArenaResult, fmt: str = "text") -> str:
     """The per-bot table as text or Markdown."""
-    head = f"{result.game} ({result.preset}), {result.deals} deals x {len(result.bots)} seatings = {result.games} games"
+    opts = "".join(f", {k}={v}" for k, v in sorted(result.options.items()))
+    head = f"{result.game} ({result.preset}{opts}), {result.deals} deals x {len(result.bots)} seatings"
+    head += f" = {result.games} games"
     head += f", seed {result.seed}, {result.seconds:.1f}s"
     rows = []
     for s in result.stats:

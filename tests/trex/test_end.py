@@ -72,3 +72,29 @@ def test_tx40_tiebreak_false_shares_the_win() -> None:
     state._end_game()
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == (0, 2) and outcome.reason == "shared_win"
+
+
+def test_tx40_partnership_tie_goes_to_the_team_with_more_trex_firsts() -> None:
+    state = new(SUITS_DEAL, preset="partnership")
+    state.totals = [50, -50, -50, 50]  # teams 0+2 and 1+3 both at 0
+    state.trex_firsts = [2, 1, 0, 0]  # team 0+2: 2, team 1+3: 1
+    state._end_game()
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == (0, 2) and outcome.reason == "tiebreak_trex_firsts"
+    assert outcome.returns == (0.0, 0.0, 0.0, 0.0)
+
+
+def test_tx40_partnership_tiebreak_deal_won_by_the_team_out_first() -> None:
+    state = new(SUITS_DEAL, preset="partnership")
+    state.totals = [0, 0, 0, 0]
+    state.trex_firsts = [1, 1, 1, 1]
+    state._end_game()
+    assert state.tiebreak and state.dealer == 2  # kingdoms 2, 3, 0, 1: seat 2 came first
+    rng = random.Random(9)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    outcome = state.outcome()
+    assert outcome is not None and outcome.reason == "tiebreak_deal"
+    first = state.out[0]
+    assert set(outcome.winners) == {first, (first + 2) % 4}

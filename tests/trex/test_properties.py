@@ -42,7 +42,7 @@ SEEDS = st.integers(min_value=0, max_value=2**63)
 
 
 @pytest.mark.parametrize("preset", ZERO_SUM_PRESETS)
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=SEEDS)
 def test_zero_sum_whole_games(preset: str, seed: int) -> None:
     state = random_game(load(preset).new_state(seed=seed), random.Random(seed))
@@ -62,14 +62,14 @@ def test_zero_sum_whole_games(preset: str, seed: int) -> None:
     ],
     ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
 )
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=SEEDS)
 def test_zero_sum_under_options(options: dict[str, object], seed: int) -> None:
     state = random_game(load(**options).new_state(seed=seed), random.Random(seed))
     check_zero_sum(state)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=SEEDS)
 def test_tx_v5_inverted_breaks_the_zero_sum_as_documented(seed: int) -> None:
     state = random_game(load("inverted").new_state(seed=seed), random.Random(seed))
@@ -78,7 +78,7 @@ def test_tx_v5_inverted_breaks_the_zero_sum_as_documented(seed: int) -> None:
     assert sum(state.totals) == 4 * (250 - 500)  # each kingdom: −500 in penalties, +250 in Trex
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=SEEDS)
 def test_tx16_quadruple_breaks_the_zero_sum_as_documented(seed: int) -> None:
     """A self-captured doubled card costs −4v: each one moves its deal total by −3v."""
@@ -197,3 +197,41 @@ def test_the_game_ends_with_an_outcome_and_no_legal_actions() -> None:
     state = random_game(load().new_state(seed=8), random.Random(8))
     assert state.phase is Phase.OVER and state.legal_actions() == () and state.outcome() is not None
     assert state.view(0).outcome == state.outcome()
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_invariant_every_player_follows_suit_when_able(seed: int) -> None:
+    """§4 invariant: in trick contracts a card off the led suit means a void in it."""
+    state = load().new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        if state.phase is Phase.TRICK and state.trick:
+            led = SUIT[state.trick[0]]
+            hand = state.hand(state.current_player())
+            if SUIT[action.arg] != led:
+                assert all(SUIT[c] != led for c in hand)
+        state.apply(action)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_invariant_layout_is_a_contiguous_run_through_each_jack(seed: int) -> None:
+    """§4 invariant: each opened row is a run low…high containing its Jack (TX-32)."""
+    from cardtable.games.trex.state import LAYOUT_RANK
+
+    state = load().new_state(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.phase is Phase.TREX:
+            for s in range(4):
+                ranks = sorted(LAYOUT_RANK[c] for c in state.layout_cards if SUIT[c] == s)
+                if state.hi[s]:
+                    assert ranks == list(range(state.lo[s], state.hi[s] + 1))
+                    assert 2 <= state.lo[s] <= 11 <= state.hi[s] <= 14
+                else:
+                    assert ranks == []
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])

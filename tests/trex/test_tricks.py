@@ -135,6 +135,13 @@ def test_tx26_to_tx29_scores() -> None:
     assert totals["TK"] == (0, 0, -195, 0)
 
 
+def test_tx27_queens_minus_25_each() -> None:
+    state = trick_state("QN")
+    play(state, "2S, QD, 3S, AS")  # seat 1 discards Q♦ on seat 3's A♠
+    assert state.deal_scores == [0, 0, 0, -25]
+    assert [str(c) for c in state.view(0).captured[3]] == ["QD"]
+
+
 def test_tx28_diamonds_minus_ten_each() -> None:
     state = trick_state("DI")
     play(state, "2S, 2D, 3S, AS")

@@ -65,6 +65,11 @@ def test_tx_v1_complex_groups() -> None:
     assert sum(state.totals) == 0
 
 
+def test_tx_v1_complex_groups_needs_complex_mode() -> None:
+    with pytest.raises(ConfigError):
+        load(complex_groups="QN+DI, KH, TK")
+
+
 @pytest.mark.parametrize("bad", ["QN+DI, KH", "QN+QN, KH, DI, TK", "KH+TR, QN, DI, TK", "XX"])
 def test_tx_v1_complex_groups_must_partition_the_negatives(bad: str) -> None:
     with pytest.raises(ConfigError):
@@ -145,7 +150,8 @@ def test_options_rules_and_validation() -> None:
     bad = [
         {"dealer": "left"}, {"first_leader": "dealer"}, {"redeal_requests": "sometimes"},
         {"redeal_timing": "never"}, {"doubling": "kings_only"}, {"hearts_lead_rule": "open"},
-        {"end_early": "maybe"}, {"trex_payouts": (1, 2)}, {"first_dealer": -1}, {"no_such_option": 1},
+        {"end_early": "maybe"}, {"trex_payouts": (1, 2)},
+        {"trex_payouts": (1, 2, 3, 4.5)}, {"first_dealer": -1}, {"no_such_option": 1},
     ]
     for options in bad:
         with pytest.raises(ConfigError):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ...core.cards import Card
+from ...core.errors import ConfigError
 from ...core.game import Game
 from ...core.options import Options
 from ...core.registry import register
@@ -39,6 +40,8 @@ class TrexGame(Game):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         o = options
+        if not o.complex_mode and o.complex_groups != "KH+QN+DI+TK":
+            raise ConfigError("option complex_groups needs complex_mode=true (TX-V1)")
         negatives = parse_groups(o.complex_groups) if o.complex_mode else (KH, QN, DI, TK)
         self.kingdom_contracts: tuple[int, ...] = (*negatives, TR)
         """The contract masks of one kingdom (TX-10, TX-V1)."""

@@ -40,8 +40,8 @@ def _check_groups(value: Any) -> str | None:
 
 
 def _check_payouts(value: Any) -> str | None:
-    if len(value) != 4:
-        return f"{value!r} must hold 4 payouts (1st, 2nd, 3rd, 4th)"
+    if len(value) != 4 or not all(isinstance(x, int) and not isinstance(x, bool) for x in value):
+        return f"{value!r} must hold 4 whole-number payouts (1st, 2nd, 3rd, 4th)"
     return None
 
 

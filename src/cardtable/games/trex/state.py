@@ -20,6 +20,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from ...core.cards import Card, cards_text
+from ...core.chance import fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Event, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
@@ -66,6 +67,16 @@ def layout_card(suit: int, rank: int) -> int:
     return suit * 13 + (0 if rank == 14 else rank - 1)
 
 
+BELOW: Final = tuple(
+    layout_card(c // 13, LAYOUT_RANK[c] - 1) if LAYOUT_RANK[c] > 2 else NO_CARD for c in range(52)
+)
+"""``BELOW[c]``: the card one TX-32 rank below ``c`` in its suit, or -1 under a 2."""
+ABOVE: Final = tuple(
+    layout_card(c // 13, LAYOUT_RANK[c] + 1) if LAYOUT_RANK[c] < 14 else NO_CARD for c in range(52)
+)
+"""``ABOVE[c]``: the card one TX-32 rank above ``c`` in its suit, or -1 over an Ace."""
+
+
 def shuffled_deck(seed: int, number: int) -> list[int]:
     """The 52 card ids shuffled for shuffle ``number`` of the game ``seed``.
 
@@ -79,8 +90,12 @@ def shuffled_deck(seed: int, number: int) -> list[int]:
     return sorted(range(52), key=keys.__getitem__)
 
 
+TWOS_AND_THREES: Final = TWOS + THREES
+
+
 def kh_trigger(hand: Collection[int]) -> bool:
-    """TX-13, KH clause: hearts exactly {K♥}, {A♥} or {A♥, K♥}; or ≥ 5 hearts with K♥."""
+    """TX-13, KH clause: hearts exactly {K♥}, {A♥} or {A♥, K♥}; or ≥ 5 hearts with K♥.
+    ``hand`` may hold only the hearts (the other cards do not matter)."""
     hearts = [c for c in hand if SUIT[c] == HEARTS]
     if len(hearts) >= 5:
         return KING_HEARTS in hearts
@@ -88,7 +103,8 @@ def kh_trigger(hand: Collection[int]) -> bool:
 
 
 def tr_trigger(hand: Collection[int]) -> bool:
-    """TX-13, TR clause (TX-A12): all four 2s, or three 2s and the 3 of the missing suit."""
+    """TX-13, TR clause (TX-A12): all four 2s, or three 2s and the 3 of the missing suit.
+    ``hand`` may hold only the 2s and 3s."""
     missing = [s for s in range(4) if TWOS[s] not in hand]
     if not missing:
         return True
@@ -116,8 +132,6 @@ class TrexState(State):
     game: TrexGame
 
     def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
-        from ...core.chance import fresh_seed
-
         o = game.options
         self.game = game
         self.n = N
@@ -147,6 +161,7 @@ class TrexState(State):
         self.tiebreak_scores: tuple[int, ...] = ()
         self.outcome_: Outcome | None = None
         self.redeal_shown: list[tuple[int, tuple[int, ...]]] = []
+        self.relevant: tuple[bool, bool] = (False, False)  # which TX-13 clauses count now
         # option values read on the hot path, as plain attributes
         self.unchecked = bool(o.accept_unchecked_plays)
         self.forced_discard = bool(o.forced_penalty_discard)
@@ -212,9 +227,7 @@ class TrexState(State):
         self.leader = self._first_leader()
         self.relevant = self._redeal_relevant()
         if self.game.options.redeal_timing == "before_choice" and any(self.relevant):
-            self.phase = Phase.REDEAL
-            self.turn = self.holder
-            self.asked = 0
+            self._ask(Phase.REDEAL, self.holder)
         else:
             self._to_choose()
 
@@ -233,23 +246,12 @@ class TrexState(State):
         return (kh_on and any(m & KH for m in left), tr_on and TR in left)
 
     def _eligible(self, p: int) -> bool:
-        """Does seat ``p`` meet a TX-13 trigger that counts now? (The same tests as
-        :func:`kh_trigger` and :func:`tr_trigger`, read from ``owner``.)"""
+        """Does seat ``p`` meet a TX-13 trigger that counts now?"""
         kh, tr = self.relevant
+        if kh and kh_trigger([a.arg for a in self.hs[p][HEARTS]]):
+            return True
         owner = self.owner
-        if kh:
-            hearts = self.hs[p][HEARTS]
-            n = len(hearts)
-            if n >= 5:
-                if owner[KING_HEARTS] == p:
-                    return True
-            elif 0 < n <= 2 and all(a.arg in (ACE_HEARTS, KING_HEARTS) for a in hearts):
-                return True
-        if tr:
-            missing = [s for s in range(4) if owner[TWOS[s]] != p]
-            if not missing or (len(missing) == 1 and owner[THREES[missing[0]]] == p):
-                return True
-        return False
+        return tr and tr_trigger([c for c in TWOS_AND_THREES if owner[c] == p])
 
     def hand(self, p: int) -> list[int]:
         """Seat ``p``'s cards as ids, sorted."""
@@ -275,11 +277,16 @@ class TrexState(State):
         self.events.append(("contract", self.holder, NO_CARD, mask))
         self.relevant = self._redeal_relevant()
         if self.game.options.redeal_timing == "after_announcement" and any(self.relevant):
-            self.phase = Phase.REDEAL
-            self.turn = self.holder
-            self.asked = 0
+            self._ask(Phase.REDEAL, self.holder)
             return
         self._to_doubling()
+
+    def _ask(self, phase: Phase, first: int) -> None:
+        """Open a round in which every seat answers once, in play order from ``first``
+        (TX-13, TX-15). Every seat is asked, so being asked reveals nothing (§0.3)."""
+        self.phase = phase
+        self.turn = first
+        self.asked = 0
 
     def _first_leader(self) -> int:
         """TX-20/TX-31: the holder, or the eldest hand; the tie-break dealer leads (TX-40)."""
@@ -293,9 +300,7 @@ class TrexState(State):
         self.leader = self._first_leader()
         tc = self.trick_contract
         if tc is not None and tc.doublable:
-            self.phase = Phase.DOUBLE
-            self.turn = self.leader
-            self.asked = 0
+            self._ask(Phase.DOUBLE, self.leader)
             return
         self._to_play()
 
@@ -325,34 +330,50 @@ class TrexState(State):
         if seat is not None and seat != self.turn:
             return ()
         phase = self.phase
-        if phase is _TRICK:
+        if phase is _TRICK:  # the hot path: following suit, inlined; the rest in _lawful
             h = self.hs[self.turn]
             if self.unchecked:  # TX-37: revokes are accepted, then penalised
                 return h[0] + h[1] + h[2] + h[3]
             trick = self.trick
-            if trick:  # the common case, inlined
+            if trick:
                 follow = h[SUIT[trick[0]]]
                 if follow:
                     return follow.copy()  # TX-22
             return self._lawful()
         if phase is _TREX:
-            owner = self.owner
-            p = self.turn
-            mine = [c for c in self.frontier if owner[c] == p]
-            mine.sort()
-            return [A_PLAY[c] for c in mine]
+            return self._legal_trex()
         if phase is Phase.CHOOSE:
-            return [A_CONTRACT[m] for m in sorted(self.contracts_left())]  # type: ignore[misc]
+            return self._legal_choose()
         if phase is Phase.DOUBLE:
-            owner = self.owner
-            doubler = self.doubler
-            p = self.turn
-            tc = self.trick_contract
-            assert tc is not None
-            return [A_DOUBLE[c] for c in tc.doublable if owner[c] == p and doubler[c] < 0] + [A_DONE]
+            return self._legal_double()
         if phase is Phase.REDEAL:
-            return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
+            return self._legal_redeal()
         return ()
+
+    def _legal_trex(self) -> list[TrexAction]:
+        """TX-32/TX-33: the current player's cards among the playable ones (never empty)."""
+        owner = self.owner
+        p = self.turn
+        mine = [c for c in self.frontier if owner[c] == p]
+        mine.sort()
+        return [A_PLAY[c] for c in mine]
+
+    def _legal_choose(self) -> list[TrexAction]:
+        """TX-9: the contracts unused in the kingdom."""
+        return [A_CONTRACT[m] for m in sorted(self.contracts_left())]  # type: ignore[misc]
+
+    def _legal_double(self) -> list[TrexAction]:
+        """TX-15: each undoubled doublable card in the hand, and ``done``."""
+        owner = self.owner
+        doubler = self.doubler
+        p = self.turn
+        tc = self.trick_contract
+        assert tc is not None
+        return [A_DOUBLE[c] for c in tc.doublable if owner[c] == p and doubler[c] < 0] + [A_DONE]
+
+    def _legal_redeal(self) -> list[TrexAction]:
+        """TX-13: ``redeal`` for a qualifying hand, and always ``keep``."""
+        return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
 
     def _lawful(self) -> list[TrexAction]:
         """The plays the rules allow the current player in a trick (TX-21…23, TX-V9)."""
@@ -384,7 +405,7 @@ class TrexState(State):
         self.history.append(action)
         phase = self.phase
         if phase is _TRICK:
-            # the hot path, inlined: a play to a trick (TX-22, TX-24)
+            # Phase.TRICK's apply, inlined as the hot path: a play to a trick (TX-22, TX-24)
             p = self.turn
             if self.unchecked and action not in self._lawful():
                 self._revoke(p, action)
@@ -514,19 +535,19 @@ class TrexState(State):
         r = LAYOUT_RANK[c]
         if r == 11:  # TX-32: a Jack opens its row
             self.lo[s] = self.hi[s] = 11
-            frontier.add(layout_card(s, 10))
-            frontier.add(layout_card(s, 12))
+            frontier.add(BELOW[c])
+            frontier.add(ABOVE[c])
             self.events.append(("open", p, c, s))
         else:
             self.events.append(("play", p, c, 0))
             if r < 11:
                 self.lo[s] = r
                 if r > 2:
-                    frontier.add(layout_card(s, r - 1))
+                    frontier.add(BELOW[c])
             else:
                 self.hi[s] = r
                 if r < 14:
-                    frontier.add(layout_card(s, r + 1))
+                    frontier.add(ABOVE[c])
         self.turns += 1
         if not self.count[p]:  # TX-34
             out = self.out

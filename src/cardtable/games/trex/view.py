@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ...core.cards import Card
 from ...core.game import PlayerView
-from .actions import contract_name
+from .actions import contract_name, parse_contract
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,14 @@ class TrexView(PlayerView):
     * ``totals``: official totals per seat; ``team_totals`` in partnership;
       ``deal_scores``: ``(deal number, kingdom, holder, contract, deltas)`` per
       finished deal; ``kingdom_scores[k][p]``; ``trex_firsts[p]``.
+
+    ``events`` (kind: seat, card, value): ``deal``/``redeal_deal``/``tiebreak_deal``
+    (dealer, deal number), ``kingdom`` (holder, kingdom index), ``keep``/``redeal``,
+    ``contract`` (holder, contract mask), ``double`` (doubler, card), ``no_double``,
+    ``play`` (seat, card), ``capture`` (capturer, card), ``trick`` (winner, trick
+    number), ``revoke`` (offender, card), ``open`` (seat, Jack; ``slot`` = suit),
+    ``pass``, ``out`` (seat, place 0..3), ``twos_exposed``, ``deal_over`` (deal
+    number), ``score`` (seat, delta), ``tiebreak`` (its dealer), ``game_over``.
     """
 
     phase: str
@@ -78,8 +86,6 @@ class TrexView(PlayerView):
         """The English name of the announced contract."""
         if self.contract is None:
             return None
-        from .actions import parse_contract
-
         return contract_name(parse_contract(self.contract))
 
 
@@ -105,13 +111,11 @@ def event_text(kind: str, seat: int, card: int, value: int) -> str:
         case "keep":
             return f"{who} does not ask for a redeal"
         case "contract":
-            from .actions import contract_name as name
-
-            return f"{who} announces {name(value)}"
+            return f"{who} announces {contract_name(value)}"
         case "double":
             return f"{who} doubles {c}"
         case "no_double":
-            return f"{who} doubles nothing more"
+            return f"{who} is done doubling"
         case "play":
             return f"{who} plays {c}"
         case "trick":

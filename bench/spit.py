@@ -2,6 +2,7 @@
 (CPU time of the process, so other load on the machine does not count).
 
     python bench/spit.py [--games N] [--level medium] [--vs medium] [--max-rounds 50] [--seed 0]
+    python bench/spit.py --strength 200     # the level-against-level table of docs/spit.md
 
 Each game is a fresh engine state driven by :class:`cardtable.host.RealtimeHost`
 on a :class:`cardtable.host.VirtualClock` with two :class:`SpitBot` players, so
@@ -61,6 +62,32 @@ def run(games: int, level: str, vs: str, max_rounds: int | None, seed: int) -> d
     }
 
 
+def strength(games: int, max_rounds: int | None) -> str:
+    """A Markdown table: the row level's share of wins against the column level."""
+    game = cardtable.load("spit", max_rounds=max_rounds)
+    lines = [
+        f"row level's score against column level, {games} games each (seats alternate), max_rounds={max_rounds}",
+        "| | " + " | ".join(LEVEL_ORDER) + " |",
+        "|---" * (len(LEVEL_ORDER) + 1) + "|",
+    ]
+    for a in LEVEL_ORDER:
+        cells = []
+        for b in LEVEL_ORDER:
+            if a == b:
+                cells.append("–")
+                continue
+            score = 0.0
+            for g in range(games):
+                state = game.new_state(seed=10_000 + g)
+                bots = {0: SpitBot(a), 1: SpitBot(b)} if g % 2 == 0 else {0: SpitBot(b), 1: SpitBot(a)}
+                out = RealtimeHost(state, VirtualClock(), bots=bots, seed=g).run()
+                assert out is not None
+                score += sum(out.returns[s] for s in (0, 1) if bots[s].name == a)
+            cells.append(f"{100 * score / games:.0f}%")
+        lines.append(f"| {a} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1000)
@@ -68,7 +95,11 @@ def main() -> None:
     ap.add_argument("--vs", default="medium", choices=LEVEL_ORDER)
     ap.add_argument("--max-rounds", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--strength", type=int, metavar="GAMES", help="print the level table, GAMES per pairing")
     args = ap.parse_args()
+    if args.strength:
+        print(strength(args.strength, args.max_rounds))
+        return
     r = run(args.games, args.level, args.vs, args.max_rounds, args.seed)
     print(f"spit {args.level} vs {args.vs}, {r['games']} games, max_rounds={args.max_rounds}")
     print(f"  {r['games_per_second']:.0f} games/s, {r['actions_per_second']:.0f} actions/s "

@@ -13,7 +13,7 @@ import pytest
 import cardtable
 from cardtable.cli.spit_play import LEFT, RIGHT, Controller, play_spit, render, split_keys
 
-from .util import position
+from .util import piles, position
 
 
 def test_split_keys_arrows_and_letters():
@@ -21,7 +21,7 @@ def test_split_keys_arrows_and_letters():
 
 
 def test_controller_select_then_play_fill_and_spit():
-    st = position(["4H", "7C 9C", "", "", ""], ["6D", "JD", "", "", ""], "2C", "2D", s0="5S", s1="KS")
+    st = position(piles("4H", "7C 9C"), piles("6D", "JD"), "2C", "2D", s0="5S", s1="KS")
     ctl = Controller(0)
     assert ctl.key("1", st.view(0)) is None and ctl.selected == 1
     assert str(ctl.key(LEFT, st.view(0))) == "0 play 1 4H S0"
@@ -34,7 +34,7 @@ def test_controller_select_then_play_fill_and_spit():
 
 
 def test_controller_slap():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     assert str(Controller(0).key(RIGHT, st.view(0))) == "0 slap S1"
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st_
 
 import cardtable
 from cardtable.core import IllegalActionError
@@ -128,3 +130,30 @@ def test_clone_is_independent_and_replay_is_deterministic():
     c = st.clone()
     c.play(c.legal_actions()[0])
     assert len(st.history) == 0 and str(st) != str(c)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st_.integers(0, 2**32),
+    picks=st_.lists(st_.integers(0, 10_000), min_size=1, max_size=300),
+    preset=st_.sampled_from(["standard", "points"]),
+    stacking=st_.booleans(),
+    auto_flip=st_.booleans(),
+)
+def test_property_random_legal_prefixes(seed, picks, preset, stacking, auto_flip):
+    game = cardtable.load("spit", preset=preset, allow_same_rank_stacking=stacking, auto_flip=auto_flip)
+    st = game.new_state(seed=seed)
+    for pick in picks:
+        if st.is_terminal():
+            break
+        legal = st.legal_actions()
+        assert legal
+        st.play(legal[pick % len(legal)])
+        assert conserved(st)
+        assert all(sum(1 for p in st.stock[s]) == 5 for s in (0, 1))
+        view = st.view(0)
+        assert view.spit_cards == (len(st.spitcards[0]), len(st.spitcards[1]))
+    replay = game.new_state(seed=seed)
+    for a in st.history:
+        replay.apply(a)
+    assert str(replay) == str(st)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -12,12 +13,12 @@ from cardtable.bots.spit import LEVEL_ORDER, LEVELS, SpitBot
 from cardtable.games.spit.state import Phase
 from cardtable.host import RealtimeHost, VirtualClock
 
-from .util import conserved, position
+from .util import conserved, piles, position
 
 
 def race_position(**opts):
     # 4H (seat 0) and 6D (seat 1) both fit on 5S; whoever is applied first wins.
-    return position(["4H", "QC", "", "", ""], ["6D", "JD", "", "", ""], "2C", "2D", s0="5S", s1="KS", **opts)
+    return position(piles("4H", "QC"), piles("6D", "JD"), "2C", "2D", s0="5S", s1="KS", **opts)
 
 
 @pytest.mark.parametrize("first", [0, 1])
@@ -65,7 +66,7 @@ def test_sp13_earlier_arrival_wins():
 
 
 def test_sp16_host_feeds_spit_timer_after_spit_delay():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "5C", "2D", s0="9S", s1="TS", spit_delay=0.75)
+    st = position(piles("4H"), piles("6D"), "5C", "2D", s0="9S", s1="TS", spit_delay=0.75)
     st._after_change()
     clock = VirtualClock(10.0)
     host = RealtimeHost(st, clock)
@@ -78,7 +79,7 @@ def test_sp16_host_feeds_spit_timer_after_spit_delay():
 
 
 def test_sp20_slap_race_on_host_and_timeout():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
     clock = VirtualClock()
     host = RealtimeHost(st, clock)
     host.submit("0 play 1 4H S0", at=1.0)
@@ -90,7 +91,7 @@ def test_sp20_slap_race_on_host_and_timeout():
         ("0 slap S1", True),
         ("1 slap S1", False),
     ]
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
     host = RealtimeHost(st, VirtualClock())
     host.submit("0 play 1 4H S0", at=1.0)
     host.run()
@@ -150,3 +151,74 @@ def test_bot_vs_human_submissions_live_style():
         clock.set(max(clock.now() + 0.5, nxt if nxt is not None else 0))
         bad += sum(not a.accepted for a in host.advance())
     assert st.is_terminal() and conserved(st)
+
+
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"auto_flip": False},
+        {"allow_same_rank_stacking": True, "allow_mutual_spit": False},
+        {"allow_mutual_spit": False},
+        {"scoring": "points", "points_limit": 40},
+        {"scoring": "points", "points_round_mode": "carry_over", "points_limit": 60},
+    ],
+)
+def test_bots_finish_games_under_every_option(opts):
+    game = cardtable.load("spit", max_rounds=15, **opts)
+    for seed in range(6):
+        st = game.new_state(seed=seed)
+        bots = (
+            {0: SpitBot("beginner"), 1: SpitBot("expert")} if seed % 2 else {0: SpitBot("medium"), 1: SpitBot("medium")}
+        )
+        out = RealtimeHost(st, VirtualClock(), bots=bots, seed=seed).run()
+        assert out is not None and st.is_terminal() and conserved(st)
+
+
+def _mean_delay(st, level, n=400):
+    rng = random.Random(0)
+    total = 0.0
+    for _ in range(n):
+        bot = SpitBot(level)
+        _, when = bot.react(st.view(0), 10.0, rng)
+        total += when - 10.0
+    return total / n
+
+
+def test_bot_reaction_slower_with_more_to_scan():
+    few = position(piles("4H"), piles("6D"), "2C", "2D", s0="5S", s1="KS")
+    many = position(piles("4H", "9C", "JD", "7S", "8S"), piles("6D"), "2C", "2D", s0="5S", s1="KS")
+    lv = LEVELS["medium"]
+    assert _mean_delay(many, "medium") > _mean_delay(few, "medium") + 0.5 * lv.scan_cost * 8
+    assert _mean_delay(few, "expert") < _mean_delay(few, "beginner")
+
+
+def test_bot_misses_plays_at_its_miss_rate():
+    st = position(piles("4H"), piles("6D"), "2C", "2D", s0="5S", s1="KS")
+    rng = random.Random(1)
+    lv = LEVELS["beginner"]
+    late = sum(
+        SpitBot("beginner").react(st.view(0), 0.0, rng)[1] > lv.reaction_mean + 3 * lv.reaction_sd for _ in range(2000)
+    )
+    assert 0.1 < late / 2000 < 0.3  # about miss_rate (0.25), a few of them quick all the same
+
+
+def test_bot_moves_one_card_at_a_time():
+    st = position(piles("4H", "3C"), piles("6D"), "2C", "2D", s0="5S", s1="KS")
+    bot = SpitBot("expert")
+    rng = random.Random(2)
+    action, when = bot.react(st.view(0), 0.0, rng)
+    st.play(action)
+    bot.sent(action, when)
+    action, again = bot.react(st.view(0), when, rng)
+    assert str(action) == "0 play 2 3C S0" and again >= when + LEVELS["expert"].move_time
+
+
+def test_bot_slaps_the_smaller_pile():
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS")
+    st.play("0 play 1 4H S0")
+    assert st.view(1).spit_sizes[1] < st.view(1).spit_sizes[0]
+    rng = random.Random(3)
+    picks = [SpitBot("expert").react(st.view(1), 0.0, rng)[0] for _ in range(50)]
+    assert {str(a) for a in picks} == {"1 slap S1"}
+    picks = [str(SpitBot("beginner").react(st.view(1), 0.0, rng)[0]) for _ in range(400)]
+    assert 0.45 < picks.count("1 slap S1") / 400 < 0.75  # slap_accuracy 0.6

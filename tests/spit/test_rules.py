@@ -9,7 +9,7 @@ from cardtable.core import SIMULTANEOUS, TERMINAL, Card, ConfigError, IllegalAct
 from cardtable.games.spit import SpitAction, adjacent, layout_sizes
 from cardtable.games.spit.state import Phase
 
-from .util import conserved, position, snapshot
+from .util import conserved, piles, position, snapshot
 
 C = Card.parse
 
@@ -38,7 +38,7 @@ def test_sp2_adjacency_is_circular_and_suitless():
 
 
 def test_sp2_non_adjacent_play_rejected():
-    st = position(["AH", "5C", "KD", "", ""], ["9S", "", "", "", ""], s0="QC", s1="7D")
+    st = position(piles("AH", "5C", "KD"), piles("9S"), s0="QC", s1="7D")
     st.play("0 play 3 KD S0")  # K on Q
     st.play("0 play 1 AH S0")  # A on K
     with pytest.raises(IllegalActionError):
@@ -92,7 +92,7 @@ def test_sp6_opening_spit_two_piles_and_one_pile_round():
 
 # ------------------------------------------------------------------ SP-7 .. SP-12
 def test_sp7_play_on_either_spit_pile():
-    st = position(["4H", "9C", "", "", ""], ["JD", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "9C"), piles("JD"), "2C", "2D", s0="5S", s1="TS")
     assert "0 play 1 4H S0" in map(str, st.legal_actions(0))
     assert "0 play 2 9C S1" in map(str, st.legal_actions(0))
     st.play("0 play 2 9C S1")
@@ -101,7 +101,7 @@ def test_sp7_play_on_either_spit_pile():
 
 
 def test_sp8_auto_flip_turns_up_the_next_card():
-    st = position(["4H", "7C 9C", "KD", "", ""], ["JD", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "7C 9C", "KD"), piles("JD"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 2 9C S1")
     assert st.up[0][1] == 1
     assert st.view(1).stock[0][1] == (C("7C"),)
@@ -109,7 +109,7 @@ def test_sp8_auto_flip_turns_up_the_next_card():
 
 
 def test_sp8_auto_flip_off_flip_is_an_action():
-    st = position(["4H", "7C 9C", "KD", "", ""], ["JD", "", "", "", ""], "2C", "2D", s0="5S", s1="TS", auto_flip=False)
+    st = position(piles("4H", "7C 9C", "KD"), piles("JD"), "2C", "2D", s0="5S", s1="TS", auto_flip=False)
     st.play("0 play 2 9C S1")
     assert st.up[0][1] == 0 and st.view(0).stock[0][1] == () and st.view(0).face_down[0][1] == 1
     assert "0 flip 2" in map(str, st.legal_actions(0))
@@ -119,7 +119,7 @@ def test_sp8_auto_flip_off_flip_is_an_action():
 
 
 def test_sp9_fill_an_empty_space_from_a_pile_of_two_or_more():
-    st = position(["", "7C 9C", "KD", "", ""], ["JD", "", "", "", ""], "2C", "2D", s0="5S", s1="3S")
+    st = position(piles("", "7C 9C", "KD"), piles("JD"), "2C", "2D", s0="5S", s1="3S")
     legal = set(map(str, st.legal_actions(0)))
     assert {"0 fill 2 9C 1", "0 fill 2 9C 4", "0 fill 2 9C 5"} <= legal
     assert not any(a.startswith("0 fill 3") for a in legal)  # SP-A6: a one-card pile
@@ -147,7 +147,7 @@ def test_sp10_each_action_moves_one_card():
 
 
 def test_sp11_no_action_takes_a_card_back():
-    st = position(["4H", "9C", "", "", ""], ["JD", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "9C"), piles("JD"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     assert st.spit[0][-1] == C("4H").id
     assert all(a.kind != "take" for a in st.legal_actions())
@@ -155,7 +155,7 @@ def test_sp11_no_action_takes_a_card_back():
 
 
 def test_sp12_spit_cards_and_opponent_piles_cannot_be_played():
-    st = position(["4H", "9C", "", "", ""], ["JD", "", "", "", ""], "6C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "9C"), piles("JD"), "6C", "2D", s0="5S", s1="TS")
     for a in st.legal_actions():
         assert a.card not in (C("6C").id, C("2D").id)
     with pytest.raises(IllegalActionError):  # seat 1 cannot move seat 0's card
@@ -163,9 +163,7 @@ def test_sp12_spit_cards_and_opponent_piles_cannot_be_played():
 
 
 def test_sp12_same_rank_stacking_off_by_default_option_allow_same_rank_stacking():
-    kw = dict(
-        stock0=["3C 4H", "4C", "", "", ""], stock1=["JD", "", "", "", ""], spit0="2C", spit1="2D", s0="9S", s1="TS"
-    )
+    kw = dict(stock0=piles("3C 4H", "4C"), stock1=piles("JD"), spit0="2C", spit1="2D", s0="9S", s1="TS")
     st = position(**kw)
     assert not any(a.kind == "stack" for a in st.legal_actions())
     st = position(**kw, allow_same_rank_stacking=True)
@@ -176,7 +174,7 @@ def test_sp12_same_rank_stacking_off_by_default_option_allow_same_rank_stacking(
 
 # ------------------------------------------------------------------ SP-13, SP-14
 def test_sp13_later_play_rejected_without_penalty():
-    st = position(["4H", "9C", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "9C"), piles("6D"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")  # applied first: S0 shows 4H now
     before = snapshot(st)
     with pytest.raises(IllegalActionError, match="without penalty"):
@@ -186,7 +184,7 @@ def test_sp13_later_play_rejected_without_penalty():
 
 
 def test_sp13_stale_action_rejected():
-    st = position(["4H", "7C 9C", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "7C 9C"), piles("6D"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 2 9C S1")
     before = snapshot(st)
     with pytest.raises(IllegalActionError, match="stale"):
@@ -195,7 +193,7 @@ def test_sp13_stale_action_rejected():
 
 
 def test_sp14_phases_and_play_rejected_outside_play():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "5C", "2D", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "5C", "2D", s0="9S", s1="TS")
     st._after_change()
     assert st.phase is Phase.SPIT_PENDING and st.current_player() == SIMULTANEOUS
     with pytest.raises(IllegalActionError):
@@ -209,19 +207,19 @@ def test_sp14_phases_and_play_rejected_outside_play():
 
 # ------------------------------------------------------------------ SP-15 .. SP-17
 def test_sp15_stuck_and_blocked():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "2C", "2D", s0="9S", s1="TS")
     assert st.blocked()
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="9S", s1="5S")
+    st = position(piles("4H"), piles("6D"), "2C", "2D", s0="9S", s1="5S")
     assert not st.blocked()
-    st = position(["", "3C 4H", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="9S", s1="TS")
+    st = position(piles("", "3C 4H"), piles("6D"), "2C", "2D", s0="9S", s1="TS")
     assert not st.blocked()  # a FILL is productive
-    st = position(["4H", "3C", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="9S", s1="TS")
+    st = position(piles("4H", "3C"), piles("6D"), "2C", "2D", s0="9S", s1="TS")
     assert st.blocked()  # one-card piles cannot fill
 
 
 def test_sp16_respit_each_onto_own_pile_option_spit_delay():
     game = cardtable.load("spit", spit_delay=0.25)
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C 8C", "2D", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "2C 8C", "2D", s0="9S", s1="TS")
     st._after_change()
     assert st.timers() == ((SpitAction.parse("timer spit"), 1.0),)
     assert game.new_state(seed=1).game.options.spit_delay == 0.25
@@ -231,7 +229,7 @@ def test_sp16_respit_each_onto_own_pile_option_spit_delay():
 
 
 def test_sp16_lone_spitter_chooses_once_and_sticks():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C 8C JC", "", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "2C 8C JC", "", s0="9S", s1="TS")
     assert "0 choose S1" in map(str, st.legal_actions(0))
     assert not any(a.kind == "choose" for a in st.legal_actions(1))
     st.play("0 choose S1")
@@ -245,21 +243,21 @@ def test_sp16_lone_spitter_chooses_once_and_sticks():
 
 
 def test_sp16_lone_spitter_default_own_pile():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "QC", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "", "QC", s0="9S", s1="TS")
     st._after_change()
     st.play("timer spit")
     assert st.spit[1][-1] == C("QC").id and st.lone_target == 1
 
 
 def test_sp16_one_pile_round_spits_onto_the_only_pile():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "QC", s0=None, s1="TS")
+    st = position(piles("4H"), piles("6D"), "", "QC", s0=None, s1="TS")
     st._after_change()
     st.play("timer spit")
     assert st.spit[1][-1] == C("QC").id and st.spit[0] == []
 
 
 def test_sp17_spit_by_mutual_request_option_allow_mutual_spit():
-    st = position(["4H", "9H", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H", "9H"), piles("6D"), "2C", "2D", s0="5S", s1="TS")
     assert not st.blocked()
     st.play("0 spit")
     assert st.view(1).spit_requests == (True, False)
@@ -267,19 +265,19 @@ def test_sp17_spit_by_mutual_request_option_allow_mutual_spit():
     st.play("1 spit")
     assert st.spit[0][-1] == C("2C").id and st.spit[1][-1] == C("2D").id
     assert st.requests == [False, False]
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 spit")
     st.play("0 unspit")
     st.play("1 spit")
     assert st.spit[0][-1] == C("5S").id
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C", "2D", s0="5S", s1="TS", allow_mutual_spit=False)
+    st = position(piles("4H"), piles("6D"), "2C", "2D", s0="5S", s1="TS", allow_mutual_spit=False)
     with pytest.raises(IllegalActionError):
         st.play("0 spit")
 
 
 # ------------------------------------------------------------------ SP-18 .. SP-22
 def test_sp18a_last_stock_card_ends_the_round():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     assert st.phase is Phase.SLAP and st.finisher == 0
     with pytest.raises(IllegalActionError):
@@ -287,13 +285,13 @@ def test_sp18a_last_stock_card_ends_the_round():
 
 
 def test_sp18b_blocked_with_no_spit_cards_ends_the_round():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "", "", s0="9S", s1="TS")
     st._after_change()
     assert st.phase is Phase.SLAP and st.finisher == -1
 
 
 def test_sp19_empty_stock_and_no_spit_cards_wins_at_once():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     assert st.is_terminal() and st.current_player() == TERMINAL
     assert st.outcome().winners == (0,) and st.outcome().reason == "SP-19"
@@ -301,7 +299,7 @@ def test_sp19_empty_stock_and_no_spit_cards_wins_at_once():
 
 
 def test_sp20_first_slap_takes_the_pile_other_takes_the_other():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS")
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS")
     st.play("0 play 1 4H S0")
     held1 = st.cards_held(1)
     st.play("1 slap S0")  # S0 = 5S 4H plus the filler cards beneath
@@ -317,7 +315,7 @@ def test_sp20_first_slap_takes_the_pile_other_takes_the_other():
 
 
 def test_sp20_same_pile_goes_to_the_first_slap():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS")
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS")
     st.play("0 play 1 4H S0")
     st.play("0 slap S1")
     take = {e.seat: e.slot for e in st.view(None).events if e.kind == "take"}
@@ -325,14 +323,14 @@ def test_sp20_same_pile_goes_to_the_first_slap():
 
 
 def test_sp20_identical_timestamps_favour_the_finisher():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS")
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS")
     st.play("0 play 1 4H S0")
     assert st.tie_rank(SpitAction.parse("0 slap S1")) < st.tie_rank(SpitAction.parse("1 slap S1"))
     assert st.tie_rank(SpitAction.parse("1 slap S1")) < st.tie_rank(SpitAction.parse("timer slap"))
 
 
 def test_sp20_timeout_finisher_takes_the_smaller_pile_option_slap_timeout():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="9D TS", slap_timeout=2.5)
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS", slap_timeout=2.5)
     st.play("0 play 1 4H S0")
     assert st.timers() == ((SpitAction.parse("timer slap"), 2.5),)
     st.play("timer slap")
@@ -341,7 +339,7 @@ def test_sp20_timeout_finisher_takes_the_smaller_pile_option_slap_timeout():
 
 
 def test_sp20_timeout_tie_finisher_takes_own_pile():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     while len(st.spit[0]) > len(st.spit[1]):  # make the piles equal
         st.spit[1].insert(0, st.spit[0].pop(0))
@@ -352,7 +350,7 @@ def test_sp20_timeout_tie_finisher_takes_own_pile():
 
 
 def test_sp20_timeout_after_blocked_each_takes_own_pile():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "", s0="9S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "", "", s0="9S", s1="TS")
     st._after_change()
     st.play("timer slap")
     take = {e.seat: e.slot for e in st.view(None).events if e.kind == "take"}
@@ -360,7 +358,7 @@ def test_sp20_timeout_after_blocked_each_takes_own_pile():
 
 
 def test_sp21_collecting_and_new_layout_unequal_counts():
-    st = position(["4H", "", "", "", ""], ["6D", "KD 3C", "", "", ""], "2C", "2D 8D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D", "KD 3C"), "2C", "2D 8D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     st.play("0 slap S1")  # seat 0 takes S1 (1 card); seat 1 takes S0 and the rest
     assert st.cards_held(0) == 1 + 1  # TS and the spit card 2C
@@ -371,13 +369,13 @@ def test_sp21_collecting_and_new_layout_unequal_counts():
 
 
 def test_sp22_one_pile_non_spitter_empties_stock_and_wins():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "QC", s0=None, s1="5S")
+    st = position(piles("4H"), piles("6D"), "", "QC", s0=None, s1="5S")
     st.play("0 play 1 4H S1")
     assert st.outcome().winners == (0,) and st.outcome().reason == "SP-19"
 
 
 def test_sp22_one_pile_spitter_empties_stock_takes_nothing():
-    st = position(["QH", "", "", "", ""], ["6D", "", "", "", ""], "", "QC 9C", s0=None, s1="5S")
+    st = position(piles("QH"), piles("6D"), "", "QC 9C", s0=None, s1="5S")
     st.play("1 play 1 6D S1")
     assert st.round == 2
     assert collected(st) == {0: 50, 1: 2}  # seat 1 keeps only the spit cards QC, 9C
@@ -385,7 +383,7 @@ def test_sp22_one_pile_spitter_empties_stock_takes_nothing():
 
 
 def test_sp22_one_pile_blocked_first_slap_avoids():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "", "", s0=None, s1="TS")
+    st = position(piles("4H"), piles("6D", "KD"), "", "", s0=None, s1="TS")
     st._after_change()
     assert st.phase is Phase.SLAP
     assert [str(a) for a in st.legal_actions(0)] == ["0 slap S1"]
@@ -394,7 +392,7 @@ def test_sp22_one_pile_blocked_first_slap_avoids():
 
 
 def test_sp22_one_pile_timeout_fewer_stock_cards_avoid():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "", "", s0=None, s1="TS")
+    st = position(piles("4H"), piles("6D", "KD"), "", "", s0=None, s1="TS")
     st._after_change()
     st.play("timer slap")
     assert collected(st) == {0: 1, 1: 51}
@@ -402,13 +400,13 @@ def test_sp22_one_pile_timeout_fewer_stock_cards_avoid():
 
 # ------------------------------------------------------------------ winning
 def test_sp25_standard_win_returns():
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D"), "", "2D", s0="5S", s1="TS")
     st.play("0 play 1 4H S0")
     assert st.outcome().returns == (1.0, 0.0)
 
 
 def test_sp26_max_rounds_fewer_cards_wins():
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D", s0="5S", s1="TS", max_rounds=1)
+    st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="TS", max_rounds=1)
     st.play("0 play 1 4H S0")
     st.play("0 slap S1")
     assert st.outcome().reason == "SP-26" and st.outcome().winners == (0,)
@@ -432,7 +430,7 @@ def test_sp26_max_rounds_terminates_random_play():
 def test_spv1_points_fresh_deal_scoring_option_scoring_points():
     # an SP-18 (a) ending: the player who emptied their stock scores only their spit cards,
     # the other their stock and spit cards; then a fresh deal of 26 each, two spit piles, no slap
-    st2 = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "2C", "2D 8D", s0="5S", s1="TS", scoring="points")
+    st2 = position(piles("4H"), piles("6D", "KD"), "2C", "2D 8D", s0="5S", s1="TS", scoring="points")
     st2.play("0 play 1 4H S0")
     assert st2.scores == [1, 4]
     assert st2.round == 2 and st2.live == [True, True]
@@ -442,8 +440,8 @@ def test_spv1_points_fresh_deal_scoring_option_scoring_points():
 
 def test_spv1_points_limit_lowest_wins_option_points_limit():
     st = position(
-        ["4H", "", "", "", ""],
-        ["6D", "KD", "", "", ""],
+        piles("4H"),
+        piles("6D", "KD"),
         "2C",
         "2D 8D",
         s0="5S",
@@ -456,15 +454,11 @@ def test_spv1_points_limit_lowest_wins_option_points_limit():
 
 
 def test_spv1_points_tie_plays_on():
-    st = position(
-        ["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C", "", s0="5S", s1="TS", scoring="points", points_limit=1
-    )
+    st = position(piles("4H"), piles("6D"), "2C", "", s0="5S", s1="TS", scoring="points", points_limit=1)
     st.scores = [1, 2]
     st.play("0 play 1 4H S0")  # seat 0 +1 (2C), seat 1 +1 (6D): 2 and 3
     assert st.is_terminal()
-    st = position(
-        ["4H", "", "", "", ""], ["6D", "", "", "", ""], "2C", "", s0="5S", s1="TS", scoring="points", points_limit=1
-    )
+    st = position(piles("4H"), piles("6D"), "2C", "", s0="5S", s1="TS", scoring="points", points_limit=1)
     st.scores = [5, 5]
     st.play("0 play 1 4H S0")
     assert not st.is_terminal() and st.scores == [6, 6] and st.round == 2
@@ -472,8 +466,8 @@ def test_spv1_points_tie_plays_on():
 
 def test_spv1_carry_over_keeps_slap_option_points_round_mode():
     st = position(
-        ["4H", "", "", "", ""],
-        ["6D", "KD", "", "", ""],
+        piles("4H"),
+        piles("6D", "KD"),
         "2C",
         "2D 8D",
         s0="5S",
@@ -498,6 +492,8 @@ def test_options_validation():
         {"points_limit": 0},
         {"nope": 1},
         {"min_action_interval_ms": -5},
+        {"points_limit": 50},
+        {"points_round_mode": "carry_over"},
     ):
         with pytest.raises(ConfigError):
             cardtable.load("spit", **bad)
@@ -521,7 +517,7 @@ def test_action_text_round_trip_and_indices():
 
 def test_spa9_two_pile_round_all_spit_cards_gone_then_stock_empty_wins():
     # seat 0 spat its last card earlier in a two-pile round: emptying the stock wins at once
-    st = position(["4H", "", "", "", ""], ["6D", "KD", "", "", ""], "", "2D", s0="5S", s1="TS")
+    st = position(piles("4H"), piles("6D", "KD"), "", "2D", s0="5S", s1="TS")
     assert st.live == [True, True]
     st.play("0 play 1 4H S0")
     assert st.outcome().winners == (0,) and st.outcome().reason == "SP-19"
@@ -529,7 +525,7 @@ def test_spa9_two_pile_round_all_spit_cards_gone_then_stock_empty_wins():
 
 def test_sp16_lone_spitter_after_the_other_runs_out_in_play():
     # seat 1 has no spit cards left; blocked positions make seat 0 spit alone onto S0 (default)
-    st = position(["4H", "", "", "", ""], ["6D", "", "", "", ""], "9C 9D 9H", "", s0="JS", s1="JC")
+    st = position(piles("4H"), piles("6D"), "9C 9D 9H", "", s0="JS", s1="JC")
     st._after_change()
     for expected in ("9C", "9D", "9H"):
         assert st.phase is Phase.SPIT_PENDING

@@ -33,6 +33,11 @@ def stacked_deck(tops0: str, tops1: str, spit0: str = "", spit1: str = "", *, fi
     return [c if c is not None else next(it) for c in deck]
 
 
+def piles(*stock: str) -> list[str]:
+    """Five stock piles for :func:`position`: the given ones, then empty spaces."""
+    return [*stock, *[""] * (5 - len(stock))]
+
+
 def position(
     stock0: list[str],
     stock1: list[str],
@@ -71,6 +76,7 @@ def position(
     st.events = []
     st.history = []
     st._shared = None
+    st._pile_view = [None, None]
     return st
 
 

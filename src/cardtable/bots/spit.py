@@ -13,8 +13,9 @@ or stale), and then it looks again from scratch. In the slap race it reacts
 after ``slap_mean ± slap_sd`` seconds and hits the smaller pile with
 probability ``slap_accuracy`` (the other one otherwise; in a one-pile round it
 slaps the only pile, to avoid it). When it has no productive move it asks for a
-spit (SP-17) after a reaction time, and a ``smart`` bot prefers plays that turn
-up a face-down card, then fills, then the rest.
+spit (SP-17) after a reaction time, and a ``smart`` bot prefers flips (with
+``auto_flip`` off), then plays that turn up a face-down card, then fills and
+same-rank stacks that uncover a card, then the rest.
 
 Levels (registered as bots ``beginner`` … ``expert`` for game ``spit``; their
 measured strength is in docs/spit.md):
@@ -37,9 +38,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from ..core.game import Action, PlayerView
-from ..games.spit.actions import FILL, PLAY, SLAP, SPIT, SpitAction
+from ..games.spit.actions import FILL, FLIP, PILES, PLAY, SLAP, SPIT, STACK, SpitAction
 from ..games.spit.view import SpitView
 from .base import register_bot
 
@@ -101,15 +103,26 @@ class SpitBot:
     def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
         assert isinstance(view, SpitView)
         lv = self.level
-        legal = view.legal_actions
+        legal = cast("tuple[SpitAction, ...]", view.legal_actions)
+        moves: list[SpitAction] = []
+        slaps: list[SpitAction] = []
+        spit: SpitAction | None = None
+        for a in legal:
+            k = a.kind
+            if k in (PLAY, FILL, FLIP) or (k == STACK and self._uncovers(view, a)):
+                moves.append(a)
+            elif k == SLAP:
+                slaps.append(a)
+            elif k == SPIT:
+                spit = a
         keep = self.intent
-        if keep is not None and keep[0] is not None and keep[0] in legal:
-            kind = keep[0].kind  # type: ignore[attr-defined]
-            if kind != SPIT or not any(a.kind in (PLAY, FILL) for a in legal):  # type: ignore[attr-defined]
+        if keep is not None:
+            act = keep[0]
+            # a noticed move stands while legal; a spit request gives way to a move
+            if act is not None and any(x is act for x in legal) and (act.kind != SPIT or not moves):  # type: ignore[attr-defined]
                 return keep
         self.intent = None
         if view.phase == "slap":
-            slaps = [a for a in legal if isinstance(a, SpitAction) and a.kind == SLAP]
             if not slaps:
                 return None
             if len(slaps) == 1:
@@ -123,9 +136,7 @@ class SpitBot:
             return self._intend(pick, now + delay)
         if view.phase != "play":
             return None
-        moves = [a for a in legal if isinstance(a, SpitAction) and a.kind in (PLAY, FILL)]
         if not moves:
-            spit = next((a for a in legal if isinstance(a, SpitAction) and a.kind == SPIT), None)
             if spit is None:
                 return None
             return self._intend(spit, now + self._reaction(view, rng))
@@ -153,25 +164,31 @@ class SpitBot:
 
     def _reaction(self, view: SpitView, rng: random.Random) -> float:
         lv = self.level
-        seat = view.seat or 0
-        tops = sum(1 for pile in view.stock[seat] if pile)
-        spits = sum(1 for t in view.spit_tops if t is not None)
+        tops = PILES - view.stock[view.seat or 0].count(())
+        spits = 2 - view.spit_tops.count(None)
         return max(MIN_REACTION, rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd))
+
+    @staticmethod
+    def _uncovers(view: SpitView, a: SpitAction) -> bool:
+        """A same-rank stack that uncovers a face-down card (the only productive kind, SP-15)."""
+        seat = view.seat or 0
+        return len(view.stock[seat][a.pile - 1]) == 1 and view.face_down[seat][a.pile - 1] > 0
 
     def _choose(self, moves: list[SpitAction], view: SpitView, rng: random.Random) -> SpitAction:
         if not self.level.smart:
             return moves[rng.randrange(len(moves))]
-        seat = view.seat or 0
-        down = view.face_down[seat]
-
-        def score(a: SpitAction) -> tuple[int, int]:
-            uncovers = down[a.pile - 1] > 0
-            if a.kind == PLAY:
-                return (0 if uncovers else 2, -down[a.pile - 1])
-            return (1, -down[a.pile - 1])
-
-        best = min(score(a) for a in moves)
-        choices = [a for a in moves if score(a) == best]
+        down = view.face_down[view.seat or 0]
+        # flips first, then plays that uncover a face-down card (more beneath first), then fills and
+        # stacks, then other plays
+        best: tuple[int, int] | None = None
+        choices: list[SpitAction] = []
+        for a in moves:
+            d = down[a.pile - 1]
+            score = ((0 if d else 2) if a.kind == PLAY else 1 if a.kind != FLIP else -1, -d)
+            if best is None or score < best:
+                best, choices = score, [a]
+            elif score == best:
+                choices.append(a)
         return choices[rng.randrange(len(choices))]
 
 

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from ..bots.spit import LEVEL_ORDER, SpitBot
+from ..core.cards import Card
 from ..core.errors import CardtableError
 from ..core.game import Game
 from ..games.spit.actions import CHOOSE, FILL, FLIP, PLAY, SLAP, SPIT, STACK, UNSPIT, SpitAction
@@ -140,10 +141,8 @@ _DIM = "\x1b[2m"
 _OFF = "\x1b[0m"
 
 
-def _card(card: object, color: bool) -> str:
-    from ..core.cards import Card
-
-    if not isinstance(card, Card):
+def _card(card: Card | None, color: bool) -> str:
+    if card is None:
         return " -- "
     text = card.unicode().rjust(3) + " "
     if color and card.suit.is_red:
@@ -177,8 +176,7 @@ def render(view: SpitView, ctl: Controller, *, color: bool, log: list[str], leve
         if view.spit_tops[k] is None:
             piles.append(f"S{k}:  (none)      ")
         else:
-            req = ""
-            piles.append(f"S{k}: {_card(view.spit_tops[k], color)} ({view.spit_sizes[k]:2d}){req}")
+            piles.append(f"S{k}: {_card(view.spit_tops[k], color)} ({view.spit_sizes[k]:2d})")
     lines.append("        " + "          ".join(piles))
     lines.append("")
     lines += ["You:  " + s for s in row(ctl.seat, True)]

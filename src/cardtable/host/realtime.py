@@ -90,11 +90,7 @@ class _Entry:
     action: Action | None
     version: int
     order: float
-    key: float
     count: int
-
-    def __lt__(self, other: _Entry) -> bool:
-        return (self.time, self.count) < (other.time, other.count)
 
 
 class RealtimeHost:
@@ -114,7 +110,7 @@ class RealtimeHost:
         self.bots = dict(bots or {})
         self.log: list[Arrival] = []
         self.on_arrival = on_arrival
-        self._heap: list[_Entry] = []
+        self._heap: list[tuple[float, int, _Entry]] = []  # (time, arrival count, entry)
         self._count = 0
         self._ties = derive(seed, "host", "ties")
         self._bot_rng = {s: derive(seed, "host", "bot", s) for s in self.bots}
@@ -129,7 +125,7 @@ class RealtimeHost:
         self._timers_of: Callable[[], Any] | None = getattr(state, "timers", None)
         self._tie_rank: Callable[[Action], int] | None = getattr(state, "tie_rank", None)
         self._illegal: Callable[[Action], str | None] | None = getattr(state, "illegal_reason", None)
-        self._refresh(clock.now(), None)
+        self._refresh(clock.now())
 
     # -------------------------------------------------------------- inputs
     def submit(self, action: Action | str, *, at: float | None = None, order: int | None = None) -> None:
@@ -145,9 +141,10 @@ class RealtimeHost:
     # ---------------------------------------------------------- processing
     def next_due(self) -> float | None:
         """When the next queued action, bot move or timer is due (``None``: nothing queued)."""
-        while self._heap and not self._current(self._heap[0]):
-            heapq.heappop(self._heap)
-        return self._heap[0].time if self._heap else None
+        heap = self._heap
+        while heap and not self._current(heap[0][2]):
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
 
     def advance(self) -> list[Arrival]:
         """Process everything due up to the clock's now; return what was processed."""
@@ -157,35 +154,7 @@ class RealtimeHost:
             t = self.next_due()
             if t is None or t > now:
                 break
-            batch: list[_Entry] = []
-            while self._heap and self._heap[0].time == t:
-                e = heapq.heappop(self._heap)
-                if not self._current(e):
-                    continue
-                if e.kind == "wake":
-                    assert e.seat is not None
-                    del self._intent[e.seat]
-                    self._react(e.seat, t)
-                    continue
-                if e.kind == "bot":
-                    assert e.seat is not None and e.action is not None
-                    del self._intent[e.seat]
-                    self.bots[e.seat].sent(e.action, t)
-                    e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
-                batch.append(e)
-            if len(batch) > 1:
-                rank = self._tie_rank
-                batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, e.key, e.count))
-            for e in batch:
-                if self.state.is_terminal():
-                    break
-                seat = e.seat
-                if seat is not None and self.min_interval and e.kind != "timer":
-                    ready = self._last_applied.get(seat, -1e18) + self.min_interval
-                    if ready > t:  # SP-10: one hand, one card at a time
-                        self._push(ready, e.kind, seat, e.action, 0, None)
-                        continue
-                done.append(self._process(e, t))
+            self._batch(t, done)
         return done
 
     def run(self, clock: VirtualClock | None = None, *, until: float = 36_000.0) -> Outcome | None:
@@ -194,22 +163,57 @@ class RealtimeHost:
         clock = clock or (self.clock if isinstance(self.clock, VirtualClock) else None)
         if clock is None:
             raise TypeError("run() needs a VirtualClock; use advance() with a live clock")
+        done: list[Arrival] = []
         while not self.state.is_terminal():
             t = self.next_due()
             if t is None or t > until:
                 break
             if t > clock.now():
                 clock.set(t)
-            self.advance()
+            self._batch(t, done)
+            done.clear()
         return self.state.outcome()
+
+    def _batch(self, t: float, done: list[Arrival]) -> None:
+        """Process the entries due at exactly ``t`` (the earliest queued time)."""
+        batch: list[_Entry] = []
+        heap = self._heap
+        while heap and heap[0][0] == t:
+            e = heapq.heappop(heap)[2]
+            if not self._current(e):
+                continue
+            if e.kind == "wake":
+                assert e.seat is not None
+                del self._intent[e.seat]
+                self._react(e.seat, t)
+                continue
+            if e.kind == "bot":
+                assert e.seat is not None and e.action is not None
+                del self._intent[e.seat]
+                self.bots[e.seat].sent(e.action, t)
+                e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
+            batch.append(e)
+        if len(batch) > 1:  # identical timestamps (SP-13): explicit order, the engine's rank, the seeded RNG
+            rank = self._tie_rank
+            keys = {e.count: self._ties.random() for e in batch}
+            batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, keys[e.count]))
+        for e in batch:
+            if self.state.is_terminal():
+                break
+            seat = e.seat
+            if seat is not None and self.min_interval and e.kind != "timer":
+                ready = self._last_applied.get(seat, -1e18) + self.min_interval
+                if ready > t:  # SP-10: one hand, one card at a time
+                    self._push(ready, e.kind, seat, e.action, 0, None)
+                    continue
+            done.append(self._process(e, t))
 
     # ------------------------------------------------------------ internals
     def _push(self, when: float, kind: str, seat: int | None, action: Action | None, version: int,
               order: int | None) -> None:
         self._count += 1
-        entry = _Entry(when, kind, seat, action, version, float("inf") if order is None else order,
-                       self._ties.random(), self._count)
-        heapq.heappush(self._heap, entry)
+        entry = _Entry(when, kind, seat, action, version, float("inf") if order is None else order, self._count)
+        heapq.heappush(self._heap, (when, self._count, entry))
 
     def _current(self, e: _Entry) -> bool:
         if e.kind in ("bot", "wake"):
@@ -243,12 +247,12 @@ class RealtimeHost:
             self._last_applied[e.seat] = t
         arrival = Arrival(len(self.log), t, action, source, e.seat, True, len(state.history) - 1, None)
         self.log.append(arrival)
-        self._refresh(t, e.seat)
+        self._refresh(t)
         if self.on_arrival:
             self.on_arrival(arrival)
         return arrival
 
-    def _refresh(self, t: float, _seat: int | None) -> None:
+    def _refresh(self, t: float) -> None:
         """After a change: (re)schedule the state's timers and let every bot react."""
         running = self._timers_of() if self._timers_of else ()
         if running or self._timers:

@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ...core.cards import Card
+from ...core.errors import ConfigError
 from ...core.game import Game
+from ...core.options import Options
 from ...core.registry import register
 from .actions import NUM_ACTIONS, SpitAction, action_from_index, parse_action
 from .options import OPTIONS, PRESET_DOCS, PRESETS
@@ -30,6 +32,14 @@ class SpitGame(Game):
     OPTIONS = OPTIONS
     PRESETS = PRESETS
     PRESET_DOCS = PRESET_DOCS
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        if options.scoring != "points":
+            for name in ("points_limit", "points_round_mode"):
+                default = next(o.default for o in OPTIONS if o.name == name)
+                if options[name] != default:
+                    raise ConfigError(f"option {name}: it applies only with scoring=points (SP-V1)")
 
     @property
     def num_players(self) -> int:

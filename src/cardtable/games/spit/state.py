@@ -81,6 +81,10 @@ def adjacent(a: Card | int, b: Card | int) -> bool:
     return ADJ[a if isinstance(a, int) else a.id][b if isinstance(b, int) else b.id]
 
 
+ROW_ORDER: Final = tuple(j for row in range(PILES) for j in range(row, PILES))
+"""SP-4: the stock pile (0-based) that receives each dealt card: row 1 on piles 1–5, row 2 on 2–5, …"""
+
+
 def layout_sizes(m: int) -> list[int]:
     """SP-4/SP-5: the sizes of the five stock piles for ``m`` cards.
 
@@ -88,12 +92,8 @@ def layout_sizes(m: int) -> list[int]:
     ([1, 2, 3, 4, 5], [1, 2, 3, 3, 3], [1, 2, 2, 2, 1], [1, 1, 1, 0, 0])
     """
     sizes = [0] * PILES
-    for row in range(PILES):
-        for j in range(row, PILES):
-            if m == 0:
-                return sizes
-            sizes[j] += 1
-            m -= 1
+    for j in ROW_ORDER[:m]:
+        sizes[j] += 1
     return sizes
 
 
@@ -137,6 +137,8 @@ class SpitState(State):
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
         self._shared: dict[str, object] | None = None  # the seat-independent view fields, per change
+        # per seat: its stock piles as the views show them (face-up cards, face-down counts, size)
+        self._pile_view: list[tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int] | None] = [None, None]
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -166,16 +168,14 @@ class SpitState(State):
     def _layout(self, p: int, cards: list[int]) -> None:
         """Deal ``cards`` in patience row order (SP-4); the rest are spit cards, first on top."""
         piles: list[list[int]] = [[] for _ in range(PILES)]
-        pos, m = 0, len(cards)
-        for row in range(PILES):
-            for j in range(row, PILES):
-                if pos < m:
-                    piles[j].append(cards[pos])
-                    pos += 1
-        rest = cards[pos:]
+        for j, card in zip(ROW_ORDER, cards, strict=False):
+            piles[j].append(card)
+        rest = cards[FULL_LAYOUT:]
         rest.reverse()
+        m = len(cards)
         self.stock[p] = piles
         self.up[p] = [1 if pile else 0 for pile in piles]
+        self._pile_view[p] = None
         self.spitcards[p] = rest
         self._event("deal", p, slot=len(rest), value=m)
 
@@ -330,7 +330,7 @@ class SpitState(State):
             return "not a Spit action"
         try:
             idx = action.index
-            if not 0 <= idx < len(ALL_ACTIONS) or ALL_ACTIONS[idx] != action:
+            if not 0 <= idx < len(ALL_ACTIONS) or (ALL_ACTIONS[idx] is not action and ALL_ACTIONS[idx] != action):
                 return "not a well-formed Spit action"
         except (TypeError, ValueError):
             return "not a well-formed Spit action"
@@ -385,7 +385,9 @@ class SpitState(State):
         if k in (SPIT, UNSPIT):
             if not self.mutual:
                 return "allow_mutual_spit is off (SP-17)"
-            return "nobody has spit cards" if not (self.spitcards[0] or self.spitcards[1]) else "already so"
+            if not (self.spitcards[0] or self.spitcards[1]):
+                return "nobody has spit cards (SP-17)"
+            return "the request already stands (SP-17)" if k == SPIT else "there is no request to withdraw (SP-17)"
         if k == CHOOSE:
             return "only a lone spitter chooses, once, before the first lone spit (SP-16)"
         return f"S{a.target} is not in use this round"
@@ -399,6 +401,8 @@ class SpitState(State):
         self.history.append(action)
         k = action.kind
         p = action.seat if action.seat is not None else -1
+        if k in _PILE_KINDS:
+            self._pile_view[p] = None
         if k == PLAY:
             j = action.pile - 1
             pile = self.stock[p][j]
@@ -492,7 +496,7 @@ class SpitState(State):
         self._event("round_end", f)
         if self.points:  # SP-V1: a point per card still held
             for p in SEATS:
-                pts = sum(len(pile) for pile in self.stock[p]) + len(self.spitcards[p])
+                pts = self.cards_held(p)
                 self.scores[p] += pts
                 self._event("score", p, slot=pts, value=self.scores[p])
         if self.fresh:
@@ -543,7 +547,7 @@ class SpitState(State):
                 self._collect(self._takes(0, 0, 1))
             return
         k = 0 if self.live[0] else 1
-        held = [sum(len(pile) for pile in self.stock[p]) for p in SEATS]
+        held = [sum(map(len, self.stock[p])) for p in SEATS]
         if held[0] != held[1]:
             avoider = 0 if held[0] < held[1] else 1
         else:
@@ -617,20 +621,20 @@ class SpitState(State):
 
     def _shared_view_fields(self) -> dict[str, object]:
         card = _CARD
-        stock: list[tuple[tuple[Card, ...], ...]] = []
-        face_down: list[tuple[int, ...]] = []
+        piles = self._pile_view
         for p in SEATS:
-            shown: list[tuple[Card, ...]] = []
-            down: list[int] = []
-            for pile, u in zip(self.stock[p], self.up[p], strict=True):
-                n = len(pile)
-                if u == 1:
-                    shown.append((card[pile[-1]],))
-                else:
-                    shown.append(tuple(card[c] for c in pile[n - u:]))
-                down.append(n - u)
-            stock.append(tuple(shown))
-            face_down.append(tuple(down))
+            if piles[p] is None:
+                shown: list[tuple[Card, ...]] = []
+                down: list[int] = []
+                for pile, u in zip(self.stock[p], self.up[p], strict=True):
+                    n = len(pile)
+                    if u == 1:
+                        shown.append((card[pile[-1]],))
+                    else:
+                        shown.append(tuple(card[c] for c in pile[n - u:]))
+                    down.append(n - u)
+                piles[p] = (tuple(shown), tuple(down), sum(map(len, self.stock[p])))
+        (shown0, down0, held0), (shown1, down1, held1) = piles  # type: ignore[misc]
         seq = self.event_seq
         events = tuple(
             Event(
@@ -653,8 +657,8 @@ class SpitState(State):
             "outcome": self.outcome_,
             "phase": self.phase.value,
             "round": self.round,
-            "stock": tuple(stock),
-            "face_down": tuple(face_down),
+            "stock": (shown0, shown1),
+            "face_down": (down0, down1),
             "spit_cards": (len(self.spitcards[0]), len(self.spitcards[1])),
             "spit_tops": (card[spit[0][-1]] if spit[0] else None, card[spit[1][-1]] if spit[1] else None),
             "spit_sizes": (len(spit[0]), len(spit[1])),
@@ -662,7 +666,7 @@ class SpitState(State):
             "lone_pile": self.lone_target if self.lone_target >= 0 else None,
             "finisher": self.finisher if self.finisher >= 0 else None,
             "scores": (self.scores[0], self.scores[1]),
-            "cards_held": (self.cards_held(0), self.cards_held(1)),
+            "cards_held": (held0 + len(self.spitcards[0]), held1 + len(self.spitcards[1])),
             "scoring": self.game.options.scoring,
         }
 
@@ -670,6 +674,7 @@ class SpitState(State):
         other = object.__new__(SpitState)
         other.__dict__.update(self.__dict__)
         other._shared = None
+        other._pile_view = [None, None]
         other.history = list(self.history)
         other.stock = [[list(pile) for pile in piles] for piles in self.stock]
         other.up = [list(u) for u in self.up]
@@ -713,5 +718,7 @@ class SpitState(State):
         return "\n".join(lines)
 
 
+_PILE_KINDS: Final = frozenset({PLAY, FILL, STACK, FLIP})
+"""Actions that change their seat's stock piles."""
 _SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
 _VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})

@@ -7,6 +7,7 @@ import types
 
 import cardtable
 from cardtable.bots import make_bot
+from cardtable.bots.base import adapt
 from cardtable.core.game import State
 from cardtable.host import play_out
 
@@ -58,3 +59,25 @@ def test_bots_get_only_views():
     game = cardtable.load("trash", max_hands=1)
     play_out(game, [Spy(make_bot("trash", "search")), Spy(make_bot("trash", "sensible"))], seed=2)
     assert seen and set(seen) == {"TrashView"}
+
+
+def test_trex_search_bots_get_only_views():
+    from cardtable.bots.trex_search import SearchTrexBot
+
+    seen: list[str] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, inner):
+            self.inner = adapt(inner)
+
+        def act(self, view, rng, budget=None):
+            seen.append(type(view).__name__)
+            return self.inner.act(view, rng, budget)
+
+    game = cardtable.load("trex", preset="complex")
+    bots = [Spy(SearchTrexBot(iterations=4)), Spy(make_bot("trex", "hard")), Spy(make_bot("trex", "easy")),
+            Spy(make_bot("trex", "rules"))]
+    state = play_out(game, bots, seed=5)
+    assert state.is_terminal() and set(seen) == {"TrexView"}

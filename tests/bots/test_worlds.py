@@ -126,3 +126,15 @@ def test_trex_world_redeals_other_hands_and_plays_on():
     while not world.is_terminal():
         legal = world.legal_actions()
         world.play(legal[rng.randrange(len(legal))])
+
+
+def test_a_memory_that_does_not_fit_the_view_is_dropped():
+    from cardtable.bots.worlds import TrexMemory, trex_dealer
+
+    game, state, _ = random_trex("standard", 8, 60)
+    seat = state.current_player()
+    wrong = TrexMemory()
+    wrong.observe(state.view(seat))
+    wrong.played = set(range(52))  # claims every card was played
+    world = trex_dealer(state.view(seat), game, wrong).deal(random.Random(0))
+    assert world.view(seat) == state.view(seat)

@@ -47,7 +47,7 @@ from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, DI, KH, Q
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState, layout_card
 from ..games.trex.view import TrexView
 from .base import Budget
-from .worlds import TrexDealer, TrexMemory
+from .worlds import TrexMemory, trex_dealer
 
 TRICK: Final = Phase.TRICK
 TREX: Final = Phase.TREX
@@ -283,7 +283,7 @@ class ExpertTrexBot:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
-        world = TrexDealer(view, self.game, self.memory).deal(rng)
+        world = trex_dealer(view, self.game, self.memory).deal(rng)
         action: Action = policy(world, smart=True, voids=self.memory.cannot)
         return action if action in legal else fallback(view)
 
@@ -306,7 +306,7 @@ class NoisyTrexBot(ExpertTrexBot):
             return legal[0]
         if rng.random() < self.noise:
             return legal[rng.randrange(len(legal))]
-        world = TrexDealer(view, self.game, self.memory).deal(rng)
+        world = trex_dealer(view, self.game, self.memory).deal(rng)
         action: Action = policy(world, smart=self.smart, voids=self.memory.cannot)
         return action if action in legal else fallback(view)
 

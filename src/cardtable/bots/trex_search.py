@@ -33,7 +33,7 @@ from ..games.trex.state import Phase
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_expert import BASELINE, policy
-from .worlds import TrexDealer, TrexMemory
+from .worlds import TrexMemory, trex_dealer
 
 TRICK = Phase.TRICK
 TREX = Phase.TREX
@@ -89,7 +89,7 @@ class SearchTrexBot:
             return legal[0]
         seat = view.seat
         assert seat is not None
-        dealer = TrexDealer(view, self.game, self.memory)
+        dealer = trex_dealer(view, self.game, self.memory)
         limit = (budget or Budget()).limit(self.iterations)
         deadline = limit.deadline()
         k = len(legal)

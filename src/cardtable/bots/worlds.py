@@ -469,6 +469,17 @@ class TrexDealer:
         return st
 
 
+def trex_dealer(view: Any, game: Any = None, memory: TrexMemory | None = None) -> TrexDealer:
+    """A :class:`TrexDealer`; if the memory does not fit the view (a bot that missed
+    some of its views), one from the view alone."""
+    try:
+        return TrexDealer(view, game, memory)
+    except ConfigError:
+        if memory is None:
+            raise
+        return TrexDealer(view, game, None)
+
+
 def sample_trex(view: Any, rng: random.Random, game: Any = None, memory: TrexMemory | None = None) -> State:
     """A TrexState consistent with ``view`` (see :class:`TrexDealer`). ``game``
     carries the rule options (the view does not); the defaults otherwise."""

@@ -76,3 +76,21 @@ def test_bad_input_is_one_line(capsys, argv, message):
 def test_a_turn_based_bot_cannot_sit_at_spit(capsys):
     assert main(["arena", "spit", "--bots", "expert,random", "-q", "--workers", "1"]) == 2
     assert "real time" in capsys.readouterr().err
+
+
+def test_a_ladder_plays_every_table_of_more_bots_than_seats():
+    r = run_arena("trash", ["sensible", "stock", "random"], deals=3, seed=2, options={"players": 2, "max_hands": 1})
+    assert r.tables == 3 and r.games == 3 * 3 * 2
+    assert {x.seats for x in r.results if x.rotation == 0} == {
+        ("sensible", "stock"), ("sensible", "random"), ("stock", "random"),
+    }
+    again = run_arena("trash", ["sensible", "stock", "random"], deals=3, seed=2, workers=2,
+                      options={"players": 2, "max_hands": 1})
+    assert again.results == r.results
+    ratings = {s.name: s.rating for s in r.stats}
+    assert len(ratings) == 3 and "3 tables" in format_table(r)
+
+
+def test_a_ladder_needs_distinct_bots(capsys):
+    assert main(["arena", "spit", "--bots", "expert,easy,easy", "-q", "--workers", "1"]) == 2
+    assert "distinct" in capsys.readouterr().err

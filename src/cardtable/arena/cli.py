@@ -53,7 +53,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def add_commands(sub: Any) -> None:
     p = sub.add_parser("arena", help="bots against bots on duplicate deals, with ratings")
     p.add_argument("game", help="trash, trex or spit")
-    p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat (see: cardtable rules GAME)")
+    p.add_argument("--bots", required=True,
+                   help="comma-separated bot names, one per seat; more distinct bots than seats play a ladder "
+                        "of every table of them (see: cardtable rules GAME)")
     p.add_argument("--games", type=int, default=100, help="number of deals; each is played once per seat rotation")
     p.add_argument("--preset", help="a preset of the game")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="set a rule option")

@@ -6,6 +6,10 @@ holds bot ``B[(s + r) mod n]``. Every bot therefore plays the same cards from
 every seat, which cancels most of the luck of the deal. Results are averaged
 per deal first; the 95% intervals treat deals as the independent units.
 
+With more (distinct) bots than seats the arena is a *ladder*: every combination
+of that many bots sits at a table of its own, each table plays the same deals,
+and the ratings are fitted to all the games together.
+
 Seeds: deal ``i`` uses game seed ``derive(seed, "arena", "deal", i)`` and
 rotation ``r`` bot seed ``derive(seed, "arena", "bots", i, r)``, so a result
 depends on the seed alone, not on the number of workers or their timing.
@@ -13,6 +17,7 @@ depends on the seed alone, not on the number of workers or their timing.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from collections import defaultdict
@@ -43,6 +48,7 @@ class GameResult:
     returns: tuple[float, ...]
     winners: tuple[int, ...]
     reason: str
+    table: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,8 @@ class ArenaResult:
     results: list[GameResult]
     stats: list[BotStats] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
+    tables: int = 1
+    seats: int = 0
     seconds: float = 0.0
 
     @property
@@ -125,8 +133,10 @@ def bot_seed(seed: int, deal: int, rotation: int) -> int:
 _GAMES: dict[tuple[str, str | None, tuple[tuple[str, Any], ...]], Game] = {}
 
 
-def _task(args: tuple[str, str | None, dict[str, Any], tuple[str, ...], int, int, int, Budget | None]) -> GameResult:
-    name, preset, options, bots, seed, deal, rotation, budget = args
+def _task(
+    args: tuple[str, str | None, dict[str, Any], tuple[str, ...], int, int, int, Budget | None, int],
+) -> GameResult:
+    name, preset, options, bots, seed, deal, rotation, budget, table = args
     key = (name, preset, tuple(sorted(options.items())))
     game = _GAMES.get(key)
     if game is None:
@@ -134,19 +144,30 @@ def _task(args: tuple[str, str | None, dict[str, Any], tuple[str, ...], int, int
     n = len(bots)
     seats = tuple(bots[(s + rotation) % n] for s in range(n))
     out = play_one(game, seats, deal_seed(seed, deal), bot_seed(seed, deal, rotation), budget)
-    return GameResult(deal, rotation, seats, out.returns, out.winners, out.reason)
+    return GameResult(deal, rotation, seats, out.returns, out.winners, out.reason, table)
 
 
 def load_for_bots(name: str, preset: str | None, options: Mapping[str, Any], nbots: int) -> Game:
-    """The game with the player count the bots need (Trash: ``players`` = number of bots)."""
+    """The game with the player count the bots need (Trash: ``players`` = number of bots
+    unless the options set it)."""
     cls = game_class(name)
     opts = dict(options)
     if any(o.name == "players" for o in cls.OPTIONS) and "players" not in opts:
         opts["players"] = nbots
     game = cls.load(preset, **opts)
-    if game.num_players != nbots:
+    if game.num_players > nbots:
         raise ConfigError(f"{cls.title} here has {game.num_players} seats: give {game.num_players} bots, not {nbots}")
     return game
+
+
+def tables_for(bots: Sequence[str], seats: int) -> list[tuple[str, ...]]:
+    """The tables to play: the bots themselves when they fill the seats exactly; with
+    more (distinct) bots than seats, a ladder: every combination of ``seats`` of them."""
+    if len(bots) == seats:
+        return [tuple(bots)]
+    if len(set(bots)) != len(bots):
+        raise ConfigError(f"a ladder of more bots than the {seats} seats needs distinct bot names")
+    return list(itertools.combinations(bots, seats))
 
 
 def run_arena(
@@ -175,8 +196,10 @@ def run_arena(
             raise ConfigError(f"{g.title} is played in real time: the bot {b!r} cannot play it")
     opts = dict(g.changed_options())
     opts.pop("preset", None)
-    n = len(bots)
-    tasks = [(name, preset, opts, tuple(bots), seed, d, r, budget) for d in range(deals) for r in range(n)]
+    n = g.num_players
+    tables = tables_for(bots, n)
+    tasks = [(name, preset, opts, t, seed, d, r, budget, i)
+             for i, t in enumerate(tables) for d in range(deals) for r in range(n)]
     start = time.perf_counter()
     results: list[GameResult] = []
     bar = _Progress(len(tasks), progress)
@@ -190,9 +213,9 @@ def run_arena(
                 results.append(res)
                 bar.step()
     bar.done()
-    results.sort(key=lambda r: (r.deal, r.rotation))
+    results.sort(key=lambda r: (r.table, r.deal, r.rotation))
     out = ArenaResult(name, g.preset, tuple(bots), deals, seed, results, seconds=time.perf_counter() - start,
-                      options=opts)
+                      options=opts, tables=len(tables), seats=n)
     out.stats = summarise(results, list(dict.fromkeys(bots)))
     return out
 
@@ -264,7 +287,8 @@ def default_workers() -> int:
 def format_table(result: ArenaResult, fmt: str = "text") -> str:
     """The per-bot table as text or Markdown."""
     opts = "".join(f", {k}={v}" for k, v in sorted(result.options.items()))
-    head = f"{result.game} ({result.preset}{opts}), {result.deals} deals x {len(result.bots)} seatings"
+    ladder = f" x {result.tables} tables" if result.tables > 1 else ""
+    head = f"{result.game} ({result.preset}{opts}), {result.deals} deals{ladder} x {result.seats} seatings"
     head += f" = {result.games} games"
     head += f", seed {result.seed}, {result.seconds:.1f}s"
     rows = []

@@ -245,7 +245,9 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
     for b in names:
         wins = [sum(v) / len(v) for v in per_deal_win[b].values()]
         scores = [sum(v) / len(v) for v in per_deal_score[b].values()]
-        stats.append(BotStats(b, seats[b], seats[b], mean_ci(wins), mean_ci(scores), ratings[b]))
+        w, lo, hi = mean_ci(wins)
+        win_rate = (w, max(lo, 0.0), min(hi, 1.0))  # a rate's interval stays within [0, 1]
+        stats.append(BotStats(b, seats[b], seats[b], win_rate, mean_ci(scores), ratings[b]))
     return stats
 
 

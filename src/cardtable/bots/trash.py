@@ -12,6 +12,9 @@
   that wins the hand most often is chosen. Used for wild placement and the
   stock-or-discard choice; displacing is always taken (TR-12).
 
+* ``casual``: as ``sensible`` but wilds on a random slot; ``forgetful``: as ``casual``
+  but it overlooks a placeable discard three times in ten.
+
 Levels (``easy`` … ``expert``) are configurations of these, see :data:`LEVELS`
 and docs/bots.md for their measured strength.
 """
@@ -26,7 +29,7 @@ from ..core.game import Action, PlayerView
 from ..games.trash import Phase, TrashState
 from ..games.trash.actions import A_DISCARD, A_DISPLACE, A_STOCK, A_WILD, TrashAction
 from ..games.trash.view import TrashView
-from .base import Bot, Budget, register_bot
+from .base import Bot, Budget, RandomBot, register_bot
 from .worlds import sample_trash, trash_game_for
 
 
@@ -52,6 +55,7 @@ def wild_slot(view: TrashView, legal: tuple[Action, ...]) -> Action:
 class SensibleTrashBot:
     name = "sensible"
     take_discard = True
+    take_rate = 1.0
     random_wild = False
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
@@ -62,7 +66,10 @@ class SensibleTrashBot:
         if A_STOCK in legal:
             top = view.top_discard
             wanted = top is not None and view.seat is not None and view.placeable(top, view.seat)
-            return A_DISCARD if self.take_discard and A_DISCARD in legal and wanted else A_STOCK
+            take = self.take_discard and A_DISCARD in legal and wanted
+            if take and self.take_rate < 1.0:
+                take = rng.random() < self.take_rate
+            return A_DISCARD if take else A_STOCK
         if self.random_wild:
             return legal[rng.randrange(len(legal))]
         return wild_slot(view, legal)
@@ -78,6 +85,13 @@ class CasualTrashBot(SensibleTrashBot):
 
     name = "casual"
     random_wild = True
+
+
+class ForgetfulTrashBot(CasualTrashBot):
+    """Like ``casual``, but overlooks a placeable discard three times in ten."""
+
+    name = "forgetful"
+    take_rate = 0.7
 
 
 def rollout_hand(state: TrashState, seat: int, rng: random.Random, limit: int = 4000) -> float:
@@ -149,8 +163,8 @@ class SearchTrashBot(SensibleTrashBot):
 
 
 LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
-    "easy": ("draws from the stock only; wilds on the scarcest slot", StockTrashBot),
-    "medium": ("takes placeable discards, wilds on a random slot", CasualTrashBot),
+    "easy": ("uniformly random legal actions", RandomBot),
+    "medium": ("takes a placeable discard 7 times in 10, wilds on a random slot", ForgetfulTrashBot),
     "hard": ("takes placeable discards, wilds on the scarcest slot (sensible)", SensibleTrashBot),
     "expert": ("PIMC search over 48 sampled worlds for draws and wild placement", SearchTrashBot),
 }
@@ -159,6 +173,7 @@ LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
 register_bot("trash", "sensible", SensibleTrashBot, "takes placeable discards, wilds on the scarcest slot")
 register_bot("trash", "stock", StockTrashBot, "always draws from the stock")
 register_bot("trash", "casual", CasualTrashBot, "takes placeable discards, wilds on a random slot")
+register_bot("trash", "forgetful", ForgetfulTrashBot, "takes a placeable discard 7 times in 10, random wilds")
 register_bot("trash", "search", SearchTrashBot, "PIMC search over sampled worlds for wild placement")
 register_bot("trash", "search-all", lambda: SearchTrashBot(search_draw=True), "PIMC search for draws and wilds")
 for _level, (_doc, _factory) in LEVELS.items():

@@ -135,3 +135,18 @@ def test_spit_levels_keep_the_reaction_model():
 
     assert isinstance(make_bot("spit", "expert"), PolicySpitBot)
     assert all(isinstance(make_bot("spit", lv), SpitBot) for lv in ("easy", "medium", "hard", "expert"))
+
+
+def test_a_time_budget_stops_the_search():
+    import random
+    import time
+
+    from cardtable.bots.trex_search import SearchTrexBot
+
+    state = cardtable.load("trex").new_state(seed=4)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    bot = SearchTrexBot(iterations=10**9)
+    start = time.perf_counter()
+    bot.act(state.view(state.current_player()), random.Random(0), Budget(seconds=0.05))
+    assert time.perf_counter() - start < 2.0 and bot.last_iterations >= 1

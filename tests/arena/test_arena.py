@@ -94,3 +94,12 @@ def test_a_ladder_plays_every_table_of_more_bots_than_seats():
 def test_a_ladder_needs_distinct_bots(capsys):
     assert main(["arena", "spit", "--bots", "expert,easy,easy", "-q", "--workers", "1"]) == 2
     assert "distinct" in capsys.readouterr().err
+
+
+def test_json_output_is_valid_even_with_one_deal(capsys):
+    import json
+
+    assert main(["arena", "trash", "--bots", "sensible,stock", "--games", "1", "-q", "--workers", "1",
+                 "-o", "max_hands=1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["stats"][0]["win_rate"][1] is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from dataclasses import asdict
 from typing import Any
@@ -41,13 +42,25 @@ def cmd_arena(args: argparse.Namespace) -> int:
         workers=workers, budget=budget, progress=None if args.quiet else sys.stderr,
     )
     if args.format == "json":
-        print(json.dumps({
-            "game": result.game, "preset": result.preset, "bots": result.bots, "deals": result.deals,
-            "games": result.games, "seed": result.seed, "stats": [asdict(s) for s in result.stats],
-        }, indent=2))
+        print(json.dumps(_finite({
+            "game": result.game, "preset": result.preset, "options": result.options, "bots": result.bots,
+            "deals": result.deals, "tables": result.tables, "games": result.games, "seed": result.seed,
+            "stats": [asdict(s) for s in result.stats],
+        }), indent=2))
     else:
         print(format_table(result, args.format))
     return 0
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN: an interval that cannot be computed (one deal) becomes null."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def add_commands(sub: Any) -> None:
@@ -62,7 +75,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
     p.add_argument("--workers", type=int, help="processes (default: one per core)")
     p.add_argument("--iterations", type=int, help="search budget per decision (iterations) for every bot")
-    p.add_argument("--seconds", type=float, help="search budget per decision (seconds) for every bot")
+    p.add_argument("--seconds", type=float,
+                   help="search budget per decision (seconds) for every bot; results then depend on the "
+                        "machine's speed, so use --iterations for reproducible runs")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=cmd_arena)

@@ -18,6 +18,7 @@ depends on the seed alone, not on the number of workers or their timing.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import time
 from collections import defaultdict
@@ -293,12 +294,17 @@ def format_table(result: ArenaResult, fmt: str = "text") -> str:
     head = f"{result.game} ({result.preset}{opts}), {result.deals} deals{ladder} x {result.seats} seatings"
     head += f" = {result.games} games"
     head += f", seed {result.seed}, {result.seconds:.1f}s"
+    def interval(lo: float, hi: float, pct: bool) -> str:
+        if math.isnan(lo):
+            return "n/a (1 deal)"
+        return f"[{100 * lo:.1f}, {100 * hi:.1f}]" if pct else f"[{lo:.3g}, {hi:.3g}]"
+
     rows = []
     for s in result.stats:
         w, wl, wh = s.win_rate
         m, ml, mh = s.mean_score
-        rows.append((s.name, str(s.games), f"{100 * w:.1f}%", f"[{100 * wl:.1f}, {100 * wh:.1f}]",
-                     f"{m:.3g}", f"[{ml:.3g}, {mh:.3g}]", f"{s.rating:.0f}"))
+        rows.append((s.name, str(s.games), f"{100 * w:.1f}%", interval(wl, wh, True),
+                     f"{m:.3g}", interval(ml, mh, False), f"{s.rating:.0f}"))
     header = ("bot", "games", "win rate", "95% CI", "mean score", "95% CI", "rating")
     if fmt == "markdown":
         lines = [f"*{head}*", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

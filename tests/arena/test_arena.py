@@ -103,3 +103,11 @@ def test_json_output_is_valid_even_with_one_deal(capsys):
                  "-o", "max_hands=1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"] == 2 and data["stats"][0]["win_rate"][1] is None
+
+
+def test_ratings_follow_the_winners_when_the_lowest_total_wins():
+    from cardtable.arena.run import GameResult, summarise
+
+    games = [GameResult(d, 0, ("a", "b"), (-100.0, 50.0), (0,), "best_total") for d in range(5)]
+    stats = {s.name: s for s in summarise(games, ["a", "b"])}
+    assert stats["a"].rating > stats["b"].rating and stats["a"].win_rate[0] == 1.0

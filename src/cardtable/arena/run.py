@@ -4,7 +4,9 @@ A *deal* is one seed for the game. With ``n`` seats and bots ``B0 … Bn-1`` eac
 deal is played ``n`` times with the seats rotated: in rotation ``r`` seat ``s``
 holds bot ``B[(s + r) mod n]``. Every bot therefore plays the same cards from
 every seat, which cancels most of the luck of the deal. Results are averaged
-per deal first; the 95% intervals treat deals as the independent units.
+per deal first; the 95% intervals treat deals as the independent units. Ratings
+come from every pair of seats in every game: a winner beats a non-winner, and
+otherwise the better return wins.
 
 With more (distinct) bots than seats the arena is a *ladder*: every combination
 of that many bots sits at a table of its own, each table plays the same deals,
@@ -233,13 +235,14 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
             per_deal_win[b][r.deal].append(share)
             per_deal_score[b][r.deal].append(r.returns[s])
             seats[b] += 1
+        key = _ranking(r)
         for s, a in enumerate(r.seats):
             for t, b in enumerate(r.seats):
                 if a == b:
                     continue
-                if r.returns[s] > r.returns[t]:
+                if key[s] > key[t]:
                     pair[(a, b)] += 1.0
-                elif r.returns[s] == r.returns[t]:
+                elif key[s] == key[t]:
                     pair[(a, b)] += 0.5
     ratings = bradley_terry(names, pair) if len(names) > 1 else {names[0]: 1500.0}
     stats = []
@@ -250,6 +253,18 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
         win_rate = (w, max(lo, 0.0), min(hi, 1.0))  # a rate's interval stays within [0, 1]
         stats.append(BotStats(b, seats[b], seats[b], win_rate, mean_ci(scores), ratings[b]))
     return stats
+
+
+def _ranking(r: GameResult) -> list[tuple[int, float]]:
+    """How the seats of one game rank, best highest: winners first, then by return
+    (reversed when the game's winners hold the lowest returns, as under Trex's
+    reverse_scores, TX-V7)."""
+    won = set(r.winners)
+    lost = [x for s, x in enumerate(r.returns) if s not in won]
+    sign = 1.0
+    if won and lost and max(r.returns[s] for s in won) < min(lost):
+        sign = -1.0
+    return [(1 if s in won else 0, sign * x) for s, x in enumerate(r.returns)]
 
 
 class _Progress:

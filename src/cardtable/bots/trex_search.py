@@ -40,30 +40,35 @@ TREX = Phase.TREX
 
 
 def rollout_deal(st: Any, seat: int) -> float:
-    """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it.
+    """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
+    (its team's in partnership, TX-V2).
 
     ``st`` is a world of the bot's own: in the play phases the rollout stops as
     the deal is scored, instead of letting the engine deal the next one (a hook
     on this world object only)."""
     o = st.game.options
+    seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     if st.phase in (TRICK, TREX) and not st.tiebreak:
         ended: list[int] = []
         setattr(st, "_end_deal", lambda: ended.append(1))  # noqa: B010
         apply = st.apply
         while not ended:
             apply(policy(st))
-        score = st.deal_scores[seat]
-        if st.contract == TR:
-            score += o.trex_payouts[st.out.index(seat)]
-        return float(-score if o.reverse_scores else score)
-    start = st.totals[seat]
+        score = 0
+        for q in seats:
+            score += st.deal_scores[q]
+            if st.contract == TR:
+                score += o.trex_payouts[st.out.index(q)]
+        return float(score)  # raw scores: under reverse_scores (TX-V7) the same play is best
+    start = sum(st.totals[q] for q in seats)
     deal = st.deal_index
     tiebreak = st.tiebreak
     while st.deal_index == deal and st.turn >= 0 and st.tiebreak == tiebreak:
         st.apply(policy(st))
     if st.deal_index != deal or st.turn < 0:
-        return float(st.totals[seat] - start)
-    return float(st.deal_scores[seat])
+        delta = sum(st.totals[q] for q in seats) - start
+        return float(-delta if o.reverse_scores else delta)  # totals are negated under TX-V7
+    return float(sum(st.deal_scores[q] for q in seats))
 
 
 class SearchTrexBot:

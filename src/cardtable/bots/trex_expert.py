@@ -70,8 +70,9 @@ RELEASED: Final = tuple(_released(c) for c in range(52))
 
 # What the kingdom holder scores on average under each contract with a random hand,
 # every seat playing this policy: 2,000 deals (seeds 0-1999) per contract, redeals
-# off; standard errors about 0.8 (1.3 for TR). Measured by bench/trex_baselines.py.
-BASELINE: dict[int, float] = {KH: -15.8, QN: -23.6, DI: -32.2, TK: -48.3, TR: 131.4}
+# off; standard errors about 0.8 (1.3 for TR). Complex (CX, all four negatives): 1,000
+# deals under the complex preset, standard error 3.4. Measured by bench/trex_baselines.py.
+BASELINE: dict[int, float] = {KH: -15.8, QN: -23.6, DI: -32.2, TK: -48.3, TR: 131.4, KH | QN | DI | TK: -118.6}
 
 
 def policy(st: TrexState, smart: bool = False, voids: list[set[int]] | None = None) -> Any:

@@ -1,26 +1,72 @@
 """The Bot protocol: a bot sees a seat's view and nothing else.
 
 A bot gets the :class:`~cardtable.core.game.PlayerView` of its seat (whose
-``legal_actions`` are its choices) and a seeded ``random.Random``, and returns
-one of those actions. It never receives a State.
+``legal_actions`` are its choices), a seeded ``random.Random`` and optionally a
+:class:`Budget` (how much thinking a search bot may do), and returns one of
+those actions. It never receives a State: search bots build their own states
+from the view by sampling the hidden cards (:mod:`cardtable.bots.worlds`).
 """
 
 from __future__ import annotations
 
+import inspect
 import random
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.errors import ConfigError
 from ..core.game import Action, PlayerView
 
 
+@dataclass(frozen=True)
+class Budget:
+    """How much a search bot may think for one decision.
+
+    ``iterations`` caps the number of simulations (determinized worlds played
+    out); ``seconds`` caps the wall time. Either or both may be set; a bot that
+    does not search ignores the budget. ``Budget()`` (neither) means the bot's
+    own default.
+
+    >>> Budget(iterations=200).limit(default_iterations=50).iterations
+    200
+    >>> Budget().limit(default_iterations=50).iterations
+    50
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.iterations is not None and self.iterations < 1:
+            raise ConfigError(f"a budget needs at least 1 iteration, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ConfigError(f"a time budget must be positive, not {self.seconds}")
+
+    def limit(self, default_iterations: int) -> Budget:
+        """This budget, with ``default_iterations`` when it sets no limit at all."""
+        if self.iterations is None and self.seconds is None:
+            return Budget(iterations=default_iterations)
+        return self
+
+    def deadline(self) -> float | None:
+        """A ``time.perf_counter()`` value to stop at, or ``None``."""
+        return None if self.seconds is None else time.perf_counter() + self.seconds
+
+    def more(self, done: int, deadline: float | None) -> bool:
+        """May a search that has done ``done`` iterations do another?"""
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return not (deadline is not None and done > 0 and time.perf_counter() >= deadline)
+
+
 class Bot(Protocol):
-    """Anything with a ``name`` and ``act(view, rng) -> action``."""
+    """Anything with a ``name`` and ``act(view, rng, budget=None) -> action``."""
 
     name: str
 
-    def act(self, view: PlayerView, rng: random.Random) -> Action: ...
+    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action: ...
 
 
 class RandomBot:
@@ -28,27 +74,68 @@ class RandomBot:
 
     name = "random"
 
-    def act(self, view: PlayerView, rng: random.Random) -> Action:
+    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
         if not view.legal_actions:
             raise ValueError("the bot has no legal action in this view")
         return view.legal_actions[rng.randrange(len(view.legal_actions))]
 
 
-BotFactory = Callable[[], Bot]
+class PlainBot(Protocol):
+    """A bot written before budgets: ``act(view, rng)``. :func:`make_bot` adapts it."""
+
+    name: str
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action: ...
+
+
+class _Budgetless:
+    """Adapts a :class:`PlainBot` to the :class:`Bot` protocol (the budget is ignored)."""
+
+    def __init__(self, inner: PlainBot) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
+        return self.inner.act(view, rng)
+
+    def __getattr__(self, attr: str) -> object:  # real-time hooks (react, sent, sticky) pass through
+        return getattr(self.inner, attr)
+
+
+def adapt(bot: Bot | PlainBot) -> Bot:
+    """``bot`` itself if its ``act`` takes a budget, else an adapter that drops it."""
+    return bot if takes_budget(bot) else _Budgetless(bot)  # type: ignore[return-value]
+
+
+def takes_budget(bot: object) -> bool:
+    """Does ``bot.act`` accept a ``budget`` argument?"""
+    try:
+        return "budget" in inspect.signature(bot.act).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return False
+
+
+BotFactory = Callable[[], "Bot | PlainBot"]
 _BOTS: dict[tuple[str, str], BotFactory] = {}
+_DOCS: dict[tuple[str, str], str] = {}
 
 
-def register_bot(game: str, name: str, factory: BotFactory) -> None:
+def register_bot(game: str, name: str, factory: BotFactory, doc: str = "") -> None:
     """Make ``make_bot(game, name)`` build a bot; ``game="*"`` for every game."""
     _BOTS[(game, name)] = factory
+    if doc:
+        _DOCS[(game, name)] = doc
 
 
 def make_bot(game: str, name: str) -> Bot:
-    """A new bot by game and name (``random`` works for every game)."""
+    """A new bot by game and name (``random`` works for every game).
+
+    Bots written before budgets (``act(view, rng)``) are returned as they are;
+    :func:`adapt` makes them accept a budget."""
     factory = _BOTS.get((game, name)) or _BOTS.get(("*", name))
     if factory is None:
         raise ConfigError(f"no {game} bot named {name!r}; bots: {', '.join(bot_names(game))}")
-    return factory()
+    return factory()  # type: ignore[return-value]  # a PlainBot: see adapt()
 
 
 def bot_names(game: str) -> list[str]:
@@ -56,4 +143,13 @@ def bot_names(game: str) -> list[str]:
     return sorted({n for (g, n) in _BOTS if g in (game, "*")})
 
 
-register_bot("*", "random", RandomBot)
+def bot_doc(game: str, name: str) -> str:
+    """The one-line description a bot was registered with (may be empty)."""
+    return _DOCS.get((game, name)) or _DOCS.get(("*", name), "")
+
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard", "expert")
+"""The difficulty levels every game offers (as far as its bots exist)."""
+
+
+register_bot("*", "random", RandomBot, "uniformly random legal actions")

@@ -1,0 +1,83 @@
+"""``cardtable arena GAME --bots A,B,... --games N [--preset P] [--seed S] [--workers K]``.
+
+Duplicate deals between bots (see :mod:`cardtable.arena.run`); prints each bot's
+win rate and mean score with 95% intervals and a Bradley–Terry rating on the
+Elo scale. A progress bar goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import asdict
+from typing import Any
+
+from ..bots.base import Budget
+from ..core.errors import ConfigError
+from .run import default_workers, format_table, run_arena
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--option wants key=value, not {pair!r}")
+        out[key.strip()] = value
+    return out
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(bots) < 2:
+        raise ConfigError("--bots wants at least two bots, e.g. --bots sensible,stock")
+    budget = None
+    if args.iterations is not None or args.seconds is not None:
+        budget = Budget(args.iterations, args.seconds)
+    workers = args.workers if args.workers is not None else default_workers()
+    result = run_arena(
+        args.game, bots, args.games, preset=args.preset, options=_options(args.option), seed=args.seed,
+        workers=workers, budget=budget, progress=None if args.quiet else sys.stderr,
+    )
+    if args.format == "json":
+        print(json.dumps(_finite({
+            "game": result.game, "preset": result.preset, "options": result.options, "bots": result.bots,
+            "deals": result.deals, "tables": result.tables, "games": result.games, "seed": result.seed,
+            "stats": [asdict(s) for s in result.stats],
+        }), indent=2))
+    else:
+        print(format_table(result, args.format))
+    return 0
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN: an interval that cannot be computed (one deal) becomes null."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("arena", help="bots against bots on duplicate deals, with ratings")
+    p.add_argument("game", help="trash, trex or spit")
+    p.add_argument("--bots", required=True,
+                   help="comma-separated bot names, one per seat; more distinct bots than seats play a ladder "
+                        "of every table of them (see: cardtable rules GAME)")
+    p.add_argument("--games", type=int, default=100, help="number of deals; each is played once per seat rotation")
+    p.add_argument("--preset", help="a preset of the game")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="set a rule option")
+    p.add_argument("--seed", type=int, default=0, help="seed of the whole run (default 0)")
+    p.add_argument("--workers", type=int, help="processes (default: one per core)")
+    p.add_argument("--iterations", type=int, help="search budget per decision (iterations) for every bot")
+    p.add_argument("--seconds", type=float,
+                   help="search budget per decision (seconds) for every bot; results then depend on the "
+                        "machine's speed, so use --iterations for reproducible runs")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=cmd_arena)

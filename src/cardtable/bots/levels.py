@@ -1,0 +1,37 @@
+"""Difficulty levels: ``easy``, ``medium``, ``hard`` and ``expert`` for each game.
+
+Each level is a documented bot configuration, registered with
+``register_bot(game, level, factory)``; docs/bots.md has their measured
+strength. Trash's levels are declared in :mod:`cardtable.bots.trash`.
+
+Trex:
+
+==========  ============================================================================
+easy        the expert policy without card counting, and a random legal move 40% of the time
+medium      ``rules``: the simple rule-based bot of bots/trex.py
+hard        ``expert-rules``: rule-based with card sense (bots/trex_expert.py)
+expert      ``search``: PIMC over 240 rollouts per decision with the expert policy
+            (bots/trex_search.py); contract order, doubling and redeals by simulation
+==========  ============================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .base import Bot, make_bot, register_bot
+from .trex_expert import ExpertTrexBot, NoisyTrexBot
+from .trex_search import SearchTrexBot
+
+TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
+    "easy": ("expert policy without counting, 40% random moves", lambda: NoisyTrexBot(noise=0.4)),
+    "medium": ("the simple rule-based bot (rules)", lambda: make_bot("trex", "rules")),
+    "hard": ("rule-based with card sense (expert-rules)", ExpertTrexBot),
+    "expert": ("PIMC search, 240 rollouts per decision (search)", SearchTrexBot),
+}
+
+register_bot("trex", "expert-rules", ExpertTrexBot, "rule-based with card sense: ducking, unloading, counting, voids")
+register_bot("trex", "noisy", NoisyTrexBot, "the expert policy with 35% random moves")
+register_bot("trex", "search", SearchTrexBot, "PIMC over sampled worlds with the expert policy as rollout")
+for _level, (_doc, _factory) in TREX_LEVELS.items():
+    register_bot("trex", _level, _factory, _doc)

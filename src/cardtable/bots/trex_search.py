@@ -1,0 +1,121 @@
+"""Trex search: determinized Monte Carlo (PIMC) over worlds sampled from the view.
+
+For a decision with several legal actions the bot deals worlds consistent with
+its view and its :class:`~cardtable.bots.worlds.TrexMemory` (voids, passes,
+doubled cards), plays every candidate action in each world and finishes the
+deal with the fast :func:`~cardtable.bots.trex_expert.policy` for every seat,
+and keeps the action with the best mean score for itself over the deal. Worlds
+are shared by the candidates (common random numbers), which makes the
+comparison much sharper than independent samples.
+
+The same search makes the kingdom decisions:
+
+* **Contract order.** Each contract left is played out from the holder's real
+  hand in sampled worlds; its mean score is compared with what a random hand
+  scores under that contract (:data:`~cardtable.bots.trex_expert.BASELINE`),
+  since every contract of the kingdom must be played once anyway: the holder
+  announces the contract this hand is best suited for.
+* **Doubling** and **redeal requests**: each option is simulated to the end of
+  the deal (a redeal deals a fresh random hand in each world).
+
+An *iteration* is one rollout: one world, one candidate, played to the end of
+the deal. ``bench/search.py`` measures iterations per second.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core.game import Action, PlayerView
+from ..games.trex.actions import CONTRACT, TR
+from ..games.trex.state import Phase
+from ..games.trex.view import TrexView
+from .base import Budget
+from .trex_expert import BASELINE, policy
+from .worlds import TrexMemory, trex_dealer
+
+TRICK = Phase.TRICK
+TREX = Phase.TREX
+
+
+def rollout_deal(st: Any, seat: int) -> float:
+    """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
+    (its team's in partnership, TX-V2).
+
+    ``st`` is a world of the bot's own: in the play phases the rollout stops as
+    the deal is scored, instead of letting the engine deal the next one (a hook
+    on this world object only)."""
+    o = st.game.options
+    seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
+    if st.phase in (TRICK, TREX) and not st.tiebreak:
+        ended: list[int] = []
+        setattr(st, "_end_deal", lambda: ended.append(1))  # noqa: B010
+        apply = st.apply
+        while not ended:
+            apply(policy(st))
+        score = 0
+        for q in seats:
+            score += st.deal_scores[q]
+            if st.contract == TR:
+                score += o.trex_payouts[st.out.index(q)]
+        return float(score)  # raw scores: under reverse_scores (TX-V7) the same play is best
+    start = sum(st.totals[q] for q in seats)
+    deal = st.deal_index
+    tiebreak = st.tiebreak
+    while st.deal_index == deal and st.turn >= 0 and st.tiebreak == tiebreak:
+        st.apply(policy(st))
+    if st.deal_index != deal or st.turn < 0:
+        delta = sum(st.totals[q] for q in seats) - start
+        return float(-delta if o.reverse_scores else delta)  # totals are negated under TX-V7
+    return float(sum(st.deal_scores[q] for q in seats))
+
+
+class SearchTrexBot:
+    """PIMC over sampled worlds with the expert policy as rollout policy."""
+
+    name = "search"
+
+    def __init__(self, iterations: int = 240, game: Any = None) -> None:
+        self.iterations = iterations
+        self.game = game
+        self.memory = TrexMemory()
+        self.last_iterations = 0
+
+    def attach(self, game: Any) -> None:
+        """The public rules (options) of the game this bot is seated at."""
+        self.game = game
+
+    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
+        assert isinstance(view, TrexView)
+        self.memory.observe(view)
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        seat = view.seat
+        assert seat is not None
+        dealer = trex_dealer(view, self.game, self.memory)
+        limit = (budget or Budget()).limit(self.iterations)
+        deadline = limit.deadline()
+        k = len(legal)
+        totals = [0.0] * k
+        done = 0
+        worlds = 0
+        while limit.more(done, deadline):
+            world = dealer.deal(rng)
+            for i in range(k):
+                trial = world.clone()
+                trial.apply(legal[i])
+                totals[i] += rollout_deal(trial, seat)
+            done += k
+            worlds += 1
+        self.last_iterations = done
+        means = [t / max(worlds, 1) for t in totals]
+        first = legal[0]
+        if getattr(first, "kind", None) == CONTRACT:  # TX-9: the contract this hand suits best
+            means = [m - BASELINE.get(a.arg, 0.0) for m, a in zip(means, legal, strict=True)]  # type: ignore[attr-defined]
+        best = max(range(k), key=lambda i: (means[i], -i))
+        return legal[best]
+
+
+__all__ = ["SearchTrexBot", "rollout_deal"]

@@ -1,0 +1,113 @@
+"""The arena: duplicate deals, reproducible from the seed, one-line errors."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from cardtable.arena import bradley_terry, mean_ci, run_arena
+from cardtable.arena.run import format_table
+from cardtable.cli.main import main
+
+
+def test_duplicate_deals_rotate_the_seats():
+    r = run_arena("trash", ["sensible", "stock", "random"], deals=2, seed=3, options={"max_hands": 1})
+    assert r.games == 6
+    for deal in (0, 1):
+        rows = [x for x in r.results if x.deal == deal]
+        assert [x.seats for x in rows] == [
+            ("sensible", "stock", "random"), ("stock", "random", "sensible"), ("random", "sensible", "stock"),
+        ]
+
+
+def test_results_are_reproducible_from_the_seed_whatever_the_workers():
+    args = dict(deals=6, seed=11, options={"max_hands": 1})
+    a = run_arena("trash", ["sensible", "stock"], workers=1, **args)
+    b = run_arena("trash", ["sensible", "stock"], workers=2, **args)
+    assert a.results == b.results and a.stats == b.stats
+    c = run_arena("trash", ["sensible", "stock"], workers=1, deals=6, seed=12, options={"max_hands": 1})
+    assert c.results != a.results
+
+
+def test_trex_and_spit_run_in_the_arena():
+    r = run_arena("trex", ["rules", "random", "random", "random"], deals=1, seed=1)
+    assert r.games == 4 and {s.name for s in r.stats} == {"rules", "random"}
+    s = run_arena("spit", ["expert", "easy"], deals=2, seed=1, options={"max_rounds": 20})
+    assert s.games == 4
+
+
+def test_stats():
+    m, lo, hi = mean_ci([0.0, 1.0] * 50)
+    assert m == 0.5 and lo < 0.5 < hi and math.isclose(hi - 0.5, 0.5 - lo)
+    r = bradley_terry(["a", "b", "c"], {("a", "b"): 8, ("b", "a"): 2, ("b", "c"): 8, ("c", "b"): 2})
+    assert r["a"] > r["b"] > r["c"]
+    assert math.isclose(sum(r.values()) / 3, 1500)
+
+
+def test_cli_prints_a_table_and_markdown(capsys):
+    assert main(["arena", "trash", "--bots", "sensible,stock", "--games", "3", "--workers", "1",
+                 "-o", "max_hands=1"]) == 0
+    out, err = capsys.readouterr()
+    assert "sensible" in out and "95% CI" in out and "rating" in out
+    assert "3/6 games" not in out and "6/6 games" in err  # the progress bar goes to stderr
+    r = run_arena("trash", ["sensible", "stock"], deals=2, options={"max_hands": 1})
+    assert format_table(r, "markdown").count("|") > 10
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["arena", "trash", "--bots", "sensible,nope"], "no trash bot named 'nope'"),
+        (["arena", "chess", "--bots", "a,b"], "unknown game"),
+        (["arena", "trash", "--bots", "sensible"], "at least two bots"),
+        (["arena", "trash", "--bots", "sensible,stock", "--games", "0"], "at least 1"),
+        (["arena", "trex", "--bots", "rules,random"], "give 4 bots"),
+        (["arena", "trash", "--bots", "sensible,stock", "-o", "wild_mode=sevens"], "wild_mode"),
+        (["arena", "trash", "--bots", "sensible,stock", "--iterations", "0"], "at least 1 iteration"),
+    ],
+)
+def test_bad_input_is_one_line(capsys, argv, message):
+    assert main([*argv, "-q", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_a_turn_based_bot_cannot_sit_at_spit(capsys):
+    assert main(["arena", "spit", "--bots", "expert,random", "-q", "--workers", "1"]) == 2
+    assert "real time" in capsys.readouterr().err
+
+
+def test_a_ladder_plays_every_table_of_more_bots_than_seats():
+    r = run_arena("trash", ["sensible", "stock", "random"], deals=3, seed=2, options={"players": 2, "max_hands": 1})
+    assert r.tables == 3 and r.games == 3 * 3 * 2
+    assert {x.seats for x in r.results if x.rotation == 0} == {
+        ("sensible", "stock"), ("sensible", "random"), ("stock", "random"),
+    }
+    again = run_arena("trash", ["sensible", "stock", "random"], deals=3, seed=2, workers=2,
+                      options={"players": 2, "max_hands": 1})
+    assert again.results == r.results
+    ratings = {s.name: s.rating for s in r.stats}
+    assert len(ratings) == 3 and "3 tables" in format_table(r)
+
+
+def test_a_ladder_needs_distinct_bots(capsys):
+    assert main(["arena", "spit", "--bots", "expert,easy,easy", "-q", "--workers", "1"]) == 2
+    assert "distinct" in capsys.readouterr().err
+
+
+def test_json_output_is_valid_even_with_one_deal(capsys):
+    import json
+
+    assert main(["arena", "trash", "--bots", "sensible,stock", "--games", "1", "-q", "--workers", "1",
+                 "-o", "max_hands=1", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 2 and data["stats"][0]["win_rate"][1] is None
+
+
+def test_ratings_follow_the_winners_when_the_lowest_total_wins():
+    from cardtable.arena.run import GameResult, summarise
+
+    games = [GameResult(d, 0, ("a", "b"), (-100.0, 50.0), (0,), "best_total") for d in range(5)]
+    stats = {s.name: s for s in summarise(games, ["a", "b"])}
+    assert stats["a"].rating > stats["b"].rating and stats["a"].win_rate[0] == 1.0

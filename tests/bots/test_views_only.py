@@ -1,0 +1,83 @@
+"""Bots receive views, and a view has no path to the hidden cards."""
+
+from __future__ import annotations
+
+import gc
+import types
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.bots.base import adapt
+from cardtable.core.game import State
+from cardtable.host import play_out
+
+GAMES = ["trash", "trex", "spit"]
+
+
+def reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through references, stopping at
+    classes, modules and functions (shared code, not data)."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    stop = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, stop):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def test_a_view_holds_no_state_and_no_hidden_card_list():
+    for name in GAMES:
+        state = cardtable.load(name).new_state(seed=4)
+        for _ in range(25):
+            state.apply(state.legal_actions()[0])
+        hidden_lists = {id(x) for x in vars(state).values() if isinstance(x, list)}
+        for seat in range(state.game.num_players):
+            objs = reachable(state.view(seat))
+            assert not any(isinstance(o, State) for o in objs)
+            assert not any(id(o) in hidden_lists for o in objs)
+            assert not any(isinstance(o, int) and o == state.seed and o > 2**20 for o in objs)
+
+
+def test_bots_get_only_views():
+    seen: list[str] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def act(self, view, rng, budget=None):
+            seen.append(type(view).__name__)
+            assert not any(isinstance(o, State) for o in reachable(view))
+            return self.inner.act(view, rng, budget)
+
+    game = cardtable.load("trash", max_hands=1)
+    play_out(game, [Spy(make_bot("trash", "search")), Spy(make_bot("trash", "sensible"))], seed=2)
+    assert seen and set(seen) == {"TrashView"}
+
+
+def test_trex_search_bots_get_only_views():
+    from cardtable.bots.trex_search import SearchTrexBot
+
+    seen: list[str] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, inner):
+            self.inner = adapt(inner)
+
+        def act(self, view, rng, budget=None):
+            seen.append(type(view).__name__)
+            return self.inner.act(view, rng, budget)
+
+    game = cardtable.load("trex", preset="complex")
+    bots = [Spy(SearchTrexBot(iterations=4)), Spy(make_bot("trex", "hard")), Spy(make_bot("trex", "easy")),
+            Spy(make_bot("trex", "rules"))]
+    state = play_out(game, bots, seed=5)
+    assert state.is_terminal() and set(seen) == {"TrexView"}

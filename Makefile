@@ -30,9 +30,14 @@ lint: setup
 browsers:
 	@if [ -x scripts/install-browsers.sh ]; then scripts/install-browsers.sh; fi
 
-## the benchmarks (some need the bench extra: pip install -e '.[bench]')
+## the benchmarks, each beside its named peer (the bench extra brings OpenSpiel)
 bench: setup
+	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/trash.py
+	$(BIN)/python bench/trex.py
+	$(BIN)/python bench/spit.py
+	$(BIN)/python bench/search.py
+	$(BIN)/python bench/simulate.py
 
 ## regenerate the golden playthroughs after an intended rule change
 golden: setup

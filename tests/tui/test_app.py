@@ -89,7 +89,7 @@ async def test_help_shows_rules_options_of_the_preset_and_keys():
 
 
 @sync
-async def test_hint_is_the_sensible_bots_advice_and_is_marked():
+async def test_hint_is_the_hard_bots_advice_and_is_marked():
     s = session(seed=9)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -101,10 +101,10 @@ async def test_hint_is_the_sensible_bots_advice_and_is_marked():
             await pilot.press(trash_key(view))
         else:
             pytest.skip("no wild came up")
-        advice = make_bot("trash", "sensible").act(view, None)
+        advice = make_bot("trash", "hard").act(view, None)
         await pilot.press("h")
         await pilot.pause()
-        assert f"Hint (sensible): put the wild on slot {advice.slot}" in status(app)
+        assert f"Hint (hard): put the wild on slot {advice.slot}" in status(app)
         row = s.game.num_players - 1
         assert app.table_screen.query_one(f"#slot-{row}-{advice.slot}").has_class("-hint")
 

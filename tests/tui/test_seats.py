@@ -27,7 +27,7 @@ def test_default_seats_put_the_human_where_asked():
 
 
 def test_hint_bot_table_falls_back_to_random():
-    assert pick_bot("trash", HINT_BOTS) == "sensible"
+    assert pick_bot("trash", HINT_BOTS) == "hard"
     assert pick_bot("no-such-game", HINT_BOTS) == "random"
 
 

@@ -191,10 +191,31 @@ class TrexMemory:
         for cards in view.captured:
             self.played.update(c.id for c in cards)
         if view.phase == "trex":
-            frontier = trex_frontier(view.layout)
-            for e in view.events:
+            # One action's events may hold several plays and automatic passes: a pass
+            # tells only what was playable at that moment, so walk back from the final
+            # layout, taking off the cards played after each pass.
+            layout = list(view.layout)
+            for e in reversed(view.events):
                 if e.kind == "pass" and e.seat is not None:
-                    self.cannot[e.seat].update(frontier)
+                    self.cannot[e.seat].update(trex_frontier(tuple(layout)))
+                elif e.kind in ("play", "open") and e.card is not None:
+                    _unplay(layout, e.card.id)
+
+
+def _unplay(layout: list[tuple[int, int] | None], card: int) -> None:
+    """Take ``card`` (an id) off a Trex layout of (low, high) strengths, A = 14."""
+    suit, strength = divmod(card, 13)
+    strength = 14 if strength == 0 else strength + 1
+    row = layout[suit]
+    if row is None:
+        return
+    lo, hi = row
+    if lo == hi == strength:
+        layout[suit] = None
+    elif lo == strength:
+        layout[suit] = (lo + 1, hi)
+    elif hi == strength:
+        layout[suit] = (lo, hi - 1)
 
 
 def trex_frontier(layout: tuple[tuple[int, int] | None, ...]) -> list[int]:
@@ -312,8 +333,8 @@ class TrexDealer:
         bucket drawn in proportion to its room; the others are shuffled into the
         room that is left, which is uniform given the constrained ones."""
         full = len(self.loose[self.unknown[0]]) if self.unknown else 0
-        for attempt in range(12):
-            allowed = self.allowed if attempt < 10 else self.loose
+        allowed = self.allowed
+        for _ in range(10):
             tight = [c for c in self.unknown if len(allowed[c]) < full]
             free = [c for c in self.unknown if len(allowed[c]) >= full]
             rng.shuffle(tight)
@@ -341,7 +362,47 @@ class TrexDealer:
                 out[b] += free[pos:pos + cap[b]]
                 pos += cap[b]
             return out
-        raise ConfigError("no world fits the Trex view")  # cannot happen: loose always fits
+        return self._assign_exact(rng)
+
+    def _assign_exact(self, rng: random.Random) -> list[list[int]]:
+        """The same draw, never failing: before a card goes to a bucket, check by
+        Hall's condition (for every set of buckets, the cards that may only go there
+        fit in their room) that the cards left still fit. Slower, so used only when
+        the quick draw failed ten times."""
+        cap = [*self.need, max(self.gone, 0)]
+        masks = {c: sum(1 << b for b in self.allowed[c]) for c in self.unknown}
+        left: dict[int, int] = {}
+        for c in self.unknown:
+            left[masks[c]] = left.get(masks[c], 0) + 1
+
+        def fits() -> bool:
+            for subset in range(1, 32):
+                room = sum(cap[b] for b in range(5) if subset >> b & 1)
+                if sum(n for m, n in left.items() if m & ~subset == 0) > room:
+                    return False
+            return True
+
+        if not fits():
+            raise ConfigError("no world fits the Trex view and what this seat remembers")
+        order = sorted(self.unknown, key=lambda c: (bin(masks[c]).count("1"), rng.random()))
+        out: list[list[int]] = [[], [], [], [], []]
+        for c in order:
+            left[masks[c]] -= 1
+            choices = []
+            for b in self.allowed[c]:
+                if cap[b]:
+                    cap[b] -= 1
+                    if fits():
+                        choices.append(b)
+                    cap[b] += 1
+            x = rng.random() * sum(cap[b] for b in choices)
+            for b in choices:
+                x -= cap[b]
+                if x < 0:
+                    break
+            cap[b] -= 1
+            out[b].append(c)
+        return out
 
     def deal(self, rng: random.Random) -> Any:
         """A TrexState consistent with the view."""

@@ -28,7 +28,7 @@ from ..records.record import Record, replay_views
 from .style import Style, want_color
 from .textplay import play_text, renderer_for
 
-DEFAULT_BOT = {"trash": "sensible", "trex": "rules"}
+DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
 
 EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.arena.cli", "cardtable.server.cli", "cardtable.tui.cli")
 """Modules that add subcommands with ``add_commands(subparsers)``. Each imports its
@@ -241,7 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="who sits where, one entry per seat: human or a bot name, optionally :NAME "
                            "(e.g. human,sensible or human:Ana,human:Ben,random); sets the player count")
     play.add_argument("--bots", type=int, help="number of bot opponents (Trash: sets the player count)")
-    play.add_argument("--bot", help="which bot: random, sensible, … (Spit: the level)")
+    play.add_argument("--bot", help="the bots' kind: a level (easy, medium, hard, expert) "
+                      "or a bot name (see: cardtable rules GAME)")
     play.add_argument("--seat", type=int, default=0, help="your seat with --bots (default 0)")
     play.add_argument("--seed", type=int, help="seed the deal, to replay the same game")
     play.add_argument("--save", metavar="FILE", help="save the game record to FILE (s in the app, at the end, on quit)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from ..bots.base import Bot
+from ..bots.base import Bot, Budget, PlainBot, adapt
 from ..core.cards import Card
 from ..core.chance import derive, fresh_seed
 from ..core.errors import IllegalActionError
@@ -33,16 +33,21 @@ class Match:
         *,
         seed: int | None = None,
         deck: Sequence[Card | str | int] | None = None,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, Bot | PlainBot] | None = None,
         clock: Clock | None = None,
         bot_seed: int | None = None,
+        budgets: Mapping[int, Budget] | None = None,
     ) -> None:
         self.game = game
         self.state: State = game.new_state(seed=seed, deck=deck)
-        self.bots = dict(bots or {})
-        for seat in self.bots:
+        self.bots = {seat: adapt(bot) for seat, bot in (bots or {}).items()}
+        self.budgets = dict(budgets or {})
+        for seat, bot in self.bots.items():
             if not 0 <= seat < game.num_players:
                 raise ValueError(f"no seat {seat} for a bot in a {game.num_players}-player game")
+            attach = getattr(bot, "attach", None)
+            if attach is not None:  # search bots learn the table's public rules (its options)
+                attach(game)
         self.clock = clock or SystemClock()
         self.started = self.clock.now()
         self.seq = 0
@@ -55,7 +60,7 @@ class Match:
         cls,
         record: Record,
         *,
-        bots: Mapping[int, Bot] | None = None,
+        bots: Mapping[int, Bot | PlainBot] | None = None,
         clock: Clock | None = None,
         bot_seed: int | None = None,
     ) -> Match:
@@ -128,7 +133,7 @@ class Match:
         bot = self.bots.get(seat)
         if bot is None:
             return None
-        action = bot.act(self.state.view(seat), self.rngs[seat])
+        action = bot.act(self.state.view(seat), self.rngs[seat], self.budgets.get(seat))
         self.submit(seat, action)
         return action
 
@@ -140,7 +145,7 @@ class Match:
         return count
 
 
-def play_out(game: Game, bots: Sequence[Bot], seed: int, bot_seed: int = 0) -> State:
+def play_out(game: Game, bots: Sequence[Bot | PlainBot], seed: int, bot_seed: int = 0) -> State:
     """A whole game between ``bots`` (one per seat), seeded: for simulations and tests."""
     match = Match(game, seed=seed, bots=dict(enumerate(bots)), bot_seed=bot_seed)
     match.run_bots()

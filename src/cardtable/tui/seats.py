@@ -21,16 +21,16 @@ HUMAN = "human"
 _HUMAN_WORDS = ("human", "h", "you", "me", "humano")
 
 DEFAULT_BOTS: dict[str, tuple[str, ...]] = {
-    "trash": ("sensible", "stock"),
-    "trex": ("rules", "sensible"),
-    "spit": ("medium", "sensible"),
+    "trash": ("sensible", "hard"),
+    "trex": ("hard", "rules"),
+    "spit": ("medium",),
 }
 """The opponent bot of each game, by preference; the first one registered is used."""
 
 HINT_BOTS: dict[str, tuple[str, ...]] = {
-    "trash": ("sensible",),
-    "trex": ("ismcts", "rules", "sensible"),
-    "spit": ("hard", "medium", "sensible"),
+    "trash": ("hard", "sensible"),
+    "trex": ("hard", "rules"),
+    "spit": ("hard", "medium"),
 }
 """The bot whose advice the hint key shows, per game, by preference (best first)."""
 

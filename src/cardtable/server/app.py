@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -174,6 +175,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.resume_bots()
+        gc.collect()
+        gc.freeze()  # the replayed games and loaded modules stay out of later collections
         yield
         hub.close_all()
 

@@ -128,3 +128,41 @@ def test_phone_width_in_spanish(browser: object, server: Server):
     assert "Mano" in page.get_by_test_id("status").inner_text()
     assert not errors, errors
     context.close()
+
+
+def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object, server: Server):
+    host_ctx = browser.new_context(viewport={"width": 1100, "height": 800})  # type: ignore[attr-defined]
+    friend_ctx = browser.new_context(viewport={"width": 1100, "height": 800})  # type: ignore[attr-defined]
+    host, friend = host_ctx.new_page(), friend_ctx.new_page()
+    host.goto(server.http + "/")
+    host.get_by_test_id("create").click()
+    host.wait_for_url("**/t/*")
+    host.get_by_test_id("name-0").fill("Host")
+    host.get_by_test_id("sit-0").click()
+    link = host.get_by_test_id("share").input_value()
+    assert link.startswith(server.http + "/t/")
+    friend.goto(link)
+    friend.get_by_test_id("name-1").fill("<i>Friend</i>")
+    friend.get_by_test_id("sit-1").click()
+    sync_api.expect(host.get_by_test_id("seats")).to_contain_text("<i>Friend</i>")  # shown as text, not HTML
+    host.get_by_test_id("start").click()
+    sync_api.expect(friend.get_by_test_id("layout-1")).to_be_visible()
+    # the friend never gets the host's controls, and both see whose turn it is
+    assert friend.get_by_test_id("start").count() == 0
+    moves = 0
+    for _ in range(60):
+        for page in (host, friend):
+            legal = page.locator("[data-legal]")
+            if legal.count():
+                try:
+                    legal.last.click(timeout=1000)
+                    moves += 1
+                except sync_api.Error:
+                    pass
+        if moves >= 8:
+            break
+        host.wait_for_timeout(100)
+    assert moves >= 8
+    friend.screenshot(path=str(SHOTS / "trash-two-people.png"))
+    host_ctx.close()
+    friend_ctx.close()

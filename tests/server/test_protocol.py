@@ -256,7 +256,8 @@ def test_p4_schema_is_closed():
     for bad in ['{"type":"act","seq":3,"action":"stock","x":1}', '{"type":"act","seq":0,"action":"stock"}',
                 '{"type":"act","seq":1e3,"action":"stock"}', '{"type":"ping","t":1}',
                 '{"type":"hello","since":-2}', '{"type":"hello","token":""}', '{"type":"act","seq":1,"action":""}',
-                '{"type":"act","seq":9007199254740993,"action":"stock"}', 'Infinity', '{"type":"hello","since":NaN}']:
+                '{"type":"act","seq":9007199254740993,"action":"stock"}', 'Infinity', '{"type":"hello","since":NaN}',
+                "[" * 1500 + "]" * 1500]:
         with pytest.raises(ProtocolError):
             parse_message(bad)
 
@@ -372,3 +373,16 @@ def test_r2_ack_lost_then_resent_after_reconnect_is_applied_once(client: TestCli
         ack, _ = receive_until(ws, "ack")
         assert ack == {"type": "ack", "seq": 5, "version": 1, "dup": True}
     assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 1
+
+
+def test_p4_a_lone_surrogate_action_is_a_clean_error(client: TestClient):
+    table_id, _, tokens = new_table(client)
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        receive_until(ws, "state")
+        ws.send_text('{"type":"act","seq":1,"action":"\\ud800"}')
+        err, _ = receive_until(ws, "error")
+        assert err["code"] == "bad_action"
+        ws.send_json({"type": "act", "seq": 2, "action": "stock"})
+        ack, _ = receive_until(ws, "ack")
+        assert ack["version"] == 1

@@ -81,10 +81,12 @@ def create_app(
     bot_delay: float = 0.4,
     rate: float = 20.0,
     burst: float = 40.0,
+    max_per_ip: int = 20,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up."""
     hub = Hub(store, bot_delay=bot_delay)
     allow = frozenset(allow_origins)
+    sockets_per_ip: dict[str, int] = {}
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
@@ -165,12 +167,22 @@ def create_app(
         if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allow):
             await websocket.close(code=CLOSE_POLICY)  # before accept: HTTP 403 at the upgrade
             return
-        await websocket.accept()
-        table = hub.tables.get(websocket.path_params["table_id"])
-        if table is None:
-            await websocket.close(code=CLOSE_NO_TABLE)
+        ip = websocket.client.host if websocket.client is not None else "?"
+        if sockets_per_ip.get(ip, 0) >= max_per_ip:  # P11: a cap on open sockets per address
+            await websocket.close(code=CLOSE_POLICY)
             return
-        await serve_socket(websocket, table, rate, burst)
+        sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
+        try:
+            await websocket.accept()
+            table = hub.tables.get(websocket.path_params["table_id"])
+            if table is None:
+                await websocket.close(code=CLOSE_NO_TABLE)
+                return
+            await serve_socket(websocket, table, rate, burst)
+        finally:
+            sockets_per_ip[ip] -= 1
+            if not sockets_per_ip[ip]:
+                del sockets_per_ip[ip]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -195,6 +207,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.sockets_per_ip = sockets_per_ip
     return app
 
 

@@ -401,6 +401,8 @@ class Table:
 
 
 def _error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    # a message may quote the client's text: keep it valid UTF-8 and short
+    message = message.encode("utf-8", "replace").decode("utf-8")[:300]
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if seq is not None:
         frame["seq"] = seq

@@ -7,6 +7,7 @@ docs/screenshots/.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -61,8 +62,10 @@ def play_by_clicking(page: object, until_hand: int, limit: int = 400) -> int:
     status = page.get_by_test_id("status")  # type: ignore[attr-defined]
     for _ in range(limit):
         text = status.inner_text()
+        if "won" in text or "gan" in text or "shared" in text or "compartida" in text:
+            return clicks
         hand = int("".join(ch for ch in text.split()[1] if ch.isdigit()))
-        if hand >= until_hand or "won" in text or "gan" in text or "shared" in text or "compartida" in text:
+        if hand >= until_hand:
             return clicks
         legal = page.locator("[data-legal]")  # type: ignore[attr-defined]
         try:
@@ -166,3 +169,29 @@ def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object
     friend.screenshot(path=str(SHOTS / "trash-two-people.png"))
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_a_short_match_to_the_end_shows_the_winner(browser: object, server: Server):
+    created = server.post("/api/tables", game="trash", options={"target_size": 9})
+    table_id, host = created["table"]["id"], created["host"]
+    token = server.post(f"/api/tables/{table_id}/sit", seat=0, name="Ada")["token"]
+    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="stock")
+    context = browser.new_context(viewport={"width": 1100, "height": 760})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(server.http + "/")
+    page.evaluate("([id, token]) => localStorage.setItem(`ct.seat.${id}`, JSON.stringify({seat: 0, token}))",
+                  [table_id, token])
+    page.goto(f"{server.http}/t/{table_id}")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    sync_api.expect(page.get_by_test_id("layout-0")).to_be_visible()
+    for _ in range(600):
+        if page.get_by_test_id("again").count():
+            break
+        legal = page.locator("[data-legal]")
+        with contextlib.suppress(sync_api.Error):
+            legal.last.click(timeout=1000)
+    sync_api.expect(page.get_by_test_id("again")).to_be_visible()
+    status = page.get_by_test_id("status").inner_text()
+    assert "won the match" in status or "shared" in status
+    page.screenshot(path=str(SHOTS / "trash-over.png"))
+    context.close()

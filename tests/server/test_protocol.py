@@ -386,3 +386,19 @@ def test_p4_a_lone_surrogate_action_is_a_clean_error(client: TestClient):
         ws.send_json({"type": "act", "seq": 2, "action": "stock"})
         ack, _ = receive_until(ws, "ack")
         assert ack["version"] == 1
+
+
+def test_trv2_the_time_limit_ends_by_the_servers_clock_even_if_nobody_acts(client: TestClient):
+    import time
+
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1), options={"time_limit": 0.3})
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        first, _ = receive_until(ws, "state")
+        assert first["view"]["time_up"] is False
+        t0 = time.monotonic()
+        state, _ = receive_until(ws, "state")  # pushed by the timer
+        assert state["view"]["time_up"] is True and state["version"] == 1
+        assert time.monotonic() - t0 < 5
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    assert [r.action for r in table.store.actions(table_id)] == ["time-up"]

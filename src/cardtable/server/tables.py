@@ -124,6 +124,7 @@ class Table:
         self.last_seq: dict[int, tuple[int, int]] = {}
         self._pending: tuple[int, int | None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
         if row.status in ("playing", "over"):
             self._replay()
 
@@ -200,6 +201,7 @@ class Table:
         self.broadcast_table()
         self.broadcast_state()
         self.kick_bots()
+        self.arm_timer()
 
     def _seat(self, seat: Any) -> SeatRow:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
@@ -282,6 +284,31 @@ class Table:
             self.broadcast_table()
         self.broadcast_state()
         self.kick_bots()
+
+    def arm_timer(self) -> None:
+        """TR-V2 ``time_limit``: the host's clock posts ``time-up`` into this table's
+        actor when the time runs out, even if nobody acts (after a restart the
+        time counts again from the restart: downtime is not charged)."""
+        limit = getattr(self.game.options, "time_limit", None)
+        m = self.match
+        if limit is None or m is None or m.is_over or getattr(m.state, "time_up", True):
+            return
+        if self._timer_task is not None and not self._timer_task.done():
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: timers are polled on each action
+            self._timer_task = asyncio.get_running_loop().create_task(self._timer(m.started + limit))
+
+    async def _timer(self, due: float) -> None:
+        assert self.match is not None
+        await asyncio.sleep(max(0.0, due - self.match.clock.now()) + 0.01)
+        async with self.lock:
+            before = self.match.seq
+            try:
+                self.match.poll_timers()
+            except Exception:
+                self._replay()
+            if self.match.seq != before:
+                self.after_change()
 
     def kick_bots(self) -> None:
         if self._bot_task is not None and not self._bot_task.done():
@@ -424,6 +451,7 @@ class Hub:
         """After a restart, let bots that are to move go on (needs a running loop)."""
         for table in self.tables.values():
             table.kick_bots()
+            table.arm_timer()
 
     def get(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, str) else None

@@ -113,3 +113,19 @@ def test_s6_a_torn_log_tail_recovers_to_a_committed_version(tmp_path: Path):
                 assert len(again.match.state.history) == again.version
         copy_store.close()
     store.close()
+
+
+def test_s10_a_game_that_no_longer_replays_does_not_stop_the_server(tmp_path: Path):
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    hub = Hub(store)
+    good, _ = hub.create("trash", None, {})
+    bad, _ = hub.create("trash", None, {})
+    for t in (good, bad):
+        t.sit(0, "A")
+        t.sit(1, "B")
+        t.start(seed=3)
+    store.append(bad.id, 1, 0, "wild 9", None)  # not legal at the start: the log does not replay
+    store.close()
+    again = Hub(Store(path))
+    assert good.id in again.tables and bad.id not in again.tables and bad.id in again.broken

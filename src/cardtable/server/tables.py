@@ -14,6 +14,7 @@ import contextlib
 import hmac
 import re
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -444,8 +445,13 @@ class Hub:
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}
         for row in store.tables(("open", "playing", "over")):
-            self.tables[row.id] = Table(row, store, bot_delay=bot_delay)
+            try:
+                self.tables[row.id] = Table(row, store, bot_delay=bot_delay)
+            except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
+                self.broken[row.id] = f"{type(exc).__name__}: {exc}"
+                print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
 
     def resume_bots(self) -> None:
         """After a restart, let bots that are to move go on (needs a running loop)."""

@@ -402,3 +402,46 @@ def test_trv2_the_time_limit_ends_by_the_servers_clock_even_if_nobody_acts(clien
         assert time.monotonic() - t0 < 5
     table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
     assert [r.action for r in table.store.actions(table_id)] == ["time-up"]
+
+
+def test_r5_a_stand_in_moves_for_a_player_away_past_the_hold(db_path):
+    from cardtable.server.store import Store
+
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, hold=0.2, rate=1e6, burst=1e6) as client:
+        table_id, _, tokens = new_table(client, {}, sit=(0, 1))  # seat 1 sits and never connects
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws, tokens[0])
+            for seq in range(1, 5000):
+                frame, _ = my_turn_or_over(ws, 0)
+                if frame["view"]["outcome"] is not None:
+                    break
+                ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
+                receive_until(ws, "ack")
+        info = client.get(f"/api/tables/{table_id}").json()["table"]
+        assert info["status"] == "over" and info["seats"][1]["auto"] is True
+        actions = store.actions(table_id)
+        assert {r.seat for r in actions} >= {0, 1}
+    store.close()
+
+
+def test_r5_no_stand_in_while_the_player_is_connected(db_path):
+    import time
+
+    from cardtable.server.store import Store
+
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, hold=0.1) as client:
+        table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws, tokens[0])
+            receive_until(ws, "state")
+            time.sleep(0.4)  # seat 0 is to move, connected, thinking
+            ws.send_json({"type": "ping"})
+            receive_until(ws, "pong")
+            assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 0
+    store.close()

@@ -82,9 +82,13 @@ def create_app(
     rate: float = 20.0,
     burst: float = 40.0,
     max_per_ip: int = 20,
+    hold: float | None = 60.0,
 ) -> Starlette:
-    """The app over ``store``; live games are replayed from it at start-up."""
-    hub = Hub(store, bot_delay=bot_delay)
+    """The app over ``store``; live games are replayed from it at start-up.
+
+    ``hold``: seconds a person may be away while it is their turn before a
+    stand-in bot moves for them (``None``: never)."""
+    hub = Hub(store, bot_delay=bot_delay, hold=hold)
     allow = frozenset(allow_origins)
     sockets_per_ip: dict[str, int] = {}
 

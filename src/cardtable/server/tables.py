@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import random
 import re
 import secrets
 import sys
@@ -19,7 +20,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..bots import bot_names, make_bot
+from ..bots import Bot, bot_names, make_bot
+from ..core.chance import derive
 from ..core.errors import CardtableError, ConfigError, IllegalActionError
 from ..core.game import Action, Game
 from ..core.registry import load
@@ -112,8 +114,11 @@ class Connection:
 class Table:
     """One table of the lobby and its game."""
 
-    def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0, hold: float | None = 60.0) -> None:
         self.row = row
+        self.hold = hold
+        self.away: dict[int, float] = {}  # human seat -> when it went offline (monotonic)
+        self._standins: dict[int, tuple[Bot, random.Random]] = {}
         self.id = row.id
         self.store = store
         self.game: Game = load(row.game, row.preset, **row.options)
@@ -149,7 +154,8 @@ class Table:
             "status": self.row.status,
             "version": self.version,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players}
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
+                 "auto": s.seat in self._standins}
                 for s in self.row.seats
             ],
         }
@@ -201,6 +207,7 @@ class Table:
         self._new_match()
         self.broadcast_table()
         self.broadcast_state()
+        self.away_since_start()
         self.kick_bots()
         self.arm_timer()
 
@@ -314,8 +321,7 @@ class Table:
     def kick_bots(self) -> None:
         if self._bot_task is not None and not self._bot_task.done():
             return
-        m = self.match
-        if m is None or m.is_over or m.to_move() not in m.bots:
+        if self.mover() is None:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: nothing drives bots
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
@@ -327,16 +333,49 @@ class Table:
                 if not self.step_bot():
                     return
 
-    def step_bot(self) -> bool:
-        """One bot move through the host, if a bot is to move (lock held)."""
+    def mover(self) -> tuple[Bot, random.Random] | None:
+        """The bot that moves for the seat to move: its own bot, or a stand-in for a
+        person who has been away longer than :attr:`hold` (R5); ``None`` otherwise."""
         m = self.match
         if m is None or m.is_over:
+            return None
+        seat = m.to_move()
+        if seat in m.bots:
+            return m.bots[seat], m.rngs[seat]
+        if seat < 0 or self.hold is None or seat in self.players:
+            return None
+        since = self.away.get(seat)
+        if since is None or time.monotonic() - since < self.hold:
+            return None
+        if seat not in self._standins:
+            names = bot_names(self.row.game)
+            name = "sensible" if "sensible" in names else "random"
+            self._standins[seat] = (make_bot(self.row.game, name), derive(self.row.bot_seed, "stand-in", seat))
+        return self._standins[seat]
+
+    def away_since_start(self) -> None:
+        """Every human seat not connected now is away from now (at start and after a restart)."""
+        now = time.monotonic()
+        for s in self.row.seats:
+            if s.kind == "human" and s.seat not in self.players:
+                self.away.setdefault(s.seat, now)
+        self._hold_check()
+
+    def _hold_check(self) -> None:
+        if self.hold is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().call_later(self.hold + 0.05, self.kick_bots)
+
+    def step_bot(self) -> bool:
+        """One bot move through the host, if a bot (or a stand-in) is to move (lock held)."""
+        m = self.match
+        found = self.mover()
+        if m is None or found is None:
             return False
         seat = m.to_move()
-        bot = m.bots.get(seat)
-        if bot is None:
-            return False
-        action = bot.act(m.state.view(seat), m.rngs[seat])
+        bot, rng = found
+        action = bot.act(m.state.view(seat), rng)
         reply = self.act(seat, None, str(action))
         if reply["type"] != "ack":
             return False
@@ -405,6 +444,8 @@ class Table:
             if old is not None and old is not conn:
                 old.close_soon(CLOSE_REPLACED, "replaced by a newer connection")
             self.players[seat] = conn
+            if self.away.pop(seat, None) is not None:
+                self._standins.pop(seat, None)
         welcome: dict[str, Any] = {"type": "welcome", "seat": seat, "version": self.version, "table": self.public()}
         if seat is not None:  # the seat's last action seq: a new tab goes on from there (idempotency, R2)
             welcome["seq"] = self.last_seq.get(seat, (0, 0))[0]
@@ -420,6 +461,8 @@ class Table:
     def detach(self, conn: Connection) -> None:
         if conn.seat is not None and self.players.get(conn.seat) is conn:
             del self.players[conn.seat]
+            self.away[conn.seat] = time.monotonic()
+            self._hold_check()
             self.broadcast_table()
         self.spectators.discard(conn)
 
@@ -440,15 +483,18 @@ def _error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
 class Hub:
     """Every live table, loaded from the store at start (replaying games in progress)."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 10_000) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 10_000, hold: float | None = 60.0
+    ) -> None:
         self.store = store
+        self.hold = hold
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         for row in store.tables(("open", "playing", "over")):
             try:
-                self.tables[row.id] = Table(row, store, bot_delay=bot_delay)
+                self.tables[row.id] = Table(row, store, bot_delay=bot_delay, hold=hold)
             except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
                 self.broken[row.id] = f"{type(exc).__name__}: {exc}"
                 print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
@@ -456,6 +502,8 @@ class Hub:
     def resume_bots(self) -> None:
         """After a restart, let bots that are to move go on (needs a running loop)."""
         for table in self.tables.values():
+            if table.match is not None:
+                table.away_since_start()
             table.kick_bots()
             table.arm_timer()
 
@@ -492,7 +540,7 @@ class Hub:
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
         )
         self.store.create_table(row)
-        table = Table(row, self.store, bot_delay=self.bot_delay)
+        table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold)
         self.tables[row.id] = table
         return table, host
 

@@ -229,7 +229,8 @@ class TablePage {
       }
       return h("li", { class: mine ? "me" : "" },
         h("span", { class: `dot ${s.online || s.kind === "bot" ? "on" : ""}` }),
-        h("b", {}, t("web.seat", { n: s.seat })), " ", label, mine ? ` · ${t("web.you")}` : "", " ", ...controls);
+        h("b", {}, t("web.seat", { n: s.seat })), " ", label, mine ? ` · ${t("web.you")}` : "",
+        s.auto ? h("span", { class: "muted" }, ` · ${t("web.auto")}`) : "", " ", ...controls);
     });
     const start = open && this.host
       ? h("button", { type: "button", class: "primary", "data-testid": "start",

@@ -85,6 +85,7 @@ async def game(clients: list[GameClient], index: int, deadline: float, think: fl
 async def main_async(args: argparse.Namespace) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         srv = Server(Path(tmp) / "bench.sqlite3", "--rate", "1000000", "--burst", "1000000", "--max-per-ip", "100000",
+                     "--create-rate", "1000",
                      "--sync", args.sync).start()
         try:
             assert srv.proc is not None

@@ -115,3 +115,13 @@ def test_p4_generated_messages_are_accepted_exactly_when_they_fit_the_schema(msg
 def test_p4_arbitrary_text_never_raises_anything_but_protocol_errors(text: str):
     with contextlib.suppress(ProtocolError):
         parse_message(text)
+
+
+def test_new_tables_per_address_are_rate_limited(client: TestClient):
+    codes = [client.post("/api/tables", json={"game": "trash"}).status_code for _ in range(40)]
+    assert codes[:30] == [201] * 30 and 429 in codes[30:]
+
+
+def test_lobby_bodies_are_capped_before_they_are_read(client: TestClient):
+    r = client.post("/api/tables", content=b"{}", headers={"content-length": str(10**9)})
+    assert r.status_code in (400, 413)

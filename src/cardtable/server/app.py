@@ -83,6 +83,8 @@ def create_app(
     burst: float = 40.0,
     max_per_ip: int = 20,
     hold: float | None = 60.0,
+    create_rate: float = 0.5,
+    create_burst: float = 30.0,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -91,13 +93,19 @@ def create_app(
     hub = Hub(store, bot_delay=bot_delay, hold=hold)
     allow = frozenset(allow_origins)
     sockets_per_ip: dict[str, int] = {}
+    create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
             raise LobbyError(403, "origin", "origin not allowed")
-        raw = await request.body()
-        if len(raw) > MAX_FRAME:
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_FRAME:
             raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
+        raw = b""
+        async for chunk in request.stream():  # read no more than the cap, whatever the headers say
+            raw += chunk
+            if len(raw) > MAX_FRAME:
+                raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
         try:
             data = json.loads(raw or b"{}")
         except ValueError:
@@ -118,6 +126,14 @@ def create_app(
         if request.method == "GET":
             return JSONResponse({"tables": hub.listing()})
         try:
+            ip = request.client.host if request.client is not None else "?"
+            bucket = create_buckets.get(ip)
+            if bucket is None:
+                if len(create_buckets) > 10_000:
+                    create_buckets.clear()
+                bucket = create_buckets[ip] = TokenBucket(create_rate, create_burst)
+            if not bucket.take():
+                raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options")
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"))

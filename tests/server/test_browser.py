@@ -195,3 +195,23 @@ def test_a_short_match_to_the_end_shows_the_winner(browser: object, server: Serv
     assert "won the match" in status or "shared" in status
     page.screenshot(path=str(SHOTS / "trash-over.png"))
     context.close()
+
+
+def test_lobby_options_reach_the_table(browser: object, server: Server):
+    context = browser.new_context(viewport={"width": 1100, "height": 700})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(server.http + "/")
+    page.get_by_test_id("players").fill("3")
+    page.locator("details.more summary").click()
+    page.locator("[data-option=wild_mode]").select_option("kings")
+    page.locator("[data-option=jokers]").check()
+    page.screenshot(path=str(SHOTS / "lobby-options.png"))
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    import httpx
+
+    info = httpx.get(f"{server.http}/api/tables/{table_id}").json()["table"]
+    assert info["options"] == {"players": 3, "wild_mode": "kings", "jokers": True}
+    assert len(info["seats"]) == 3
+    context.close()

@@ -51,18 +51,46 @@ async function lobby() {
   const presetSel = h("select", { id: "preset", "data-testid": "preset" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
   const playersRow = h("label", {}, t("web.players"), " ", players);
+  const more = h("div", { class: "options" });
+  let touched = new Map(); // option name -> () => value, only for the options the user changed
+  const optionControl = (o) => {
+    let input;
+    if (o.choices) {
+      input = h("select", {}, o.choices.map((c) => h("option", { value: String(c) }, String(c))));
+      input.value = String(o.default);
+    } else if (o.type === "bool") {
+      input = h("input", { type: "checkbox" });
+      input.checked = Boolean(o.default);
+    } else if (o.type === "int" || o.type === "float") {
+      input = h("input", { type: "number", step: o.type === "int" ? 1 : "any", min: o.minimum ?? undefined,
+        max: o.maximum ?? undefined, placeholder: o.default === null ? "none" : String(o.default), size: 6 });
+      if (o.default !== null) input.value = o.default;
+    } else {
+      input = h("input", { value: o.default ?? "" });
+    }
+    input.setAttribute("data-option", o.name);
+    input.addEventListener("change", () => touched.set(o.name, () => {
+      if (input.type === "checkbox") return input.checked;
+      if (input.type === "number") return input.value === "" ? null : Number(input.value);
+      return input.value;
+    }));
+    return h("label", { title: o.doc }, o.name, " ", input);
+  };
   const fill = () => {
     const g = games.find((x) => x.name === gameSel.value);
     presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, p)));
     const opt = g.options.find((o) => o.name === "players");
     playersRow.hidden = !opt;
     if (opt) { players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default; }
+    touched = new Map();
+    more.replaceChildren(...g.options.filter((o) => o.name !== "players").map(optionControl));
   };
   gameSel.addEventListener("change", fill);
   fill();
   const create = async (ev) => {
     ev.preventDefault();
     const options = playersRow.hidden ? {} : { players: Number(players.value) };
+    for (const [name, value] of touched) options[name] = value();
     try {
       const data = await api("/api/tables", { game: gameSel.value, preset: presetSel.value, options });
       store.set(`ct.host.${data.table.id}`, data.host);
@@ -82,7 +110,8 @@ async function lobby() {
         h("label", {}, t("web.game"), " ", gameSel),
         h("label", {}, t("web.preset"), " ", presetSel),
         playersRow,
-        h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")))),
+        h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
+        h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), list));
 }
 

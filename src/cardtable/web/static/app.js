@@ -135,6 +135,7 @@ class TablePage {
   constructor(info, renderer, botNames) {
     this.info = info;
     this.botNames = botNames;
+    this.botChoice = {};
     this.renderer = renderer;
     this.host = store.get(`ct.host.${info.id}`);
     this.mine = store.get(`ct.seat.${info.id}`); // {seat, token}
@@ -249,8 +250,10 @@ class TablePage {
           } }, t("web.sit")));
         }
         if (this.host) {
-          const bots = h("select", { "data-testid": `bot-kind-${s.seat}` },
-            this.botNames.map((b) => h("option", { value: b }, b)));
+          const bots = h("select", { "data-testid": `bot-kind-${s.seat}`,
+            onchange: (e) => { this.botChoice[s.seat] = e.target.value; } },
+          this.botNames.map((b) => h("option", { value: b }, b)));
+          if (this.botChoice[s.seat]) bots.value = this.botChoice[s.seat]; // kept across redraws
           controls.push(bots, h("button", { type: "button", "data-testid": `bot-${s.seat}`, onclick: () =>
             api(`/api/tables/${info.id}/bot`, { host: this.host, seat: s.seat, bot: bots.value }).catch((e) => flash(e.message)),
           }, t("web.add_bot")));

@@ -445,3 +445,19 @@ def test_r5_no_stand_in_while_the_player_is_connected(db_path):
             receive_until(ws, "pong")
             assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 0
     store.close()
+
+
+def test_p8_the_rate_limit_is_the_seats_and_survives_a_reconnect(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[1])
+        for i in range(45):  # seat 1 is not to move: each is an illegal action, but each counts
+            ws.send_json({"type": "act", "seq": i + 1, "action": "stock"})
+        codes = [receive_until(ws, "error")[0]["code"] for _ in range(45)]
+        assert "rate_limited" in codes
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[1])
+        for i in range(20):  # a fresh bucket would take all 20 (burst 40)
+            ws.send_json({"type": "act", "seq": 100 + i, "action": "stock"})
+        codes = [receive_until(ws, "error")[0]["code"] for _ in range(20)]
+        assert "rate_limited" in codes  # a new socket does not refill the seat's bucket

@@ -293,6 +293,8 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                         conn.close_soon(CLOSE_BAD_TOKEN, "unknown seat token")
                         break
                 said_hello = True
+                if seat is not None:  # the limit belongs to the seat: reconnecting does not refill it
+                    bucket = table.buckets.setdefault(seat, bucket)
                 conn.lang = msg.get("lang", "en")
                 async with table.lock:
                     table.attach(conn, seat, msg.get("since"))

@@ -28,7 +28,7 @@ from ..core.registry import load
 from ..host.match import Match
 from ..i18n import event_text
 from .encode import jsonable, view_json
-from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, dumps
+from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
 from .store import SeatRow, Store, TableRow, token_hash
 
 MAX_NAME = 25
@@ -128,6 +128,7 @@ class Table:
         self.players: dict[int, Connection] = {}
         self.spectators: set[Connection] = set()
         self.last_seq: dict[int, tuple[int, int]] = {}
+        self.buckets: dict[int, TokenBucket] = {}  # per-seat rate limits, kept across reconnects
         self._pending: tuple[int, int | None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None

@@ -256,7 +256,8 @@ def test_p4_schema_is_closed():
     for bad in ['{"type":"act","seq":3,"action":"stock","x":1}', '{"type":"act","seq":0,"action":"stock"}',
                 '{"type":"act","seq":1e3,"action":"stock"}', '{"type":"ping","t":1}',
                 '{"type":"hello","since":-2}', '{"type":"hello","token":""}', '{"type":"act","seq":1,"action":""}',
-                '{"type":"act","seq":9007199254740993,"action":"stock"}', 'Infinity', '{"type":"hello","since":NaN}']:
+                '{"type":"act","seq":9007199254740993,"action":"stock"}', 'Infinity', '{"type":"hello","since":NaN}',
+                "[" * 1500 + "]" * 1500]:
         with pytest.raises(ProtocolError):
             parse_message(bad)
 
@@ -372,3 +373,91 @@ def test_r2_ack_lost_then_resent_after_reconnect_is_applied_once(client: TestCli
         ack, _ = receive_until(ws, "ack")
         assert ack == {"type": "ack", "seq": 5, "version": 1, "dup": True}
     assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 1
+
+
+def test_p4_a_lone_surrogate_action_is_a_clean_error(client: TestClient):
+    table_id, _, tokens = new_table(client)
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        receive_until(ws, "state")
+        ws.send_text('{"type":"act","seq":1,"action":"\\ud800"}')
+        err, _ = receive_until(ws, "error")
+        assert err["code"] == "bad_action"
+        ws.send_json({"type": "act", "seq": 2, "action": "stock"})
+        ack, _ = receive_until(ws, "ack")
+        assert ack["version"] == 1
+
+
+def test_trv2_the_time_limit_ends_by_the_servers_clock_even_if_nobody_acts(client: TestClient):
+    import time
+
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1), options={"time_limit": 0.3})
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        first, _ = receive_until(ws, "state")
+        assert first["view"]["time_up"] is False
+        t0 = time.monotonic()
+        state, _ = receive_until(ws, "state")  # pushed by the timer
+        assert state["view"]["time_up"] is True and state["version"] == 1
+        assert time.monotonic() - t0 < 5
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    assert [r.action for r in table.store.actions(table_id)] == ["time-up"]
+
+
+def test_r5_a_stand_in_moves_for_a_player_away_past_the_hold(db_path):
+    from cardtable.server.store import Store
+
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, hold=0.2, rate=1e6, burst=1e6) as client:
+        table_id, _, tokens = new_table(client, {}, sit=(0, 1))  # seat 1 sits and never connects
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws, tokens[0])
+            for seq in range(1, 5000):
+                frame, _ = my_turn_or_over(ws, 0)
+                if frame["view"]["outcome"] is not None:
+                    break
+                ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
+                receive_until(ws, "ack")
+        info = client.get(f"/api/tables/{table_id}").json()["table"]
+        assert info["status"] == "over" and info["seats"][1]["auto"] is True
+        actions = store.actions(table_id)
+        assert {r.seat for r in actions} >= {0, 1}
+    store.close()
+
+
+def test_r5_no_stand_in_while_the_player_is_connected(db_path):
+    import time
+
+    from cardtable.server.store import Store
+
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, hold=0.1) as client:
+        table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws, tokens[0])
+            receive_until(ws, "state")
+            time.sleep(0.4)  # seat 0 is to move, connected, thinking
+            ws.send_json({"type": "ping"})
+            receive_until(ws, "pong")
+            assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 0
+    store.close()
+
+
+def test_p8_the_rate_limit_is_the_seats_and_survives_a_reconnect(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[1])
+        for i in range(45):  # seat 1 is not to move: each is an illegal action, but each counts
+            ws.send_json({"type": "act", "seq": i + 1, "action": "stock"})
+        codes = [receive_until(ws, "error")[0]["code"] for _ in range(45)]
+        assert "rate_limited" in codes
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[1])
+        for i in range(20):  # a fresh bucket would take all 20 (burst 40)
+            ws.send_json({"type": "act", "seq": 100 + i, "action": "stock"})
+        codes = [receive_until(ws, "error")[0]["code"] for _ in range(20)]
+        assert "rate_limited" in codes  # a new socket does not refill the seat's bucket

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -80,17 +81,31 @@ def create_app(
     bot_delay: float = 0.4,
     rate: float = 20.0,
     burst: float = 40.0,
+    max_per_ip: int = 20,
+    hold: float | None = 60.0,
+    create_rate: float = 0.5,
+    create_burst: float = 30.0,
 ) -> Starlette:
-    """The app over ``store``; live games are replayed from it at start-up."""
-    hub = Hub(store, bot_delay=bot_delay)
+    """The app over ``store``; live games are replayed from it at start-up.
+
+    ``hold``: seconds a person may be away while it is their turn before a
+    stand-in bot moves for them (``None``: never)."""
+    hub = Hub(store, bot_delay=bot_delay, hold=hold)
     allow = frozenset(allow_origins)
+    sockets_per_ip: dict[str, int] = {}
+    create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
             raise LobbyError(403, "origin", "origin not allowed")
-        raw = await request.body()
-        if len(raw) > MAX_FRAME:
+        length = request.headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_FRAME:
             raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
+        raw = b""
+        async for chunk in request.stream():  # read no more than the cap, whatever the headers say
+            raw += chunk
+            if len(raw) > MAX_FRAME:
+                raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
         try:
             data = json.loads(raw or b"{}")
         except ValueError:
@@ -111,6 +126,14 @@ def create_app(
         if request.method == "GET":
             return JSONResponse({"tables": hub.listing()})
         try:
+            ip = request.client.host if request.client is not None else "?"
+            bucket = create_buckets.get(ip)
+            if bucket is None:
+                if len(create_buckets) > 10_000:
+                    create_buckets.clear()
+                bucket = create_buckets[ip] = TokenBucket(create_rate, create_burst)
+            if not bucket.take():
+                raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options")
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"))
@@ -164,16 +187,28 @@ def create_app(
         if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allow):
             await websocket.close(code=CLOSE_POLICY)  # before accept: HTTP 403 at the upgrade
             return
-        await websocket.accept()
-        table = hub.tables.get(websocket.path_params["table_id"])
-        if table is None:
-            await websocket.close(code=CLOSE_NO_TABLE)
+        ip = websocket.client.host if websocket.client is not None else "?"
+        if sockets_per_ip.get(ip, 0) >= max_per_ip:  # P11: a cap on open sockets per address
+            await websocket.close(code=CLOSE_POLICY)
             return
-        await serve_socket(websocket, table, rate, burst)
+        sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
+        try:
+            await websocket.accept()
+            table = hub.tables.get(websocket.path_params["table_id"])
+            if table is None:
+                await websocket.close(code=CLOSE_NO_TABLE)
+                return
+            await serve_socket(websocket, table, rate, burst)
+        finally:
+            sockets_per_ip[ip] -= 1
+            if not sockets_per_ip[ip]:
+                del sockets_per_ip[ip]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.resume_bots()
+        gc.collect()
+        gc.freeze()  # the replayed games and loaded modules stay out of later collections
         yield
         hub.close_all()
 
@@ -192,6 +227,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.hub = hub
+    app.state.sockets_per_ip = sockets_per_ip
     return app
 
 
@@ -257,6 +293,8 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                         conn.close_soon(CLOSE_BAD_TOKEN, "unknown seat token")
                         break
                 said_hello = True
+                if seat is not None:  # the limit belongs to the seat: reconnecting does not refill it
+                    bucket = table.buckets.setdefault(seat, bucket)
                 conn.lang = msg.get("lang", "en")
                 async with table.lock:
                     table.attach(conn, seat, msg.get("since"))

@@ -21,6 +21,12 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     serve.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves")
     serve.add_argument("--rate", type=float, default=20.0, help="messages a second per connection (default 20)")
     serve.add_argument("--burst", type=float, default=40.0, help="burst of messages per connection (default 40)")
+    serve.add_argument("--create-rate", type=float, default=0.5,
+                       help="new tables a second per address, after a burst of 30 (default 0.5)")
+    serve.add_argument("--hold", type=float, default=60.0,
+                       help="seconds a disconnected player's turn waits before a stand-in bot moves (0: never)")
+    serve.add_argument("--max-per-ip", type=int, default=20,
+                       help="open WebSockets allowed from one address (default 20)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.set_defaults(run=cmd_serve)
@@ -41,7 +47,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(str(exc)) from None
     store = Store(path, synchronous=args.sync)
     app = create_app(store, allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
-                     rate=args.rate, burst=args.burst)
+                     rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
+                     hold=args.hold or None, create_rate=args.create_rate)
     print(f"cardtable: serving on http://{args.host}:{args.port}/ (database {path})", file=sys.stderr, flush=True)
     uvicorn.run(
         app,

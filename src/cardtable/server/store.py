@@ -11,10 +11,12 @@ crash of the process (even SIGKILL) never loses an acknowledged action.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,8 +130,30 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if isinstance(path, Path):
+            # Checkpoints (copying the WAL into the database file, with an fsync) run
+            # on a thread of their own, so a commit on the event loop never waits for one.
+            self.db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="sqlite-checkpoint", daemon=True)
+            self._checkpointer.start()
+
+    def _checkpoint_loop(self, every: float = 2.0) -> None:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stop.wait(every):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def close(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
 
     # ------------------------------------------------------------- tables

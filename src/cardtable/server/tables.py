@@ -12,20 +12,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import random
 import re
 import secrets
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..bots import bot_names, make_bot
+from ..bots import Bot, bot_names, make_bot
+from ..core.chance import derive
 from ..core.errors import CardtableError, ConfigError, IllegalActionError
 from ..core.game import Action, Game
 from ..core.registry import load
 from ..host.match import Match
 from ..i18n import event_text
 from .encode import jsonable, view_json
-from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, dumps
+from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
 from .store import SeatRow, Store, TableRow, token_hash
 
 MAX_NAME = 25
@@ -111,8 +114,11 @@ class Connection:
 class Table:
     """One table of the lobby and its game."""
 
-    def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0) -> None:
+    def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0, hold: float | None = 60.0) -> None:
         self.row = row
+        self.hold = hold
+        self.away: dict[int, float] = {}  # human seat -> when it went offline (monotonic)
+        self._standins: dict[int, tuple[Bot, random.Random]] = {}
         self.id = row.id
         self.store = store
         self.game: Game = load(row.game, row.preset, **row.options)
@@ -122,8 +128,10 @@ class Table:
         self.players: dict[int, Connection] = {}
         self.spectators: set[Connection] = set()
         self.last_seq: dict[int, tuple[int, int]] = {}
+        self.buckets: dict[int, TokenBucket] = {}  # per-seat rate limits, kept across reconnects
         self._pending: tuple[int, int | None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
+        self._timer_task: asyncio.Task[None] | None = None
         if row.status in ("playing", "over"):
             self._replay()
 
@@ -147,7 +155,8 @@ class Table:
             "status": self.row.status,
             "version": self.version,
             "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players}
+                {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
+                 "auto": s.seat in self._standins}
                 for s in self.row.seats
             ],
         }
@@ -199,7 +208,9 @@ class Table:
         self._new_match()
         self.broadcast_table()
         self.broadcast_state()
+        self.away_since_start()
         self.kick_bots()
+        self.arm_timer()
 
     def _seat(self, seat: Any) -> SeatRow:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
@@ -283,11 +294,35 @@ class Table:
         self.broadcast_state()
         self.kick_bots()
 
+    def arm_timer(self) -> None:
+        """TR-V2 ``time_limit``: the host's clock posts ``time-up`` into this table's
+        actor when the time runs out, even if nobody acts (after a restart the
+        time counts again from the restart: downtime is not charged)."""
+        limit = getattr(self.game.options, "time_limit", None)
+        m = self.match
+        if limit is None or m is None or m.is_over or getattr(m.state, "time_up", True):
+            return
+        if self._timer_task is not None and not self._timer_task.done():
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: timers are polled on each action
+            self._timer_task = asyncio.get_running_loop().create_task(self._timer(m.started + limit))
+
+    async def _timer(self, due: float) -> None:
+        assert self.match is not None
+        await asyncio.sleep(max(0.0, due - self.match.clock.now()) + 0.01)
+        async with self.lock:
+            before = self.match.seq
+            try:
+                self.match.poll_timers()
+            except Exception:
+                self._replay()
+            if self.match.seq != before:
+                self.after_change()
+
     def kick_bots(self) -> None:
         if self._bot_task is not None and not self._bot_task.done():
             return
-        m = self.match
-        if m is None or m.is_over or m.to_move() not in m.bots:
+        if self.mover() is None:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: nothing drives bots
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
@@ -299,16 +334,49 @@ class Table:
                 if not self.step_bot():
                     return
 
-    def step_bot(self) -> bool:
-        """One bot move through the host, if a bot is to move (lock held)."""
+    def mover(self) -> tuple[Bot, random.Random] | None:
+        """The bot that moves for the seat to move: its own bot, or a stand-in for a
+        person who has been away longer than :attr:`hold` (R5); ``None`` otherwise."""
         m = self.match
         if m is None or m.is_over:
+            return None
+        seat = m.to_move()
+        if seat in m.bots:
+            return m.bots[seat], m.rngs[seat]
+        if seat < 0 or self.hold is None or seat in self.players:
+            return None
+        since = self.away.get(seat)
+        if since is None or time.monotonic() - since < self.hold:
+            return None
+        if seat not in self._standins:
+            names = bot_names(self.row.game)
+            name = "sensible" if "sensible" in names else "random"
+            self._standins[seat] = (make_bot(self.row.game, name), derive(self.row.bot_seed, "stand-in", seat))
+        return self._standins[seat]
+
+    def away_since_start(self) -> None:
+        """Every human seat not connected now is away from now (at start and after a restart)."""
+        now = time.monotonic()
+        for s in self.row.seats:
+            if s.kind == "human" and s.seat not in self.players:
+                self.away.setdefault(s.seat, now)
+        self._hold_check()
+
+    def _hold_check(self) -> None:
+        if self.hold is None:
+            return
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().call_later(self.hold + 0.05, self.kick_bots)
+
+    def step_bot(self) -> bool:
+        """One bot move through the host, if a bot (or a stand-in) is to move (lock held)."""
+        m = self.match
+        found = self.mover()
+        if m is None or found is None:
             return False
         seat = m.to_move()
-        bot = m.bots.get(seat)
-        if bot is None:
-            return False
-        action = bot.act(m.state.view(seat), m.rngs[seat])
+        bot, rng = found
+        action = bot.act(m.state.view(seat), rng)
         reply = self.act(seat, None, str(action))
         if reply["type"] != "ack":
             return False
@@ -377,6 +445,8 @@ class Table:
             if old is not None and old is not conn:
                 old.close_soon(CLOSE_REPLACED, "replaced by a newer connection")
             self.players[seat] = conn
+            if self.away.pop(seat, None) is not None:
+                self._standins.pop(seat, None)
         welcome: dict[str, Any] = {"type": "welcome", "seat": seat, "version": self.version, "table": self.public()}
         if seat is not None:  # the seat's last action seq: a new tab goes on from there (idempotency, R2)
             welcome["seq"] = self.last_seq.get(seat, (0, 0))[0]
@@ -392,6 +462,8 @@ class Table:
     def detach(self, conn: Connection) -> None:
         if conn.seat is not None and self.players.get(conn.seat) is conn:
             del self.players[conn.seat]
+            self.away[conn.seat] = time.monotonic()
+            self._hold_check()
             self.broadcast_table()
         self.spectators.discard(conn)
 
@@ -401,6 +473,8 @@ class Table:
 
 
 def _error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+    # a message may quote the client's text: keep it valid UTF-8 and short
+    message = message.encode("utf-8", "replace").decode("utf-8")[:300]
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if seq is not None:
         frame["seq"] = seq
@@ -410,18 +484,29 @@ def _error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
 class Hub:
     """Every live table, loaded from the store at start (replaying games in progress)."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 10_000) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 10_000, hold: float | None = 60.0
+    ) -> None:
         self.store = store
+        self.hold = hold
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}
         for row in store.tables(("open", "playing", "over")):
-            self.tables[row.id] = Table(row, store, bot_delay=bot_delay)
+            try:
+                self.tables[row.id] = Table(row, store, bot_delay=bot_delay, hold=hold)
+            except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
+                self.broken[row.id] = f"{type(exc).__name__}: {exc}"
+                print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
 
     def resume_bots(self) -> None:
         """After a restart, let bots that are to move go on (needs a running loop)."""
         for table in self.tables.values():
+            if table.match is not None:
+                table.away_since_start()
             table.kick_bots()
+            table.arm_timer()
 
     def get(self, table_id: Any) -> Table:
         table = self.tables.get(table_id) if isinstance(table_id, str) else None
@@ -456,7 +541,7 @@ class Hub:
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
         )
         self.store.create_table(row)
-        table = Table(row, self.store, bot_delay=self.bot_delay)
+        table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold)
         self.tables[row.id] = table
         return table, host
 

@@ -51,12 +51,39 @@ async function lobby() {
   const presetSel = h("select", { id: "preset", "data-testid": "preset" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
   const playersRow = h("label", {}, t("web.players"), " ", players);
+  const more = h("div", { class: "options" });
+  let touched = new Map(); // option name -> () => value, only for the options the user changed
+  const optionControl = (o) => {
+    let input;
+    if (o.choices) {
+      input = h("select", {}, o.choices.map((c) => h("option", { value: String(c) }, String(c))));
+      input.value = String(o.default);
+    } else if (o.type === "bool") {
+      input = h("input", { type: "checkbox" });
+      input.checked = Boolean(o.default);
+    } else if (o.type === "int" || o.type === "float") {
+      input = h("input", { type: "number", step: o.type === "int" ? 1 : "any", min: o.minimum ?? undefined,
+        max: o.maximum ?? undefined, placeholder: o.default === null ? "none" : String(o.default), size: 6 });
+      if (o.default !== null) input.value = o.default;
+    } else {
+      input = h("input", { value: o.default ?? "" });
+    }
+    input.setAttribute("data-option", o.name);
+    input.addEventListener("change", () => touched.set(o.name, () => {
+      if (input.type === "checkbox") return input.checked;
+      if (input.type === "number") return input.value === "" ? null : Number(input.value);
+      return input.value;
+    }));
+    return h("label", { title: o.doc }, o.name, " ", input);
+  };
   const fill = () => {
     const g = games.find((x) => x.name === gameSel.value);
     presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, p)));
     const opt = g.options.find((o) => o.name === "players");
     playersRow.hidden = !opt;
     if (opt) { players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default; }
+    touched = new Map();
+    more.replaceChildren(...g.options.filter((o) => o.name !== "players").map(optionControl));
   };
   if (games.some((g) => g.name === "trash")) gameSel.value = "trash";  // the first game people meet
   gameSel.addEventListener("change", fill);
@@ -64,6 +91,7 @@ async function lobby() {
   const create = async (ev) => {
     ev.preventDefault();
     const options = playersRow.hidden ? {} : { players: Number(players.value) };
+    for (const [name, value] of touched) options[name] = value();
     try {
       const data = await api("/api/tables", { game: gameSel.value, preset: presetSel.value, options });
       store.set(`ct.host.${data.table.id}`, data.host);
@@ -83,7 +111,8 @@ async function lobby() {
         h("label", {}, t("web.game"), " ", gameSel),
         h("label", {}, t("web.preset"), " ", presetSel),
         playersRow,
-        h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")))),
+        h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
+        h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), list));
 }
 
@@ -107,6 +136,7 @@ class TablePage {
   constructor(info, renderer, botNames) {
     this.info = info;
     this.botNames = botNames;
+    this.botChoice = {};
     this.renderer = renderer;
     this.host = store.get(`ct.host.${info.id}`);
     this.mine = store.get(`ct.seat.${info.id}`); // {seat, token}
@@ -221,8 +251,10 @@ class TablePage {
           } }, t("web.sit")));
         }
         if (this.host) {
-          const bots = h("select", { "data-testid": `bot-kind-${s.seat}` },
-            this.botNames.map((b) => h("option", { value: b }, b)));
+          const bots = h("select", { "data-testid": `bot-kind-${s.seat}`,
+            onchange: (e) => { this.botChoice[s.seat] = e.target.value; } },
+          this.botNames.map((b) => h("option", { value: b }, b)));
+          if (this.botChoice[s.seat]) bots.value = this.botChoice[s.seat]; // kept across redraws
           controls.push(bots, h("button", { type: "button", "data-testid": `bot-${s.seat}`, onclick: () =>
             api(`/api/tables/${info.id}/bot`, { host: this.host, seat: s.seat, bot: bots.value }).catch((e) => flash(e.message)),
           }, t("web.add_bot")));
@@ -230,7 +262,8 @@ class TablePage {
       }
       return h("li", { class: mine ? "me" : "" },
         h("span", { class: `dot ${s.online || s.kind === "bot" ? "on" : ""}` }),
-        h("b", {}, t("web.seat", { n: s.seat })), " ", label, mine ? ` · ${t("web.you")}` : "", " ", ...controls);
+        h("b", {}, t("web.seat", { n: s.seat })), " ", label, mine ? ` · ${t("web.you")}` : "",
+        s.auto ? h("span", { class: "muted" }, ` · ${t("web.auto")}`) : "", " ", ...controls);
     });
     const start = open && this.host
       ? h("button", { type: "button", class: "primary", "data-testid": "start",

@@ -82,7 +82,9 @@ export function render(root, view, ctx) {
 
   root.replaceChildren(
     h("div", { class: `status-bar ${view.outcome ? "over" : ""}`, "data-testid": "status" },
-      h("span", { class: "hand-no" }, t("web.trash.hand", { n: view.hand_number })), " ", h("b", {}, status)),
+      view.outcome ? null : h("span", { class: "hand-no" }, t("web.trash.hand", { n: view.hand_number })), " ",
+      h("b", {}, status),
+      view.outcome ? h("a", { href: "/", "data-link": true, class: "again", "data-testid": "again" }, t("web.again")) : null),
     h("div", { class: "center" }, stock, discard, hand, h("div", { class: "actions" }, buttons)),
     h("p", { class: "last", "data-testid": "last" }, last),
     h("div", { class: "players" }, layouts),

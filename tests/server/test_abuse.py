@@ -1,0 +1,127 @@
+"""More abuse: per-address socket cap (P11), a slow consumer (LD5), flapping (R7),
+and Hypothesis-generated messages (P4)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.websockets import WebSocketDisconnect
+
+from cardtable.server.protocol import CLOSE_SLOW, MAX_FRAME, ProtocolError, parse_message
+from cardtable.server.tables import MAX_QUEUE, Connection
+
+from .helpers import new_table, receive_until
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+
+def test_p11_open_sockets_per_address_are_capped(client: TestClient):
+    table_id, _, _ = new_table(client)
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(client.websocket_connect(f"/ws/{table_id}")) for _ in range(20)]
+        for ws in socks[:1]:
+            ws.send_json({"type": "hello"})
+            receive_until(ws, "state")
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{table_id}") as extra:
+            extra.receive_json()
+        # the sockets already open are unaffected
+        socks[0].send_json({"type": "ping"})
+        receive_until(socks[0], "pong")
+    # all closed: a new one is welcome again
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["type"] == "welcome"
+    assert client.app.state.sockets_per_ip == {}  # type: ignore[attr-defined]
+
+
+def test_ld5_a_client_that_does_not_read_is_closed():
+    async def main() -> tuple[int, str] | None:
+        closed: list[tuple[int, str]] = []
+        never = asyncio.Event()
+
+        async def send(text: str) -> None:
+            await never.wait()  # the client's socket buffer is full
+
+        async def close(code: int, reason: str) -> None:
+            closed.append((code, reason))
+
+        conn = Connection(send, close)
+        conn.start()
+        for i in range(MAX_QUEUE + 10):
+            conn.push({"type": "pong", "i": i})
+        assert conn.closed and conn.queue.qsize() <= MAX_QUEUE + 1
+        assert conn.task is not None
+        conn.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await conn.task
+        return (CLOSE_SLOW, "slow consumer") if conn.closed else None
+
+    assert asyncio.run(main()) == (CLOSE_SLOW, "slow consumer")
+
+
+def test_r7_flapping_keeps_the_seat_and_leaks_no_connection(client: TestClient):
+    table_id, _, tokens = new_table(client)
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    for _ in range(20):
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            ws.send_json({"type": "hello", "token": tokens[0], "since": 0})
+            assert ws.receive_json()["seat"] == 0
+            receive_until(ws, "state")
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        receive_until(ws, "state")
+        assert set(table.players) == {0} and not table.spectators
+    assert not table.players
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=12,
+)
+messages = st.fixed_dictionaries(
+    {"type": st.sampled_from(["hello", "act", "ping", "zap", ""])},
+    optional={"seq": json_values, "action": json_values, "token": json_values, "since": json_values,
+              "lang": json_values, "seat": json_values},
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(msg=messages)
+def test_p4_generated_messages_are_accepted_exactly_when_they_fit_the_schema(msg: dict):  # type: ignore[type-arg]
+    text = json.dumps(msg)
+    try:
+        parsed = parse_message(text)
+    except ProtocolError as exc:
+        assert exc.code in ("bad_json", "bad_message")
+        return
+    assert parsed == msg
+    kind = msg["type"]
+    allowed = {"hello": {"token", "since", "lang"}, "act": {"seq", "action"}, "ping": set()}[kind]
+    assert set(msg) - {"type"} <= allowed
+    if kind == "act":
+        assert type(msg["seq"]) is int and isinstance(msg["action"], str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=MAX_FRAME // 4))
+def test_p4_arbitrary_text_never_raises_anything_but_protocol_errors(text: str):
+    with contextlib.suppress(ProtocolError):
+        parse_message(text)
+
+
+def test_new_tables_per_address_are_rate_limited(client: TestClient):
+    codes = [client.post("/api/tables", json={"game": "trash"}).status_code for _ in range(40)]
+    assert codes[:30] == [201] * 30 and 429 in codes[30:]
+
+
+def test_lobby_bodies_are_capped_before_they_are_read(client: TestClient):
+    r = client.post("/api/tables", content=b"{}", headers={"content-length": str(10**9)})
+    assert r.status_code in (400, 413)

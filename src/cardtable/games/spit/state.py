@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from operator import attrgetter
 from typing import TYPE_CHECKING, Final
 
 from ...core.cards import Card, cards_text
@@ -55,6 +56,11 @@ from .actions import (
 )
 from .view import SpitView, event_text
 
+_INDEX: Final = attrgetter("index")
+_CANONICAL: Final = frozenset(map(id, ALL_ACTIONS))
+"""The ids of the action table's objects (they live as long as the module): an action whose id is
+here is well-formed and canonical, so legality is a matter of identity."""
+
 if TYPE_CHECKING:
     from . import SpitGame
 
@@ -70,6 +76,8 @@ RANK: Final = tuple(c % 13 for c in range(52))
 ADJ: Final = tuple(tuple((RANK[a] - RANK[b]) % 13 in (1, 12) for b in range(52)) for a in range(52))
 """``ADJ[a][b]``: card ``a`` may be played on card ``b`` (SP-2: neighbours in the cycle A-2-…-K-A)."""
 _CARD: Final = tuple(Card.from_id(c) for c in range(52))
+_SHOWN1: Final = tuple((card,) for card in _CARD)
+"""``_SHOWN1[c]``: the face-up part of a stock pile showing only card ``c`` (shared by every view)."""
 
 
 def adjacent(a: Card | int, b: Card | int) -> bool:
@@ -106,6 +114,9 @@ class Phase(Enum):
     OVER = "over"
 
 
+_PHASE_TEXT: Final = {ph: ph.value for ph in Phase}
+
+
 class SpitState(State):
     """A Spit game in progress. Create one with ``SpitGame.new_state``."""
 
@@ -119,6 +130,7 @@ class SpitState(State):
         self.mutual: bool = o.allow_mutual_spit
         self.points: bool = o.scoring == "points"
         self.fresh: bool = self.points and o.points_round_mode == "fresh_deal"
+        self.scoring: str = o.scoring
         self.seed = fresh_seed() if seed is None else seed
         self.history: list[Action] = []
         self.stock: list[list[list[int]]] = [[[] for _ in range(PILES)] for _ in SEATS]
@@ -136,7 +148,7 @@ class SpitState(State):
         self.outcome_: Outcome | None = None
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
-        self._shared: dict[str, object] | None = None  # the seat-independent view fields, per change
+        self._shared: list[object] | None = None  # what is computed once per change (see _cache)
         # per seat: its stock piles as the views show them (face-up cards, face-down counts, size)
         self._pile_view: list[tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int] | None] = [None, None]
         if deck is not None:
@@ -186,81 +198,111 @@ class SpitState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase is Phase.OVER else SIMULTANEOUS
 
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
     def legal_actions(self, seat: int | None = None) -> Sequence[SpitAction]:
         """``seat``'s actions now; with no seat, every seat's actions and the timer now running."""
         if self.phase is Phase.OVER:
             return ()
-        out: list[int] = []
         if seat is None:
-            self._legal_idx(0, out)
-            self._legal_idx(1, out)
+            out = [*self._legal_tuple(0), *self._legal_tuple(1)]
             if self.phase is Phase.SPIT_PENDING:
-                out.append(TIMER_BASE)
+                out.append(ALL_ACTIONS[TIMER_BASE])
             elif self.phase is Phase.SLAP:
-                out.append(TIMER_BASE + 1)
-        elif seat in SEATS:
-            self._legal_idx(seat, out)
-        out.sort()
-        table = ALL_ACTIONS
-        return [table[i] for i in out]
+                out.append(ALL_ACTIONS[TIMER_BASE + 1])
+            out.sort(key=_INDEX)
+            return out
+        if seat in SEATS:
+            return list(self._legal_tuple(seat))
+        return []
+
+    def _cache(self) -> list[object]:
+        """What is computed at most once per change: ``[shared view fields, legal actions of
+        seat 0, of seat 1, view of seat 0, of seat 1, of a spectator]``. ``apply`` drops it."""
+        c = self._shared
+        if c is None:
+            c = self._shared = [None, None, None, None, None, None]
+        return c
 
     def _legal_tuple(self, seat: int) -> tuple[SpitAction, ...]:
-        if self.phase is Phase.OVER:
-            return ()
-        out: list[int] = []
-        self._legal_idx(seat, out)
-        out.sort()
-        table = ALL_ACTIONS
-        return tuple([table[i] for i in out])
+        """``seat``'s legal actions, sorted by index, computed once per change."""
+        c = self._cache()
+        legal = c[1 + seat]
+        if legal is None:
+            legal = c[1 + seat] = self._seat_legal(seat)
+        return legal  # type: ignore[return-value]
 
-    def _legal_idx(self, p: int, out: list[int]) -> None:
+    def _seat_legal(self, p: int) -> tuple[SpitAction, ...]:
+        """Seat ``p``'s legal actions. Each kind is generated in index order and the kinds'
+        index blocks are in the order play < fill < stack < flip < spit < unspit < choose
+        < slap, so the result is sorted without a sort."""
         phase = self.phase
+        acts = ALL_ACTIONS
         if phase is Phase.PLAY:
             stock = self.stock[p]
             up = self.up[p]
-            live = self.live
-            spit = self.spit
-            tops = [(k, spit[k][-1]) for k in (0, 1) if live[k]]
+            live0, live1 = self.live
+            t0 = self.spit[0][-1] if live0 else 0
+            t1 = self.spit[1][-1] if live1 else 0
+            plays: list[SpitAction] = []
+            fills: list[SpitAction] = []
+            stacks: list[SpitAction] = []
+            flips: list[SpitAction] = []
             empties = [e for e in range(PILES) if not stock[e]]
+            stacking = self.stacking
             for j in range(PILES):
                 pile = stock[j]
                 if not pile:
                     continue
-                if up[j] == 0:
-                    out.append(FLIP_BASE + p * PILES + j)
+                u = up[j]
+                if u == 0:
+                    flips.append(acts[FLIP_BASE + p * PILES + j])
                     continue
                 c = pile[-1]
                 base = (p * PILES + j) * 52 + c
                 row = ADJ[c]
-                for k, t in tops:
-                    if row[t]:
-                        out.append(PLAY_BASE + base * 2 + k)
-                if empties and len(pile) >= 2 and up[j] == 1:  # SP-9: the card beneath is face-down
+                if live0 and row[t0]:
+                    plays.append(acts[PLAY_BASE + base * 2])
+                if live1 and row[t1]:
+                    plays.append(acts[PLAY_BASE + base * 2 + 1])
+                if empties and u == 1 and len(pile) >= 2:  # SP-9: the card beneath is face-down
+                    fb = FILL_BASE + base * PILES
                     for e in empties:
-                        out.append(FILL_BASE + base * PILES + e)
-                if self.stacking:
+                        fills.append(acts[fb + e])
+                if stacking:
                     r = RANK[c]
+                    sb = STACK_BASE + base * PILES
                     for e in range(PILES):
                         if e != j and up[e] > 0 and RANK[stock[e][-1]] == r:
-                            out.append(STACK_BASE + base * PILES + e)
+                            stacks.append(acts[sb + e])
+            out = plays
+            if fills:
+                out += fills
+            if stacks:
+                out += stacks
+            if flips:
+                out += flips
             if self.mutual and (self.spitcards[0] or self.spitcards[1]):
-                out.append((UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p)
-            self._choose_idx(p, out)
-        elif phase is Phase.SPIT_PENDING:
-            self._choose_idx(p, out)
-        elif phase is Phase.SLAP:
-            for k in (0, 1):
-                if self.live[k]:
-                    out.append(SLAP_BASE + p * 2 + k)
+                out.append(acts[(UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p])
+            if self._may_choose(p):
+                out.append(acts[CHOOSE_BASE + p * 2])
+                out.append(acts[CHOOSE_BASE + p * 2 + 1])
+            return tuple(out)
+        if phase is Phase.SPIT_PENDING:
+            if self._may_choose(p):
+                return (acts[CHOOSE_BASE + p * 2], acts[CHOOSE_BASE + p * 2 + 1])
+            return ()
+        if phase is Phase.SLAP:
+            return tuple([acts[SLAP_BASE + p * 2 + k] for k in (0, 1) if self.live[k]])
+        return ()
 
-    def _choose_idx(self, p: int, out: list[int]) -> None:
+    def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
-        if (
+        return bool(
             self.live[0] and self.live[1] and self.lone_target < 0 and self.choice[p] < 0
             and self.spitcards[p] and not self.spitcards[next_seat(p, N)]
-        ):
-            out.append(CHOOSE_BASE + p * 2)
-            out.append(CHOOSE_BASE + p * 2 + 1)
+        )
 
     def _productive(self, p: int) -> bool:
         """SP-15: does seat ``p`` have a productive move?"""
@@ -326,18 +368,21 @@ class SpitState(State):
 
     def illegal_reason(self, action: Action) -> str | None:
         """``None`` if ``action`` is legal now, else why not."""
-        if not isinstance(action, SpitAction):
-            return "not a Spit action"
-        try:
-            idx = action.index
-            if not 0 <= idx < len(ALL_ACTIONS) or (ALL_ACTIONS[idx] is not action and ALL_ACTIONS[idx] != action):
+        if id(action) not in _CANONICAL:  # not one of the table's own objects: find it there
+            if not isinstance(action, SpitAction):
+                return "not a Spit action"
+            try:
+                idx = action.index
+                if not 0 <= idx < len(ALL_ACTIONS) or (ALL_ACTIONS[idx] is not action and ALL_ACTIONS[idx] != action):
+                    return "not a well-formed Spit action"
+            except (TypeError, ValueError):
                 return "not a well-formed Spit action"
-        except (TypeError, ValueError):
-            return "not a well-formed Spit action"
+            action = ALL_ACTIONS[idx]
+        assert isinstance(action, SpitAction)
         if self.phase is Phase.OVER:
             return "the game is over"
         if action.seat is None:
-            if idx in [t.index for t, _ in self.timers()]:
+            if any(t is action for t, _ in self.timers()):
                 return None
             return f"no such timer runs in phase {self.phase.value}"
         if action.kind == PLAY and self.phase is Phase.PLAY:  # the hot path: a direct check
@@ -349,10 +394,9 @@ class SpitState(State):
             ):
                 return None
             return self._reason(action)
-        out: list[int] = []
-        self._legal_idx(action.seat, out)
-        if idx in out:
-            return None
+        for legal in self._legal_tuple(action.seat):  # canonical objects: found by identity
+            if legal is action:
+                return None
         return self._reason(action)
 
     def _reason(self, a: SpitAction) -> str:
@@ -607,34 +651,31 @@ class SpitState(State):
     def view(self, seat: int | None) -> SpitView:
         if seat is not None and seat not in SEATS:
             raise ConfigError(f"no seat {seat} in a 2-player game")
-        shared = self._shared
-        if shared is None:
-            shared = self._shared = self._shared_view_fields()
-        # Hot path (bots in real time read a view after every action): the fields every
-        # seat shares are built once per change and the frozen view is filled directly.
-        v = object.__new__(SpitView)
-        d = v.__dict__
-        d.update(shared)
-        d["seat"] = seat
-        d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
-        return v
+        # Hot path (bots in real time read a view after every change): a view is immutable,
+        # so each seat's view is built at most once per change; the fields every seat shares
+        # are built once per change and the frozen view is filled directly.
+        c = self._cache()
+        slot = 5 if seat is None else 3 + seat
+        v = c[slot]
+        if v is None:
+            shared = c[0]
+            if shared is None:
+                shared = c[0] = self._shared_view_fields()
+            v = object.__new__(SpitView)
+            d = v.__dict__
+            d.update(shared)  # type: ignore[call-overload]
+            d["seat"] = seat
+            d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
+            c[slot] = v
+        return v  # type: ignore[return-value]
 
     def _shared_view_fields(self) -> dict[str, object]:
-        card = _CARD
         piles = self._pile_view
         for p in SEATS:
             if piles[p] is None:
-                shown: list[tuple[Card, ...]] = []
-                down: list[int] = []
-                for pile, u in zip(self.stock[p], self.up[p], strict=True):
-                    n = len(pile)
-                    if u == 1:
-                        shown.append((card[pile[-1]],))
-                    else:
-                        shown.append(tuple(card[c] for c in pile[n - u:]))
-                    down.append(n - u)
-                piles[p] = (tuple(shown), tuple(down), sum(map(len, self.stock[p])))
+                piles[p] = self._piles_shown(p)
         (shown0, down0, held0), (shown1, down1, held1) = piles  # type: ignore[misc]
+        card = _CARD
         seq = self.event_seq
         events = tuple(
             Event(
@@ -649,13 +690,14 @@ class SpitState(State):
             for i, (kind, s, c, slot, value) in enumerate(self.events)
         )
         spit = self.spit
+        phase = self.phase
         return {
             "game": "spit",
             "num_players": N,
-            "current_player": self.current_player(),
+            "current_player": TERMINAL if phase is Phase.OVER else SIMULTANEOUS,
             "events": events,
             "outcome": self.outcome_,
-            "phase": self.phase.value,
+            "phase": _PHASE_TEXT[phase],
             "round": self.round,
             "stock": (shown0, shown1),
             "face_down": (down0, down1),
@@ -667,8 +709,27 @@ class SpitState(State):
             "finisher": self.finisher if self.finisher >= 0 else None,
             "scores": (self.scores[0], self.scores[1]),
             "cards_held": (held0 + len(self.spitcards[0]), held1 + len(self.spitcards[1])),
-            "scoring": self.game.options.scoring,
+            "scoring": self.scoring,
         }
+
+    def _piles_shown(self, p: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]:
+        """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards."""
+        card = _CARD
+        one = _SHOWN1
+        shown: list[tuple[Card, ...]] = []
+        down: list[int] = []
+        held = 0
+        for pile, u in zip(self.stock[p], self.up[p], strict=True):
+            n = len(pile)
+            held += n
+            if u == 1:
+                shown.append(one[pile[-1]])
+            elif u == 0:
+                shown.append(())
+            else:
+                shown.append(tuple([card[c] for c in pile[n - u:]]))
+            down.append(n - u)
+        return (tuple(shown), tuple(down), held)
 
     def clone(self) -> SpitState:
         other = object.__new__(SpitState)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Final, cast
 
 from ..core.game import Action, PlayerView
 from ..games.spit.actions import FILL, FLIP, PILES, PLAY, SLAP, SPIT, STACK, SpitAction
@@ -109,7 +109,7 @@ class SpitBot:
         spit: SpitAction | None = None
         for a in legal:
             k = a.kind
-            if k in (PLAY, FILL, FLIP) or (k == STACK and self._uncovers(view, a)):
+            if k in _MOVES or (k == STACK and self._uncovers(view, a)):
                 moves.append(a)
             elif k == SLAP:
                 slaps.append(a)
@@ -119,10 +119,13 @@ class SpitBot:
         if keep is not None:
             act = keep[0]
             # a noticed move stands while legal; a spit request gives way to a move
-            if act is not None and any(x is act for x in legal) and (act.kind != SPIT or not moves):  # type: ignore[attr-defined]
-                return keep
+            if act is not None and (act.kind != SPIT or not moves):  # type: ignore[attr-defined]
+                for x in legal:
+                    if x is act:
+                        return keep
         self.intent = None
-        if view.phase == "slap":
+        phase = view.phase
+        if phase == "slap":
             if not slaps:
                 return None
             if len(slaps) == 1:
@@ -134,7 +137,7 @@ class SpitBot:
                 pick = small if rng.random() < lv.slap_accuracy else other
             delay = max(MIN_REACTION, rng.gauss(lv.slap_mean, lv.slap_sd))
             return self._intend(pick, now + delay)
-        if view.phase != "play":
+        if phase != "play":
             return None
         if not moves:
             if spit is None:
@@ -165,7 +168,8 @@ class SpitBot:
     def _reaction(self, view: SpitView, rng: random.Random) -> float:
         lv = self.level
         tops = PILES - view.stock[view.seat or 0].count(())
-        spits = 2 - view.spit_tops.count(None)
+        st = view.spit_tops
+        spits = (st[0] is not None) + (st[1] is not None)
         return max(MIN_REACTION, rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd))
 
     @staticmethod
@@ -179,17 +183,22 @@ class SpitBot:
             return moves[rng.randrange(len(moves))]
         down = view.face_down[view.seat or 0]
         # flips first, then plays that uncover a face-down card (more beneath first), then fills and
-        # stacks, then other plays
-        best: tuple[int, int] | None = None
+        # stacks, then other plays: the score is (rank of the kind) * 128 - cards beneath (< 52)
+        best = 1 << 30
         choices: list[SpitAction] = []
         for a in moves:
             d = down[a.pile - 1]
-            score = ((0 if d else 2) if a.kind == PLAY else 1 if a.kind != FLIP else -1, -d)
-            if best is None or score < best:
+            k = a.kind
+            score = ((0 if d else 256) if k == PLAY else 128 if k != FLIP else -128) - d
+            if score < best:
                 best, choices = score, [a]
             elif score == best:
                 choices.append(a)
         return choices[rng.randrange(len(choices))]
+
+
+_MOVES: Final = frozenset({PLAY, FILL, FLIP})
+"""The kinds of productive move a bot looks for (with the stacks that uncover a card)."""
 
 
 def _factory(level: str) -> Callable[[], SpitBot]:

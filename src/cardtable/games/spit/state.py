@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from ...core.cards import Card, cards_text
 from ...core.chance import derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
-from ...core.game import Action, Event, Outcome, State
+from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
 from .actions import (
     ALL_ACTIONS,
@@ -54,9 +54,11 @@ from .actions import (
     UNSPIT_BASE,
     SpitAction,
 )
-from .view import SpitView, event_text
+from .view import SharedEvents, SpitView
 
 _INDEX: Final = attrgetter("index")
+_Shown = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]
+"""A seat's stock piles as views show them: face-up cards, face-down counts, cards in all."""
 _CANONICAL: Final = frozenset(map(id, ALL_ACTIONS))
 """The ids of the action table's objects (they live as long as the module): an action whose id is
 here is well-formed and canonical, so legality is a matter of identity."""
@@ -149,8 +151,9 @@ class SpitState(State):
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
         self._shared: list[object] | None = None  # what is computed once per change (see _cache)
-        # per seat: its stock piles as the views show them (face-up cards, face-down counts, size)
-        self._pile_view: list[tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int] | None] = [None, None]
+        # per seat, while its stock piles do not change: [the piles as views show them (face-up cards,
+        # face-down counts, size), the part of its legal actions that depends on them alone (_own_part)]
+        self._pile_view: list[list[object] | None] = [None, None]
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -240,49 +243,18 @@ class SpitState(State):
         phase = self.phase
         acts = ALL_ACTIONS
         if phase is Phase.PLAY:
-            stock = self.stock[p]
-            up = self.up[p]
+            tops, rest = self._own_part(p)
             live0, live1 = self.live
             t0 = self.spit[0][-1] if live0 else 0
             t1 = self.spit[1][-1] if live1 else 0
-            plays: list[SpitAction] = []
-            fills: list[SpitAction] = []
-            stacks: list[SpitAction] = []
-            flips: list[SpitAction] = []
-            empties = [e for e in range(PILES) if not stock[e]]
-            stacking = self.stacking
-            for j in range(PILES):
-                pile = stock[j]
-                if not pile:
-                    continue
-                u = up[j]
-                if u == 0:
-                    flips.append(acts[FLIP_BASE + p * PILES + j])
-                    continue
-                c = pile[-1]
-                base = (p * PILES + j) * 52 + c
-                row = ADJ[c]
+            out: list[SpitAction] = []
+            for row, b in tops:  # plays, in index order
                 if live0 and row[t0]:
-                    plays.append(acts[PLAY_BASE + base * 2])
+                    out.append(acts[b])
                 if live1 and row[t1]:
-                    plays.append(acts[PLAY_BASE + base * 2 + 1])
-                if empties and u == 1 and len(pile) >= 2:  # SP-9: the card beneath is face-down
-                    fb = FILL_BASE + base * PILES
-                    for e in empties:
-                        fills.append(acts[fb + e])
-                if stacking:
-                    r = RANK[c]
-                    sb = STACK_BASE + base * PILES
-                    for e in range(PILES):
-                        if e != j and up[e] > 0 and RANK[stock[e][-1]] == r:
-                            stacks.append(acts[sb + e])
-            out = plays
-            if fills:
-                out += fills
-            if stacks:
-                out += stacks
-            if flips:
-                out += flips
+                    out.append(acts[b + 1])
+            if rest:
+                out += rest
             if self.mutual and (self.spitcards[0] or self.spitcards[1]):
                 out.append(acts[(UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p])
             if self._may_choose(p):
@@ -296,6 +268,51 @@ class SpitState(State):
         if phase is Phase.SLAP:
             return tuple([acts[SLAP_BASE + p * 2 + k] for k in (0, 1) if self.live[k]])
         return ()
+
+    def _seat_cache(self, p: int) -> list[object]:
+        c = self._pile_view[p]
+        if c is None:
+            c = self._pile_view[p] = [None, None]
+        return c
+
+    def _own_part(self, p: int) -> tuple[tuple[tuple[tuple[bool, ...], int], ...], tuple[SpitAction, ...]]:
+        """What of seat ``p``'s PLAY-phase actions depends on its stock piles alone, computed once
+        while they do not change: each face-up top as ``(ADJ row, index of its play onto S0)``,
+        and its fills, stacks and flips in index order."""
+        c = self._seat_cache(p)
+        part = c[1]
+        if part is None:
+            acts = ALL_ACTIONS
+            stock = self.stock[p]
+            up = self.up[p]
+            tops: list[tuple[tuple[bool, ...], int]] = []
+            fills: list[SpitAction] = []
+            stacks: list[SpitAction] = []
+            flips: list[SpitAction] = []
+            empties = [e for e in range(PILES) if not stock[e]]
+            for j in range(PILES):
+                pile = stock[j]
+                if not pile:
+                    continue
+                u = up[j]
+                if u == 0:
+                    flips.append(acts[FLIP_BASE + p * PILES + j])
+                    continue
+                card = pile[-1]
+                base = (p * PILES + j) * 52 + card
+                tops.append((ADJ[card], PLAY_BASE + base * 2))
+                if empties and u == 1 and len(pile) >= 2:  # SP-9: the card beneath is face-down
+                    fb = FILL_BASE + base * PILES
+                    for e in empties:
+                        fills.append(acts[fb + e])
+                if self.stacking:
+                    r = RANK[card]
+                    sb = STACK_BASE + base * PILES
+                    for e in range(PILES):
+                        if e != j and up[e] > 0 and RANK[stock[e][-1]] == r:
+                            stacks.append(acts[sb + e])
+            part = c[1] = (tuple(tops), (*fills, *stacks, *flips))
+        return part  # type: ignore[return-value]
 
     def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
@@ -670,32 +687,21 @@ class SpitState(State):
         return v  # type: ignore[return-value]
 
     def _shared_view_fields(self) -> dict[str, object]:
-        piles = self._pile_view
-        for p in SEATS:
-            if piles[p] is None:
-                piles[p] = self._piles_shown(p)
-        (shown0, down0, held0), (shown1, down1, held1) = piles  # type: ignore[misc]
+        seat0, seat1 = self._seat_cache(0), self._seat_cache(1)
+        if seat0[0] is None:
+            seat0[0] = self._piles_shown(0)
+        if seat1[0] is None:
+            seat1[0] = self._piles_shown(1)
+        shown0, down0, held0 = cast("_Shown", seat0[0])
+        shown1, down1, held1 = cast("_Shown", seat1[0])
         card = _CARD
-        seq = self.event_seq
-        events = tuple(
-            Event(
-                seq + i,
-                kind,
-                None if s < 0 else s,
-                None if c < 0 else card[c],
-                slot if kind in _SLOT_EVENTS else None,
-                value if kind in _VALUE_EVENTS else None,
-                event_text(kind, s, c, slot, value),
-            )
-            for i, (kind, s, c, slot, value) in enumerate(self.events)
-        )
         spit = self.spit
         phase = self.phase
         return {
             "game": "spit",
             "num_players": N,
             "current_player": TERMINAL if phase is Phase.OVER else SIMULTANEOUS,
-            "events": events,
+            "_events": SharedEvents(tuple(self.events), self.event_seq),  # SpitView.events, built on first use
             "outcome": self.outcome_,
             "phase": _PHASE_TEXT[phase],
             "round": self.round,
@@ -712,7 +718,7 @@ class SpitState(State):
             "scoring": self.scoring,
         }
 
-    def _piles_shown(self, p: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]:
+    def _piles_shown(self, p: int) -> _Shown:
         """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards."""
         card = _CARD
         one = _SHOWN1
@@ -781,5 +787,3 @@ class SpitState(State):
 
 _PILE_KINDS: Final = frozenset({PLAY, FILL, STACK, FLIP})
 """Actions that change their seat's stock piles."""
-_SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
-_VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from ...core.cards import Card
-from ...core.game import PlayerView
+from ...core.game import Event, PlayerView
+
+RawEvent = tuple[str, int, int, int, int]
+"""An engine event: ``(kind, seat, card id, slot, value)``, -1 for none."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,64 @@ class SpitView(PlayerView):
 
     def pile_size(self, seat: int, pile: int) -> int:
         return len(self.stock[seat][pile - 1]) + self.face_down[seat][pile - 1]
+
+
+_CARD: Final = tuple(Card.from_id(c) for c in range(52))
+_SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
+_VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})
+
+
+class SharedEvents:
+    """The events of one change, as every seat sees them (Spit events show only public
+    cards and counts): the engine's raw tuples, frozen when the change's first view is
+    built, turned into :class:`Event` values on first use and shared by every view of
+    that change. Bots never read events, so real-time play does not pay for them."""
+
+    __slots__ = ("_built", "_raw", "_seq")
+
+    def __init__(self, raw: tuple[RawEvent, ...], seq: int) -> None:
+        self._raw = raw
+        self._seq = seq
+        self._built: tuple[Event, ...] | None = None
+
+    def get(self) -> tuple[Event, ...]:
+        built = self._built
+        if built is None:
+            seq, card = self._seq, _CARD
+            built = self._built = tuple([
+                Event(
+                    seq + i,
+                    kind,
+                    None if s < 0 else s,
+                    None if c < 0 else card[c],
+                    slot if kind in _SLOT_EVENTS else None,
+                    value if kind in _VALUE_EVENTS else None,
+                    event_text(kind, s, c, slot, value),
+                )
+                for i, (kind, s, c, slot, value) in enumerate(self._raw)
+            ])
+        return built
+
+
+class _EventsOnFirstUse:
+    """``SpitView.events`` of a view the engine built: taken from the change's
+    :class:`SharedEvents` on first use, then an ordinary attribute of the view.
+    (A non-data descriptor: a view built with ``SpitView(...)`` has ``events``
+    in its own ``__dict__``, which takes precedence.)"""
+
+    def __get__(self, view: SpitView | None, owner: type | None = None) -> object:
+        if view is None:
+            return self
+        d = view.__dict__
+        shared = d.get("_events")
+        if not isinstance(shared, SharedEvents):
+            raise AttributeError("events")
+        events = d["events"] = shared.get()
+        del d["_events"]
+        return events
+
+
+setattr(SpitView, "events", _EventsOnFirstUse())  # noqa: B010 -- after @dataclass, so it is no field default
 
 
 @lru_cache(maxsize=8192)

@@ -57,6 +57,7 @@ from .actions import (
 from .view import SharedEvents, SpitView
 
 _INDEX: Final = attrgetter("index")
+_OwnPart = tuple[tuple[tuple[tuple[bool, ...], int], ...], tuple["SpitAction", ...], bool]
 _Shown = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]
 """A seat's stock piles as views show them: face-up cards, face-down counts, cards in all."""
 _CANONICAL: Final = frozenset(map(id, ALL_ACTIONS))
@@ -89,6 +90,25 @@ def adjacent(a: Card | int, b: Card | int) -> bool:
     (True, False)
     """
     return ADJ[a if isinstance(a, int) else a.id][b if isinstance(b, int) else b.id]
+
+
+_PLAY_AT: Final = tuple(
+    tuple(tuple((ADJ[c], PLAY_BASE + ((p * PILES + j) * 52 + c) * 2) for c in range(52)) for j in range(PILES))
+    for p in SEATS
+)
+"""``_PLAY_AT[p][j][c]``: card ``c`` on top of seat ``p``'s pile ``j`` (0-based) as ``(ADJ row,
+index of its play onto S0)``; the play onto S1 is the next index."""
+_FILL_AT: Final = tuple(
+    tuple(
+        tuple(
+            tuple(ALL_ACTIONS[FILL_BASE + ((p * PILES + j) * 52 + c) * PILES + e] for e in range(PILES))
+            for c in range(52)
+        )
+        for j in range(PILES)
+    )
+    for p in SEATS
+)
+"""``_FILL_AT[p][j][c][e]``: seat ``p`` moves card ``c`` from pile ``j`` into space ``e`` (0-based)."""
 
 
 ROW_ORDER: Final = tuple(j for row in range(PILES) for j in range(row, PILES))
@@ -243,7 +263,7 @@ class SpitState(State):
         phase = self.phase
         acts = ALL_ACTIONS
         if phase is Phase.PLAY:
-            tops, rest = self._own_part(p)
+            tops, rest, _ = self._own_part(p)
             live0, live1 = self.live
             t0 = self.spit[0][-1] if live0 else 0
             t1 = self.spit[1][-1] if live1 else 0
@@ -275,79 +295,67 @@ class SpitState(State):
             c = self._pile_view[p] = [None, None]
         return c
 
-    def _own_part(self, p: int) -> tuple[tuple[tuple[tuple[bool, ...], int], ...], tuple[SpitAction, ...]]:
+    def _own_part(self, p: int) -> _OwnPart:
         """What of seat ``p``'s PLAY-phase actions depends on its stock piles alone, computed once
         while they do not change: each face-up top as ``(ADJ row, index of its play onto S0)``,
-        and its fills, stacks and flips in index order."""
+        its fills, stacks and flips in index order, and whether one of them is productive
+        (SP-15: a flip, a fill, a stack that uncovers a face-down card)."""
         c = self._seat_cache(p)
         part = c[1]
         if part is None:
-            acts = ALL_ACTIONS
             stock = self.stock[p]
             up = self.up[p]
             tops: list[tuple[tuple[bool, ...], int]] = []
             fills: list[SpitAction] = []
             stacks: list[SpitAction] = []
             flips: list[SpitAction] = []
-            empties = [e for e in range(PILES) if not stock[e]]
+            uncovers = False
+            empties = [e for e in range(PILES) if not stock[e]] if not all(stock) else None
+            play_at, fill_at = _PLAY_AT[p], _FILL_AT[p]
             for j in range(PILES):
                 pile = stock[j]
                 if not pile:
                     continue
                 u = up[j]
                 if u == 0:
-                    flips.append(acts[FLIP_BASE + p * PILES + j])
+                    flips.append(ALL_ACTIONS[FLIP_BASE + p * PILES + j])
                     continue
                 card = pile[-1]
-                base = (p * PILES + j) * 52 + card
-                tops.append((ADJ[card], PLAY_BASE + base * 2))
+                tops.append(play_at[j][card])
                 if empties and u == 1 and len(pile) >= 2:  # SP-9: the card beneath is face-down
-                    fb = FILL_BASE + base * PILES
+                    into = fill_at[j][card]
                     for e in empties:
-                        fills.append(acts[fb + e])
+                        fills.append(into[e])
                 if self.stacking:
                     r = RANK[card]
-                    sb = STACK_BASE + base * PILES
+                    sb = STACK_BASE + ((p * PILES + j) * 52 + card) * PILES
                     for e in range(PILES):
                         if e != j and up[e] > 0 and RANK[stock[e][-1]] == r:
-                            stacks.append(acts[sb + e])
-            part = c[1] = (tuple(tops), (*fills, *stacks, *flips))
+                            stacks.append(ALL_ACTIONS[sb + e])
+                            if u == 1 and len(pile) >= 2:
+                                uncovers = True
+            part = c[1] = (tuple(tops), (*fills, *stacks, *flips), bool(flips or fills or uncovers))
         return part  # type: ignore[return-value]
 
     def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
         return bool(
-            self.live[0] and self.live[1] and self.lone_target < 0 and self.choice[p] < 0
+            self.lone_target < 0 and self.live[0] and self.live[1] and self.choice[p] < 0
             and self.spitcards[p] and not self.spitcards[next_seat(p, N)]
         )
 
     def _productive(self, p: int) -> bool:
-        """SP-15: does seat ``p`` have a productive move?"""
-        stock = self.stock[p]
-        up = self.up[p]
-        tops = [self.spit[k][-1] for k in (0, 1) if self.live[k]]
-        has_empty = has_source = False
-        for j in range(PILES):
-            pile = stock[j]
-            if not pile:
-                has_empty = True
-                continue
-            if up[j] == 0:
-                return True
-            row = ADJ[pile[-1]]
-            for t in tops:
-                if row[t]:
-                    return True
-            if len(pile) >= 2 and up[j] == 1:
-                has_source = True
-        if has_empty and has_source:
+        """SP-15: does seat ``p`` have a productive move? A flip, a fill, a same-rank stack that
+        uncovers a face-down card (all known from its stock piles alone), or a play."""
+        tops, _, productive = self._own_part(p)
+        if productive:
             return True
-        if self.stacking:  # a stack that uncovers a face-down card is productive too
-            for i in range(PILES):
-                if up[i] == 1 and len(stock[i]) >= 2:
-                    r = RANK[stock[i][-1]]
-                    if any(e != i and up[e] > 0 and RANK[stock[e][-1]] == r for e in range(PILES)):
-                        return True
+        live0, live1 = self.live
+        t0 = self.spit[0][-1] if live0 else 0
+        t1 = self.spit[1][-1] if live1 else 0
+        for row, _b in tops:  # noqa: SIM110 -- a plain loop: no generator on the hot path
+            if (live0 and row[t0]) or (live1 and row[t1]):
+                return True
         return False
 
     def blocked(self) -> bool:
@@ -722,20 +730,14 @@ class SpitState(State):
         """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards."""
         card = _CARD
         one = _SHOWN1
-        shown: list[tuple[Card, ...]] = []
-        down: list[int] = []
-        held = 0
-        for pile, u in zip(self.stock[p], self.up[p], strict=True):
-            n = len(pile)
-            held += n
-            if u == 1:
-                shown.append(one[pile[-1]])
-            elif u == 0:
-                shown.append(())
-            else:
-                shown.append(tuple([card[c] for c in pile[n - u:]]))
-            down.append(n - u)
-        return (tuple(shown), tuple(down), held)
+        stock = self.stock[p]
+        up = self.up[p]
+        shown = tuple([
+            one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[c] for c in pile[len(pile) - u:]])
+            for pile, u in zip(stock, up, strict=True)
+        ])
+        down = tuple([len(pile) - u for pile, u in zip(stock, up, strict=True)])
+        return (shown, down, sum(map(len, stock)))
 
     def clone(self) -> SpitState:
         other = object.__new__(SpitState)

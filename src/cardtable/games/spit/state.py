@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final
 
 from ...core.cards import Card, cards_text
 from ...core.chance import derive, fresh_seed
@@ -72,6 +72,7 @@ PILES: Final = 5
 FULL_LAYOUT: Final = 15  # 1 + 2 + 3 + 4 + 5 (SP-4)
 DEAL: Final = 26  # SP-3
 SEATS: Final = (0, 1)
+_NEXT: Final = tuple(next_seat(p, N) for p in SEATS)
 OTHER_PILE: Final = (1, 0)
 """``OTHER_PILE[k]``: the spit pile that is not ``S{k}``."""
 
@@ -134,9 +135,6 @@ class Phase(Enum):
     SPIT_PENDING = "spit_pending"
     SLAP = "slap"
     OVER = "over"
-
-
-_PHASE_TEXT: Final = {ph: ph.value for ph in Phase}
 
 
 class SpitState(State):
@@ -250,7 +248,9 @@ class SpitState(State):
 
     def _legal_tuple(self, seat: int) -> tuple[SpitAction, ...]:
         """``seat``'s legal actions, sorted by index, computed once per change."""
-        c = self._cache()
+        c = self._shared
+        if c is None:
+            c = self._shared = [None, None, None, None, None, None]
         legal = c[1 + seat]
         if legal is None:
             legal = c[1 + seat] = self._seat_legal(seat)
@@ -277,7 +277,7 @@ class SpitState(State):
                 out += rest
             if self.mutual and (self.spitcards[0] or self.spitcards[1]):
                 out.append(acts[(UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p])
-            if self._may_choose(p):
+            if live0 and live1 and self.lone_target < 0 and self._may_choose(p):
                 out.append(acts[CHOOSE_BASE + p * 2])
                 out.append(acts[CHOOSE_BASE + p * 2 + 1])
             return tuple(out)
@@ -289,18 +289,14 @@ class SpitState(State):
             return tuple([acts[SLAP_BASE + p * 2 + k] for k in (0, 1) if self.live[k]])
         return ()
 
-    def _seat_cache(self, p: int) -> list[object]:
-        c = self._pile_view[p]
-        if c is None:
-            c = self._pile_view[p] = [None, None]
-        return c
-
     def _own_part(self, p: int) -> _OwnPart:
         """What of seat ``p``'s PLAY-phase actions depends on its stock piles alone, computed once
         while they do not change: each face-up top as ``(ADJ row, index of its play onto S0)``,
         its fills, stacks and flips in index order, and whether one of them is productive
         (SP-15: a flip, a fill, a stack that uncovers a face-down card)."""
-        c = self._seat_cache(p)
+        c = self._pile_view[p]
+        if c is None:
+            c = self._pile_view[p] = [None, None]
         part = c[1]
         if part is None:
             stock = self.stock[p]
@@ -341,7 +337,7 @@ class SpitState(State):
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
         return bool(
             self.lone_target < 0 and self.live[0] and self.live[1] and self.choice[p] < 0
-            and self.spitcards[p] and not self.spitcards[next_seat(p, N)]
+            and self.spitcards[p] and not self.spitcards[_NEXT[p]]
         )
 
     def _productive(self, p: int) -> bool:
@@ -476,10 +472,13 @@ class SpitState(State):
             j = action.pile - 1
             pile = self.stock[p][j]
             c = pile.pop()
-            self.up[p][j] -= 1
+            up = self.up[p]
+            up[j] -= 1
             self.spit[action.target].append(c)
-            self._event("play", p, c, action.target, action.pile)
-            self._uncover(p, j)
+            self.events.append(("play", p, c, action.target, action.pile))
+            if self.auto_flip and up[j] == 0 and pile:  # SP-8 (_uncover, inlined)
+                up[j] = 1
+                self.events.append(("flip", p, pile[-1], action.pile, 0))
             if not any(self.stock[p]):
                 self._round_end(p)  # SP-18 (a)
                 return
@@ -489,7 +488,7 @@ class SpitState(State):
             self.up[p][j] -= 1
             self.stock[p][t].append(c)
             self.up[p][t] += 1
-            self._event(k, p, c, action.target, action.pile)
+            self.events.append((k, p, c, action.target, action.pile))
             self._uncover(p, j)
         elif k == FLIP:
             j = action.pile - 1
@@ -695,13 +694,21 @@ class SpitState(State):
         return v  # type: ignore[return-value]
 
     def _shared_view_fields(self) -> dict[str, object]:
-        seat0, seat1 = self._seat_cache(0), self._seat_cache(1)
+        piles = self._pile_view
+        seat0 = piles[0]
+        if seat0 is None:
+            seat0 = piles[0] = [None, None]
+        seat1 = piles[1]
+        if seat1 is None:
+            seat1 = piles[1] = [None, None]
         if seat0[0] is None:
             seat0[0] = self._piles_shown(0)
         if seat1[0] is None:
             seat1[0] = self._piles_shown(1)
-        shown0, down0, held0 = cast("_Shown", seat0[0])
-        shown1, down1, held1 = cast("_Shown", seat1[0])
+        part0: _Shown = seat0[0]  # type: ignore[assignment]
+        part1: _Shown = seat1[0]  # type: ignore[assignment]
+        shown0, down0, held0 = part0
+        shown1, down1, held1 = part1
         card = _CARD
         spit = self.spit
         phase = self.phase
@@ -711,7 +718,7 @@ class SpitState(State):
             "current_player": TERMINAL if phase is Phase.OVER else SIMULTANEOUS,
             "_events": SharedEvents(tuple(self.events), self.event_seq),  # SpitView.events, built on first use
             "outcome": self.outcome_,
-            "phase": _PHASE_TEXT[phase],
+            "phase": phase._value_,
             "round": self.round,
             "stock": (shown0, shown1),
             "face_down": (down0, down1),

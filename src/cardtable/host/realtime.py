@@ -169,26 +169,38 @@ class RealtimeHost:
         if clock is None:
             raise TypeError("run() needs a VirtualClock; use advance() with a live clock")
         done: list[Arrival] = []
-        while not self.state.is_terminal():
-            t = self.next_due()
-            if t is None or t > until:
+        state = self.state
+        heap = self._heap
+        current = self._current
+        pop = heapq.heappop
+        while not state.is_terminal():
+            while heap and not current(heap[0]):  # next_due(), inlined
+                pop(heap)
+            if not heap:
+                break
+            t = heap[0][0]
+            if t > until:
                 break
             if t > clock.now():
                 clock.set(t)
             self._batch(t, done)
             done.clear()
-        return self.state.outcome()
+        return state.outcome()
 
     def _batch(self, t: float, done: list[Arrival]) -> None:
         """Process the entries due at exactly ``t`` (the earliest queued time)."""
         batch: list[_Entry] = []
         heap = self._heap
-        current = self._current
+        intents = self._intent
         while heap and heap[0][0] == t:
             e = heapq.heappop(heap)
-            if not current(e):
-                continue
             kind = e[2]
+            if kind in (_BOT, _WAKE):  # _current(), inlined for bots
+                cur = intents.get(e[3])  # type: ignore[arg-type]
+                if cur is None or cur[1] != e[5]:
+                    continue
+            elif kind == _TIMER and not self._current(e):
+                continue
             if kind == _WAKE:
                 seat = e[3]
                 assert seat is not None
@@ -304,15 +316,22 @@ class RealtimeHost:
     def _react(self, seat: int, t: float) -> None:
         bot = self.bots[seat]
         intent = bot.react(self.state.view(seat), t, self._bot_rng[seat])
-        cur = self._intent.get(seat)
+        intents = self._intent
+        cur = intents.get(seat)
         if intent is None:
             if cur is not None:
-                del self._intent[seat]
+                del intents[seat]
             return
         if cur is not None and cur[0] == intent:
             return
-        self._version += 1
+        self._version = version = self._version + 1
         action, when = intent
-        sticky = action is not None and bot.sticky(action)  # asked once per intent: it depends on the action
-        self._intent[seat] = (intent, self._version, sticky)
-        self._push(max(when, t), _BOT if action is not None else _WAKE, seat, action, self._version, None)
+        if action is not None:
+            sticky = bot.sticky(action)  # asked once per intent: it depends on the action alone
+            kind = _BOT
+        else:
+            sticky = False
+            kind = _WAKE
+        intents[seat] = (intent, version, sticky)
+        self._count = count = self._count + 1
+        heapq.heappush(self._heap, (when if when > t else t, count, kind, seat, action, version, _INF))

@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
 from ..core.game import Action, PlayerView
 from ..games.spit.actions import FILL, FLIP, PILES, PLAY, SLAP, SPIT, STACK, SpitAction
@@ -103,7 +103,7 @@ class SpitBot:
     def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
         assert isinstance(view, SpitView)
         lv = self.level
-        legal = cast("tuple[SpitAction, ...]", view.legal_actions)
+        legal: tuple[SpitAction, ...] = view.legal_actions  # type: ignore[assignment]
         moves: list[SpitAction] = []
         slaps: list[SpitAction] = []
         spit: SpitAction | None = None
@@ -143,11 +143,14 @@ class SpitBot:
             if spit is None:
                 return None
             return self._intend(spit, now + self._reaction(view, rng))
-        pick = self._choose(moves, view, rng)
+        pick = self._choose(moves, view, rng) if lv.smart else moves[rng.randrange(len(moves))]
         delay = self._reaction(view, rng)
         if rng.random() < lv.miss_rate:
             delay += lv.reaction_mean * (1.0 + rng.random())
-        return self._intend(pick, now + delay)
+        when = now + delay
+        busy = self.busy_until
+        intent = self.intent = (pick, when if when >= busy else busy)  # _intend, inlined
+        return intent
 
     # -------------------------------------------------------------- Bot protocol
     def act(self, view: PlayerView, rng: random.Random) -> Action:

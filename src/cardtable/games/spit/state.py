@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Card, cards_text
 from ...core.chance import derive, fresh_seed
@@ -170,8 +170,9 @@ class SpitState(State):
         self.event_seq = 0
         self._shared: list[object] | None = None  # what is computed once per change (see _cache)
         # per seat, while its stock piles do not change: [the piles as views show them (face-up cards,
-        # face-down counts, size), the part of its legal actions that depends on them alone (_own_part)]
-        self._pile_view: list[list[object] | None] = [None, None]
+        # face-down counts, size), the part of its legal actions that depends on them alone (_own_part)];
+        # then, across changes, the piles' view entries as lists and the piles changed since (_piles_shown)
+        self._pile_view: list[list[Any] | None] = [None, None]
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -277,7 +278,10 @@ class SpitState(State):
                 out += rest
             if self.mutual and (self.spitcards[0] or self.spitcards[1]):
                 out.append(acts[(UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p])
-            if live0 and live1 and self.lone_target < 0 and self._may_choose(p):
+            if (  # _may_choose, inlined
+                live0 and live1 and self.lone_target < 0 and self.choice[p] < 0
+                and self.spitcards[p] and not self.spitcards[_NEXT[p]]
+            ):
                 out.append(acts[CHOOSE_BASE + p * 2])
                 out.append(acts[CHOOSE_BASE + p * 2 + 1])
             return tuple(out)
@@ -296,7 +300,7 @@ class SpitState(State):
         (SP-15: a flip, a fill, a stack that uncovers a face-down card)."""
         c = self._pile_view[p]
         if c is None:
-            c = self._pile_view[p] = [None, None]
+            c = self._pile_view[p] = [None, None, None, None, []]
         part = c[1]
         if part is None:
             stock = self.stock[p]
@@ -331,7 +335,8 @@ class SpitState(State):
                             if u == 1 and len(pile) >= 2:
                                 uncovers = True
             part = c[1] = (tuple(tops), (*fills, *stacks, *flips), bool(flips or fills or uncovers))
-        return part  # type: ignore[return-value]
+        own: _OwnPart = part
+        return own
 
     def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
@@ -466,8 +471,13 @@ class SpitState(State):
         self.history.append(action)
         k = action.kind
         p = action.seat if action.seat is not None else -1
-        if k in _PILE_KINDS:
-            self._pile_view[p] = None
+        if k in _PILE_KINDS:  # the seat's piles change: drop what depends on them, note which piles
+            pc = self._pile_view[p]
+            if pc is not None:
+                pc[0] = pc[1] = None
+                pc[4].append(action.pile - 1)
+                if k in (FILL, STACK):
+                    pc[4].append(action.target - 1)
         if k == PLAY:
             j = action.pile - 1
             pile = self.stock[p][j]
@@ -678,18 +688,20 @@ class SpitState(State):
         # Hot path (bots in real time read a view after every change): a view is immutable,
         # so each seat's view is built at most once per change; the fields every seat shares
         # are built once per change and the frozen view is filled directly.
-        c = self._cache()
+        c = self._shared
+        if c is None:
+            c = self._shared = [None, None, None, None, None, None]
         slot = 5 if seat is None else 3 + seat
         v = c[slot]
         if v is None:
             shared = c[0]
             if shared is None:
                 shared = c[0] = self._shared_view_fields()
-            v = object.__new__(SpitView)
-            d = v.__dict__
-            d.update(shared)  # type: ignore[call-overload]
+            d = dict(shared)  # type: ignore[call-overload]
             d["seat"] = seat
             d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
+            v = object.__new__(SpitView)
+            object.__setattr__(v, "__dict__", d)
             c[slot] = v
         return v  # type: ignore[return-value]
 
@@ -697,16 +709,16 @@ class SpitState(State):
         piles = self._pile_view
         seat0 = piles[0]
         if seat0 is None:
-            seat0 = piles[0] = [None, None]
+            seat0 = piles[0] = [None, None, None, None, []]
         seat1 = piles[1]
         if seat1 is None:
-            seat1 = piles[1] = [None, None]
+            seat1 = piles[1] = [None, None, None, None, []]
         if seat0[0] is None:
-            seat0[0] = self._piles_shown(0)
+            seat0[0] = self._piles_shown(0, seat0)
         if seat1[0] is None:
-            seat1[0] = self._piles_shown(1)
-        part0: _Shown = seat0[0]  # type: ignore[assignment]
-        part1: _Shown = seat1[0]  # type: ignore[assignment]
+            seat1[0] = self._piles_shown(1, seat1)
+        part0: _Shown = seat0[0]
+        part1: _Shown = seat1[0]
         shown0, down0, held0 = part0
         shown1, down1, held1 = part1
         card = _CARD
@@ -733,18 +745,28 @@ class SpitState(State):
             "scoring": self.scoring,
         }
 
-    def _piles_shown(self, p: int) -> _Shown:
-        """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards."""
+    def _piles_shown(self, p: int, c: list[Any]) -> _Shown:
+        """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards;
+        only the piles changed since the last time (``c[4]``) are looked at again."""
         card = _CARD
         one = _SHOWN1
         stock = self.stock[p]
         up = self.up[p]
-        shown = tuple([
-            one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[c] for c in pile[len(pile) - u:]])
-            for pile, u in zip(stock, up, strict=True)
-        ])
-        down = tuple([len(pile) - u for pile, u in zip(stock, up, strict=True)])
-        return (shown, down, sum(map(len, stock)))
+        shown: list[tuple[Card, ...]] | None = c[2]
+        down: list[int] = c[3]
+        if shown is None:
+            shown = c[2] = [
+                one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
+                for pile, u in zip(stock, up, strict=True)
+            ]
+            down = c[3] = [len(pile) - u for pile, u in zip(stock, up, strict=True)]
+        else:
+            for j in c[4]:
+                pile, u = stock[j], up[j]
+                shown[j] = one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
+                down[j] = len(pile) - u
+        c[4] = []
+        return (tuple(shown), tuple(down), sum(map(len, stock)))
 
     def clone(self) -> SpitState:
         other = object.__new__(SpitState)

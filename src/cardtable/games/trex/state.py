@@ -138,9 +138,8 @@ class TrexState(State):
     game: TrexGame
 
     def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
-        o = game.options
+        o = self.opts = game.option_values  # read-only, shared with the game
         self.game = game
-        self.opts = game.option_values  # read-only, shared with the game
         self.n = N
         self.seed = fresh_seed() if seed is None else seed
         self.history: list[Action] = []
@@ -153,7 +152,7 @@ class TrexState(State):
         self.used = 0  # contract masks used in this kingdom
         self.holder = -1
         self.first_holder = -1
-        self.dealer: int = o.first_dealer
+        self.dealer: int = o["first_dealer"]
         self.leader = -1
         self.phase = Phase.CHOOSE
         self.turn = 0
@@ -170,11 +169,10 @@ class TrexState(State):
         self.redeal_shown: list[tuple[int, tuple[int, ...]]] = []
         self.relevant: tuple[bool, bool] = (False, False)  # which TX-13 clauses count now
         # option values read on the hot path, as plain attributes
-        self.unchecked = bool(o.accept_unchecked_plays)
-        self.forced_discard = bool(o.forced_penalty_discard)
+        self.unchecked = bool(o["accept_unchecked_plays"])
+        self.forced_discard = bool(o["forced_penalty_discard"])
         self.hearts_rule = 0
-        self.expose_twos = bool(o.partnership and o.partnership_expose_twos)
-        self._reset_deal_state()
+        self.expose_twos = bool(o["partnership"] and o["partnership_expose_twos"])
         stacked = game._check_deck(deck, range(52)) if deck is not None else None
         self._new_deal(stacked)
 
@@ -351,6 +349,10 @@ class TrexState(State):
                 follow = h[SUIT[trick[0]]]
                 if follow:
                     return follow.copy()  # TX-22
+                if not self.forced_discard:  # void: any card (TX-22)
+                    return h[0] + h[1] + h[2] + h[3]
+            elif not self.hearts_rule:  # a lead with no hearts restriction (TX-23)
+                return h[0] + h[1] + h[2] + h[3]
             return self._lawful()
         if phase is _TREX:
             return self._legal_trex()

@@ -404,7 +404,8 @@ class SpitState(State):
             except (TypeError, ValueError):
                 return "not a well-formed Spit action"
             action = ALL_ACTIONS[idx]
-        assert isinstance(action, SpitAction)
+        a: SpitAction = action  # type: ignore[assignment]  # canonical now
+        action = a
         if self.phase is Phase.OVER:
             return "the game is over"
         if action.seat is None:
@@ -464,13 +465,36 @@ class SpitState(State):
 
     # ------------------------------------------------------------- applying
     def apply(self, action: Action) -> None:
-        assert isinstance(action, SpitAction)
-        self.event_seq += len(self.events)
-        self.events = []
+        a: SpitAction = action  # type: ignore[assignment]  # unchecked: a SpitAction, legal now
+        events = self.events
+        self.event_seq += len(events)
+        self.events = events = []
         self._shared = None
-        self.history.append(action)
-        k = action.kind
-        p = action.seat if action.seat is not None else -1
+        self.history.append(a)
+        k = a.kind
+        p = a.seat if a.seat is not None else -1
+        if k == PLAY:  # the hot path
+            j = a.pile - 1
+            pc = self._pile_view[p]
+            if pc is not None:  # the seat's piles change: drop what depends on them, note which pile
+                pc[0] = pc[1] = None
+                pc[4].append(j)
+            stock = self.stock[p]
+            pile = stock[j]
+            c = pile.pop()
+            up = self.up[p]
+            up[j] -= 1
+            self.spit[a.target].append(c)
+            events.append(("play", p, c, a.target, a.pile))
+            if self.auto_flip and up[j] == 0 and pile:  # SP-8 (_uncover, inlined)
+                up[j] = 1
+                events.append(("flip", p, pile[-1], a.pile, 0))
+            if not any(stock):
+                self._round_end(p)  # SP-18 (a)
+                return
+            self._after_change()
+            return
+        action = a
         if k in _PILE_KINDS:  # the seat's piles change: drop what depends on them, note which piles
             pc = self._pile_view[p]
             if pc is not None:
@@ -478,21 +502,7 @@ class SpitState(State):
                 pc[4].append(action.pile - 1)
                 if k in (FILL, STACK):
                     pc[4].append(action.target - 1)
-        if k == PLAY:
-            j = action.pile - 1
-            pile = self.stock[p][j]
-            c = pile.pop()
-            up = self.up[p]
-            up[j] -= 1
-            self.spit[action.target].append(c)
-            self.events.append(("play", p, c, action.target, action.pile))
-            if self.auto_flip and up[j] == 0 and pile:  # SP-8 (_uncover, inlined)
-                up[j] = 1
-                self.events.append(("flip", p, pile[-1], action.pile, 0))
-            if not any(self.stock[p]):
-                self._round_end(p)  # SP-18 (a)
-                return
-        elif k in (FILL, STACK):
+        if k in (FILL, STACK):
             j, t = action.pile - 1, action.target - 1
             c = self.stock[p][j].pop()
             self.up[p][j] -= 1

@@ -101,15 +101,15 @@ class SpitBot:
         return getattr(action, "kind", None) != SPIT
 
     def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
-        assert isinstance(view, SpitView)
+        sv: SpitView = view  # type: ignore[assignment]  # a Spit seat's view
         lv = self.level
-        legal: tuple[SpitAction, ...] = view.legal_actions  # type: ignore[assignment]
+        legal: tuple[SpitAction, ...] = sv.legal_actions  # type: ignore[assignment]
         moves: list[SpitAction] = []
         slaps: list[SpitAction] = []
         spit: SpitAction | None = None
         for a in legal:
             k = a.kind
-            if k in _MOVES or (k == STACK and self._uncovers(view, a)):
+            if k in _MOVES or (k == STACK and self._uncovers(sv, a)):
                 moves.append(a)
             elif k == SLAP:
                 slaps.append(a)
@@ -124,15 +124,15 @@ class SpitBot:
                     if x is act:
                         return keep
         self.intent = None
-        phase = view.phase
+        phase = sv.phase
         if phase == "slap":
             if not slaps:
                 return None
             if len(slaps) == 1:
                 pick = slaps[0]
             else:
-                sizes = view.spit_sizes
-                small = min(slaps, key=lambda a: (sizes[a.target], a.target != view.seat))
+                sizes = sv.spit_sizes
+                small = min(slaps, key=lambda a: (sizes[a.target], a.target != sv.seat))
                 other = next(a for a in slaps if a is not small)
                 pick = small if rng.random() < lv.slap_accuracy else other
             delay = max(MIN_REACTION, rng.gauss(lv.slap_mean, lv.slap_sd))
@@ -142,9 +142,9 @@ class SpitBot:
         if not moves:
             if spit is None:
                 return None
-            return self._intend(spit, now + self._reaction(view, rng))
-        pick = self._choose(moves, view, rng) if lv.smart else moves[rng.randrange(len(moves))]
-        delay = self._reaction(view, rng)
+            return self._intend(spit, now + self._reaction(sv, rng))
+        pick = self._choose(moves, sv, rng) if lv.smart else moves[rng.randrange(len(moves))]
+        delay = self._reaction(sv, rng)
         if rng.random() < lv.miss_rate:
             delay += lv.reaction_mean * (1.0 + rng.random())
         when = now + delay

@@ -172,9 +172,17 @@ class RealtimeHost:
         state = self.state
         heap = self._heap
         current = self._current
+        intents = self._intent
         pop = heapq.heappop
         while not state.is_terminal():
-            while heap and not current(heap[0]):  # next_due(), inlined
+            while heap:  # next_due(), inlined
+                e = heap[0]
+                if e[2] in (_BOT, _WAKE):  # _current(), inlined for bots
+                    cur = intents.get(e[3])  # type: ignore[arg-type]
+                    if cur is not None and cur[1] == e[5]:
+                        break
+                elif current(e):
+                    break
                 pop(heap)
             if not heap:
                 break
@@ -213,22 +221,28 @@ class RealtimeHost:
                 del self._intent[seat]
                 self.bots[seat].sent(action, t)
                 e = (e[0], e[1], _SENT, seat, action, e[5], e[6])  # in flight: it arrives whatever the bot thinks next
+            if not batch and not (heap and heap[0][0] == t):  # the usual case: alone at t
+                self._one(e, t, done)
+                return
             batch.append(e)
         if len(batch) > 1:  # identical timestamps (SP-13): explicit order, the engine's rank, the seeded RNG
             rank = self._tie_rank
             keys = {e[1]: self._ties.random() for e in batch}
             batch.sort(key=lambda e: (e[6], rank(e[4]) if rank and e[4] else 0, keys[e[1]]))
-        state = self.state
         for e in batch:
-            if state.is_terminal():
+            if self.state.is_terminal():
                 break
-            seat = e[3]
-            if seat is not None and self.min_interval and e[2] != _TIMER:
-                ready = self._last_applied.get(seat, -1e18) + self.min_interval
-                if ready > t:  # SP-10: one hand, one card at a time
-                    self._push(ready, e[2], seat, e[4], 0, None)
-                    continue
-            done.append(self._process(e, t))
+            self._one(e, t, done)
+
+    def _one(self, e: _Entry, t: float, done: list[Arrival]) -> None:
+        """Process one due entry at ``t``, unless SP-10's interval holds it back."""
+        seat = e[3]
+        if seat is not None and self.min_interval and e[2] != _TIMER:
+            ready = self._last_applied.get(seat, -1e18) + self.min_interval
+            if ready > t:  # SP-10: one hand, one card at a time
+                self._push(ready, e[2], seat, e[4], 0, None)
+                return
+        done.append(self._process(e, t))
 
     # ------------------------------------------------------------ internals
     def _push(self, when: float, kind: int, seat: int | None, action: Action | None, version: int,

@@ -54,7 +54,7 @@ from .actions import (
     UNSPIT_BASE,
     SpitAction,
 )
-from .view import SharedEvents, SpitView
+from .view import SpitView
 
 _INDEX: Final = attrgetter("index")
 _OwnPart = tuple[tuple[tuple[tuple[bool, ...], int], ...], tuple["SpitAction", ...], bool]
@@ -110,6 +110,8 @@ _FILL_AT: Final = tuple(
     for p in SEATS
 )
 """``_FILL_AT[p][j][c][e]``: seat ``p`` moves card ``c`` from pile ``j`` into space ``e`` (0-based)."""
+_FLIP_AT: Final = tuple(tuple(ALL_ACTIONS[FLIP_BASE + p * PILES + j] for j in range(PILES)) for p in SEATS)
+"""``_FLIP_AT[p][j]``: seat ``p`` turns up the top of pile ``j`` (0-based)."""
 
 
 ROW_ORDER: Final = tuple(j for row in range(PILES) for j in range(row, PILES))
@@ -311,22 +313,22 @@ class SpitState(State):
             flips: list[SpitAction] = []
             uncovers = False
             empties = [e for e in range(PILES) if not stock[e]] if not all(stock) else None
-            play_at, fill_at = _PLAY_AT[p], _FILL_AT[p]
-            for j in range(PILES):
-                pile = stock[j]
+            stacking = self.stacking
+            j = -1
+            for pile, u, play_at, fill_at, flip in zip(stock, up, _PLAY_AT[p], _FILL_AT[p], _FLIP_AT[p], strict=True):
+                j += 1
                 if not pile:
                     continue
-                u = up[j]
                 if u == 0:
-                    flips.append(ALL_ACTIONS[FLIP_BASE + p * PILES + j])
+                    flips.append(flip)
                     continue
                 card = pile[-1]
-                tops.append(play_at[j][card])
+                tops.append(play_at[card])
                 if empties and u == 1 and len(pile) >= 2:  # SP-9: the card beneath is face-down
-                    into = fill_at[j][card]
+                    into = fill_at[card]
                     for e in empties:
                         fills.append(into[e])
-                if self.stacking:
+                if stacking:
                     r = RANK[card]
                     sb = STACK_BASE + ((p * PILES + j) * 52 + card) * PILES
                     for e in range(PILES):
@@ -738,7 +740,7 @@ class SpitState(State):
             "game": "spit",
             "num_players": N,
             "current_player": TERMINAL if phase is Phase.OVER else SIMULTANEOUS,
-            "_events": SharedEvents(tuple(self.events), self.event_seq),  # SpitView.events, built on first use
+            "_events": [tuple(self.events), self.event_seq],  # SpitView.events on first use (view.built_events)
             "outcome": self.outcome_,
             "phase": phase._value_,
             "round": self.round,

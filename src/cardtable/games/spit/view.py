@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from ...core.cards import Card
 from ...core.game import Event, PlayerView
@@ -58,41 +58,37 @@ _SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choos
 _VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})
 
 
-class SharedEvents:
+def built_events(shared: list[Any]) -> tuple[Event, ...]:
     """The events of one change, as every seat sees them (Spit events show only public
-    cards and counts): the engine's raw tuples, frozen when the change's first view is
-    built, turned into :class:`Event` values on first use and shared by every view of
-    that change. Bots never read events, so real-time play does not pay for them."""
-
-    __slots__ = ("_built", "_raw", "_seq")
-
-    def __init__(self, raw: tuple[RawEvent, ...], seq: int) -> None:
-        self._raw = raw
-        self._seq = seq
-        self._built: tuple[Event, ...] | None = None
-
-    def get(self) -> tuple[Event, ...]:
-        built = self._built
-        if built is None:
-            seq, card = self._seq, _CARD
-            built = self._built = tuple([
-                Event(
-                    seq + i,
-                    kind,
-                    None if s < 0 else s,
-                    None if c < 0 else card[c],
-                    slot if kind in _SLOT_EVENTS else None,
-                    value if kind in _VALUE_EVENTS else None,
-                    event_text(kind, s, c, slot, value),
-                )
-                for i, (kind, s, c, slot, value) in enumerate(self._raw)
-            ])
+    cards and counts). The engine puts ``[raw event tuples, seq of the first]`` in every
+    view of the change, frozen when its first view is built; the first view to read
+    ``events`` has them built into :class:`Event` values here, once, appended to that
+    shared list for the other views. Bots never read events, so real-time play does not
+    pay for them."""
+    if len(shared) == 3:
+        built: tuple[Event, ...] = shared[2]
         return built
+    raw, seq = shared
+    card = _CARD
+    built = tuple([
+        Event(
+            seq + i,
+            kind,
+            None if s < 0 else s,
+            None if c < 0 else card[c],
+            slot if kind in _SLOT_EVENTS else None,
+            value if kind in _VALUE_EVENTS else None,
+            event_text(kind, s, c, slot, value),
+        )
+        for i, (kind, s, c, slot, value) in enumerate(raw)
+    ])
+    shared.append(built)
+    return built
 
 
 class _EventsOnFirstUse:
     """``SpitView.events`` of a view the engine built: taken from the change's
-    :class:`SharedEvents` on first use, then an ordinary attribute of the view.
+    :func:`built_events` on first use, then an ordinary attribute of the view.
     (A non-data descriptor: a view built with ``SpitView(...)`` has ``events``
     in its own ``__dict__``, which takes precedence.)"""
 
@@ -101,9 +97,9 @@ class _EventsOnFirstUse:
             return self
         d = view.__dict__
         shared = d.get("_events")
-        if not isinstance(shared, SharedEvents):
+        if not isinstance(shared, list):
             raise AttributeError("events")
-        events = d["events"] = shared.get()
+        events = d["events"] = built_events(shared)
         del d["_events"]
         return events
 

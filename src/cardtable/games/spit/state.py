@@ -711,7 +711,13 @@ class SpitState(State):
                 shared = c[0] = self._shared_view_fields()
             d = dict(shared)  # type: ignore[call-overload]
             d["seat"] = seat
-            d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
+            if seat is None:
+                d["legal_actions"] = ()
+            else:  # _legal_tuple, inlined
+                legal = c[1 + seat]
+                if legal is None:
+                    legal = c[1 + seat] = self._seat_legal(seat)
+                d["legal_actions"] = legal
             v = object.__new__(SpitView)
             object.__setattr__(v, "__dict__", d)
             c[slot] = v
@@ -734,8 +740,11 @@ class SpitState(State):
         shown0, down0, held0 = part0
         shown1, down1, held1 = part1
         card = _CARD
-        spit = self.spit
+        spit0, spit1 = self.spit
+        spitcards0, spitcards1 = self.spitcards
+        n0, n1 = len(spitcards0), len(spitcards1)
         phase = self.phase
+        lone, finisher = self.lone_target, self.finisher
         return {
             "game": "spit",
             "num_players": N,
@@ -746,14 +755,14 @@ class SpitState(State):
             "round": self.round,
             "stock": (shown0, shown1),
             "face_down": (down0, down1),
-            "spit_cards": (len(self.spitcards[0]), len(self.spitcards[1])),
-            "spit_tops": (card[spit[0][-1]] if spit[0] else None, card[spit[1][-1]] if spit[1] else None),
-            "spit_sizes": (len(spit[0]), len(spit[1])),
-            "spit_requests": (self.requests[0], self.requests[1]),
-            "lone_pile": self.lone_target if self.lone_target >= 0 else None,
-            "finisher": self.finisher if self.finisher >= 0 else None,
-            "scores": (self.scores[0], self.scores[1]),
-            "cards_held": (held0 + len(self.spitcards[0]), held1 + len(self.spitcards[1])),
+            "spit_cards": (n0, n1),
+            "spit_tops": (card[spit0[-1]] if spit0 else None, card[spit1[-1]] if spit1 else None),
+            "spit_sizes": (len(spit0), len(spit1)),
+            "spit_requests": tuple(self.requests),
+            "lone_pile": lone if lone >= 0 else None,
+            "finisher": finisher if finisher >= 0 else None,
+            "scores": tuple(self.scores),
+            "cards_held": (held0 + n0, held1 + n1),
             "scoring": self.scoring,
         }
 

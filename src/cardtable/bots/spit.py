@@ -144,7 +144,13 @@ class SpitBot:
                 return None
             return self._intend(spit, now + self._reaction(sv, rng))
         pick = self._choose(moves, sv, rng) if lv.smart else moves[rng.randrange(len(moves))]
-        delay = self._reaction(sv, rng)
+        # _reaction, inlined
+        tops = PILES - sv.stock[sv.seat or 0].count(())
+        st = sv.spit_tops
+        spits = (st[0] is not None) + (st[1] is not None)
+        delay = rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd)
+        if not delay > MIN_REACTION:
+            delay = MIN_REACTION
         if rng.random() < lv.miss_rate:
             delay += lv.reaction_mean * (1.0 + rng.random())
         when = now + delay

@@ -94,6 +94,7 @@ _TIMER = 4  # a timer of the state
 _SOURCE = ("player", "bot", "bot", "bot", "timer")
 _Entry = tuple[float, int, int, int | None, Action | None, int, float]
 _INF = float("inf")
+_new_arrival = tuple.__new__  # Arrival(...) without the named tuple's Python-level __new__
 
 
 class RealtimeHost:
@@ -222,7 +223,11 @@ class RealtimeHost:
                 self.bots[seat].sent(action, t)
                 e = (e[0], e[1], _SENT, seat, action, e[5], e[6])  # in flight: it arrives whatever the bot thinks next
             if not batch and not (heap and heap[0][0] == t):  # the usual case: alone at t
-                self._one(e, t, done)
+                seat = e[3]
+                if seat is None or not self.min_interval or kind == _TIMER:  # _one(), inlined
+                    done.append(self._process(e, t))
+                else:
+                    self._one(e, t, done)
                 return
             batch.append(e)
         if len(batch) > 1:  # identical timestamps (SP-13): explicit order, the engine's rank, the seeded RNG
@@ -278,7 +283,7 @@ class RealtimeHost:
             except CardtableError as exc:
                 reason = str(exc) if isinstance(exc, IllegalActionError) else f"bad action: {exc}"
         if reason is not None:
-            arrival = Arrival(len(self.log), t, action, source, seat, False, None, reason)
+            arrival = _new_arrival(Arrival, (len(self.log), t, action, source, seat, False, None, reason))
             self.log.append(arrival)
             if seat in self.bots:
                 assert seat is not None
@@ -292,7 +297,7 @@ class RealtimeHost:
             self._timers.pop(action.index, None)
         if seat is not None:
             self._last_applied[seat] = t
-        arrival = Arrival(len(self.log), t, action, source, seat, True, len(state.history) - 1, None)
+        arrival = _new_arrival(Arrival, (len(self.log), t, action, source, seat, True, len(state.history) - 1, None))
         self.log.append(arrival)
         self._refresh(t)
         if self.on_arrival:

@@ -368,9 +368,7 @@ class TrexState(State):
         """TX-32/TX-33: the current player's cards among the playable ones (never empty)."""
         owner = self.owner
         p = self.turn
-        mine = [c for c in self.frontier if owner[c] == p]
-        mine.sort()
-        return [A_PLAY[c] for c in mine]
+        return [A_PLAY[c] for c in sorted(self.frontier) if owner[c] == p]
 
     def _legal_choose(self) -> list[TrexAction]:
         """TX-9: the contracts unused in the kingdom."""

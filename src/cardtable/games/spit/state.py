@@ -57,7 +57,7 @@ from .actions import (
 from .view import SpitView
 
 _INDEX: Final = attrgetter("index")
-_OwnPart = tuple[tuple[tuple[tuple[bool, ...], int], ...], tuple["SpitAction", ...], bool]
+_OwnPart = tuple[tuple[tuple[tuple[bool, ...], "SpitAction", "SpitAction"], ...], tuple["SpitAction", ...], bool]
 _Shown = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]
 """A seat's stock piles as views show them: face-up cards, face-down counts, cards in all."""
 _CANONICAL: Final = frozenset(map(id, ALL_ACTIONS))
@@ -94,11 +94,18 @@ def adjacent(a: Card | int, b: Card | int) -> bool:
 
 
 _PLAY_AT: Final = tuple(
-    tuple(tuple((ADJ[c], PLAY_BASE + ((p * PILES + j) * 52 + c) * 2) for c in range(52)) for j in range(PILES))
+    tuple(
+        tuple(
+            (ADJ[c], ALL_ACTIONS[PLAY_BASE + ((p * PILES + j) * 52 + c) * 2],
+             ALL_ACTIONS[PLAY_BASE + ((p * PILES + j) * 52 + c) * 2 + 1])
+            for c in range(52)
+        )
+        for j in range(PILES)
+    )
     for p in SEATS
 )
 """``_PLAY_AT[p][j][c]``: card ``c`` on top of seat ``p``'s pile ``j`` (0-based) as ``(ADJ row,
-index of its play onto S0)``; the play onto S1 is the next index."""
+its play onto S0, its play onto S1)``."""
 _FILL_AT: Final = tuple(
     tuple(
         tuple(
@@ -271,11 +278,11 @@ class SpitState(State):
             t0 = self.spit[0][-1] if live0 else 0
             t1 = self.spit[1][-1] if live1 else 0
             out: list[SpitAction] = []
-            for row, b in tops:  # plays, in index order
+            for row, onto0, onto1 in tops:  # plays, in index order
                 if live0 and row[t0]:
-                    out.append(acts[b])
+                    out.append(onto0)
                 if live1 and row[t1]:
-                    out.append(acts[b + 1])
+                    out.append(onto1)
             if rest:
                 out += rest
             if self.mutual and (self.spitcards[0] or self.spitcards[1]):
@@ -297,7 +304,7 @@ class SpitState(State):
 
     def _own_part(self, p: int) -> _OwnPart:
         """What of seat ``p``'s PLAY-phase actions depends on its stock piles alone, computed once
-        while they do not change: each face-up top as ``(ADJ row, index of its play onto S0)``,
+        while they do not change: each face-up top as ``(ADJ row, its plays onto S0 and S1)``,
         its fills, stacks and flips in index order, and whether one of them is productive
         (SP-15: a flip, a fill, a stack that uncovers a face-down card)."""
         c = self._pile_view[p]
@@ -307,7 +314,7 @@ class SpitState(State):
         if part is None:
             stock = self.stock[p]
             up = self.up[p]
-            tops: list[tuple[tuple[bool, ...], int]] = []
+            tops: list[tuple[tuple[bool, ...], SpitAction, SpitAction]] = []
             fills: list[SpitAction] = []
             stacks: list[SpitAction] = []
             flips: list[SpitAction] = []
@@ -356,7 +363,7 @@ class SpitState(State):
         live0, live1 = self.live
         t0 = self.spit[0][-1] if live0 else 0
         t1 = self.spit[1][-1] if live1 else 0
-        for row, _b in tops:  # noqa: SIM110 -- a plain loop: no generator on the hot path
+        for row, _, _ in tops:  # noqa: SIM110 -- a plain loop: no generator on the hot path
             if (live0 and row[t0]) or (live1 and row[t1]):
                 return True
         return False

@@ -314,6 +314,10 @@ class SpitState(State):
         if part is None:
             stock = self.stock[p]
             up = self.up[p]
+            if not self.stacking and all(stock) and 0 not in up:  # no space, no face-down top: plays only
+                part = c[1] = (tuple([at[pile[-1]] for pile, at in zip(stock, _PLAY_AT[p], strict=False)]), (), False)
+                own: _OwnPart = part
+                return own
             tops: list[tuple[tuple[bool, ...], SpitAction, SpitAction]] = []
             fills: list[SpitAction] = []
             stacks: list[SpitAction] = []
@@ -322,7 +326,7 @@ class SpitState(State):
             empties = [e for e in range(PILES) if not stock[e]] if not all(stock) else None
             stacking = self.stacking
             j = -1
-            for pile, u, play_at, fill_at, flip in zip(stock, up, _PLAY_AT[p], _FILL_AT[p], _FLIP_AT[p], strict=True):
+            for pile, u, play_at, fill_at, flip in zip(stock, up, _PLAY_AT[p], _FILL_AT[p], _FLIP_AT[p], strict=False):
                 j += 1
                 if not pile:
                     continue
@@ -344,8 +348,8 @@ class SpitState(State):
                             if u == 1 and len(pile) >= 2:
                                 uncovers = True
             part = c[1] = (tuple(tops), (*fills, *stacks, *flips), bool(flips or fills or uncovers))
-        own: _OwnPart = part
-        return own
+        result: _OwnPart = part
+        return result
 
     def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
@@ -785,9 +789,9 @@ class SpitState(State):
         if shown is None:
             shown = c[2] = [
                 one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
-                for pile, u in zip(stock, up, strict=True)
+                for pile, u in zip(stock, up, strict=False)
             ]
-            down = c[3] = [len(pile) - u for pile, u in zip(stock, up, strict=True)]
+            down = c[3] = [len(pile) - u for pile, u in zip(stock, up, strict=False)]
         else:
             for j in c[4]:
                 pile, u = stock[j], up[j]

@@ -3,6 +3,7 @@
 
     python bench/spit.py [--games N] [--level medium] [--vs medium] [--max-rounds 50] [--seed 0]
     python bench/spit.py --strength 200     # the level-against-level table of docs/spit.md
+    python bench/spit.py --pairings 1000    # the speed table of docs/spit.md: every equal pairing
 
 Each game is a fresh engine state driven by :class:`cardtable.host.RealtimeHost`
 on a :class:`cardtable.host.VirtualClock` with two :class:`SpitBot` players, so
@@ -88,6 +89,25 @@ def strength(games: int, max_rounds: int | None) -> str:
     return "\n".join(lines)
 
 
+def pairings(games: int, max_rounds: int | None, seed: int) -> str:
+    """A Markdown table: speed and rounds for every equal pairing, and beginner against expert."""
+    lines = [
+        f"{games} games per pairing, max_rounds={max_rounds}, CPU time of one process",
+        "| pairing | games/s | actions/s | actions per game | rounds per game (mean / median / max) |",
+        "|---|---|---|---|---|",
+    ]
+    pairs = [(lv, lv) for lv in LEVEL_ORDER] + [(LEVEL_ORDER[0], LEVEL_ORDER[-1])]
+    for a, b in pairs:
+        r = run(games, a, b, max_rounds, seed)
+        rounds = r["rounds"]
+        assert isinstance(rounds, collections.Counter)
+        lines.append(
+            f"| {a} vs {b} | {r['games_per_second']:.0f} | {r['actions_per_second']:.0f} | "
+            f"{r['actions_per_game']:.0f} | {r['rounds_mean']:.2f} / {r['rounds_median']:g} / {max(rounds)} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=1000)
@@ -96,9 +116,13 @@ def main() -> None:
     ap.add_argument("--max-rounds", type=int, default=50)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--strength", type=int, metavar="GAMES", help="print the level table, GAMES per pairing")
+    ap.add_argument("--pairings", type=int, metavar="GAMES", help="print the speed table, GAMES per pairing")
     args = ap.parse_args()
     if args.strength:
         print(strength(args.strength, args.max_rounds))
+        return
+    if args.pairings:
+        print(pairings(args.pairings, args.max_rounds, args.seed))
         return
     r = run(args.games, args.level, args.vs, args.max_rounds, args.seed)
     print(f"spit {args.level} vs {args.vs}, {r['games']} games, max_rounds={args.max_rounds}")

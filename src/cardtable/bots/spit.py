@@ -38,7 +38,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import cast
+from typing import Final
 
 from ..core.game import Action, PlayerView
 from ..games.spit.actions import FILL, FLIP, PILES, PLAY, SLAP, SPIT, STACK, SpitAction
@@ -101,15 +101,15 @@ class SpitBot:
         return getattr(action, "kind", None) != SPIT
 
     def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
-        assert isinstance(view, SpitView)
+        sv: SpitView = view  # type: ignore[assignment]  # a Spit seat's view
         lv = self.level
-        legal = cast("tuple[SpitAction, ...]", view.legal_actions)
+        legal: tuple[SpitAction, ...] = sv.legal_actions  # type: ignore[assignment]
         moves: list[SpitAction] = []
         slaps: list[SpitAction] = []
         spit: SpitAction | None = None
         for a in legal:
             k = a.kind
-            if k in (PLAY, FILL, FLIP) or (k == STACK and self._uncovers(view, a)):
+            if k in _MOVES or (k == STACK and self._uncovers(sv, a)):
                 moves.append(a)
             elif k == SLAP:
                 slaps.append(a)
@@ -119,32 +119,44 @@ class SpitBot:
         if keep is not None:
             act = keep[0]
             # a noticed move stands while legal; a spit request gives way to a move
-            if act is not None and any(x is act for x in legal) and (act.kind != SPIT or not moves):  # type: ignore[attr-defined]
-                return keep
+            if act is not None and (act.kind != SPIT or not moves):  # type: ignore[attr-defined]
+                for x in legal:
+                    if x is act:
+                        return keep
         self.intent = None
-        if view.phase == "slap":
+        phase = sv.phase
+        if phase == "slap":
             if not slaps:
                 return None
             if len(slaps) == 1:
                 pick = slaps[0]
             else:
-                sizes = view.spit_sizes
-                small = min(slaps, key=lambda a: (sizes[a.target], a.target != view.seat))
+                sizes = sv.spit_sizes
+                small = min(slaps, key=lambda a: (sizes[a.target], a.target != sv.seat))
                 other = next(a for a in slaps if a is not small)
                 pick = small if rng.random() < lv.slap_accuracy else other
             delay = max(MIN_REACTION, rng.gauss(lv.slap_mean, lv.slap_sd))
             return self._intend(pick, now + delay)
-        if view.phase != "play":
+        if phase != "play":
             return None
         if not moves:
             if spit is None:
                 return None
-            return self._intend(spit, now + self._reaction(view, rng))
-        pick = self._choose(moves, view, rng)
-        delay = self._reaction(view, rng)
+            return self._intend(spit, now + self._reaction(sv, rng))
+        pick = self._choose(moves, sv, rng) if lv.smart else moves[rng.randrange(len(moves))]
+        # _reaction, inlined
+        tops = PILES - sv.stock[sv.seat or 0].count(())
+        st = sv.spit_tops
+        spits = (st[0] is not None) + (st[1] is not None)
+        delay = rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd)
+        if not delay > MIN_REACTION:
+            delay = MIN_REACTION
         if rng.random() < lv.miss_rate:
             delay += lv.reaction_mean * (1.0 + rng.random())
-        return self._intend(pick, now + delay)
+        when = now + delay
+        busy = self.busy_until
+        intent = self.intent = (pick, when if when >= busy else busy)  # _intend, inlined
+        return intent
 
     # -------------------------------------------------------------- Bot protocol
     def act(self, view: PlayerView, rng: random.Random) -> Action:
@@ -165,7 +177,8 @@ class SpitBot:
     def _reaction(self, view: SpitView, rng: random.Random) -> float:
         lv = self.level
         tops = PILES - view.stock[view.seat or 0].count(())
-        spits = 2 - view.spit_tops.count(None)
+        st = view.spit_tops
+        spits = (st[0] is not None) + (st[1] is not None)
         return max(MIN_REACTION, rng.gauss(lv.reaction_mean + lv.scan_cost * tops * spits, lv.reaction_sd))
 
     @staticmethod
@@ -179,17 +192,22 @@ class SpitBot:
             return moves[rng.randrange(len(moves))]
         down = view.face_down[view.seat or 0]
         # flips first, then plays that uncover a face-down card (more beneath first), then fills and
-        # stacks, then other plays
-        best: tuple[int, int] | None = None
+        # stacks, then other plays: the score is (rank of the kind) * 128 - cards beneath (< 52)
+        best = 1 << 30
         choices: list[SpitAction] = []
         for a in moves:
             d = down[a.pile - 1]
-            score = ((0 if d else 2) if a.kind == PLAY else 1 if a.kind != FLIP else -1, -d)
-            if best is None or score < best:
+            k = a.kind
+            score = ((0 if d else 256) if k == PLAY else 128 if k != FLIP else -128) - d
+            if score < best:
                 best, choices = score, [a]
             elif score == best:
                 choices.append(a)
         return choices[rng.randrange(len(choices))]
+
+
+_MOVES: Final = frozenset({PLAY, FILL, FLIP})
+"""The kinds of productive move a bot looks for (with the stacks that uncover a card)."""
 
 
 def _factory(level: str) -> Callable[[], SpitBot]:

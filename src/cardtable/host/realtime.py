@@ -34,8 +34,7 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from ..core.chance import derive
 from ..core.errors import CardtableError, IllegalActionError
@@ -63,14 +62,15 @@ class RealtimeBot(Protocol):
     def sticky(self, action: Action) -> bool:
         """True if an intent to do ``action`` stands, without asking again, for as
         long as it stays legal (a noticed play is carried out; the host then skips
-        building a view for this bot)."""
+        building a view for this bot). It depends on the action alone: the host
+        asks once per intent."""
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class Arrival:
+class Arrival(NamedTuple):
     """One processed action: ``seq`` numbers arrivals in the order they were
-    processed; ``move`` is its index in ``state.history`` if it was applied."""
+    processed; ``move`` is its index in ``state.history`` if it was applied.
+    An immutable record (a named tuple: one is made per processed action)."""
 
     seq: int
     time: float
@@ -82,15 +82,19 @@ class Arrival:
     reason: str | None
 
 
-@dataclass(slots=True)
-class _Entry:
-    time: float
-    kind: str  # "action" (a player's), "bot" (an intent), "sent" (a bot's, in flight), "wake", "timer"
-    seat: int | None
-    action: Action | None
-    version: int
-    order: float
-    count: int
+# Queue entries are plain tuples ``(time, count, kind, seat, action, version, order)``: ``count``
+# numbers pushes (unique, so the heap never compares further), ``kind`` is one of these small ints,
+# ``version`` ties a bot intent or a timer to the moment it was scheduled (a later one supersedes
+# it) and ``order`` is a test's explicit order among identical timestamps.
+_ACTION = 0  # a player's action
+_BOT = 1  # a bot's intent, not yet sent
+_SENT = 2  # a bot's action in flight: it arrives whatever the bot thinks next
+_WAKE = 3  # a bot asked to look again
+_TIMER = 4  # a timer of the state
+_SOURCE = ("player", "bot", "bot", "bot", "timer")
+_Entry = tuple[float, int, int, int | None, Action | None, int, float]
+_INF = float("inf")
+_new_arrival = tuple.__new__  # Arrival(...) without the named tuple's Python-level __new__
 
 
 class RealtimeHost:
@@ -110,18 +114,19 @@ class RealtimeHost:
         self.bots = dict(bots or {})
         self.log: list[Arrival] = []
         self.on_arrival = on_arrival
-        self._heap: list[tuple[float, int, _Entry]] = []  # (time, arrival count, entry)
+        self._heap: list[_Entry] = []
         self._count = 0
         self._ties = derive(seed, "host", "ties")
         self._bot_rng = {s: derive(seed, "host", "bot", s) for s in self.bots}
-        self._intent: dict[int, tuple[Intent, int]] = {}
+        self._intent: dict[int, tuple[Intent, int, bool]] = {}  # seat -> (intent, version, sticky)
         self._timers: dict[int, int] = {}  # timer action index -> version
         self._version = 0
         opts: Any = getattr(state.game, "options", {})
         interval = opts.get("min_action_interval_ms", 0) if isinstance(opts, Mapping) else 0
         self.min_interval = (interval or 0) / 1000.0
         self._last_applied: dict[int, float] = {}
-        # Optional engine hooks (Spit has all three), looked up once.
+        # Optional engine hooks (Spit has all three), looked up once. ``illegal_reason(action)``
+        # is None exactly when ``play(action)`` would apply it, else the reason ``play`` gives.
         self._timers_of: Callable[[], Any] | None = getattr(state, "timers", None)
         self._tie_rank: Callable[[Action], int] | None = getattr(state, "tie_rank", None)
         self._illegal: Callable[[Action], str | None] | None = getattr(state, "illegal_reason", None)
@@ -136,13 +141,14 @@ class RealtimeHost:
             action = self.state.game.parse_action(action)
         seat = getattr(action, "seat", None)
         when = self.clock.now() if at is None else at
-        self._push(when, "action", seat, action, 0, order)
+        self._push(when, _ACTION, seat, action, 0, order)
 
     # ---------------------------------------------------------- processing
     def next_due(self) -> float | None:
         """When the next queued action, bot move or timer is due (``None``: nothing queued)."""
         heap = self._heap
-        while heap and not self._current(heap[0][2]):
+        current = self._current
+        while heap and not current(heap[0]):
             heapq.heappop(heap)
         return heap[0][0] if heap else None
 
@@ -164,88 +170,134 @@ class RealtimeHost:
         if clock is None:
             raise TypeError("run() needs a VirtualClock; use advance() with a live clock")
         done: list[Arrival] = []
-        while not self.state.is_terminal():
-            t = self.next_due()
-            if t is None or t > until:
+        state = self.state
+        heap = self._heap
+        current = self._current
+        intents = self._intent
+        pop = heapq.heappop
+        while not state.is_terminal():
+            while heap:  # next_due(), inlined
+                e = heap[0]
+                if e[2] in (_BOT, _WAKE):  # _current(), inlined for bots
+                    cur = intents.get(e[3])  # type: ignore[arg-type]
+                    if cur is not None and cur[1] == e[5]:
+                        break
+                elif current(e):
+                    break
+                pop(heap)
+            if not heap:
+                break
+            t = heap[0][0]
+            if t > until:
                 break
             if t > clock.now():
                 clock.set(t)
             self._batch(t, done)
             done.clear()
-        return self.state.outcome()
+        return state.outcome()
 
     def _batch(self, t: float, done: list[Arrival]) -> None:
         """Process the entries due at exactly ``t`` (the earliest queued time)."""
         batch: list[_Entry] = []
         heap = self._heap
+        intents = self._intent
         while heap and heap[0][0] == t:
-            e = heapq.heappop(heap)[2]
-            if not self._current(e):
+            e = heapq.heappop(heap)
+            kind = e[2]
+            if kind in (_BOT, _WAKE):  # _current(), inlined for bots
+                cur = intents.get(e[3])  # type: ignore[arg-type]
+                if cur is None or cur[1] != e[5]:
+                    continue
+            elif kind == _TIMER and not self._current(e):
                 continue
-            if e.kind == "wake":
-                assert e.seat is not None
-                del self._intent[e.seat]
-                self._react(e.seat, t)
+            if kind == _WAKE:
+                seat = e[3]
+                assert seat is not None
+                del self._intent[seat]
+                self._react(seat, t)
                 continue
-            if e.kind == "bot":
-                assert e.seat is not None and e.action is not None
-                del self._intent[e.seat]
-                self.bots[e.seat].sent(e.action, t)
-                e.kind = "sent"  # in flight: it arrives whatever the bot thinks next
+            if kind == _BOT:
+                seat, action = e[3], e[4]
+                assert seat is not None and action is not None
+                del self._intent[seat]
+                self.bots[seat].sent(action, t)
+                e = (e[0], e[1], _SENT, seat, action, e[5], e[6])  # in flight: it arrives whatever the bot thinks next
+            if not batch and not (heap and heap[0][0] == t):  # the usual case: alone at t
+                seat = e[3]
+                if seat is None or not self.min_interval or kind == _TIMER:  # _one(), inlined
+                    done.append(self._process(e, t))
+                else:
+                    self._one(e, t, done)
+                return
             batch.append(e)
         if len(batch) > 1:  # identical timestamps (SP-13): explicit order, the engine's rank, the seeded RNG
             rank = self._tie_rank
-            keys = {e.count: self._ties.random() for e in batch}
-            batch.sort(key=lambda e: (e.order, rank(e.action) if rank and e.action else 0, keys[e.count]))
+            keys = {e[1]: self._ties.random() for e in batch}
+            batch.sort(key=lambda e: (e[6], rank(e[4]) if rank and e[4] else 0, keys[e[1]]))
         for e in batch:
             if self.state.is_terminal():
                 break
-            seat = e.seat
-            if seat is not None and self.min_interval and e.kind != "timer":
-                ready = self._last_applied.get(seat, -1e18) + self.min_interval
-                if ready > t:  # SP-10: one hand, one card at a time
-                    self._push(ready, e.kind, seat, e.action, 0, None)
-                    continue
-            done.append(self._process(e, t))
+            self._one(e, t, done)
+
+    def _one(self, e: _Entry, t: float, done: list[Arrival]) -> None:
+        """Process one due entry at ``t``, unless SP-10's interval holds it back."""
+        seat = e[3]
+        if seat is not None and self.min_interval and e[2] != _TIMER:
+            ready = self._last_applied.get(seat, -1e18) + self.min_interval
+            if ready > t:  # SP-10: one hand, one card at a time
+                self._push(ready, e[2], seat, e[4], 0, None)
+                return
+        done.append(self._process(e, t))
 
     # ------------------------------------------------------------ internals
-    def _push(self, when: float, kind: str, seat: int | None, action: Action | None, version: int,
+    def _push(self, when: float, kind: int, seat: int | None, action: Action | None, version: int,
               order: int | None) -> None:
         self._count += 1
-        entry = _Entry(when, kind, seat, action, version, float("inf") if order is None else order, self._count)
-        heapq.heappush(self._heap, (when, self._count, entry))
+        heapq.heappush(self._heap, (when, self._count, kind, seat, action, version, _INF if order is None else order))
 
     def _current(self, e: _Entry) -> bool:
-        if e.kind in ("bot", "wake"):
-            assert e.seat is not None
-            cur = self._intent.get(e.seat)
-            return cur is not None and cur[1] == e.version
-        if e.kind == "timer":
-            assert e.action is not None
-            return self._timers.get(e.action.index) == e.version
+        kind = e[2]
+        if kind in (_BOT, _WAKE):
+            cur = self._intent.get(e[3])  # type: ignore[arg-type]
+            return cur is not None and cur[1] == e[5]
+        if kind == _TIMER:
+            assert e[4] is not None
+            return self._timers.get(e[4].index) == e[5]
         return True
 
     def _process(self, e: _Entry, t: float) -> Arrival:
-        action = e.action
+        action = e[4]
         assert action is not None
         state = self.state
-        source = {"action": "player", "sent": "bot", "timer": "timer"}[e.kind]
-        try:
-            state.play(action)
-        except CardtableError as exc:
-            reason = str(exc) if isinstance(exc, IllegalActionError) else f"bad action: {exc}"
-            arrival = Arrival(len(self.log), t, action, source, e.seat, False, None, reason)
+        kind, seat = e[2], e[3]
+        source = _SOURCE[kind]
+        check = self._illegal
+        reason: str | None = None
+        if check is not None:  # the state's own check, as its play() makes it, without raising
+            why = check(action)
+            if why is not None:
+                reason = f"{action}: {why}"
+        else:
+            try:
+                state.play(action)
+            except CardtableError as exc:
+                reason = str(exc) if isinstance(exc, IllegalActionError) else f"bad action: {exc}"
+        if reason is not None:
+            arrival = _new_arrival(Arrival, (len(self.log), t, action, source, seat, False, None, reason))
             self.log.append(arrival)
-            if e.seat in self.bots:
-                self._react(e.seat, t)
+            if seat in self.bots:
+                assert seat is not None
+                self._react(seat, t)
             if self.on_arrival:
                 self.on_arrival(arrival)
             return arrival
-        if e.kind == "timer":
+        if check is not None:
+            state.apply(action)
+        if kind == _TIMER:
             self._timers.pop(action.index, None)
-        if e.seat is not None:
-            self._last_applied[e.seat] = t
-        arrival = Arrival(len(self.log), t, action, source, e.seat, True, len(state.history) - 1, None)
+        if seat is not None:
+            self._last_applied[seat] = t
+        arrival = _new_arrival(Arrival, (len(self.log), t, action, source, seat, True, len(state.history) - 1, None))
         self.log.append(arrival)
         self._refresh(t)
         if self.on_arrival:
@@ -264,32 +316,41 @@ class RealtimeHost:
                 if idx not in self._timers:
                     self._version += 1
                     self._timers[idx] = self._version
-                    self._push(t + delay, "timer", None, a, self._version, None)
+                    self._push(t + delay, _TIMER, None, a, self._version, None)
         state = self.state
         if state.is_terminal():
             return
         check = self._illegal
-        for seat, bot in self.bots.items():
-            cur = self._intent.get(seat)
-            if cur is not None:
+        intents = self._intent
+        for seat in self.bots:
+            cur = intents.get(seat)
+            if cur is not None and cur[2]:  # a sticky intent stands while it is legal
                 action = cur[0][0]
-                if action is not None and bot.sticky(action):
-                    legal = check(action) is None if check else action in state.legal_actions(seat)
-                    if legal:
-                        continue
+                assert action is not None  # only an action is sticky
+                legal = check(action) is None if check else action in state.legal_actions(seat)
+                if legal:
+                    continue
             self._react(seat, t)
 
     def _react(self, seat: int, t: float) -> None:
         bot = self.bots[seat]
         intent = bot.react(self.state.view(seat), t, self._bot_rng[seat])
-        cur = self._intent.get(seat)
+        intents = self._intent
+        cur = intents.get(seat)
         if intent is None:
             if cur is not None:
-                del self._intent[seat]
+                del intents[seat]
             return
         if cur is not None and cur[0] == intent:
             return
-        self._version += 1
-        self._intent[seat] = (intent, self._version)
+        self._version = version = self._version + 1
         action, when = intent
-        self._push(max(when, t), "bot" if action is not None else "wake", seat, action, self._version, None)
+        if action is not None:
+            sticky = bot.sticky(action)  # asked once per intent: it depends on the action alone
+            kind = _BOT
+        else:
+            sticky = False
+            kind = _WAKE
+        intents[seat] = (intent, version, sticky)
+        self._count = count = self._count + 1
+        heapq.heappush(self._heap, (when if when > t else t, count, kind, seat, action, version, _INF))

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Card, cards_text
 from ...core.chance import derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
-from ...core.game import Action, Event, Outcome, State
+from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
 from .actions import (
     ALL_ACTIONS,
@@ -53,7 +54,15 @@ from .actions import (
     UNSPIT_BASE,
     SpitAction,
 )
-from .view import SpitView, event_text
+from .view import SpitView
+
+_INDEX: Final = attrgetter("index")
+_OwnPart = tuple[tuple[tuple[tuple[bool, ...], "SpitAction", "SpitAction"], ...], tuple["SpitAction", ...], bool]
+_Shown = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]
+"""A seat's stock piles as views show them: face-up cards, face-down counts, cards in all."""
+_CANONICAL: Final = frozenset(map(id, ALL_ACTIONS))
+"""The ids of the action table's objects (they live as long as the module): an action whose id is
+here is well-formed and canonical, so legality is a matter of identity."""
 
 if TYPE_CHECKING:
     from . import SpitGame
@@ -63,6 +72,7 @@ PILES: Final = 5
 FULL_LAYOUT: Final = 15  # 1 + 2 + 3 + 4 + 5 (SP-4)
 DEAL: Final = 26  # SP-3
 SEATS: Final = (0, 1)
+_NEXT: Final = tuple(next_seat(p, N) for p in SEATS)
 OTHER_PILE: Final = (1, 0)
 """``OTHER_PILE[k]``: the spit pile that is not ``S{k}``."""
 
@@ -70,6 +80,8 @@ RANK: Final = tuple(c % 13 for c in range(52))
 ADJ: Final = tuple(tuple((RANK[a] - RANK[b]) % 13 in (1, 12) for b in range(52)) for a in range(52))
 """``ADJ[a][b]``: card ``a`` may be played on card ``b`` (SP-2: neighbours in the cycle A-2-…-K-A)."""
 _CARD: Final = tuple(Card.from_id(c) for c in range(52))
+_SHOWN1: Final = tuple((card,) for card in _CARD)
+"""``_SHOWN1[c]``: the face-up part of a stock pile showing only card ``c`` (shared by every view)."""
 
 
 def adjacent(a: Card | int, b: Card | int) -> bool:
@@ -79,6 +91,34 @@ def adjacent(a: Card | int, b: Card | int) -> bool:
     (True, False)
     """
     return ADJ[a if isinstance(a, int) else a.id][b if isinstance(b, int) else b.id]
+
+
+_PLAY_AT: Final = tuple(
+    tuple(
+        tuple(
+            (ADJ[c], ALL_ACTIONS[PLAY_BASE + ((p * PILES + j) * 52 + c) * 2],
+             ALL_ACTIONS[PLAY_BASE + ((p * PILES + j) * 52 + c) * 2 + 1])
+            for c in range(52)
+        )
+        for j in range(PILES)
+    )
+    for p in SEATS
+)
+"""``_PLAY_AT[p][j][c]``: card ``c`` on top of seat ``p``'s pile ``j`` (0-based) as ``(ADJ row,
+its play onto S0, its play onto S1)``."""
+_FILL_AT: Final = tuple(
+    tuple(
+        tuple(
+            tuple(ALL_ACTIONS[FILL_BASE + ((p * PILES + j) * 52 + c) * PILES + e] for e in range(PILES))
+            for c in range(52)
+        )
+        for j in range(PILES)
+    )
+    for p in SEATS
+)
+"""``_FILL_AT[p][j][c][e]``: seat ``p`` moves card ``c`` from pile ``j`` into space ``e`` (0-based)."""
+_FLIP_AT: Final = tuple(tuple(ALL_ACTIONS[FLIP_BASE + p * PILES + j] for j in range(PILES)) for p in SEATS)
+"""``_FLIP_AT[p][j]``: seat ``p`` turns up the top of pile ``j`` (0-based)."""
 
 
 ROW_ORDER: Final = tuple(j for row in range(PILES) for j in range(row, PILES))
@@ -119,6 +159,7 @@ class SpitState(State):
         self.mutual: bool = o.allow_mutual_spit
         self.points: bool = o.scoring == "points"
         self.fresh: bool = self.points and o.points_round_mode == "fresh_deal"
+        self.scoring: str = o.scoring
         self.seed = fresh_seed() if seed is None else seed
         self.history: list[Action] = []
         self.stock: list[list[list[int]]] = [[[] for _ in range(PILES)] for _ in SEATS]
@@ -136,9 +177,11 @@ class SpitState(State):
         self.outcome_: Outcome | None = None
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
-        self._shared: dict[str, object] | None = None  # the seat-independent view fields, per change
-        # per seat: its stock piles as the views show them (face-up cards, face-down counts, size)
-        self._pile_view: list[tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int] | None] = [None, None]
+        self._shared: list[object] | None = None  # what is computed once per change (see _cache)
+        # per seat, while its stock piles do not change: [the piles as views show them (face-up cards,
+        # face-down counts, size), the part of its legal actions that depends on them alone (_own_part)];
+        # then, across changes, the piles' view entries as lists and the piles changed since (_piles_shown)
+        self._pile_view: list[list[Any] | None] = [None, None]
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -186,109 +229,147 @@ class SpitState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase is Phase.OVER else SIMULTANEOUS
 
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
     def legal_actions(self, seat: int | None = None) -> Sequence[SpitAction]:
         """``seat``'s actions now; with no seat, every seat's actions and the timer now running."""
         if self.phase is Phase.OVER:
             return ()
-        out: list[int] = []
         if seat is None:
-            self._legal_idx(0, out)
-            self._legal_idx(1, out)
+            out = [*self._legal_tuple(0), *self._legal_tuple(1)]
             if self.phase is Phase.SPIT_PENDING:
-                out.append(TIMER_BASE)
+                out.append(ALL_ACTIONS[TIMER_BASE])
             elif self.phase is Phase.SLAP:
-                out.append(TIMER_BASE + 1)
-        elif seat in SEATS:
-            self._legal_idx(seat, out)
-        out.sort()
-        table = ALL_ACTIONS
-        return [table[i] for i in out]
+                out.append(ALL_ACTIONS[TIMER_BASE + 1])
+            out.sort(key=_INDEX)
+            return out
+        if seat in SEATS:
+            return list(self._legal_tuple(seat))
+        return []
+
+    def _cache(self) -> list[object]:
+        """What is computed at most once per change: ``[shared view fields, legal actions of
+        seat 0, of seat 1, view of seat 0, of seat 1, of a spectator]``. ``apply`` drops it."""
+        c = self._shared
+        if c is None:
+            c = self._shared = [None, None, None, None, None, None]
+        return c
 
     def _legal_tuple(self, seat: int) -> tuple[SpitAction, ...]:
-        if self.phase is Phase.OVER:
-            return ()
-        out: list[int] = []
-        self._legal_idx(seat, out)
-        out.sort()
-        table = ALL_ACTIONS
-        return tuple([table[i] for i in out])
+        """``seat``'s legal actions, sorted by index, computed once per change."""
+        c = self._shared
+        if c is None:
+            c = self._shared = [None, None, None, None, None, None]
+        legal = c[1 + seat]
+        if legal is None:
+            legal = c[1 + seat] = self._seat_legal(seat)
+        return legal  # type: ignore[return-value]
 
-    def _legal_idx(self, p: int, out: list[int]) -> None:
+    def _seat_legal(self, p: int) -> tuple[SpitAction, ...]:
+        """Seat ``p``'s legal actions. Each kind is generated in index order and the kinds'
+        index blocks are in the order play < fill < stack < flip < spit < unspit < choose
+        < slap, so the result is sorted without a sort."""
         phase = self.phase
+        acts = ALL_ACTIONS
         if phase is Phase.PLAY:
+            tops, rest, _ = self._own_part(p)
+            live0, live1 = self.live
+            t0 = self.spit[0][-1] if live0 else 0
+            t1 = self.spit[1][-1] if live1 else 0
+            out: list[SpitAction] = []
+            for row, onto0, onto1 in tops:  # plays, in index order
+                if live0 and row[t0]:
+                    out.append(onto0)
+                if live1 and row[t1]:
+                    out.append(onto1)
+            if rest:
+                out += rest
+            if self.mutual and (self.spitcards[0] or self.spitcards[1]):
+                out.append(acts[(UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p])
+            if (  # _may_choose, inlined
+                live0 and live1 and self.lone_target < 0 and self.choice[p] < 0
+                and self.spitcards[p] and not self.spitcards[_NEXT[p]]
+            ):
+                out.append(acts[CHOOSE_BASE + p * 2])
+                out.append(acts[CHOOSE_BASE + p * 2 + 1])
+            return tuple(out)
+        if phase is Phase.SPIT_PENDING:
+            if self._may_choose(p):
+                return (acts[CHOOSE_BASE + p * 2], acts[CHOOSE_BASE + p * 2 + 1])
+            return ()
+        if phase is Phase.SLAP:
+            return tuple([acts[SLAP_BASE + p * 2 + k] for k in (0, 1) if self.live[k]])
+        return ()
+
+    def _own_part(self, p: int) -> _OwnPart:
+        """What of seat ``p``'s PLAY-phase actions depends on its stock piles alone, computed once
+        while they do not change: each face-up top as ``(ADJ row, its plays onto S0 and S1)``,
+        its fills, stacks and flips in index order, and whether one of them is productive
+        (SP-15: a flip, a fill, a stack that uncovers a face-down card)."""
+        c = self._pile_view[p]
+        if c is None:
+            c = self._pile_view[p] = [None, None, None, None, []]
+        part = c[1]
+        if part is None:
             stock = self.stock[p]
             up = self.up[p]
-            live = self.live
-            spit = self.spit
-            tops = [(k, spit[k][-1]) for k in (0, 1) if live[k]]
-            empties = [e for e in range(PILES) if not stock[e]]
-            for j in range(PILES):
-                pile = stock[j]
+            if not self.stacking and all(stock) and 0 not in up:  # no space, no face-down top: plays only
+                part = c[1] = (tuple([at[pile[-1]] for pile, at in zip(stock, _PLAY_AT[p], strict=False)]), (), False)
+                own: _OwnPart = part
+                return own
+            tops: list[tuple[tuple[bool, ...], SpitAction, SpitAction]] = []
+            fills: list[SpitAction] = []
+            stacks: list[SpitAction] = []
+            flips: list[SpitAction] = []
+            uncovers = False
+            empties = [e for e in range(PILES) if not stock[e]] if not all(stock) else None
+            stacking = self.stacking
+            j = -1
+            for pile, u, play_at, fill_at, flip in zip(stock, up, _PLAY_AT[p], _FILL_AT[p], _FLIP_AT[p], strict=False):
+                j += 1
                 if not pile:
                     continue
-                if up[j] == 0:
-                    out.append(FLIP_BASE + p * PILES + j)
+                if u == 0:
+                    flips.append(flip)
                     continue
-                c = pile[-1]
-                base = (p * PILES + j) * 52 + c
-                row = ADJ[c]
-                for k, t in tops:
-                    if row[t]:
-                        out.append(PLAY_BASE + base * 2 + k)
-                if empties and len(pile) >= 2 and up[j] == 1:  # SP-9: the card beneath is face-down
+                card = pile[-1]
+                tops.append(play_at[card])
+                if empties and u == 1 and len(pile) >= 2:  # SP-9: the card beneath is face-down
+                    into = fill_at[card]
                     for e in empties:
-                        out.append(FILL_BASE + base * PILES + e)
-                if self.stacking:
-                    r = RANK[c]
+                        fills.append(into[e])
+                if stacking:
+                    r = RANK[card]
+                    sb = STACK_BASE + ((p * PILES + j) * 52 + card) * PILES
                     for e in range(PILES):
                         if e != j and up[e] > 0 and RANK[stock[e][-1]] == r:
-                            out.append(STACK_BASE + base * PILES + e)
-            if self.mutual and (self.spitcards[0] or self.spitcards[1]):
-                out.append((UNSPIT_BASE if self.requests[p] else SPIT_BASE) + p)
-            self._choose_idx(p, out)
-        elif phase is Phase.SPIT_PENDING:
-            self._choose_idx(p, out)
-        elif phase is Phase.SLAP:
-            for k in (0, 1):
-                if self.live[k]:
-                    out.append(SLAP_BASE + p * 2 + k)
+                            stacks.append(ALL_ACTIONS[sb + e])
+                            if u == 1 and len(pile) >= 2:
+                                uncovers = True
+            part = c[1] = (tuple(tops), (*fills, *stacks, *flips), bool(flips or fills or uncovers))
+        result: _OwnPart = part
+        return result
 
-    def _choose_idx(self, p: int, out: list[int]) -> None:
+    def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
-        if (
-            self.live[0] and self.live[1] and self.lone_target < 0 and self.choice[p] < 0
-            and self.spitcards[p] and not self.spitcards[next_seat(p, N)]
-        ):
-            out.append(CHOOSE_BASE + p * 2)
-            out.append(CHOOSE_BASE + p * 2 + 1)
+        return bool(
+            self.lone_target < 0 and self.live[0] and self.live[1] and self.choice[p] < 0
+            and self.spitcards[p] and not self.spitcards[_NEXT[p]]
+        )
 
     def _productive(self, p: int) -> bool:
-        """SP-15: does seat ``p`` have a productive move?"""
-        stock = self.stock[p]
-        up = self.up[p]
-        tops = [self.spit[k][-1] for k in (0, 1) if self.live[k]]
-        has_empty = has_source = False
-        for j in range(PILES):
-            pile = stock[j]
-            if not pile:
-                has_empty = True
-                continue
-            if up[j] == 0:
-                return True
-            row = ADJ[pile[-1]]
-            for t in tops:
-                if row[t]:
-                    return True
-            if len(pile) >= 2 and up[j] == 1:
-                has_source = True
-        if has_empty and has_source:
+        """SP-15: does seat ``p`` have a productive move? A flip, a fill, a same-rank stack that
+        uncovers a face-down card (all known from its stock piles alone), or a play."""
+        tops, _, productive = self._own_part(p)
+        if productive:
             return True
-        if self.stacking:  # a stack that uncovers a face-down card is productive too
-            for i in range(PILES):
-                if up[i] == 1 and len(stock[i]) >= 2:
-                    r = RANK[stock[i][-1]]
-                    if any(e != i and up[e] > 0 and RANK[stock[e][-1]] == r for e in range(PILES)):
-                        return True
+        live0, live1 = self.live
+        t0 = self.spit[0][-1] if live0 else 0
+        t1 = self.spit[1][-1] if live1 else 0
+        for row, _, _ in tops:  # noqa: SIM110 -- a plain loop: no generator on the hot path
+            if (live0 and row[t0]) or (live1 and row[t1]):
+                return True
         return False
 
     def blocked(self) -> bool:
@@ -326,18 +407,22 @@ class SpitState(State):
 
     def illegal_reason(self, action: Action) -> str | None:
         """``None`` if ``action`` is legal now, else why not."""
-        if not isinstance(action, SpitAction):
-            return "not a Spit action"
-        try:
-            idx = action.index
-            if not 0 <= idx < len(ALL_ACTIONS) or (ALL_ACTIONS[idx] is not action and ALL_ACTIONS[idx] != action):
+        if id(action) not in _CANONICAL:  # not one of the table's own objects: find it there
+            if not isinstance(action, SpitAction):
+                return "not a Spit action"
+            try:
+                idx = action.index
+                if not 0 <= idx < len(ALL_ACTIONS) or (ALL_ACTIONS[idx] is not action and ALL_ACTIONS[idx] != action):
+                    return "not a well-formed Spit action"
+            except (TypeError, ValueError):
                 return "not a well-formed Spit action"
-        except (TypeError, ValueError):
-            return "not a well-formed Spit action"
+            action = ALL_ACTIONS[idx]
+        a: SpitAction = action  # type: ignore[assignment]  # canonical now
+        action = a
         if self.phase is Phase.OVER:
             return "the game is over"
         if action.seat is None:
-            if idx in [t.index for t, _ in self.timers()]:
+            if any(t is action for t, _ in self.timers()):
                 return None
             return f"no such timer runs in phase {self.phase.value}"
         if action.kind == PLAY and self.phase is Phase.PLAY:  # the hot path: a direct check
@@ -349,10 +434,9 @@ class SpitState(State):
             ):
                 return None
             return self._reason(action)
-        out: list[int] = []
-        self._legal_idx(action.seat, out)
-        if idx in out:
-            return None
+        for legal in self._legal_tuple(action.seat):  # canonical objects: found by identity
+            if legal is action:
+                return None
         return self._reason(action)
 
     def _reason(self, a: SpitAction) -> str:
@@ -394,33 +478,50 @@ class SpitState(State):
 
     # ------------------------------------------------------------- applying
     def apply(self, action: Action) -> None:
-        assert isinstance(action, SpitAction)
-        self.event_seq += len(self.events)
-        self.events = []
+        a: SpitAction = action  # type: ignore[assignment]  # unchecked: a SpitAction, legal now
+        events = self.events
+        self.event_seq += len(events)
+        self.events = events = []
         self._shared = None
-        self.history.append(action)
-        k = action.kind
-        p = action.seat if action.seat is not None else -1
-        if k in _PILE_KINDS:
-            self._pile_view[p] = None
-        if k == PLAY:
-            j = action.pile - 1
-            pile = self.stock[p][j]
+        self.history.append(a)
+        k = a.kind
+        p = a.seat if a.seat is not None else -1
+        if k == PLAY:  # the hot path
+            j = a.pile - 1
+            pc = self._pile_view[p]
+            if pc is not None:  # the seat's piles change: drop what depends on them, note which pile
+                pc[0] = pc[1] = None
+                pc[4].append(j)
+            stock = self.stock[p]
+            pile = stock[j]
             c = pile.pop()
-            self.up[p][j] -= 1
-            self.spit[action.target].append(c)
-            self._event("play", p, c, action.target, action.pile)
-            self._uncover(p, j)
-            if not any(self.stock[p]):
+            up = self.up[p]
+            up[j] -= 1
+            self.spit[a.target].append(c)
+            events.append(("play", p, c, a.target, a.pile))
+            if self.auto_flip and up[j] == 0 and pile:  # SP-8 (_uncover, inlined)
+                up[j] = 1
+                events.append(("flip", p, pile[-1], a.pile, 0))
+            if not any(stock):
                 self._round_end(p)  # SP-18 (a)
                 return
-        elif k in (FILL, STACK):
+            self._after_change()
+            return
+        action = a
+        if k in _PILE_KINDS:  # the seat's piles change: drop what depends on them, note which piles
+            pc = self._pile_view[p]
+            if pc is not None:
+                pc[0] = pc[1] = None
+                pc[4].append(action.pile - 1)
+                if k in (FILL, STACK):
+                    pc[4].append(action.target - 1)
+        if k in (FILL, STACK):
             j, t = action.pile - 1, action.target - 1
             c = self.stock[p][j].pop()
             self.up[p][j] -= 1
             self.stock[p][t].append(c)
             self.up[p][t] += 1
-            self._event(k, p, c, action.target, action.pile)
+            self.events.append((k, p, c, action.target, action.pile))
             self._uncover(p, j)
         elif k == FLIP:
             j = action.pile - 1
@@ -607,68 +708,97 @@ class SpitState(State):
     def view(self, seat: int | None) -> SpitView:
         if seat is not None and seat not in SEATS:
             raise ConfigError(f"no seat {seat} in a 2-player game")
-        shared = self._shared
-        if shared is None:
-            shared = self._shared = self._shared_view_fields()
-        # Hot path (bots in real time read a view after every action): the fields every
-        # seat shares are built once per change and the frozen view is filled directly.
-        v = object.__new__(SpitView)
-        d = v.__dict__
-        d.update(shared)
-        d["seat"] = seat
-        d["legal_actions"] = self._legal_tuple(seat) if seat is not None else ()
-        return v
+        # Hot path (bots in real time read a view after every change): a view is immutable,
+        # so each seat's view is built at most once per change; the fields every seat shares
+        # are built once per change and the frozen view is filled directly.
+        c = self._shared
+        if c is None:
+            c = self._shared = [None, None, None, None, None, None]
+        slot = 5 if seat is None else 3 + seat
+        v = c[slot]
+        if v is None:
+            shared = c[0]
+            if shared is None:
+                shared = c[0] = self._shared_view_fields()
+            d = dict(shared)  # type: ignore[call-overload]
+            d["seat"] = seat
+            if seat is None:
+                d["legal_actions"] = ()
+            else:  # _legal_tuple, inlined
+                legal = c[1 + seat]
+                if legal is None:
+                    legal = c[1 + seat] = self._seat_legal(seat)
+                d["legal_actions"] = legal
+            v = object.__new__(SpitView)
+            object.__setattr__(v, "__dict__", d)
+            c[slot] = v
+        return v  # type: ignore[return-value]
 
     def _shared_view_fields(self) -> dict[str, object]:
-        card = _CARD
         piles = self._pile_view
-        for p in SEATS:
-            if piles[p] is None:
-                shown: list[tuple[Card, ...]] = []
-                down: list[int] = []
-                for pile, u in zip(self.stock[p], self.up[p], strict=True):
-                    n = len(pile)
-                    if u == 1:
-                        shown.append((card[pile[-1]],))
-                    else:
-                        shown.append(tuple(card[c] for c in pile[n - u:]))
-                    down.append(n - u)
-                piles[p] = (tuple(shown), tuple(down), sum(map(len, self.stock[p])))
-        (shown0, down0, held0), (shown1, down1, held1) = piles  # type: ignore[misc]
-        seq = self.event_seq
-        events = tuple(
-            Event(
-                seq + i,
-                kind,
-                None if s < 0 else s,
-                None if c < 0 else card[c],
-                slot if kind in _SLOT_EVENTS else None,
-                value if kind in _VALUE_EVENTS else None,
-                event_text(kind, s, c, slot, value),
-            )
-            for i, (kind, s, c, slot, value) in enumerate(self.events)
-        )
-        spit = self.spit
+        seat0 = piles[0]
+        if seat0 is None:
+            seat0 = piles[0] = [None, None, None, None, []]
+        seat1 = piles[1]
+        if seat1 is None:
+            seat1 = piles[1] = [None, None, None, None, []]
+        if seat0[0] is None:
+            seat0[0] = self._piles_shown(0, seat0)
+        if seat1[0] is None:
+            seat1[0] = self._piles_shown(1, seat1)
+        part0: _Shown = seat0[0]
+        part1: _Shown = seat1[0]
+        shown0, down0, held0 = part0
+        shown1, down1, held1 = part1
+        card = _CARD
+        spit0, spit1 = self.spit
+        spitcards0, spitcards1 = self.spitcards
+        n0, n1 = len(spitcards0), len(spitcards1)
+        phase = self.phase
+        lone, finisher = self.lone_target, self.finisher
         return {
             "game": "spit",
             "num_players": N,
-            "current_player": self.current_player(),
-            "events": events,
+            "current_player": TERMINAL if phase is Phase.OVER else SIMULTANEOUS,
+            "_events": [tuple(self.events), self.event_seq],  # SpitView.events on first use (view.built_events)
             "outcome": self.outcome_,
-            "phase": self.phase.value,
+            "phase": phase._value_,
             "round": self.round,
             "stock": (shown0, shown1),
             "face_down": (down0, down1),
-            "spit_cards": (len(self.spitcards[0]), len(self.spitcards[1])),
-            "spit_tops": (card[spit[0][-1]] if spit[0] else None, card[spit[1][-1]] if spit[1] else None),
-            "spit_sizes": (len(spit[0]), len(spit[1])),
-            "spit_requests": (self.requests[0], self.requests[1]),
-            "lone_pile": self.lone_target if self.lone_target >= 0 else None,
-            "finisher": self.finisher if self.finisher >= 0 else None,
-            "scores": (self.scores[0], self.scores[1]),
-            "cards_held": (held0 + len(self.spitcards[0]), held1 + len(self.spitcards[1])),
-            "scoring": self.game.options.scoring,
+            "spit_cards": (n0, n1),
+            "spit_tops": (card[spit0[-1]] if spit0 else None, card[spit1[-1]] if spit1 else None),
+            "spit_sizes": (len(spit0), len(spit1)),
+            "spit_requests": tuple(self.requests),
+            "lone_pile": lone if lone >= 0 else None,
+            "finisher": finisher if finisher >= 0 else None,
+            "scores": tuple(self.scores),
+            "cards_held": (held0 + n0, held1 + n1),
+            "scoring": self.scoring,
         }
+
+    def _piles_shown(self, p: int, c: list[Any]) -> _Shown:
+        """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards;
+        only the piles changed since the last time (``c[4]``) are looked at again."""
+        card = _CARD
+        one = _SHOWN1
+        stock = self.stock[p]
+        up = self.up[p]
+        shown: list[tuple[Card, ...]] | None = c[2]
+        down: list[int] = c[3]
+        if shown is None:
+            shown = c[2] = [
+                one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
+                for pile, u in zip(stock, up, strict=False)
+            ]
+            down = c[3] = [len(pile) - u for pile, u in zip(stock, up, strict=False)]
+        else:
+            for j in c[4]:
+                pile, u = stock[j], up[j]
+                shown[j] = one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
+                down[j] = len(pile) - u
+        c[4] = []
+        return (tuple(shown), tuple(down), sum(map(len, stock)))
 
     def clone(self) -> SpitState:
         other = object.__new__(SpitState)
@@ -720,5 +850,3 @@ class SpitState(State):
 
 _PILE_KINDS: Final = frozenset({PLAY, FILL, STACK, FLIP})
 """Actions that change their seat's stock piles."""
-_SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
-_VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})

@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, Final
 
 from ...core.cards import Card
-from ...core.game import PlayerView
+from ...core.game import Event, PlayerView
+
+RawEvent = tuple[str, int, int, int, int]
+"""An engine event: ``(kind, seat, card id, slot, value)``, -1 for none."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,60 @@ class SpitView(PlayerView):
 
     def pile_size(self, seat: int, pile: int) -> int:
         return len(self.stock[seat][pile - 1]) + self.face_down[seat][pile - 1]
+
+
+_CARD: Final = tuple(Card.from_id(c) for c in range(52))
+_SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
+_VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})
+
+
+def built_events(shared: list[Any]) -> tuple[Event, ...]:
+    """The events of one change, as every seat sees them (Spit events show only public
+    cards and counts). The engine puts ``[raw event tuples, seq of the first]`` in every
+    view of the change, frozen when its first view is built; the first view to read
+    ``events`` has them built into :class:`Event` values here, once, appended to that
+    shared list for the other views. Bots never read events, so real-time play does not
+    pay for them."""
+    if len(shared) == 3:
+        built: tuple[Event, ...] = shared[2]
+        return built
+    raw, seq = shared
+    card = _CARD
+    built = tuple([
+        Event(
+            seq + i,
+            kind,
+            None if s < 0 else s,
+            None if c < 0 else card[c],
+            slot if kind in _SLOT_EVENTS else None,
+            value if kind in _VALUE_EVENTS else None,
+            event_text(kind, s, c, slot, value),
+        )
+        for i, (kind, s, c, slot, value) in enumerate(raw)
+    ])
+    shared.append(built)
+    return built
+
+
+class _EventsOnFirstUse:
+    """``SpitView.events`` of a view the engine built: taken from the change's
+    :func:`built_events` on first use, then an ordinary attribute of the view.
+    (A non-data descriptor: a view built with ``SpitView(...)`` has ``events``
+    in its own ``__dict__``, which takes precedence.)"""
+
+    def __get__(self, view: SpitView | None, owner: type | None = None) -> object:
+        if view is None:
+            return self
+        d = view.__dict__
+        shared = d.get("_events")
+        if not isinstance(shared, list):
+            raise AttributeError("events")
+        events = d["events"] = built_events(shared)
+        del d["_events"]
+        return events
+
+
+setattr(SpitView, "events", _EventsOnFirstUse())  # noqa: B010 -- after @dataclass, so it is no field default
 
 
 @lru_cache(maxsize=8192)

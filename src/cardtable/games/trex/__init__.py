@@ -12,7 +12,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...core.cards import Card
 from ...core.errors import ConfigError
@@ -48,6 +48,8 @@ class TrexGame(Game):
         self.deals_per_kingdom = len(self.kingdom_contracts)
         self.num_deals = 4 * self.deals_per_kingdom  # TX-5: 20, or 8 in Complex
         self.trick_contracts: dict[int, TrickContract] = {m: TrickContract(m, o) for m in negatives}
+        self.option_values: dict[str, Any] = dict(o)
+        """The option values as a plain dict, for the engine's per-deal reads (no attribute hook)."""
 
     @property
     def num_players(self) -> int:

@@ -91,6 +91,12 @@ def shuffled_deck(seed: int, number: int) -> list[int]:
 
 
 TWOS_AND_THREES: Final = TWOS + THREES
+_DEALT_TO: Final = tuple(i // 13 for i in range(52))
+"""``_DEALT_TO[i]``: the seat that receives the ``i``-th card of a deck (TX-4, §0.5)."""
+_CARDS: Final = tuple(zip(range(52), SUIT, A_PLAY, strict=True))
+"""``(card, suit, play action)`` for every card, in id order."""
+_PLAY_EVENT: Final = tuple(tuple(("play", p, c, 0) for c in range(52)) for p in range(N))
+"""``_PLAY_EVENT[p][c]``: the event of seat ``p`` playing card ``c`` (built once)."""
 
 
 def kh_trigger(hand: Collection[int]) -> bool:
@@ -132,7 +138,7 @@ class TrexState(State):
     game: TrexGame
 
     def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
-        o = game.options
+        o = self.opts = game.option_values  # read-only, shared with the game
         self.game = game
         self.n = N
         self.seed = fresh_seed() if seed is None else seed
@@ -146,7 +152,7 @@ class TrexState(State):
         self.used = 0  # contract masks used in this kingdom
         self.holder = -1
         self.first_holder = -1
-        self.dealer: int = o.first_dealer
+        self.dealer: int = o["first_dealer"]
         self.leader = -1
         self.phase = Phase.CHOOSE
         self.turn = 0
@@ -163,11 +169,10 @@ class TrexState(State):
         self.redeal_shown: list[tuple[int, tuple[int, ...]]] = []
         self.relevant: tuple[bool, bool] = (False, False)  # which TX-13 clauses count now
         # option values read on the hot path, as plain attributes
-        self.unchecked = bool(o.accept_unchecked_plays)
-        self.forced_discard = bool(o.forced_penalty_discard)
+        self.unchecked = bool(o["accept_unchecked_plays"])
+        self.forced_discard = bool(o["forced_penalty_discard"])
         self.hearts_rule = 0
-        self.expose_twos = bool(o.partnership and o.partnership_expose_twos)
-        self._reset_deal_state()
+        self.expose_twos = bool(o["partnership"] and o["partnership_expose_twos"])
         stacked = game._check_deck(deck, range(52)) if deck is not None else None
         self._new_deal(stacked)
 
@@ -205,11 +210,11 @@ class TrexState(State):
         self.shuffles += 1
         self._reset_deal_state()
         owner = self.owner
-        for p in range(N):
-            hs = self.hs[p]
-            for c in sorted(cards[13 * p:13 * p + 13]):
-                owner[c] = p
-                hs[SUIT[c]].append(A_PLAY[c])
+        for c, p in zip(cards, _DEALT_TO, strict=True):
+            owner[c] = p
+        hs = self.hs
+        for c, suit, a in _CARDS:  # in id order, so every suit of every hand comes out sorted
+            hs[owner[c]][suit].append(a)
         self.count = [13, 13, 13, 13]
         self.contract = 0
         self.trick_contract = None
@@ -226,7 +231,7 @@ class TrexState(State):
             ev.append(("kingdom", self.holder, NO_CARD, 0))
         self.leader = self._first_leader()
         self.relevant = self._redeal_relevant()
-        if self.game.options.redeal_timing == "before_choice" and any(self.relevant):
+        if self.opts["redeal_timing"] == "before_choice" and any(self.relevant):
             self._ask(Phase.REDEAL, self.holder)
         else:
             self._to_choose()
@@ -235,7 +240,7 @@ class TrexState(State):
         """Which TX-13 triggers count now: (KH clause, TR clause)."""
         if self.tiebreak:
             return (False, False)
-        req = self.game.options.redeal_requests
+        req = self.opts["redeal_requests"]
         if req is False:
             return (False, False)
         kh_on = req is True or req == "kh_only"
@@ -248,10 +253,15 @@ class TrexState(State):
     def _eligible(self, p: int) -> bool:
         """Does seat ``p`` meet a TX-13 trigger that counts now?"""
         kh, tr = self.relevant
-        if kh and kh_trigger([a.arg for a in self.hs[p][HEARTS]]):
-            return True
         owner = self.owner
-        return tr and tr_trigger([c for c in TWOS_AND_THREES if owner[c] == p])
+        # each clause needs a card the seat may not hold: K♥ or A♥ (KH), three 2s (TR)
+        if kh and (owner[KING_HEARTS] == p or owner[ACE_HEARTS] == p) and kh_trigger(
+            [a.arg for a in self.hs[p][HEARTS]]
+        ):
+            return True
+        if not tr or (owner[TWOS[0]] == p) + (owner[TWOS[1]] == p) + (owner[TWOS[2]] == p) + (owner[TWOS[3]] == p) < 3:
+            return False
+        return tr_trigger([c for c in TWOS_AND_THREES if owner[c] == p])
 
     def hand(self, p: int) -> list[int]:
         """Seat ``p``'s cards as ids, sorted."""
@@ -276,7 +286,7 @@ class TrexState(State):
         self.trick_contract = self.game.trick_contracts.get(mask)
         self.events.append(("contract", self.holder, NO_CARD, mask))
         self.relevant = self._redeal_relevant()
-        if self.game.options.redeal_timing == "after_announcement" and any(self.relevant):
+        if self.opts["redeal_timing"] == "after_announcement" and any(self.relevant):
             self._ask(Phase.REDEAL, self.holder)
             return
         self._to_doubling()
@@ -292,7 +302,7 @@ class TrexState(State):
         """TX-20/TX-31: the holder, or the eldest hand; the tie-break dealer leads (TX-40)."""
         if self.tiebreak:
             return self.dealer
-        if self.game.options.first_leader == "holder":
+        if self.opts["first_leader"] == "holder":
             return self.holder
         return NEXT[self.dealer]
 
@@ -315,7 +325,7 @@ class TrexState(State):
         self.phase = Phase.TRICK
         self.turn = self.trick_leader = leader
         # TX-23: 0 no restriction, 1 "broken", 2 "only_if_no_choice"
-        rule = self.game.options.hearts_lead_rule
+        rule = self.opts["hearts_lead_rule"]
         self.hearts_rule = 0 if not tc.hearts_restricted else (1 if rule == "broken" else 2)
         self.remaining = len(tc.scoring_cards)
 
@@ -339,6 +349,10 @@ class TrexState(State):
                 follow = h[SUIT[trick[0]]]
                 if follow:
                     return follow.copy()  # TX-22
+                if not self.forced_discard:  # void: any card (TX-22)
+                    return h[0] + h[1] + h[2] + h[3]
+            elif not self.hearts_rule:  # a lead with no hearts restriction (TX-23)
+                return h[0] + h[1] + h[2] + h[3]
             return self._lawful()
         if phase is _TREX:
             return self._legal_trex()
@@ -354,9 +368,7 @@ class TrexState(State):
         """TX-32/TX-33: the current player's cards among the playable ones (never empty)."""
         owner = self.owner
         p = self.turn
-        mine = [c for c in self.frontier if owner[c] == p]
-        mine.sort()
-        return [A_PLAY[c] for c in mine]
+        return [A_PLAY[c] for c in sorted(self.frontier) if owner[c] == p]
 
     def _legal_choose(self) -> list[TrexAction]:
         """TX-9: the contracts unused in the kingdom."""
@@ -398,39 +410,41 @@ class TrexState(State):
         return h[0] + h[1] + h[2] + h[3]
 
     def apply(self, action: Action) -> None:
-        assert isinstance(action, TrexAction)
-        if self.events:
-            self.event_seq += len(self.events)
-            self.events = []
-        self.history.append(action)
+        a: TrexAction = action  # type: ignore[assignment]  # unchecked: a TrexAction, legal now
+        events = self.events
+        if events:
+            self.event_seq += len(events)
+            self.events = events = []
+        self.history.append(a)
         phase = self.phase
         if phase is _TRICK:
             # Phase.TRICK's apply, inlined as the hot path: a play to a trick (TX-22, TX-24)
             p = self.turn
-            if self.unchecked and action not in self._lawful():
-                self._revoke(p, action)
+            if self.unchecked and a not in self._lawful():
+                self._revoke(p, a)
                 return
-            c = action.arg
-            self.hs[p][SUIT[c]].remove(action)
+            c = a.arg
+            suit = SUIT[c]
+            self.hs[p][suit].remove(a)
             self.count[p] -= 1
             self.owner[c] = NO_CARD
             trick = self.trick
             trick.append(c)
-            if SUIT[c] == HEARTS:
+            if suit == HEARTS:
                 self.hearts_broken = True
-            self.events.append(("play", p, c, 0))
+            events.append(_PLAY_EVENT[p][c])
             if len(trick) < 4:
                 self.turn = NEXT[p]
             else:
                 self._close_trick()
         elif phase is _TREX:
-            self._apply_trex(action)
+            self._apply_trex(a)
         elif phase is Phase.CHOOSE:
-            self._announce(action.arg)
+            self._announce(a.arg)
         elif phase is Phase.DOUBLE:
-            self._apply_double(action)
+            self._apply_double(a)
         elif phase is Phase.REDEAL:
-            self._apply_redeal(action)
+            self._apply_redeal(a)
 
     # ------------------------------------------------------------ the phases
     def _apply_redeal(self, action: TrexAction) -> None:
@@ -473,37 +487,45 @@ class TrexState(State):
     def _close_trick(self) -> None:
         """TX-24: the highest card of the led suit wins; the contract scores the trick."""
         trick = self.trick
-        led = SUIT[trick[0]]
+        c0, c1, c2, c3 = trick
+        led = SUIT[c0]
         best = 0
-        top = STRENGTH[trick[0]]
-        for i in (1, 2, 3):
-            d = trick[i]
-            if SUIT[d] == led and STRENGTH[d] > top:
-                top = STRENGTH[d]
-                best = i
+        top = STRENGTH[c0]
+        if SUIT[c1] == led and STRENGTH[c1] > top:
+            top = STRENGTH[c1]
+            best = 1
+        if SUIT[c2] == led and STRENGTH[c2] > top:
+            top = STRENGTH[c2]
+            best = 2
+        if SUIT[c3] == led and STRENGTH[c3] > top:
+            best = 3
         leader = self.trick_leader
         winner = ORDER[leader][best]
         tc = self.trick_contract
         assert tc is not None
         unit = tc.unit
-        scores = self.deal_scores
-        for d in trick:
-            if unit[d]:
-                self.captured[winner].append(d)
-                self.remaining -= 1
-                tc.capture(scores, d, winner, leader, self.doubler[d])
-                self.events.append(("capture", winner, d, 0))
-        scores[winner] -= tc.trick_penalty
+        events = self.events
+        if unit[c0] or unit[c1] or unit[c2] or unit[c3]:
+            scores = self.deal_scores
+            captured = self.captured[winner]
+            for d in trick:
+                if unit[d]:
+                    captured.append(d)
+                    self.remaining -= 1
+                    tc.capture(scores, d, winner, leader, self.doubler[d])
+                    events.append(("capture", winner, d, 0))
+        if tc.trick_penalty:
+            self.deal_scores[winner] -= tc.trick_penalty
         self.tricks_taken[winner] += 1
-        self.tricks_done += 1
+        self.tricks_done = done = self.tricks_done + 1
         self.taken[winner] += trick
         self.last_trick = trick
         self.last_leader = leader
         self.last_winner = winner
         self.trick = []
         self.trick_leader = self.turn = winner
-        self.events.append(("trick", winner, NO_CARD, self.tricks_done))
-        if self.tricks_done == 13 or (self.remaining == 0 and tc.ends_early):  # TX-25
+        events.append(("trick", winner, NO_CARD, done))
+        if done == 13 or (self.remaining == 0 and tc.ends_early):  # TX-25
             self._end_deal()
 
     def _revoke(self, p: int, action: TrexAction) -> None:
@@ -581,12 +603,13 @@ class TrexState(State):
 
     # ------------------------------------------------------------- scoring
     def _end_deal(self) -> None:
-        o = self.game.options
+        o = self.opts
         scores = self.deal_scores
         if self.contract == TR:  # TX-35
+            payouts = o["trex_payouts"]
             for place, q in enumerate(self.out):
-                scores[q] += o.trex_payouts[place]
-        sign = -1 if o.reverse_scores else 1  # TX-V7
+                scores[q] += payouts[place]
+        sign = -1 if o["reverse_scores"] else 1  # TX-V7
         deltas = tuple(sign * x for x in scores)
         if self.tiebreak:
             self.tiebreak_scores = deltas
@@ -612,7 +635,7 @@ class TrexState(State):
             self.used = 0
             self.holder = NEXT[self.holder]
             self.events.append(("kingdom", self.holder, NO_CARD, self.kingdom))
-        self.dealer = self.holder if o.dealer == "holder" else NEXT[self.dealer]  # TX-7
+        self.dealer = self.holder if o["dealer"] == "holder" else NEXT[self.dealer]  # TX-7
         self._new_deal()
 
     def side_totals(self) -> list[int]:

@@ -434,7 +434,8 @@ class TrexDealer:
         v = self.view
         game = self.game
         o = game.options
-        st = object.__new__(TrexState)
+        st = game.new_state(seed=0)  # every attribute the engine keeps, then set from the view
+        assert isinstance(st, TrexState)
         st.game = game
         st.n = 4
         st.seed = 0

@@ -1,11 +1,9 @@
 """Per-game metrics modules: what the simulator records per match and how the
 report presents it. See :mod:`cardtable.sim.metrics.base`.
 
-Registered games are those whose engine exists on this branch. ``trex`` and
-``spit`` have their modules written (``metrics/trex.py``, ``metrics/spit.py``)
-but are left out of :data:`MODULES` until their engines are merged: add
-``"trex"`` / ``"spit"`` below then (each module imports only ``cardtable.core``
-at import time, and reads its game's state fields by name).
+Every game has its module (each imports only ``cardtable.core`` at import
+time and reads its game's state fields by name); a game registered later
+without one gets the common columns only.
 """
 
 from __future__ import annotations
@@ -16,8 +14,8 @@ from .base import GameMetrics, NullRecorder, Recorder
 
 MODULES: dict[str, str] = {
     "trash": "cardtable.sim.metrics.trash",
-    # "trex": "cardtable.sim.metrics.trex",   # enable when cardtable.games.trex is merged
-    # "spit": "cardtable.sim.metrics.spit",   # enable when cardtable.games.spit and host.realtime are merged
+    "trex": "cardtable.sim.metrics.trex",
+    "spit": "cardtable.sim.metrics.spit",
 }
 
 _GENERIC: dict[str, GameMetrics] = {}

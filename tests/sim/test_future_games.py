@@ -60,4 +60,5 @@ def test_spit_check_summary_and_report(tmp_path):
     sections = spit.report([Run(SimSpec("spit", "standard", (("max_rounds", 50),), ("medium", "easy")),
                                 tmp_path, rows)], ctx)
     assert "100.0%" in sections[0].html  # medium won every game in these rows
-    assert ctx.figures == ["figures/spit_rounds.png"]
+    assert ctx.figures == ["figures/spit_gap.png", "figures/spit_rounds.png"]  # win rate by reaction gap
+    assert "reaction-time gap" in sections[0].html

@@ -55,3 +55,27 @@ def test_every_game_has_its_metrics_module():
         assert metrics_for(name) is module.METRICS
     spit = importlib.import_module("cardtable.sim.metrics.spit").METRICS
     assert spit.play is not None
+
+
+def test_trex_recorder_sees_doublings_and_trex_places():
+    """Issue 8's Trex questions: doubling outcomes (TX-15/16) and Trex finishing places (TX-35)."""
+    import random
+
+    import cardtable
+    from cardtable.sim.metrics import metrics_for
+
+    state = cardtable.load("trex").new_state(seed=3)
+    metrics = metrics_for("trex")
+    recorder = metrics.recorder(state)
+    rng = random.Random(3)
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        recorder.step(state, action)
+    row = recorder.finish(state)
+    assert len(row["trex_places"]) == 4  # one Trex deal per kingdom
+    for holder, *order in row["trex_places"]:
+        assert sorted(order) == [0, 1, 2, 3] and 0 <= holder < 4
+    for card, doubler, capturer in row["doublings"]:
+        assert 0 <= card < 52 and 0 <= doubler < 4 and -1 <= capturer < 4

@@ -74,7 +74,7 @@ class ReportContext:
                 continue
             xs = [x for x, _ in pts]
             ys = [e.mean * k for _, e in pts]
-            err = [[(e.mean - e.low) * k for _, e in pts], [(e.high - e.mean) * k for _, e in pts]]
+            err = [[max(0.0, e.mean - e.low) * k for _, e in pts], [max(0.0, e.high - e.mean) * k for _, e in pts]]
             line = ax.errorbar(xs, ys, yerr=err, marker="o", ms=4, capsize=3, label=label, color=f"C{i}")
             if refs and label in refs:
                 ax.axhline(refs[label] * k, ls="--", lw=0.8, color=line[0].get_color())
@@ -97,7 +97,7 @@ class ReportContext:
         ys = list(range(len(labels)))
         for j, (ax, (xlabel, ests)) in enumerate(zip(axes[0], panels, strict=True)):
             means = [e.mean for e in ests]
-            err = [[e.mean - e.low for e in ests], [e.high - e.mean for e in ests]]
+            err = [[max(0.0, e.mean - e.low) for e in ests], [max(0.0, e.high - e.mean) for e in ests]]
             ax.barh(ys, means, xerr=err, capsize=2, color=f"C{j}", alpha=0.8)
             ax.set_xlabel(xlabel, fontsize=9)
             ax.grid(axis="x", alpha=0.3)

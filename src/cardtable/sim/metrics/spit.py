@@ -1,11 +1,9 @@
-"""Spit metrics and driver (RULES.md §3). NOT REGISTERED YET: add ``"spit"`` to
-:data:`cardtable.sim.metrics.MODULES` when ``cardtable.games.spit`` and
-``cardtable.host.realtime`` are merged.
+"""Spit metrics and driver (RULES.md §3).
 
 Spit has no turns (``current_player()`` is ``SIMULTANEOUS``), so a match is
 driven by the real-time host in virtual time: ``RealtimeHost(state,
-VirtualClock(), bots=…, seed=bot_seed).run()``, the way ``bench/spit.py`` on
-branch ``spit`` does. The bots are the reaction-time levels registered for
+VirtualClock(), bots=…, seed=bot_seed).run()``, the way ``bench/spit.py``
+does. The bots are the reaction-time levels registered for
 ``spit`` (``beginner`` … ``expert``), so ``--bots fast,slow`` compares levels.
 The host is imported when the first match runs, so this module type-checks
 without it.
@@ -97,9 +95,42 @@ def report(runs: Sequence[Run], ctx: ReportContext) -> list[Section]:
                              cell(mean_ci(r["virtual_seconds"] / 60 for r in run.rows))])
     html = para("Bots are reaction-time levels; games run in virtual time under the real-time host.")
     html += table(["run", "games", "bot", "win rate", "rounds per game", "virtual minutes"], rows_out)
+    html += _gap_section(runs, ctx)
     html += ctx.hist("spit_rounds", "Spit: rounds per game", "rounds",
                      {run.label: [float(r["rounds"]) for r in run.rows] for run in runs}, bins=30)
     return [Section("levels and game length", html)]
+
+
+def _gap_section(runs: Sequence[Run], ctx: ReportContext) -> str:
+    """The faster bot's win rate against the gap between the two levels' mean reaction times."""
+    from ..report import cell, para, table
+    from ..stats import proportion
+
+    try:
+        levels = importlib.import_module("cardtable.bots.spit").LEVELS
+    except ImportError:
+        return ""
+    points = []
+    for run in runs:
+        names = sorted(set(run.spec.bots))
+        if len(names) != 2 or not all(n in levels for n in names):
+            continue
+        fast, slow = sorted(names, key=lambda n: levels[n].reaction_mean)
+        gap = levels[slow].reaction_mean - levels[fast].reaction_mean
+        wins = sum(win_share(r, q) for r in run.rows for q in range(2) if r["lineup"][q] == fast)
+        seen = sum(1 for r in run.rows for q in range(2) if r["lineup"][q] == fast)
+        points.append((gap, f"{fast} vs {slow}", proportion(wins, seen)))
+    if not points:
+        return ""
+    points.sort(key=lambda p: p[0])
+    html = para("The faster level's win rate against the gap between the two levels' mean reaction times "
+                "(each run is one pairing of levels).")
+    html += table(["pairing", "reaction-time gap (s)", "faster level wins"],
+                  [[label, f"{gap:.2f}", cell(est, True)] for gap, label, est in points])
+    html += ctx.bars("spit_gap", "Spit: the faster level's win rate by reaction-time gap",
+                     [f"{label} (+{gap:.2f} s)" for gap, label, _ in points],
+                     [("faster level wins", [est for _, _, est in points])])
+    return html
 
 
 METRICS = GameMetrics(game="spit", recorder=SpitRecorder, summary=summary, report=report, play=play, check=check)

@@ -1,18 +1,21 @@
-"""Trex metrics (RULES.md §2). NOT REGISTERED YET: add ``"trex"`` to
-:data:`cardtable.sim.metrics.MODULES` when ``cardtable.games.trex`` is merged.
+"""Trex metrics (RULES.md §2).
 
-Written against the Trex engine of branch ``trex`` (``TrexState.records``: one
-``(deal number, kingdom, holder, contract mask, per-seat deltas)`` per official
-deal; ``totals``; ``trex_firsts``); fields are read by name, so this module
-imports nothing from the game and type-checks without it.
+Reads the Trex engine's fields by name (``TrexState.records``: one ``(deal
+number, kingdom, holder, contract mask, per-seat deltas)`` per official deal;
+``totals``; ``trex_firsts``; the engine's event tuples after each action), so
+this module imports nothing from the game and type-checks without it.
 
 Columns: ``totals``, ``trex_firsts`` (per seat), ``deals`` (one
 ``[kingdom, holder, contract, d0, d1, d2, d3]`` per deal, in order),
-``tiebreak`` (an extra deal was needed, TX-40).
+``tiebreak`` (an extra deal was needed, TX-40), ``doublings`` (one ``[card,
+doubler, capturer]`` per doubled card, capturer -1 if nobody took it, TX-15/16)
+and ``trex_places`` (one ``[holder, first, second, third, fourth]`` per Trex
+deal, TX-35).
 
 Report: who wins by seat and by first kingdom holder; the order in which
-holders choose contracts (TX-9); what each contract is worth to the holder and
-to the others; the spread of final totals.
+holders choose contracts (TX-9) and what each contract is worth to the holder
+by its place in that order; doubling outcomes; Trex finishing places by seat
+relative to the holder; the spread of final totals.
 """
 
 from __future__ import annotations
@@ -42,13 +45,36 @@ def contract_name(mask: int) -> str:
 
 
 class TrexRecorder:
-    """Everything comes from the final state; nothing to do per action."""
+    """Doublings and Trex places from the events of each action; the rest from the final state."""
 
     def __init__(self, state: State) -> None:
-        pass
+        self.doubled: dict[int, int] = {}  # card -> doubler, this deal
+        self.captured: dict[int, int] = {}  # doubled card -> capturer, this deal
+        self.doublings: list[list[int]] = []
+        self.out: list[int] = []
+        self.trex_places: list[list[int]] = []
+        self.holder = -1
 
     def step(self, state: State, action: Action) -> None:
-        pass
+        s: Any = state
+        for kind, seat, card, _value in s.events:
+            if kind == "double":
+                self.doubled[card] = seat
+            elif kind == "capture":
+                self.captured[card] = seat
+            elif kind == "contract":
+                self.holder = seat
+            elif kind == "out":
+                self.out.append(seat)
+            elif kind == "deal_over":
+                self._close_deal()
+
+    def _close_deal(self) -> None:
+        for card, doubler in self.doubled.items():
+            self.doublings.append([card, doubler, self.captured.get(card, -1)])
+        if len(self.out) == 4:
+            self.trex_places.append([self.holder, *self.out])
+        self.doubled, self.captured, self.out = {}, {}, []
 
     def finish(self, state: State) -> dict[str, Any]:
         s: Any = state
@@ -57,6 +83,8 @@ class TrexRecorder:
             "trex_firsts": list(s.trex_firsts),
             "deals": [[k, h, c, *d] for (_, k, h, c, d) in s.records],
             "tiebreak": bool(getattr(s, "tiebreak_scores", None)),
+            "doublings": self.doublings,
+            "trex_places": self.trex_places,
         }
 
 
@@ -106,11 +134,55 @@ def report(runs: Sequence[Run], ctx: ReportContext) -> list[Section]:
         html += table(["first kingdom holder wins the game", "tie-break deal needed"],
                       [[cell(proportion(fh_wins, len(first_holder)), True),
                         cell(proportion(sum(bool(r["tiebreak"]) for r in rows), n), True)]])
+        html += _order_and_doubling(rows, ctx, run)
         html += ctx.hist(f"trex_totals_{run.spec.key}", f"Trex: final totals ({run.label})", "total",
                          {"winner": [float(max(r["totals"])) for r in rows],
                           "all players": [float(t) for r in rows for t in r["totals"]]})
         sections.append(Section(f"contracts and scores ({run.label})", html))
     return sections
+
+
+def _order_and_doubling(rows: Sequence[Mapping[str, Any]], ctx: ReportContext, run: Run) -> str:
+    """The holder's score per contract by its place in the kingdom's order; doubling
+    outcomes; Trex places by seat relative to the holder."""
+    from ..report import cell, para, table
+
+    by_pos: dict[str, list[list[float]]] = {name: [[] for _ in range(5)] for name in CONTRACTS.values()}
+    for r in rows:
+        seen: dict[int, int] = {}
+        for kingdom, holder, mask, *deltas in r["deals"]:
+            pos = seen.get(kingdom, 0)
+            seen[kingdom] = pos + 1
+            name = contract_name(mask)
+            if name in by_pos and pos < 5:
+                by_pos[name][pos].append(deltas[holder])
+    html = para("The holder's score per deal for each contract, by the place it had in the kingdom's order.")
+    html += table(["contract", "1st", "2nd", "3rd", "4th", "5th"],
+                  [[name, *(cell(mean_ci(v), digits=1) if len(v) > 1 else "–" for v in cols)]
+                   for name, cols in by_pos.items()])
+    doublings = [d for r in rows for d in r.get("doublings", [])]
+    if doublings:
+        kinds = {"taken by another player": 0, "taken by the doubler": 0, "not taken": 0}
+        for _card, doubler, capturer in doublings:
+            key = "not taken" if capturer < 0 else "taken by the doubler" if capturer == doubler else (
+                "taken by another player")
+            kinds[key] += 1
+        html += para(f"Doubled cards (TX-15/16): {len(doublings)} in {len(rows)} games.")
+        html += table(list(kinds), [[cell(proportion(k, len(doublings)), True) for k in kinds.values()]])
+    places = [p for r in rows for p in r.get("trex_places", [])]
+    if places:
+        counts = [[0] * 4 for _ in range(4)]  # [seat after the holder][place]
+        for holder, *order in places:
+            for place, seat in enumerate(order):
+                counts[(seat - holder) % 4][place] += 1
+        labels = ["holder", "holder + 1", "holder + 2", "holder + 3"]
+        html += para(f"Trex finishing places (TX-35) by seat relative to the holder, over {len(places)} Trex deals "
+                     "(the holder leads first).")
+        html += table(["seat", "1st", "2nd", "3rd", "4th"],
+                      [[labels[k], *(cell(proportion(c, len(places)), True) for c in counts[k])] for k in range(4)])
+        html += ctx.bars(f"trex_places_{run.spec.key}", f"Trex: first places by seat ({run.label})", labels,
+                         [("finishes first", [proportion(counts[k][0], len(places)) for k in range(4)])])
+    return html
 
 
 def _contracts_from_engine() -> None:

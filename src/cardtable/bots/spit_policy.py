@@ -34,6 +34,7 @@ import random
 from collections.abc import Callable
 
 from ..core.game import Action, PlayerView
+from ..core.seats import next_seat
 from ..games.spit.actions import CHOOSE, FILL, PLAY, SpitAction
 from ..games.spit.view import SpitView
 from .base import Budget, register_bot
@@ -67,7 +68,7 @@ class PolicySpitBot(SpitBot):
 
     def _choose(self, moves: list[SpitAction], view: SpitView, rng: random.Random) -> SpitAction:
         seat = view.seat or 0
-        other = 1 - seat
+        other = next_seat(seat, 2)
         down = view.face_down[seat]
         mine = [pile[-1].id for pile in view.stock[seat] if pile]
         theirs = [pile[-1].id for pile in view.stock[other] if pile]

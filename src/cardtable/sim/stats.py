@@ -53,10 +53,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     """
     if n <= 0:
         return (0.0, 1.0)
-    p = successes / n
+    rate = successes / n
     denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    centre = (rate + z * z / (2 * n)) / denom
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 

@@ -552,7 +552,15 @@ class RealtimeScreen(TableScreen):
         """No turns to drive: :meth:`pump` does it all."""
 
     def on_screen_resume(self) -> None:
+        """Back from a help, quit or result screen: the clock goes on where it stopped."""
+        if self.session.clock is not None:
+            self.session.clock.resume()
         self.pump()
+
+    def on_screen_suspend(self) -> None:
+        """A help or quit screen is up: the race waits (the bots and the timers too)."""
+        if self.session.clock is not None:
+            self.session.clock.pause()
 
     def _arrived(self, arrival: Arrival) -> None:
         """The host processed an action (the host calls this; nothing is drawn here)."""
@@ -563,6 +571,11 @@ class RealtimeScreen(TableScreen):
             self._changed = True
         elif arrival.seat is not None and arrival.seat == self.viewer:
             self._late = arrival.reason or ""
+
+    def _log(self, event: Event, view: PlayerView) -> None:
+        """A line of the log, without the rules between seats (in a race they would come every line)."""
+        self._last_actor = None
+        super()._log(event, view)
 
     def pump(self) -> None:
         """Let the host process what is due by now and redraw what changed."""

@@ -49,6 +49,33 @@ def event_line(game: str, event: Event, view: PlayerView, lang: str) -> str:
     return event.text if text.startswith(f"{game}.event.") else text
 
 
+class PausableClock:
+    """A clock that stands still while paused (a help or quit screen is up) and then goes on
+    from where it stopped, so the timers and the bots of a real-time game wait too."""
+
+    def __init__(self, base: Clock) -> None:
+        self.base = base
+        self._offset = 0.0
+        self._paused_at: float | None = None
+
+    def now(self) -> float:
+        at = self.base.now() if self._paused_at is None else self._paused_at
+        return at - self._offset
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def pause(self) -> None:
+        if self._paused_at is None:
+            self._paused_at = self.base.now()
+
+    def resume(self) -> None:
+        if self._paused_at is not None:
+            self._offset += self.base.now() - self._paused_at
+            self._paused_at = None
+
+
 @dataclass
 class Step:
     """One accepted action as the display seat saw it: the new events, then the view after them."""
@@ -79,6 +106,7 @@ class Session:
             raise ConfigError(f"{self.game.title} is played in real time: one human seat at most (--seats)")
         self._hint_bot: Bot | None = None
         self.host: RealtimeHost | None = None
+        self.clock: PausableClock | None = None  # the real-time host's clock (:meth:`live`)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -156,8 +184,9 @@ class Session:
 
     def live(self, on_arrival: Callable[[Arrival], None] | None = None) -> RealtimeHost:
         """The real-time host of this match (made on first use): it drives ``match.state`` on the
-        match's clock, with a reaction-time bot (the seat's bot level) in every bot seat. Humans
-        :meth:`RealtimeHost.submit`; the app calls :meth:`RealtimeHost.advance` many times a second."""
+        match's clock (through a :class:`PausableClock`, :attr:`clock`), with a reaction-time bot
+        (the seat's bot level) in every bot seat. Humans :meth:`RealtimeHost.submit`; the app calls
+        :meth:`RealtimeHost.advance` many times a second."""
         if self.host is None:
             bots: dict[int, RealtimeBot] = {}
             for s, spec in enumerate(self.seats):
@@ -167,8 +196,8 @@ class Session:
                         raise ConfigError(f"the {self.game.name} bot {spec.kind!r} cannot play in real time")
                     bots[s] = bot  # type: ignore[assignment]  # checked: it reacts
             seed = self.bot_seed if self.bot_seed is not None else fresh_seed()
-            self.host = RealtimeHost(self.match.state, self.match.clock, bots=bots, seed=seed,
-                                     on_arrival=on_arrival)
+            self.clock = PausableClock(self.match.clock)
+            self.host = RealtimeHost(self.match.state, self.clock, bots=bots, seed=seed, on_arrival=on_arrival)
         elif on_arrival is not None:
             self.host.on_arrival = on_arrival
         return self.host

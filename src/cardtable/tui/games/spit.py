@@ -39,6 +39,8 @@ STOCK_WIDTH = 9
 SPIT_WIDTH = 14
 """The inner widths of a stock pile's and a spit pile's box."""
 NOTE_SECONDS = 1.5
+FLASH_SECONDS = 0.4
+"""How long the piles that just changed are marked."""
 """How long a note ("too late", "that card does not fit") stays."""
 
 
@@ -105,6 +107,7 @@ class Table(GameTable):
         self.note_text = ""
         self.note_error = False
         self._note_timer: Timer | None = None
+        self._flash_timer: Timer | None = None
         self._before: SpitView | None = None  # the view drawn before this one (for the flashes)
         self.hint: Action | None = None
 
@@ -148,6 +151,15 @@ class Table(GameTable):
             self.choosing = False
         self.hint = None
         self._draw()
+        if self._flash_timer is not None:
+            self._flash_timer.stop()
+        self._flash_timer = self.set_timer(FLASH_SECONDS, self._unflash) if self._before is not None else None
+
+    def _unflash(self) -> None:
+        """The flashes of the last change go after a moment."""
+        self._flash_timer = None
+        self._before = None
+        self._draw()
 
     def _draw(self) -> None:
         view = self.sview
@@ -189,8 +201,6 @@ class Table(GameTable):
         )
         if view.scoring == "points":
             line.append(" · " + tr("spit.points", lang, n=view.scores[seat]), style="dim")
-        if view.spit_requests[seat]:
-            line.append("  " + tr("spit.asks", lang), style="bold yellow")
         return line
 
     def _stock_face(self, view: SpitView, seat: int, j: int, numbered: bool) -> Text:
@@ -226,6 +236,11 @@ class Table(GameTable):
         style = {"play": "bold green", "spit_pending": "bold yellow", "slap": "bold white on red",
                  "over": "bold"}.get(phase, "bold")
         text = Text(tr(f"spit.phase.{phase}", lang), style=style)
+        for p in (view.seat or 0, 1 - (view.seat or 0)):
+            if view.spit_requests[p] and phase == "play":
+                asks = tr("spit.you_ask", lang) if p == view.seat else \
+                    tr("spit.asks", lang, who=self.session.seat_label(p, view.seat))
+                text.append("\n" + asks, style="yellow")
         if view.lone_pile is not None and phase != "slap":
             text.append("\n" + tr("spit.lone", lang, k=view.lone_pile), style="dim")
         if self.choosing:
@@ -380,9 +395,13 @@ class Table(GameTable):
         if view is None:
             return ""
         lang = self.lang
+        held = list(view.cards_held)
+        for event in view.events:  # the last round's collection counts (SP-26 compares those)
+            if event.kind == "collect" and event.seat is not None and event.value is not None:
+                held[event.seat] = event.value
         lines = []
         for p in (0, 1):
-            line = f"{self.session.seat_title(p)}: " + tr("spit.cards_left", lang, n=view.cards_held[p])
+            line = f"{self.session.seat_title(p)}: " + tr("spit.cards_left", lang, n=held[p])
             if view.scoring == "points":
                 line += ", " + tr("spit.points", lang, n=view.scores[p])
             lines.append(line)

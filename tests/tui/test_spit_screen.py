@@ -6,13 +6,22 @@ every run is the same."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
 import cardtable
 from cardtable.core.cards import Card
+from cardtable.core.errors import ConfigError
 from cardtable.games.spit.actions import A_TIMER_SPIT, FILL, PLAY, SLAP, SPIT, SpitAction
 from cardtable.games.spit.state import adjacent
 from cardtable.games.spit.view import SpitView
 from cardtable.host.clock import VirtualClock
-from cardtable.tui.app import RealtimeScreen, ResultScreen, TableApp
+from cardtable.tui.app import HelpScreen, RealtimeScreen, ResultScreen, TableApp
 from cardtable.tui.games.spit import Table
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
@@ -193,3 +202,73 @@ async def test_the_mouse_plays_a_chosen_pile_and_a_wrong_key_only_says_so():
         await pilot.pause()
         assert "cannot choose" in str(scr.query_one("#spit-note").render())
         assert len(s.match.state.history) == count
+
+
+@sync
+async def test_help_pauses_the_race_and_the_clock_goes_on_after_it():
+    s, clock = spit_session(seed=3, bot="expert")
+    app = TableApp(s, hz=NEVER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        scr = rt(app)
+        count = len(s.match.state.history)
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "1 … 5" in app.screen.text and "spit_delay" in app.screen.text
+        clock.advance(30.0)  # the expert would have played several cards by now
+        scr.pump()
+        assert len(s.match.state.history) == count and s.clock is not None and s.clock.now() == 0.0
+        await pilot.press("escape")
+        await settle(pilot, lambda: app.screen is scr)
+        clock.advance(30.0)
+        scr.pump()
+        assert len(s.match.state.history) > count
+
+
+def test_play_spit_in_a_terminal_is_the_app_and_plain_is_the_raw_screen(monkeypatch):
+    import cardtable.cli.spit_play as spit_play
+    import cardtable.tui.launch as launch
+    from cardtable.cli import main as cli_main
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(launch, "run_play", lambda session, **kw: seen.setdefault("app", session) and 0)
+    monkeypatch.setattr(spit_play, "play_spit", lambda game, **kw: seen.setdefault("plain", kw) and 0)
+    monkeypatch.setattr(cli_main, "_terminal", lambda: True)
+    assert cli_main.main(["play", "spit", "--seed", "2", "--bot", "easy", "--lang", "en"]) == 0
+    session = seen["app"]
+    assert isinstance(session, Session) and session.realtime and [str(x) for x in session.seats] == ["human", "easy"]
+    assert "plain" not in seen
+    assert cli_main.main(["play", "spit", "--plain", "--seed", "2", "--bot", "easy"]) == 0
+    assert seen["plain"]["level"] == "easy"  # type: ignore[index]
+
+
+def test_a_real_time_game_has_one_human_seat_at_most():
+    with pytest.raises(ConfigError, match="one human seat"):
+        Session.start(cardtable.load("spit"), parse_seats("human,human", "spit"), seed=1)
+    s, _ = spit_session()
+    assert s.realtime and not Session.start(cardtable.load("trash"), parse_seats("human,stock", "trash")).realtime
+
+
+def _exe() -> str | None:
+    found = shutil.which("cardtable")
+    local = Path(sys.executable).with_name("cardtable")
+    return found or (str(local) if local.exists() else None)
+
+
+@pytest.mark.skipif(_exe() is None, reason="the cardtable command is not installed")
+def test_the_command_plays_spit_in_the_app_on_the_system_clock():
+    exe = _exe()
+    assert exe is not None
+    env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    child = pexpect.spawn(exe, ["play", "spit", "--seed", "3", "--bot", "expert", "--lang", "en"],
+                          encoding="utf-8", timeout=30, env=env, dimensions=(34, 110))
+    try:
+        child.expect("PLAY!")
+        child.expect(r"seat 1 (plays|moves|asks)")  # the bot plays by itself, in real time
+        child.send("q")
+        child.expect("Quit without saving")
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0

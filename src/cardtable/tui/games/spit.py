@@ -35,8 +35,8 @@ from .base import GameTable
 PILE_KEYS = {str(n): n for n in range(1, 6)}
 LEFT_KEYS = ("left", "a")
 RIGHT_KEYS = ("right", "d")
-STOCK_WIDTH = 9
-SPIT_WIDTH = 14
+STOCK_WIDTH = 8
+SPIT_WIDTH = 15
 """The inner widths of a stock pile's and a spit pile's box."""
 NOTE_SECONDS = 1.5
 FLASH_SECONDS = 0.4
@@ -57,6 +57,7 @@ class StockCell(Static):
         super().__init__(classes="stock", id=f"stock-{row}-{pile}")
         self.row = row  # 0: the seat on screen (bottom), 1: the other seat (top)
         self.pile = pile
+        self.border_title = str(pile)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -84,19 +85,21 @@ class Table(GameTable):
     """The Spit table, seen from one seat."""
 
     DEFAULT_CSS = """
-    Table { height: 1fr; width: 62; padding: 0 1; }
+    Table { height: 1fr; width: 56; padding: 0 0 0 1; }
     Table .seat-line { height: 1; }
-    Table .stocks { height: 5; }
-    Table .stock { width: 11; height: 5; border: round $panel-lighten-2; content-align: center middle;
+    Table .stocks { height: 4; }
+    Table .stock { width: 10; height: 4; border: round $panel-lighten-2; content-align: center middle;
+                   border-title-align: center;
                    margin: 0 1 0 0; }
     Table .stock.-selected { border: heavy $warning; background: $warning 25%; }
     Table .stock.-flash { border: round $success; }
     Table .stock.-hint { border: double $accent; }
-    Table #spit-middle { height: 7; align: center middle; }
-    Table .spitpile { width: 16; height: 7; border: round $accent; content-align: center middle; }
+    Table #spit-middle { height: 4; align: center middle; }
+    Table .spitpile { width: 17; height: 4; border: round $accent; content-align: center middle;
+                      border-title-align: center; }
     Table .spitpile.-flash { border: heavy $success; }
     Table .spitpile.-slap { border: heavy $error; background: $error 20%; }
-    Table #spit-phase { width: 22; height: 7; content-align: center middle; text-align: center; }
+    Table #spit-phase { width: 21; height: 4; content-align: center middle; text-align: center; }
     Table #spit-note { height: 2; text-align: center; }
     """
 
@@ -207,7 +210,6 @@ class Table(GameTable):
         cards = view.stock[seat][j - 1]
         down = view.face_down[seat][j - 1]
         top: Card | None = cards[-1] if cards else None
-        label = Text(str(j), style="bold" if numbered else "dim")
         if top is not None:
             face = card_text(top)
         elif down:
@@ -217,18 +219,18 @@ class Table(GameTable):
         under = f"+{down}" if down and top is not None else (f"{down}" if down else "")
         if len(cards) > 1:  # same-rank stacking: more face-up cards beneath
             under = f"×{len(cards)}" + (f" +{down}" if down else "")
-        return _lines(STOCK_WIDTH, label, face, Text(under, style="dim"))
+        return _lines(STOCK_WIDTH, face, Text(under, style="dim"))
 
     def _spit_face(self, view: SpitView, k: int) -> Text:
         lang = self.lang
         whose = tr("spit.yours", lang) if k == view.seat else tr("spit.theirs", lang)
         top = view.spit_tops[k]
-        head = Text.assemble((f"S{k}", "bold"), (f" · {whose}", "dim"))
+        self.query_one(f"#spitpile-{k}", SpitCell).border_title = f"S{k} · {whose}"
         if top is None:
-            return _lines(SPIT_WIDTH, head, Text(""), Text(tr("spit.unused", lang), style="dim"))
+            return _lines(SPIT_WIDTH, Text(tr("spit.unused", lang), style="dim"))
         n = view.spit_sizes[k]
         size = tr("spit.size1" if n == 1 else "spit.size", lang, n=n)
-        return _lines(SPIT_WIDTH, head, card_text(top, width=7), Text(size, style="dim"))
+        return _lines(SPIT_WIDTH, card_text(top, width=7), Text(size, style="dim"))
 
     def _phase_text(self, view: SpitView) -> Text:
         lang = self.lang

@@ -21,6 +21,7 @@ from cardtable.games.spit.actions import A_TIMER_SPIT, FILL, PLAY, SLAP, SPIT, S
 from cardtable.games.spit.state import adjacent
 from cardtable.games.spit.view import SpitView
 from cardtable.host.clock import VirtualClock
+from cardtable.records import Record
 from cardtable.tui.app import HelpScreen, RealtimeScreen, ResultScreen, TableApp
 from cardtable.tui.games.spit import Table
 from cardtable.tui.seats import parse_seats
@@ -272,3 +273,33 @@ def test_the_command_plays_spit_in_the_app_on_the_system_clock():
     finally:
         child.close()
     assert child.exitstatus == 0
+
+
+@sync
+async def test_hint_save_and_resume_a_spit_game_in_the_app(tmp_path):
+    s, clock = spit_session(seed=3)
+    s.save_path = tmp_path / "spit.json"
+    app = TableApp(s, hz=NEVER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        scr = rt(app)
+        for _ in range(40):
+            for key in human_keys(drawn(app)):
+                await pilot.press(key)
+            clock.advance(0.25)
+            scr.pump()
+            await pilot.pause()
+        await pilot.press("h")
+        await pilot.pause()
+        assert s.view(0).legal_actions  # (a spit request can always be made or withdrawn here)
+        assert "Hint (hard): " in str(scr.query_one("#status").render())
+        await pilot.press("s")
+        await pilot.pause()
+        assert "Saved to" in str(scr.query_one("#status").render())
+        view = s.view(0)
+    again = Session.resume(Record.load(tmp_path / "spit.json"), parse_seats("human,beginner", "spit"), bot_seed=1)
+    assert again.realtime and again.view(0) == view
+    app = TableApp(again, hz=NEVER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert drawn(app) == view

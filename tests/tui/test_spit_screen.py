@@ -103,14 +103,15 @@ async def test_a_round_against_the_bot_by_key_presses_play_spit_and_slap():
         scr = rt(app)
         assert "beginner" in str(scr.query_one("#title").render())
         assert "round 1" in str(scr.query_one("#title").render())
+        assert len(hidden_faces(s)) == 40  # 10 spit cards and 10 face-down stock cards a seat
         pressed: list[str] = []
         for _ in range(3000):
             if s.is_over:
                 break
             view = drawn(app)
             assert view == s.view(0)  # the screen shows the state as it is, from seat 0
-            text = table_text(app)
-            for hidden in hidden_faces(s):
+            text = table_text(app) + "\n".join(str(line.text) for line in scr.query_one("#log").lines)
+            for hidden in hidden_faces(s):  # (one round: no card shown in the log has gone back into hiding)
                 assert hidden not in text, hidden
             keys = human_keys(view)
             for key in keys:

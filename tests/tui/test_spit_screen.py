@@ -304,3 +304,28 @@ async def test_hint_save_and_resume_a_spit_game_in_the_app(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert drawn(app) == view
+
+
+@sync
+async def test_a_slap_with_the_mouse():
+    s, clock = spit_session(seed=3, max_rounds=1)
+    app = TableApp(s, hz=NEVER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        scr = rt(app)
+        for _ in range(3000):
+            view = drawn(app)
+            if s.is_over or view.phase == "slap":
+                break
+            keys = human_keys(view)
+            for key in keys:
+                await pilot.press(key)
+            clock.advance(0.05 if keys else 0.25)
+            scr.pump()
+            await pilot.pause()
+        assert drawn(app).phase == "slap" and scr.query_one("#spitpile-0").has_class("-slap")
+        await pilot.click("#spitpile-1")
+        await pilot.pause()
+        slap = s.match.state.history[-1]
+        assert isinstance(slap, SpitAction) and (slap.kind, slap.seat, slap.target) == (SLAP, 0, 1)
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))

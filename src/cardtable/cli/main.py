@@ -95,7 +95,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if lang not in languages():
         raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
     save = Path(args.save) if args.save else None
-    if args.plain or not _terminal() or name == "spit":  # Spit: the real-time screen of cli.spit_play
+    if args.plain or not _terminal():  # Spit with --plain: the real-time screen of cli.spit_play
         return _play_plain(args, game, seats, record, save)
     if record is not None:
         session = Session.resume(record, seats, lang=lang, save_path=save or Path(args.resume))

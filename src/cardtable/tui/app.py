@@ -21,6 +21,7 @@ from textual.widgets import RichLog, Static
 
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
+from ..host.realtime import Arrival
 from .games import GameTable, table_class
 from .help import help_text
 from .session import Session, Step, event_line, languages, tr
@@ -220,13 +221,22 @@ class TableScreen(Screen[None]):
 
     def _texts(self) -> None:
         s, lang = self.session, self.session.lang
-        view = self.table.current
         who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
         extra = self.table.subtitle()
         self.query_one("#title", Static).update(
             Text(tr("title", lang, game=s.game.title, preset=s.game.preset, who=who) + (f" · {extra}" if extra else ""))
         )
-        self.query_one("#keys", Static).update(Text(tr("keys", lang)))
+        self.query_one("#keys", Static).update(Text(self._keys_line()))
+        line = self._status_line()
+        status = self.query_one("#status", Static)
+        status.update(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")))
+
+    def _keys_line(self) -> str:
+        return tr("keys", self.session.lang)
+
+    def _status_line(self) -> str:
+        s, lang = self.session, self.session.lang
+        view = self.table.current
         if s.is_over and view is not None:
             line = self.result_text(view, summary=False)
         elif self.awaiting is not None:
@@ -238,8 +248,7 @@ class TableScreen(Screen[None]):
                 if s.to_move() >= 0 else tr("status.bots", lang)
         else:
             line = ""
-        status = self.query_one("#status", Static)
-        status.update(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")))
+        return line
 
     def say(self, message: str, error: bool = False) -> None:
         self.message, self.error = message, error
@@ -512,20 +521,124 @@ class TableScreen(Screen[None]):
             self.say(tr("status.slow", self.session.lang))
 
 
+class RealtimeScreen(TableScreen):
+    """The table of a real-time match (Spit): no turns and no animation queue.
+
+    The session's :class:`~cardtable.host.realtime.RealtimeHost` runs on the match's clock
+    (the system clock, or a test's virtual one). An interval timer (``hz`` times a second)
+    calls :meth:`pump`, which lets the host feed the timers and the bots' moves that are due
+    and redraws the table when something changed. A key or click of the seat on screen is
+    submitted at once; if it lost a race (the view it was chosen from had just changed), the
+    host rejects it without penalty and the table shows a short "too late" note.
+    """
+
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0) -> None:
+        super().__init__(session, pace=pace, bot_delay=bot_delay)
+        self.hz = hz
+        humans = session.humans
+        self.viewer = humans[0] if humans else None
+        self.awaiting = self.viewer
+        self._changed = False
+        self._late: str | None = None
+        self.host = session.live(self._arrived)
+
+    def on_mount(self) -> None:
+        """After :meth:`TableScreen.on_mount` (Textual runs both): start the pump."""
+        self.log_widget.can_focus = False  # the arrow keys are the game's
+        self.set_interval(1.0 / self.hz, self.pump)
+        self.pump()
+
+    def _kick(self, delay: float = 0.0) -> None:
+        """No turns to drive: :meth:`pump` does it all."""
+
+    def on_screen_resume(self) -> None:
+        """Back from a help, quit or result screen: the clock goes on where it stopped."""
+        if self.session.clock is not None:
+            self.session.clock.resume()
+        self.pump()
+
+    def on_screen_suspend(self) -> None:
+        """A help or quit screen is up: the race waits (the bots and the timers too)."""
+        if self.session.clock is not None:
+            self.session.clock.pause()
+
+    def _arrived(self, arrival: Arrival) -> None:
+        """The host processed an action (the host calls this; nothing is drawn here)."""
+        if arrival.accepted:
+            view = self.session.view(self.viewer)
+            for event in view.events:  # a Spit view carries the events of the last change
+                self._log(event, view)
+            self._changed = True
+        elif arrival.seat is not None and arrival.seat == self.viewer:
+            self._late = arrival.reason or ""
+
+    def _log(self, event: Event, view: PlayerView) -> None:
+        """A line of the log, without the rules between seats (in a race they would come every line)."""
+        self._last_actor = None
+        super()._log(event, view)
+
+    def pump(self) -> None:
+        """Let the host process what is due by now and redraw what changed."""
+        if self.retired:
+            return
+        if not self.session.is_over:
+            self.host.advance()
+        if self._late is not None:
+            self._late = None
+            self._note(tr("spit.too_late", self.session.lang))
+        if self._changed:
+            self._changed = False
+            self.table.show(self.session.view(self.viewer))
+            self.message = ""
+            self._texts()
+        if self.session.is_over and self.app.screen is self:
+            self._finish()
+
+    def _note(self, text: str) -> None:
+        note = getattr(self.table, "note", None)
+        if callable(note):
+            note(text)
+        else:
+            self.say(text, error=True)
+
+    def act(self, action: Action) -> None:
+        """The seat on screen chose ``action``: it goes to the host now."""
+        if self.viewer is None or self.session.is_over or self.retired:
+            return
+        self.host.submit(action)
+        self.pump()
+
+    def _keys_line(self) -> str:
+        line = getattr(self.table, "keys_line", None)
+        return str(line()) if callable(line) else super()._keys_line()
+
+    def _status_line(self) -> str:
+        if self.session.is_over and self.table.current is not None:
+            return super()._status_line()
+        return self.table.prompt()
+
+
 class TableApp(App[int]):
     """Terminal play of one match."""
 
     TITLE = "cardtable"
     ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
 
-    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> None:
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0) -> None:
         super().__init__()
         self.session = session
         self.pace = pace
         self.bot_delay = bot_delay
+        self.hz = hz
+
+    def table_for(self, session: Session, pace: float, bot_delay: float) -> TableScreen:
+        """The table screen for ``session``: a real-time one for a real-time game (Spit)."""
+        if session.realtime:
+            return RealtimeScreen(session, pace=pace, bot_delay=bot_delay, hz=self.hz)
+        return TableScreen(session, pace=pace, bot_delay=bot_delay)
 
     def get_default_screen(self) -> Screen[None]:
-        return TableScreen(self.session, pace=self.pace, bot_delay=self.bot_delay)
+        return self.table_for(self.session, self.pace, self.bot_delay)
 
     @property
     def table_screen(self) -> TableScreen:
@@ -543,4 +656,4 @@ class TableApp(App[int]):
         old_screen.retired = True
         # The first table is the app's default screen and cannot be switched away; the finished one
         # stays below, inert, and the new table goes on top.
-        self.push_screen(TableScreen(self.session, pace=old_screen._speeds[0], bot_delay=old_screen._speeds[1]))
+        self.push_screen(self.table_for(self.session, old_screen._speeds[0], old_screen._speeds[1]))

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from ..bots.base import Bot, make_bot
+from ..core.chance import fresh_seed
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Action, Event, Game, PlayerView
 from ..core.seats import SIMULTANEOUS, TERMINAL
 from ..host.clock import Clock
 from ..host.match import Match
+from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..i18n import event_text, translate
 from ..records.record import Record
 from .seats import HINT_BOTS, SeatSpec, pick_bot
@@ -47,6 +49,33 @@ def event_line(game: str, event: Event, view: PlayerView, lang: str) -> str:
     return event.text if text.startswith(f"{game}.event.") else text
 
 
+class PausableClock:
+    """A clock that stands still while paused (a help or quit screen is up) and then goes on
+    from where it stopped, so the timers and the bots of a real-time game wait too."""
+
+    def __init__(self, base: Clock) -> None:
+        self.base = base
+        self._offset = 0.0
+        self._paused_at: float | None = None
+
+    def now(self) -> float:
+        at = self.base.now() if self._paused_at is None else self._paused_at
+        return at - self._offset
+
+    @property
+    def paused(self) -> bool:
+        return self._paused_at is not None
+
+    def pause(self) -> None:
+        if self._paused_at is None:
+            self._paused_at = self.base.now()
+
+    def resume(self) -> None:
+        if self._paused_at is not None:
+            self._offset += self.base.now() - self._paused_at
+            self._paused_at = None
+
+
 @dataclass
 class Step:
     """One accepted action as the display seat saw it: the new events, then the view after them."""
@@ -66,13 +95,18 @@ class Session:
     lang: str = "en"
     save_path: Path | None = None
     hint_rng: random.Random = field(default_factory=lambda: random.Random(0))
+    bot_seed: int | None = None
 
     def __post_init__(self) -> None:
         if len(self.seats) != self.game.num_players:
             raise ConfigError(
                 f"--seats names {len(self.seats)} seats; {self.game.title} here has {self.game.num_players}"
             )
+        if self.realtime and len(self.humans) > 1:
+            raise ConfigError(f"{self.game.title} is played in real time: one human seat at most (--seats)")
         self._hint_bot: Bot | None = None
+        self.host: RealtimeHost | None = None
+        self.clock: PausableClock | None = None  # the real-time host's clock (:meth:`live`)
 
     # ------------------------------------------------------------ building
     @classmethod
@@ -90,7 +124,7 @@ class Session:
         """A new match of ``game`` with ``seats``."""
         bots = {s: make_bot(game.name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
         match = Match(game, seed=seed, bots=bots, bot_seed=bot_seed, clock=clock)
-        return cls(match, tuple(seats), lang=lang, save_path=save_path)
+        return cls(match, tuple(seats), lang=lang, save_path=save_path, bot_seed=bot_seed)
 
     @classmethod
     def resume(
@@ -105,7 +139,7 @@ class Session:
         """The match of ``record``, replayed (every action checked) and continued with ``seats``."""
         bots = {s: make_bot(record.game, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
         match = Match.from_record(record, bots=bots, bot_seed=bot_seed)
-        return cls(match, tuple(seats), lang=lang, save_path=save_path)
+        return cls(match, tuple(seats), lang=lang, save_path=save_path, bot_seed=bot_seed)
 
     # ---------------------------------------------------------------- seats
     @property
@@ -140,6 +174,33 @@ class Session:
         spec = self.seats[seat]
         base = tr("seat", self.lang, n=seat)
         return f"{spec.name} ({base})" if spec.name else base
+
+    # ----------------------------------------------------------- real time
+    @property
+    def realtime(self) -> bool:
+        """True for a real-time game (Spit): its state runs timers, so it is played on a
+        :class:`RealtimeHost` (:meth:`live`) instead of turn by turn."""
+        return callable(getattr(self.match.state, "timers", None))
+
+    def live(self, on_arrival: Callable[[Arrival], None] | None = None) -> RealtimeHost:
+        """The real-time host of this match (made on first use): it drives ``match.state`` on the
+        match's clock (through a :class:`PausableClock`, :attr:`clock`), with a reaction-time bot
+        (the seat's bot level) in every bot seat. Humans :meth:`RealtimeHost.submit`; the app calls
+        :meth:`RealtimeHost.advance` many times a second."""
+        if self.host is None:
+            bots: dict[int, RealtimeBot] = {}
+            for s, spec in enumerate(self.seats):
+                if not spec.is_human:
+                    bot = make_bot(self.game.name, spec.kind)
+                    if not callable(getattr(bot, "react", None)):
+                        raise ConfigError(f"the {self.game.name} bot {spec.kind!r} cannot play in real time")
+                    bots[s] = bot  # type: ignore[assignment]  # checked: it reacts
+            seed = self.bot_seed if self.bot_seed is not None else fresh_seed()
+            self.clock = PausableClock(self.match.clock)
+            self.host = RealtimeHost(self.match.state, self.clock, bots=bots, seed=seed, on_arrival=on_arrival)
+        elif on_arrival is not None:
+            self.host.on_arrival = on_arrival
+        return self.host
 
     # ---------------------------------------------------------------- play
     def to_move(self) -> int:

@@ -228,3 +228,38 @@ async def test_a_card_played_with_the_mouse():
         assert await pilot.click(f"#{cell.id}")
         await settle(pilot, lambda: len(s.match.state.history) > before)
         assert s.match.state.history[before].card == Card.parse(str(target))
+
+
+@sync
+async def test_a_trick_is_drawn_one_card_at_a_time_and_the_hint_is_marked():
+    s = session()
+    app = TableApp(s, pace=0.001, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        drawn: list[tuple[str, int]] = []
+        original = table(app).play_event
+
+        def spy(event):
+            original(event)
+            drawn.append((event.kind, len(table(app).model.trick)))
+
+        table(app).play_event = spy
+        while s.view(0).phase != "trick" or s.to_move() != 0:
+            await settle(pilot, ready(app))
+            view = s.view(0)
+            if view.phase == "trick":
+                break
+            before = len(s.match.state.history)
+            await pilot.press(menu_key(view, lambda a: a.kind in (KEEP, DONE) or str(a) == "contract QN"))
+            await settle(pilot, lambda: len(s.match.state.history) > before)  # noqa: B023
+        await settle(pilot, ready(app))
+        assert s.view(0).leader == 0 and not s.view(0).trick
+        await pilot.press("enter")  # lead; the three bots follow, one event at a time
+        await settle(pilot, lambda: any(k == "trick" for k, _ in drawn))
+        plays = [n for k, n in drawn if k == "play"]
+        assert plays[:4] == [1, 2, 3, 4]
+        await settle(pilot, ready(app))
+        await pilot.press("h")
+        await settle(pilot, lambda: table(app).hint is not None)
+        hint = table(app).hint
+        assert hint.kind == PLAY and table(app).cursor == hint.card
+        assert "Hint (hard): play" in str(screen(app).query_one("#status").render())

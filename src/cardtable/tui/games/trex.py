@@ -129,9 +129,9 @@ class ScoreSheet(ModalScreen[None]):
 
     DEFAULT_CSS = """
     ScoreSheet { align: center middle; }
-    ScoreSheet #sheet-box { width: auto; min-width: 50; max-width: 96%; height: auto; max-height: 90%;
+    ScoreSheet #sheet-box { width: 76; max-width: 96%; height: auto; max-height: 90%;
                             border: round $accent; background: $surface; padding: 0 1; }
-    ScoreSheet #sheet { width: auto; height: auto; }
+    ScoreSheet #sheet { width: 1fr; height: auto; }
     """
 
     def __init__(self, body: RenderableType) -> None:
@@ -260,7 +260,7 @@ class Table(GameTable):
             self._draw_menu(view, menu)
         if m.contract == "TR":
             centre.update(self._layout(view, m))
-        elif view.phase in ("choose", "redeal") and not m.trick:
+        elif view.phase in ("choose", "redeal") and not m.trick and not self.show_last:
             centre.update(self._seats_line(view, m))
             centre.display = True
         else:
@@ -449,7 +449,7 @@ class Table(GameTable):
                 card = cards[col] if col < len(cards) else None
                 cell.card = card
                 if card is None:
-                    cell.update("")
+                    cell.update(Text(" —", style="dim") if col == 0 else "")
                     continue
                 style = "" if card in playable else "dim"
                 if not playable:

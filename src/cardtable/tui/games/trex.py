@@ -299,9 +299,9 @@ class Table(GameTable):
         lang = self.lang
         to_play = seat == view.current_player
         out = Text(("● " if to_play else "") + self._who(seat), style="bold yellow" if to_play else "bold")
-        stats = [tr("trex.cards", lang, n=m.sizes[seat])]
+        stats = [_count("trex.cards", lang, m.sizes[seat])]
         if m.contract is not None and m.contract != "TR":
-            stats.append(tr("trex.tricks", lang, n=view.tricks_taken[seat]))
+            stats.append(_count("trex.tricks", lang, view.tricks_taken[seat]))
             if view.deal_scores_now[seat]:
                 stats.append(f"{view.deal_scores_now[seat]:+d}")
         if seat in m.finishing:
@@ -433,7 +433,7 @@ class Table(GameTable):
         box.set_class(view.seat is not None and view.current_player == view.seat, "-to-play")
         title = tr("trex.hand", self.lang)
         if view.seat is not None and m.contract is not None and m.contract != "TR":
-            title += " · " + tr("trex.tricks", self.lang, n=view.tricks_taken[view.seat])
+            title += " · " + _count("trex.tricks", self.lang, view.tricks_taken[view.seat])
             if view.deal_scores_now[view.seat]:
                 title += f" · {view.deal_scores_now[view.seat]:+d}"
         if view.seat is not None and view.seat in m.finishing:
@@ -675,6 +675,11 @@ class Table(GameTable):
 
 def _play(card: Card) -> TrexAction:
     return TrexAction(PLAY, card.id)
+
+
+def _count(key: str, lang: str, n: int) -> str:
+    """``3 tricks`` / ``1 trick`` (``key`` + ``1`` for one)."""
+    return tr(key + "1" if n == 1 else key, lang, n=n)
 
 
 def _signed(n: int) -> str:

@@ -260,7 +260,7 @@ class Table(GameTable):
             self._draw_menu(view, menu)
         if m.contract == "TR":
             centre.update(self._layout(view, m))
-        elif view.phase in ("choose", "redeal") and not m.trick and not self.show_last:
+        elif view.phase in ("choose", "redeal", "double") and not m.trick and not self.show_last:
             centre.update(self._seats_line(view, m))
             centre.display = True
         else:

@@ -590,7 +590,7 @@ class Table(GameTable):
         me = view.seat
         sheet = RichTable(title=tr("trex.sheet.title", lang), caption=tr("trex.sheet.close", lang),
                           show_edge=False, pad_edge=False, box=None, header_style="bold")
-        sheet.add_column(tr("trex.sheet.deal", lang), justify="right")
+        sheet.add_column(tr("trex.sheet.deal", lang))
         sheet.add_column(tr("trex.sheet.holder", lang))
         sheet.add_column(tr("trex.sheet.contract", lang))
         for q in range(self.n):

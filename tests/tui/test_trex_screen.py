@@ -4,7 +4,10 @@ trick, the Trex layout, hidden hands and the smallest terminal."""
 from __future__ import annotations
 
 import html
+import io
 import re
+
+from rich.console import Console
 
 import cardtable
 from cardtable.core.cards import Card
@@ -44,6 +47,12 @@ def screen_text(app: TableApp, width: int = 999) -> str:
 def table_text(app: TableApp) -> str:
     """What the table shows (not the log, which keeps the cards played before the view's events)."""
     return screen_text(app, screen(app).table.region.right)
+
+
+def rich_text(renderable) -> str:
+    console = Console(width=100, file=io.StringIO(), record=True)
+    console.print(renderable)
+    return console.export_text()
 
 
 def public_cards(view: TrexView) -> set[str]:
@@ -263,3 +272,23 @@ async def test_a_trick_is_drawn_one_card_at_a_time_and_the_hint_is_marked():
         hint = table(app).hint
         assert hint.kind == PLAY and table(app).cursor == hint.card
         assert "Hint (hard): play" in str(screen(app).query_one("#status").render())
+
+
+@sync
+async def test_bots_play_complex_and_partnership_deals_on_the_table():
+    """A spectator watches two deals of other presets: Complex contracts, team totals."""
+    for preset in ("complex", "partnership"):
+        game = cardtable.load("trex", preset=preset)
+        s = Session.start(game, parse_seats("random,random,random,random", "trex"), seed=3, bot_seed=2)
+        app = TableApp(s, pace=0, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, lambda s=s: len(s.view(None).deal_scores) >= 2 or s.is_over, limit=20000)
+            t = table(app)
+            t.show(s.view(None))
+            assert not t.query_one("#trex-hand").display  # a spectator has no hand
+            sheet = rich_text(t.score_sheet(s.view(None)))
+            assert "Kingdom 1" in sheet and "Total" in sheet
+            if preset == "partnership":
+                assert "Teams: seats 0+2" in sheet and "Teams" in t.summary()
+            if preset == "complex":
+                assert "Complex" in sheet

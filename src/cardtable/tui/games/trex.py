@@ -412,6 +412,14 @@ class Table(GameTable):
             out.append(tr("trex.showed", lang, who=self._who(seat)) + " ", style="yellow")
             out.append_text(Text(" ").join(face(c) for c in sort_hand(cards)))
             out.append("\n")
+        twos = [(q, view.exposed_twos[q]) for q in range(self.n) if view.exposed_twos[q]]
+        if twos:  # partnership Trex (TX-V2)
+            out.append(tr("trex.twos", lang) + ": ", style="bold")
+            for i, (q, cards) in enumerate(twos):
+                out.append(" · " if i else "")
+                out.append(self._who(q) + " ", style="dim")
+                out.append_text(Text(" ").join(face(c) for c in cards))
+            out.append("\n")
         for q in range(self.n):
             hand = view.hands[q]
             if q != view.seat and hand is not None:  # open hands (TX-V6)

@@ -156,7 +156,7 @@ class Table(GameTable):
     DEFAULT_CSS = """
     Table { height: 1fr; width: 58; }
     Table:focus { background-tint: $foreground 0%; }
-    Table #trex-scroll { height: 1fr; }
+    Table #trex-scroll { height: auto; max-height: 1fr; }
     Table #trex-head { height: auto; padding: 0 1; }
     Table #trex-centre { height: auto; padding: 0 1; }
     Table #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; }
@@ -188,12 +188,12 @@ class Table(GameTable):
                 for i in range(MENU_SIZE):
                     yield MenuItem(i)
             yield Static(id="trex-info")
-            with Vertical(id="trex-hand"):
-                for row in range(4):
-                    with HorizontalGroup(classes="hand-row"):
-                        yield Static(classes="suit", id=f"suit-{row}")
-                        for col in range(HAND_CELLS):
-                            yield CardCell(row, col)
+        with Vertical(id="trex-hand"):  # outside the scroll: the hand always shows
+            for row in range(4):
+                with HorizontalGroup(classes="hand-row"):
+                    yield Static(classes="suit", id=f"suit-{row}")
+                    for col in range(HAND_CELLS):
+                        yield CardCell(row, col)
 
     # -------------------------------------------------------------- drawing
     @property

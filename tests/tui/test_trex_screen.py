@@ -182,8 +182,10 @@ async def test_hidden_hands_never_show_but_the_open_preset_shows_them_all():
         assert s.view(0).hands[1] is None
     s = session(seed=2, preset="open")
     app = TableApp(s, pace=0, bot_delay=0)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, ready(app))
+        await pilot.pause(0.1)
+        assert screen(app).query_one("#trex-hand").region.bottom <= 24 - 3  # the hand still fits
         text = screen_text(app)
         view = s.view(0)
         for q in (1, 2, 3):

@@ -351,7 +351,7 @@ class Table(GameTable):
             "     ", at(top), "\n", at(left), "       ", at(right), "\n", "     ", at(bottom))
         grid = RichTable.grid(expand=True)
         grid.add_column(ratio=1, justify="left")
-        grid.add_column(width=15, justify="center")
+        grid.add_column(width=18, justify="center")
         grid.add_column(ratio=1, justify="right")
         grid.add_row(Text(caption, style=caption_style), self._seat_block(view, m, top).copy(), "")
         grid.add_row(self._seat_block(view, m, left), middle, self._seat_block(view, m, right))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -219,4 +220,75 @@ def test_lobby_options_reach_the_table(browser: object, server: Server):
     info = httpx.get(f"{server.http}/api/tables/{table_id}").json()["table"]
     assert info["options"] == {"players": 3, "wild_mode": "kings", "jokers": True}
     assert len(info["seats"]) == 3
+    context.close()
+
+
+def new_game_table(page: object, server: Server, game: str, bots: dict[int, str]) -> None:
+    """Create a ``game`` table in the lobby, sit at seat 0 and fill the other seats with bots."""
+    page.goto(server.http + "/")  # type: ignore[attr-defined]
+    page.get_by_test_id("game").select_option(game)  # type: ignore[attr-defined]
+    page.get_by_test_id("create").click()  # type: ignore[attr-defined]
+    page.wait_for_url("**/t/*")  # type: ignore[attr-defined]
+    page.get_by_test_id("name-0").fill("Ada")  # type: ignore[attr-defined]
+    page.get_by_test_id("sit-0").click()  # type: ignore[attr-defined]
+    for seat, bot in bots.items():
+        page.get_by_test_id(f"bot-kind-{seat}").select_option(bot)  # type: ignore[attr-defined]
+        page.get_by_test_id(f"bot-{seat}").click()  # type: ignore[attr-defined]
+        sync_api.expect(page.get_by_test_id(f"bot-{seat}")).to_have_count(0)  # type: ignore[attr-defined]
+    start = page.get_by_test_id("start")  # type: ignore[attr-defined]
+    sync_api.expect(start).to_be_enabled()
+    start.click()
+
+
+CARD_ACTION = r"^[2-9TJQKA][CDHS]$"
+
+
+def test_trex_table_with_three_bots_plays_a_trick_by_clicking(browser: object, server: Server):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    new_game_table(page, server, "trex", {1: "rules", 2: "rules", 3: "rules"})
+    sync_api.expect(page.get_by_test_id("trex-table")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)
+    cards_played = 0
+    trick_done = False
+    for _ in range(120):
+        legal = page.locator("[data-legal]")
+        try:
+            legal.first.wait_for(state="visible", timeout=4000)
+        except sync_api.TimeoutError:
+            continue
+        actions = [a for a in legal.evaluate_all("els => els.map(e => e.dataset.legal)") if a]
+        # a trick contract rather than Trex, no doubling, keep the hand: reach a trick soon
+        choice = next((a for a in actions if a.startswith("contract ") and a != "contract TR"), None)
+        choice = choice or next((a for a in actions if a in ("done", "keep")), None)
+        cards = [a for a in actions if re.match(CARD_ACTION, a)]
+        if choice is None and cards:
+            choice = cards[0]
+        if choice is None:
+            if not actions:
+                continue  # redrawn under us: look again
+            choice = actions[0]
+        try:
+            page.locator(f'[data-legal="{choice}"]').first.click(timeout=2000)
+        except sync_api.Error:
+            continue
+        if choice in cards:
+            cards_played += 1
+            sync_api.expect(page.get_by_test_id("hand").locator(f'[data-card="{choice}"]')).to_have_count(0)
+            if page.get_by_test_id("last-trick").count():
+                trick_done = True
+        if trick_done and cards_played >= 2:
+            break
+        if cards_played >= 1 and page.get_by_test_id("last-trick").count():
+            trick_done = True
+    assert cards_played >= 1, "no card was played by clicking"
+    sync_api.expect(page.get_by_test_id("last-trick")).to_be_visible()
+    # the last trick shows four cards, one per seat, with who played them
+    sync_api.expect(page.get_by_test_id("last-trick").locator("[data-card]")).to_have_count(4)
+    assert "Ada" in page.get_by_test_id("seats").inner_text()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SHOTS / "trex-desktop.png"), full_page=True)
+    assert not errors, errors
     context.close()

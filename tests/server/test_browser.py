@@ -292,3 +292,41 @@ def test_trex_table_with_three_bots_plays_a_trick_by_clicking(browser: object, s
     page.screenshot(path=str(SHOTS / "trex-desktop.png"), full_page=True)
     assert not errors, errors
     context.close()
+
+
+def test_spit_moves_by_clicking_against_a_bot(browser: object, server: Server):
+    """Click a stock pile, then a spit pile: the move reaches the real-time host while the bot plays too."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    new_game_table(page, server, "spit", {1: "beginner"})
+    sync_api.expect(page.get_by_test_id("my-pile-1")).to_be_visible()
+    moves = 0
+    for _ in range(200):
+        if moves >= 3 or "won" in page.get_by_test_id("status").inner_text():
+            break
+        source = page.locator('[data-testid^="my-pile-"][data-legal^="select"]')
+        spit = page.get_by_test_id("spit")
+        try:
+            if source.count():
+                if not page.locator(".sp-pile.selected").count():
+                    source.first.click(timeout=1000)
+                # a spit pile, or an empty space of mine (a fill)
+                page.locator(".target").first.click(timeout=1000)
+                moves += 1
+            elif spit.count():
+                spit.click(timeout=1000)
+                page.wait_for_timeout(200)
+            else:
+                page.wait_for_timeout(200)
+        except sync_api.Error:
+            continue  # the board changed under the click (the bot moved): look again
+    assert moves >= 3, "no Spit move by clicking"
+    page.wait_for_timeout(500)
+    log = page.get_by_test_id("log").inner_text()
+    assert "seat 0 plays" in log or "seat 0 moves" in log, log[-500:]
+    assert "seat 1 plays" in log or "seat 1 spits" in log, "the bot never moved"
+    page.screenshot(path=str(SHOTS / "spit-desktop.png"), full_page=True)
+    assert not errors, errors
+    context.close()

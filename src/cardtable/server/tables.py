@@ -21,11 +21,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bots import Bot, bot_names, make_bot
+from ..bots.base import adapt
 from ..core.chance import derive
 from ..core.errors import CardtableError, ConfigError, IllegalActionError
 from ..core.game import Action, Game
 from ..core.registry import load
+from ..core.seats import SIMULTANEOUS
 from ..host.match import Match
+from ..host.realtime import Arrival, Intent, RealtimeBot, RealtimeHost
 from ..i18n import event_text
 from .encode import jsonable, view_json
 from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
@@ -111,8 +114,42 @@ class Connection:
             self.closed = True
 
 
+class _Reacting:
+    """A turn-based bot made real-time: it looks at its view ``delay`` seconds after each change."""
+
+    def __init__(self, bot: Bot, name: str, delay: float = 0.8) -> None:
+        self.bot = bot
+        self.name = name
+        self.delay = delay
+
+    def react(self, view: Any, now: float, rng: random.Random) -> Intent | None:
+        if not view.legal_actions:
+            return None
+        return self.bot.act(view, rng), now + self.delay * (0.75 + rng.random() / 2)
+
+    def sent(self, action: Action, when: float) -> None:
+        pass
+
+    def sticky(self, action: Action) -> bool:
+        return False
+
+
+def realtime_bot(game: str, name: str) -> RealtimeBot:
+    """The bot ``name`` as a :class:`RealtimeBot`: its own reaction-time model if it has one."""
+    bot = make_bot(game, name)
+    if hasattr(bot, "react"):
+        return bot  # type: ignore[return-value]
+    return _Reacting(adapt(bot), name)
+
+
 class Table:
-    """One table of the lobby and its game."""
+    """One table of the lobby and its game.
+
+    A simultaneous game (Spit) runs on a :class:`~cardtable.host.realtime.RealtimeHost`
+    on the server's clock: actions are applied in arrival order, the state's timers
+    (re-spit, slap) fire from the host, and bots move with their reaction-time model,
+    driven by one task per table (:meth:`_run_realtime`).
+    """
 
     def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0, hold: float | None = 60.0) -> None:
         self.row = row
@@ -132,6 +169,10 @@ class Table:
         self._pending: tuple[int, int | None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._timer_task: asyncio.Task[None] | None = None
+        self.rt: RealtimeHost | None = None  # simultaneous games only
+        self._rt_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._accepted: list[int] = []  # versions of the arrivals accepted in the current advance
         if row.status in ("playing", "over"):
             self._replay()
 
@@ -219,11 +260,36 @@ class Table:
 
     # ------------------------------------------------------------- the game
     def _new_match(self) -> Match:
-        bots = {s.seat: make_bot(self.row.game, s.name) for s in self.row.seats if s.kind == "bot"}
+        realtime = self.game.new_state(seed=0).current_player() == SIMULTANEOUS
+        bots = {} if realtime else {s.seat: make_bot(self.row.game, s.name) for s in self.row.seats if s.kind == "bot"}
         match = Match(self.game, seed=self.row.seed, bots=bots, bot_seed=self.row.bot_seed)
         match.listeners.append(self._persist)
         self.match = match
+        self.rt = None
+        if realtime:
+            self._make_host()
         return match
+
+    def _make_host(self) -> None:
+        """The real-time host over the match's state (again after a replay: fresh bot intents)."""
+        assert self.match is not None
+        bots = {s.seat: realtime_bot(self.row.game, s.name) for s in self.row.seats if s.kind == "bot"}
+        self.rt = RealtimeHost(self.match.state, self.match.clock, bots=bots, seed=self.row.bot_seed,
+                               on_arrival=self._arrived)
+
+    def _arrived(self, arrival: Arrival) -> None:
+        """Real-time host listener: an accepted action is numbered and committed before
+        anything is sent (a player's, a bot's or a timer's)."""
+        if not arrival.accepted:
+            return
+        assert self.match is not None
+        self.match.seq += 1
+        seat = -1 if arrival.seat is None else arrival.seat
+        client_seq = None
+        if arrival.source == "player" and self._pending is not None and self._pending[0] == seat:
+            client_seq = self._pending[1]
+        self.store.append(self.id, self.match.seq, seat, str(arrival.action), client_seq)
+        self._accepted.append(self.match.seq)
 
     def _replay(self) -> None:
         """Rebuild the game from the seed and the committed log (after a restart)."""
@@ -234,6 +300,8 @@ class Table:
             match.seq = row.version
             if row.client_seq is not None:
                 self.last_seq[row.seat] = (row.client_seq, row.version)
+        if self.rt is not None:
+            self._make_host()
 
     def _persist(self, seat: int, action: Action) -> None:
         """Host listener: every accepted action (a seat's, a bot's, a timer's) is
@@ -265,6 +333,8 @@ class Table:
         named = getattr(action, "seat", None)
         if isinstance(named, int) and named != seat:  # Spit actions name a seat: it must be the token's (P7)
             return _error("illegal", "that action belongs to another seat", client_seq)
+        if self.rt is not None:
+            return self._act_realtime(seat, client_seq, action)
         self._pending = (seat, client_seq)
         before = self.match.seq
         try:
@@ -284,6 +354,64 @@ class Table:
         if client_seq is not None:
             self.last_seq[seat] = (client_seq, version)
         return {"type": "ack", "seq": client_seq, "version": version}
+
+    def _act_realtime(self, seat: int, client_seq: int | None, action: Action) -> dict[str, Any]:
+        """A seat's action in a simultaneous game: it arrives now, after everything due
+        before it (a bot's play, a timer), and is applied if it is still legal then."""
+        assert self.match is not None and self.rt is not None
+        state = self.match.state
+        if self.match.is_over:
+            return _error("illegal", "the game is over", client_seq)
+        if action not in state.legal_actions(seat):
+            return _error("illegal", f"{action} is not legal now", client_seq)
+        self._pending = (seat, client_seq)
+        self._accepted = []
+        try:
+            self.rt.submit(action)
+            arrivals = self.rt.advance()
+        except Exception:
+            self._pending = None
+            self._replay()
+            self.after_change()
+            return _error("server", "the action could not be saved; try again", client_seq)
+        finally:
+            self._pending = None
+        mine = next((a for a in arrivals if a.source == "player" and a.action is action), None)
+        if any(a.accepted for a in arrivals):
+            self.after_change()
+        if mine is None:  # held back by the one-hand interval (SP-10): applied when due
+            self._wake.set()
+            return {"type": "ack", "seq": client_seq, "version": None, "queued": True}
+        if not mine.accepted:  # another arrival got there first (SP-13)
+            return _error("lost_race", mine.reason or "too late", client_seq)
+        version = self._accepted[[a for a in arrivals if a.accepted].index(mine)]
+        if client_seq is not None:
+            self.last_seq[seat] = (client_seq, version)
+        return {"type": "ack", "seq": client_seq, "version": version}
+
+    async def _run_realtime(self) -> None:
+        """Feed due bot moves and timers into the real-time host, on the server's clock."""
+        while True:
+            async with self.lock:
+                if self.rt is None or self.match is None or self.match.is_over:
+                    return
+                self._wake.clear()
+                due = self.rt.next_due()
+                wait = 1.0 if due is None else max(0.0, min(1.0, due - self.match.clock.now()))
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            async with self.lock:
+                if self.rt is None or self.match is None:
+                    return
+                self._accepted = []
+                try:
+                    arrivals = self.rt.advance()
+                except Exception:
+                    self._replay()
+                    arrivals = []
+                if any(a.accepted for a in arrivals):
+                    self.after_change()
 
     def after_change(self) -> None:
         """Fan the new state out and let the bots move."""
@@ -320,6 +448,12 @@ class Table:
                 self.after_change()
 
     def kick_bots(self) -> None:
+        if self.rt is not None:
+            self._wake.set()
+            if (self._rt_task is None or self._rt_task.done()) and self.match is not None and not self.match.is_over:
+                with contextlib.suppress(RuntimeError):  # no running loop: the host advances on each action
+                    self._rt_task = asyncio.get_running_loop().create_task(self._run_realtime())
+            return
         if self._bot_task is not None and not self._bot_task.done():
             return
         if self.mover() is None:

@@ -1,0 +1,121 @@
+"""Simultaneous games on the server: Spit tables run on the real-time host.
+
+Bots move by themselves with their reaction-time model, a fast human is never
+throttled (P9 over the socket), arrival order decides a race, and a restart
+replays the committed log, timers included.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from cardtable.server.store import Store
+from cardtable.server.tables import Hub
+
+from .helpers import new_table
+from .test_protocol import hello
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+
+def test_a_spit_bot_moves_by_itself_on_the_server_clock(client: TestClient):
+    table_id, _, tokens = new_table(client, {1: "expert"}, game="spit")
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        start = time.monotonic()
+        for _ in range(500):  # the human does nothing: the bot's plays still arrive
+            frame = ws.receive_json()
+            if frame["type"] == "state" and any(
+                    e["seat"] == 1 and e["kind"] in ("play", "fill") for e in frame["view"]["events"]):
+                break
+        else:
+            raise AssertionError("the bot never moved")
+        assert time.monotonic() - start < 30
+
+
+def test_p9_a_fast_human_at_10_actions_a_second_is_never_throttled_in_spit(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, game="spit", sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        view = None
+        while view is None:
+            frame = ws.receive_json()
+            if frame["type"] == "state":
+                view = frame["view"]
+        replies = []
+        begin = time.monotonic()
+        for seq in range(1, 31):  # 3 s at 10 a second: a play while there is one, else a spit request
+            action = view["legal_actions"][0] if view["legal_actions"] else "0 spit"
+            ws.send_json({"type": "act", "seq": seq, "action": action})
+            while True:
+                frame = ws.receive_json()
+                if frame["type"] == "state":
+                    view = frame["view"]
+                elif frame["type"] in ("ack", "error") and frame.get("seq") == seq:
+                    replies.append(frame)
+                    break
+            time.sleep(max(0.0, begin + seq * 0.1 - time.monotonic()))
+        assert len(replies) == 30
+        assert not [r for r in replies if r.get("code") == "rate_limited"]
+
+
+def _two_humans(hub: Hub, seed: int, **options: object):
+    table, _ = hub.create("spit", None, {"spit_delay": 0.0, **options})
+    for seat in range(2):
+        table.sit(seat, f"P{seat}")
+    table.start(seed=seed)
+    assert table.match is not None and table.rt is not None
+    return table
+
+
+def test_c1_arrival_order_decides_a_race_for_one_spit_pile():
+    hub = Hub(Store(":memory:"))
+    rng = random.Random(5)
+    for seed in range(200):  # a deal where both seats can play onto the same spit pile
+        table = _two_humans(hub, seed)
+        state = table.match.state  # type: ignore[union-attr]
+        mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
+        theirs = {str(a).split()[-1]: str(a) for a in state.legal_actions(1) if " play " in str(a)}
+        both = sorted(set(mine) & set(theirs))
+        if not both:
+            continue
+        pile = rng.choice(both)
+        first, second = (mine[pile], theirs[pile]) if seed % 2 else (theirs[pile], mine[pile])
+        a = table.act(int(first[0]), 1, first)
+        b = table.act(int(second[0]), 1, second)
+        assert a["type"] == "ack" and a["version"] == 1
+        # the second was aimed at the old top: rejected unless it also fits the new one
+        if b["type"] == "error":
+            assert b["code"] in ("illegal", "lost_race")
+            assert table.version == 1
+        return
+    raise AssertionError("no deal with a race")
+
+
+def test_s1_a_spit_table_replays_after_a_restart_with_timers(tmp_path):
+    store = Store(tmp_path / "db.sqlite3")
+    hub = Hub(store)
+    table = _two_humans(hub, 11, max_rounds=2)
+    rng = random.Random(2)
+    seqs = [0, 0]
+    for _ in range(300):
+        state = table.match.state  # type: ignore[union-attr]
+        if table.match.is_over:  # type: ignore[union-attr]
+            break
+        seats = [s for s in range(2) if state.legal_actions(s)]
+        if not seats:
+            table.rt.advance()  # type: ignore[union-attr]  # a timer (spit_delay 0) is due now
+            continue
+        seat = rng.choice(seats)
+        seqs[seat] += 1
+        reply = table.act(seat, seqs[seat], str(rng.choice(state.legal_actions(seat))))
+        assert reply["type"] == "ack", reply
+    before = {s: table.view_json(s, "en") for s in (0, 1, None)}
+    version = table.version
+    again = Hub(store).get(table.id)
+    assert again.version == version
+    assert {s: again.view_json(s, "en") for s in (0, 1, None)} == before
+    assert again.rt is not None

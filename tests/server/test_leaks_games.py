@@ -180,7 +180,8 @@ def play_one(hub: Hub, rng: random.Random, game: str, preset: str | None, option
                 assert timers, "nobody can move"
                 action = rng.choice(timers)
                 shown = reveals(state, -1, action)
-                match._accept(-1, action)
+                if table.rt is None or not any(a.accepted for a in table.rt.advance()):
+                    match._accept(-1, action)  # not due yet on the server's clock (the slap timeout)
             table.after_change()
             actions += 1
         now = {s: allowed_fn(state, s) for s in conns}

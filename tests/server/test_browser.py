@@ -27,6 +27,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 SHOTS = (Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("CARDTABLE_SCREENSHOTS")
          else Path(tempfile.gettempdir()) / "cardtable-screenshots")
 
+# A real browser against a live server with bots moving on their own timers: a click can now and
+# then race a redraw (seen about once in 15 runs of the Trex test). A test that fails for a real
+# reason fails all three tries.
+pytestmark = pytest.mark.flaky(reruns=2)
+
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
     pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browsers.sh (as root)", allow_module_level=True)

@@ -74,9 +74,9 @@ class Server:
         return r.json()  # type: ignore[no-any-return]
 
     def table(
-        self, bots: dict[int, str], humans: tuple[int, ...] = (0,), **options: object
+        self, bots: dict[int, str], humans: tuple[int, ...] = (0,), game: str = "trash", **options: object
     ) -> tuple[str, dict[int, str]]:
-        created = self.post("/api/tables", game="trash", options=options)
+        created = self.post("/api/tables", game=game, options=options)
         table_id, host = created["table"]["id"], created["host"]
         tokens = {s: self.post(f"/api/tables/{table_id}/sit", seat=s, name=f"P{s}")["token"] for s in humans}
         for seat, bot in bots.items():

@@ -1,6 +1,6 @@
 """[net] tests: a real uvicorn (``cardtable serve``) on 127.0.0.1 and WebSocket clients.
 
-Whole Trash games against bots, the Origin check and the frame cap at the real
+Whole Trash games and a whole Trex game against bots, the Origin check and the frame cap at the real
 upgrade, and restarts (graceful and SIGKILL) that lose no acknowledged action.
 """
 
@@ -50,6 +50,22 @@ def test_whole_trash_games_against_bots_over_real_websockets(server: Server):
 
     outcomes = run(main())
     assert all(o["reason"] for o in outcomes)
+
+
+def test_a_whole_trex_game_against_three_bots_over_real_websockets(server: Server):
+    """Twenty deals (TX-5) between a WebSocket player and three server bots, watched by a spectator."""
+
+    async def main() -> dict:  # type: ignore[type-arg]
+        table_id, tokens = server.table({1: "medium", 2: "hard", 3: "easy"}, game="trex")
+        async with GameClient(server.ws, table_id, tokens[0]) as player, GameClient(server.ws, table_id) as watcher:
+            outcome = await player.play_to_end(random.Random(7))
+            await watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+            assert watcher.view is not None and watcher.view["outcome"] == outcome
+            assert len(watcher.view["deal_scores"]) == 20
+            return outcome
+
+    outcome = run(main())
+    assert outcome["reason"] and len(outcome["returns"]) == 4
 
 
 def test_a6_origin_is_checked_at_the_real_upgrade(server: Server):

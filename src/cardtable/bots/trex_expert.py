@@ -278,12 +278,19 @@ class ExpertTrexBot:
         """The public rules (options) of the game this bot is seated at."""
         self.game = game
 
-    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
+    def observe(self, view: PlayerView) -> Action | None:
+        """Remember what ``view`` shows; the only legal action if there is no choice."""
         assert isinstance(view, TrexView)
         self.memory.observe(view)
         legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
+        return legal[0] if len(legal) == 1 else None
+
+    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
+        forced = self.observe(view)
+        if forced is not None:
+            return forced
+        assert isinstance(view, TrexView)
+        legal = view.legal_actions
         world = trex_dealer(view, self.game, self.memory).deal(rng)
         action: Action = policy(world, smart=True, voids=self.memory.cannot)
         return action if action in legal else fallback(view)

@@ -32,8 +32,8 @@ from ..games.trex.actions import CONTRACT, TR
 from ..games.trex.state import Phase
 from ..games.trex.view import TrexView
 from .base import Budget
-from .trex_expert import BASELINE, policy
-from .worlds import TrexMemory, trex_dealer
+from .trex_expert import BASELINE, ExpertTrexBot, policy
+from .worlds import trex_dealer
 
 TRICK = Phase.TRICK
 TREX = Phase.TREX
@@ -71,27 +71,23 @@ def rollout_deal(st: Any, seat: int) -> float:
     return float(sum(st.deal_scores[q] for q in seats))
 
 
-class SearchTrexBot:
-    """PIMC over sampled worlds with the expert policy as rollout policy."""
+class SearchTrexBot(ExpertTrexBot):
+    """PIMC over sampled worlds with the expert policy as rollout policy (memory and
+    seating as the expert bot's)."""
 
     name = "search"
 
     def __init__(self, iterations: int = 240, game: Any = None) -> None:
+        super().__init__(game)
         self.iterations = iterations
-        self.game = game
-        self.memory = TrexMemory()
         self.last_iterations = 0
 
-    def attach(self, game: Any) -> None:
-        """The public rules (options) of the game this bot is seated at."""
-        self.game = game
-
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
+        forced = self.observe(view)
+        if forced is not None:
+            return forced
         assert isinstance(view, TrexView)
-        self.memory.observe(view)
         legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
         seat = view.seat
         assert seat is not None
         dealer = trex_dealer(view, self.game, self.memory)

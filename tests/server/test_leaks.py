@@ -112,14 +112,7 @@ def play_one(hub: Hub, rng: random.Random) -> tuple[int, int]:
             if reply["type"] == "ack":
                 table.after_change()
         elif roll < 0.045:  # a reconnect from an earlier version: missed events, then the snapshot (H5)
-            who = rng.choice([*range(players), None])
-            since = rng.randrange(-1, table.version + 1)
-            conn = Capture(rng.choice(("en", "es")))
-            table.detach(conns[who][-1])
-            conns[who].append(conn)
-            table.attach(conn, who, since)
-            snapshot = next(json.loads(f) for f in reversed(conn.frames) if f.startswith('{"type":"state"'))
-            assert snapshot == json.loads(dumps(table.state_frame(who, conn.lang)))
+            reconnect(table, conns, players, rng)
         else:
             seq[seat] += 1
             legal = state.legal_actions(seat)
@@ -139,6 +132,19 @@ def play_one(hub: Hub, rng: random.Random) -> tuple[int, int]:
     assert table.match.is_over
     return actions, sum(len(c.frames) for cs in conns.values() for c in cs)
 
+
+
+def reconnect(table: Any, conns: Any, players: int, rng: random.Random) -> None:
+    """A random seat (or a spectator) reconnects from an earlier version: it gets the missed
+    events, then a snapshot equal to the table's state frame (H5)."""
+    who = rng.choice([*range(players), None])
+    since = rng.randrange(-1, table.version + 1)
+    conn = Capture(rng.choice(("en", "es")))
+    table.detach(conns[who][-1])
+    conns[who].append(conn)
+    table.attach(conn, who, since)
+    snapshot = next(json.loads(f) for f in reversed(conn.frames) if f.startswith('{"type":"state"'))
+    assert snapshot == json.loads(dumps(table.state_frame(who, conn.lang)))
 
 def test_h1_h2_h9_no_hidden_card_or_seed_on_the_wire_in_200_random_trash_games(tmp_path):
     store = Store(":memory:")

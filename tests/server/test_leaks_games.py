@@ -23,11 +23,10 @@ from typing import Any
 
 from cardtable.core.cards import Card
 from cardtable.core.seats import TERMINAL
-from cardtable.server.protocol import dumps
 from cardtable.server.store import Store
 from cardtable.server.tables import Hub, Table
 
-from .test_leaks import FORBIDDEN_KEYS, Capture, cards_in
+from .test_leaks import FORBIDDEN_KEYS, Capture, cards_in, reconnect
 
 Allowed = Callable[[Any, "int | None"], set[str]]
 CONTRACT_CODES = re.compile(r'"contracts_left":\[[^\]]*\]|"contract":"[^"]*"|(?<=\d,)"[A-Z+]+"(?=,\[)')
@@ -157,14 +156,7 @@ def play_one(hub: Hub, rng: random.Random, game: str, preset: str | None, option
                 table.after_change()
                 actions += 1
         elif roll < 0.035:  # a reconnect from an earlier version: missed events, then the snapshot (H5)
-            who = rng.choice([*range(players), None])
-            since = rng.randrange(-1, table.version + 1)
-            conn = Capture(rng.choice(("en", "es")))
-            table.detach(conns[who][-1])
-            conns[who].append(conn)
-            table.attach(conn, who, since)
-            snapshot = next(json.loads(f) for f in reversed(conn.frames) if f.startswith('{"type":"state"'))
-            assert snapshot == json.loads(dumps(table.state_frame(who, conn.lang)))
+            reconnect(table, conns, players, rng)
         else:
             seats = [to_move] if to_move >= 0 else [s for s in range(players) if state.legal_actions(s)]
             if seats:

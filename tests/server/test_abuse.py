@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
+from cardtable.server import tables
 from cardtable.server.protocol import CLOSE_SLOW, MAX_FRAME, ProtocolError, parse_message
 from cardtable.server.tables import MAX_QUEUE, Connection
 
@@ -56,7 +57,7 @@ def test_ld5_a_client_that_does_not_read_is_closed():
         conn.start()
         for i in range(MAX_QUEUE + 10):
             conn.push({"type": "pong", "i": i})
-        assert conn.closed and conn.queue.qsize() <= MAX_QUEUE + 1
+        assert conn.closed and len(conn.queue) <= MAX_QUEUE + 1
         assert conn.task is not None
         conn.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -64,6 +65,67 @@ def test_ld5_a_client_that_does_not_read_is_closed():
         return (CLOSE_SLOW, "slow consumer") if conn.closed else None
 
     assert asyncio.run(main()) == (CLOSE_SLOW, "slow consumer")
+
+
+def test_ld5_ld6_a_reader_that_lags_gets_the_newest_state_not_a_backlog():
+    """State and table frames are whole snapshots: an unsent one is replaced by the newer one,
+    so a slow spectator is never closed for lagging and never reads stale states."""
+
+    async def main() -> list[dict]:  # type: ignore[type-arg]
+        sent: list[dict] = []  # type: ignore[type-arg]
+        gate = asyncio.Event()
+
+        async def send(text: str) -> None:
+            await gate.wait()
+            sent.append(json.loads(text))
+
+        async def close(code: int, reason: str) -> None:
+            pass
+
+        conn = Connection(send, close)
+        conn.start()
+        await asyncio.sleep(0)
+        conn.push({"type": "welcome"})
+        for version in range(1, 3 * MAX_QUEUE):
+            conn.push({"type": "state", "version": version}, latest="state")
+            if version % 100 == 0:
+                conn.push({"type": "table", "n": version}, latest="table")
+        conn.push({"type": "ack", "seq": 1})
+        assert not conn.closed and len(conn.queue) == 4
+        gate.set()
+        while conn.queue:
+            await asyncio.sleep(0.01)
+        assert conn.task is not None
+        conn.task.cancel()
+        return sent
+
+    sent = asyncio.run(main())
+    # in order: the welcome, the newest table frame, the newest state, the ack
+    assert [f["type"] for f in sent] == ["welcome", "table", "state", "ack"]
+    assert sent[1]["n"] == 700 and sent[2]["version"] == 3 * MAX_QUEUE - 1
+
+
+def test_ld5_a_socket_that_takes_no_frame_for_the_send_timeout_is_closed(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(tables, "SEND_TIMEOUT", 0.05)
+
+    async def main() -> list[tuple[int, str]]:
+        closed: list[tuple[int, str]] = []
+
+        async def send(text: str) -> None:
+            await asyncio.Event().wait()  # never returns
+
+        async def close(code: int, reason: str) -> None:
+            closed.append((code, reason))
+
+        conn = Connection(send, close)
+        conn.start()
+        conn.push({"type": "state", "version": 1}, latest="state")
+        assert conn.task is not None
+        await asyncio.wait_for(conn.task, 5)
+        assert conn.closed
+        return closed
+
+    assert asyncio.run(main()) == [(CLOSE_SLOW, "slow consumer")]
 
 
 def test_r7_flapping_keeps_the_seat_and_leaks_no_connection(client: TestClient):

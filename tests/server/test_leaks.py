@@ -34,8 +34,8 @@ class Capture(Connection):
         self.seat: int | None = None
         self.closed = False
 
-    def push(self, frame: dict[str, Any]) -> None:
-        self.frames.append(dumps(frame))
+    def push(self, frame: dict[str, Any], latest: str | None = None) -> None:
+        self.frames.append(dumps(frame))  # every frame, none replaced by a newer one
 
     def close_soon(self, code: int, reason: str = "") -> None:
         self.closed = True

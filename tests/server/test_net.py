@@ -1,6 +1,6 @@
 """[net] tests: a real uvicorn (``cardtable serve``) on 127.0.0.1 and WebSocket clients.
 
-Whole Trash games and a whole Trex game against bots, the Origin check and the frame cap at the real
+Whole Trash games, a whole Trex game and a whole Spit game against bots, the Origin check and the frame cap at the real
 upgrade, and restarts (graceful and SIGKILL) that lose no acknowledged action.
 """
 
@@ -66,6 +66,41 @@ def test_a_whole_trex_game_against_three_bots_over_real_websockets(server: Serve
 
     outcome = run(main())
     assert outcome["reason"] and len(outcome["returns"]) == 4
+
+
+def _spit_player(view: dict, rng: random.Random) -> str:  # type: ignore[type-arg]
+    """A quick person: slap or play when they can, else fill a space, else anything legal."""
+    legal = view["legal_actions"]
+    for kind in (" slap", " play ", " fill "):
+        found = [a for a in legal if kind in a]
+        if found:
+            return rng.choice(found)
+    return str(rng.choice(legal))
+
+
+def test_sp13_a_whole_spit_game_against_a_bot_over_real_websockets(server: Server):
+    """Three rounds (SP-26 ``max_rounds``) between a WebSocket player and the expert bot moving on
+    the server's clock, with a spectator reading all along: races are refused as ``lost_race``
+    (never ``illegal``), and player and spectator end on the same outcome and version."""
+
+    async def main() -> tuple[dict, GameClient, GameClient]:  # type: ignore[type-arg]
+        table_id, tokens = server.table({1: "expert"}, game="spit", max_rounds=3, spit_delay=0.2, slap_timeout=1.0)
+        async with GameClient(server.ws, table_id, tokens[0]) as player, GameClient(server.ws, table_id) as watcher:
+            watching = asyncio.create_task(
+                watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None))
+            outcome = await player.play_to_end(random.Random(3), choose=_spit_player, think=0.15)
+            await watching
+            return outcome, player, watcher
+
+    outcome, player, watcher = run(main())
+    assert watcher.view is not None and watcher.view["outcome"] == outcome
+    assert watcher.version == player.version
+    assert outcome["reason"] and len(outcome["returns"]) == 2
+    view = watcher.view
+    assert view["round"] <= 3 and sum(view["cards_held"]) + sum(view["spit_sizes"]) == 52, view
+    acts = [f for f in player.frames if f["type"] in ("ack", "error")]
+    assert all(f["type"] == "ack" or f["code"] == "lost_race" for f in acts)
+    assert sum(f["type"] == "ack" for f in acts) >= 10
 
 
 def test_a6_origin_is_checked_at_the_real_upgrade(server: Server):

@@ -73,10 +73,14 @@ def _two_humans(hub: Hub, seed: int, **options: object):
     return table
 
 
-def test_c1_arrival_order_decides_a_race_for_one_spit_pile():
+def test_c1_c3_arrival_order_decides_a_race_for_one_spit_pile():
+    """SP-13: the first arrival wins; the second, chosen on version 0, is checked against the
+    state when it arrives: refused as ``lost_race`` (with the version to look at) unless the card
+    also fits the new top, in which case it is played (the documented check-at-apply rule, C3)."""
     hub = Hub(Store(":memory:"))
     rng = random.Random(5)
-    for seed in range(200):  # a deal where both seats can play onto the same spit pile
+    outcomes = set()
+    for seed in range(400):  # deals where both seats can play onto the same spit pile
         table = _two_humans(hub, seed)
         state = table.match.state  # type: ignore[union-attr]
         mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
@@ -86,15 +90,23 @@ def test_c1_arrival_order_decides_a_race_for_one_spit_pile():
             continue
         pile = rng.choice(both)
         first, second = (mine[pile], theirs[pile]) if seed % 2 else (theirs[pile], mine[pile])
-        a = table.act(int(first[0]), 1, first)
-        b = table.act(int(second[0]), 1, second)
+        a = table.act(int(first[0]), 1, first, seen=0)
         assert a["type"] == "ack" and a["version"] == 1
-        # the second was aimed at the old top: rejected unless it also fits the new one
-        if b["type"] == "error":
-            assert b["code"] in ("illegal", "lost_race")
+        fits_after = any(str(x) == second for x in state.legal_actions(int(second[0])))
+        b = table.act(int(second[0]), 1, second, seen=0)
+        if fits_after:
+            assert b["type"] == "ack" and b["version"] > a["version"]
+        else:
+            assert b == {"type": "error", "code": "lost_race", "seq": 1, "version": 1,
+                         "message": b["message"]} and "SP-13" in b["message"]
             assert table.version == 1
-        return
-    raise AssertionError("no deal with a race")
+            # the same action chosen on the current version was never legal there: illegal
+            again = table.act(int(second[0]), 2, second, seen=1)
+            assert again["code"] == "illegal"
+        outcomes.add(fits_after)
+        if outcomes == {True, False}:
+            return
+    raise AssertionError(f"races seen: {outcomes}")
 
 
 def test_s1_a_spit_table_replays_after_a_restart_with_timers(tmp_path):

@@ -306,7 +306,7 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                            "seq": msg["seq"]})
             else:
                 async with table.lock:
-                    reply = table.act(conn.seat, msg["seq"], msg["action"])
+                    reply = table.act(conn.seat, msg["seq"], msg["action"], msg.get("version"))
                     conn.push(reply)
                     if reply["type"] == "ack" and not reply.get("dup"):
                         table.after_change()

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -30,6 +31,7 @@ class GameClient:
         self.seq = 0
         self.latencies: list[float] = []
         self.close_code: int | None = None
+        self.lost_races = 0
 
     async def connect(self, since: int | None = None) -> dict[str, Any]:
         from websockets.asyncio.client import connect
@@ -97,29 +99,69 @@ class GameClient:
             await self.recv()
 
     async def act(self, action: str) -> dict[str, Any]:
-        """Send an action and wait for its ``ack`` (or ``error``); records the latency."""
+        """Send an action and wait for its ``ack`` (or ``error``); records the latency.
+
+        The action carries the version it was chosen on, so a Spit action
+        overtaken by another arrival comes back as ``lost_race``. After an ack
+        (or a ``lost_race``) the state it names has been received too.
+        """
         self.seq += 1
         seq = self.seq
+        msg: dict[str, Any] = {"type": "act", "seq": seq, "action": action}
+        if self.version >= 0:
+            msg["version"] = self.version
         t0 = time.perf_counter()
-        await self.ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
+        await self.ws.send(json.dumps(msg))
         reply = await self.until(lambda f: f["type"] in ("ack", "error") and f.get("seq") == seq)
         self.latencies.append(time.perf_counter() - t0)
-        if reply["type"] == "ack":
-            # the state after this action follows the ack
-            await self.until(lambda f: f["type"] == "state" and f["version"] >= reply["version"])
+        version = reply.get("version")
+        if isinstance(version, int) and version > self.version:
+            await self.until(lambda f: f["type"] == "state" and f["version"] >= version)
         return reply
 
-    async def play_to_end(self, rng: random.Random | None = None, limit: int = 100_000) -> dict[str, Any]:
-        """Play random legal actions until the game is over; returns the outcome."""
+    async def play_to_end(
+        self,
+        rng: random.Random | None = None,
+        limit: int = 100_000,
+        *,
+        choose: Callable[[dict[str, Any], random.Random], str] | None = None,
+        think: float = 0.0,
+    ) -> dict[str, Any]:
+        """Play until the game is over and return the outcome.
+
+        ``choose(view, rng)`` picks the action (a random legal one by default),
+        ``think`` seconds after the state it looks at arrived. In a real-time game
+        an action overtaken by another arrival (``lost_race``) is chosen again
+        from the newer state; any other refusal is an error.
+        """
         rng = rng or random.Random()
+        pick = choose or (lambda view, r: r.choice(view["legal_actions"]))
+        self.lost_races = 0
         for _ in range(limit):
             await self.wait_turn()
             if self.over():
                 break
+            if think:
+                await asyncio.sleep(think)
+                await self.drain()
+                if not self.my_turn():
+                    continue
             assert self.view is not None
-            reply = await self.act(rng.choice(self.view["legal_actions"]))
-            if reply["type"] != "ack":
-                raise RuntimeError(f"a legal action was refused: {reply}")
+            reply = await self.act(pick(self.view, rng))
+            if reply["type"] == "error":
+                if reply["code"] != "lost_race":
+                    raise RuntimeError(f"a legal action was refused: {reply}")
+                self.lost_races += 1
+            elif reply.get("queued"):  # held back by the one-hand interval: the next state shows it
+                await self.until(lambda f: f["type"] == "state")
         assert self.view is not None
         outcome: dict[str, Any] = self.view["outcome"]
         return outcome
+
+    async def drain(self) -> None:
+        """Read every frame that has already arrived (so :attr:`view` is the newest state)."""
+        while True:
+            try:
+                await asyncio.wait_for(self.recv(), 0.001)
+            except TimeoutError:
+                return

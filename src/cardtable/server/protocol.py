@@ -3,12 +3,15 @@
 Client to server (JSON text frames of at most :data:`MAX_FRAME` bytes)::
 
     {"type": "hello", "token"?: str, "since"?: int, "lang"?: "en"|"es"}   first, exactly once
-    {"type": "act", "seq": int, "action": str}                             a seat's action
+    {"type": "act", "seq": int, "action": str, "version"?: int}          a seat's action
     {"type": "ping"}                                                       keep-alive, never rate-limited
 
 Any other key, a wrong type, or another ``type`` is rejected with an ``error``
 frame (code ``bad_message``); the message is dropped and nothing changes. The
 seat always comes from the token of the ``hello``, never from a message.
+An action's ``version`` is the state version the client chose it on: in Spit an
+action overtaken by another arrival is refused with code ``lost_race`` (and the
+current ``version``) rather than ``illegal``.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ MAX_SEQ = 2**53 - 1
 _SCHEMAS: dict[str, dict[str, tuple[type, bool]]] = {
     # field: (type, required)
     "hello": {"token": (str, False), "since": (int, False), "lang": (str, False)},
-    "act": {"seq": (int, True), "action": (str, True)},
+    "act": {"seq": (int, True), "action": (str, True), "version": (int, False)},
     "ping": {},
 }
 
@@ -109,6 +112,8 @@ def parse_message(text: str) -> dict[str, Any]:
             raise ProtocolError("bad_message", "act.seq must be a positive integer")
         if not 0 < len(data["action"]) <= MAX_ACTION:
             raise ProtocolError("bad_message", "act.action has a bad length")
+        if "version" in data and not 0 <= data["version"] <= MAX_SEQ:
+            raise ProtocolError("bad_message", "act.version is out of range")
     return data
 
 

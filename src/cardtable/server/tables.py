@@ -17,6 +17,7 @@ import re
 import secrets
 import sys
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -36,6 +37,7 @@ from .store import SeatRow, Store, TableRow, token_hash
 
 MAX_NAME = 25
 MAX_QUEUE = 256
+SEND_TIMEOUT = 20.0
 MAX_RESUME_EVENTS = 5000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -66,8 +68,13 @@ def clean_name(name: Any, fallback: str) -> str:
 class Connection:
     """One client socket: an outbound queue drained in order by a writer task.
 
-    :meth:`push` never blocks the table; a client that lets :data:`MAX_QUEUE`
-    frames pile up is closed with ``CLOSE_SLOW`` and resumes by version.
+    :meth:`push` never blocks the table. Whole-state frames (``state``,
+    ``table``) are pushed with a ``latest`` key: a queued one that has not been
+    sent yet is dropped for the newer one, so a spectator or a player who reads
+    slowly gets the newest state rather than a backlog (LD5, LD6). A client that
+    still lets :data:`MAX_QUEUE` frames pile up (its own acks and errors), or
+    whose socket takes :data:`SEND_TIMEOUT` seconds to take one frame, is
+    closed with ``CLOSE_SLOW`` and resumes by version.
     """
 
     def __init__(
@@ -81,35 +88,54 @@ class Connection:
         self.lang = lang
         self.seat: int | None = None
         self.closed = False
-        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue()
+        self.queue: deque[tuple[str | None, str] | tuple[int, str]] = deque()
+        self._ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._writer())
 
-    def push(self, frame: dict[str, Any]) -> None:
+    def push(self, frame: dict[str, Any], latest: str | None = None) -> None:
+        """Queue ``frame``; with ``latest``, in place of a queued unsent frame of that key."""
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_QUEUE:
+        if latest is not None:
+            for item in self.queue:
+                if item[0] == latest:
+                    self.queue.remove(item)
+                    break
+        if len(self.queue) >= MAX_QUEUE:
             self.close_soon(CLOSE_SLOW, "slow consumer")
             return
-        self.queue.put_nowait(dumps(frame))
+        self.queue.append((latest, dumps(frame)))
+        self._ready.set()
 
     def close_soon(self, code: int, reason: str = "") -> None:
         """Send what is queued, then close with ``code``."""
         if not self.closed:
             self.closed = True
-            self.queue.put_nowait((code, reason))
+            self.queue.append((code, reason))
+            self._ready.set()
 
     async def _writer(self) -> None:
         try:
             while True:
-                item = await self.queue.get()
-                if isinstance(item, tuple):
+                if not self.queue:
+                    self._ready.clear()
+                    await self._ready.wait()
+                    continue
+                key, text = self.queue.popleft()
+                if isinstance(key, int):
                     with contextlib.suppress(Exception):
-                        await self._close(*item)
+                        await self._close(key, text)
                     return
-                await self._send(item)
+                try:
+                    await asyncio.wait_for(self._send(text), SEND_TIMEOUT)
+                except TimeoutError:
+                    self.closed = True
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self._close(CLOSE_SLOW, "slow consumer"), 1.0)
+                    return
         except Exception:  # the socket went away; the reader side cleans up
             self.closed = True
 
@@ -312,11 +338,14 @@ class Table:
             client_seq = self._pending[1]
         self.store.append(self.id, self.match.seq, seat, str(action), client_seq)
 
-    def act(self, seat: int, client_seq: int | None, text: str) -> dict[str, Any]:
+    def act(self, seat: int, client_seq: int | None, text: str, seen: int | None = None) -> dict[str, Any]:
         """Apply ``seat``'s action; the reply frame (``ack`` or ``error``) for that seat.
 
-        The caller holds :attr:`lock`. Other seats and spectators get the new
-        state through :meth:`broadcast_state`.
+        ``seen`` is the version of the state the client chose the action on: in
+        a simultaneous game an action that was overtaken (``seen`` older than
+        now) and is no longer legal is an ``error`` with code ``lost_race``
+        rather than ``illegal`` (SP-13). The caller holds :attr:`lock`. Other
+        seats and spectators get the new state through :meth:`broadcast_state`.
         """
         if self.match is None:
             return _error("not_started", "the game has not started", client_seq)
@@ -334,7 +363,7 @@ class Table:
         if isinstance(named, int) and named != seat:  # Spit actions name a seat: it must be the token's (P7)
             return _error("illegal", "that action belongs to another seat", client_seq)
         if self.rt is not None:
-            return self._act_realtime(seat, client_seq, action)
+            return self._act_realtime(seat, client_seq, action, seen)
         self._pending = (seat, client_seq)
         before = self.match.seq
         try:
@@ -355,15 +384,17 @@ class Table:
             self.last_seq[seat] = (client_seq, version)
         return {"type": "ack", "seq": client_seq, "version": version}
 
-    def _act_realtime(self, seat: int, client_seq: int | None, action: Action) -> dict[str, Any]:
+    def _act_realtime(self, seat: int, client_seq: int | None, action: Action, seen: int | None) -> dict[str, Any]:
         """A seat's action in a simultaneous game: it arrives now, after everything due
         before it (a bot's play, a timer), and is applied if it is still legal then."""
         assert self.match is not None and self.rt is not None
         state = self.match.state
-        if self.match.is_over:
-            return _error("illegal", "the game is over", client_seq)
         if action not in state.legal_actions(seat):
-            return _error("illegal", f"{action} is not legal now", client_seq)
+            reason = getattr(state, "illegal_reason", None)  # the engine's words, when it has them
+            why = (reason(action) if reason is not None else None) or "not legal now"
+            if seen is not None and seen < self.version:  # the table moved on after the client looked
+                return _error("lost_race", f"{action}: {why}", client_seq, version=self.version)
+            return _error("illegal", f"{action}: {why}", client_seq)
         self._pending = (seat, client_seq)
         self._accepted = []
         try:
@@ -383,7 +414,7 @@ class Table:
             self._wake.set()
             return {"type": "ack", "seq": client_seq, "version": None, "queued": True}
         if not mine.accepted:  # another arrival got there first (SP-13)
-            return _error("lost_race", mine.reason or "too late", client_seq)
+            return _error("lost_race", mine.reason or "too late", client_seq, version=self.version)
         version = self._accepted[[a for a in arrivals if a.accepted].index(mine)]
         if client_seq is not None:
             self.last_seq[seat] = (client_seq, version)
@@ -556,17 +587,17 @@ class Table:
         if self.match is None:
             return
         for seat, conn in self.players.items():
-            conn.push(self.state_frame(seat, conn.lang))
+            conn.push(self.state_frame(seat, conn.lang), latest="state")
         by_lang: dict[str, dict[str, Any]] = {}
         for conn in self.spectators:
             if conn.lang not in by_lang:  # one spectator projection per version and language (LD6)
                 by_lang[conn.lang] = self.state_frame(None, conn.lang)
-            conn.push(by_lang[conn.lang])
+            conn.push(by_lang[conn.lang], latest="state")
 
     def broadcast_table(self) -> None:
         frame = {"type": "table", "table": self.public()}
         for conn in [*self.players.values(), *self.spectators]:
-            conn.push(frame)
+            conn.push(frame, latest="table")
 
     # ----------------------------------------------------------- sockets
     def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
@@ -590,7 +621,7 @@ class Table:
                 events = self.events_since(seat, since, conn.lang)
                 if events:
                     conn.push({"type": "events", "since": since, "version": self.version, "events": events})
-            conn.push(self.state_frame(seat, conn.lang))
+            conn.push(self.state_frame(seat, conn.lang), latest="state")
         self.broadcast_table()
 
     def detach(self, conn: Connection) -> None:
@@ -606,12 +637,15 @@ class Table:
             conn.close_soon(code, "server restart")
 
 
-def _error(code: str, message: str, seq: int | None = None) -> dict[str, Any]:
+def _error(code: str, message: str, seq: int | None = None, version: int | None = None) -> dict[str, Any]:
+    """An ``error`` frame; ``version``: the state the client should look at now (after ``lost_race``)."""
     # a message may quote the client's text: keep it valid UTF-8 and short
     message = message.encode("utf-8", "replace").decode("utf-8")[:300]
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if seq is not None:
         frame["seq"] = seq
+    if version is not None:
+        frame["version"] = version
     return frame
 
 

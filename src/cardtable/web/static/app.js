@@ -195,7 +195,9 @@ class TablePage {
   act(action) {
     this.seq += 1;
     store.set(`ct.seq.${this.info.id}`, this.seq);
-    this.send({ type: "act", seq: this.seq, action });
+    const msg = { type: "act", seq: this.seq, action };
+    if (this.version !== null) msg.version = this.version; // a Spit play overtaken by another: lost_race
+    this.send(msg);
   }
 
   onFrame(f) {
@@ -217,7 +219,7 @@ class TablePage {
         this.logged = f.version;
         this.version = f.version; this.view = f.view; this.renderBoard(); break;
       case "error":
-        flash(f.message); break;
+        flash(f.code === "lost_race" ? t("web.too_late") : f.message); break;
       default: break;
     }
   }

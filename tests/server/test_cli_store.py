@@ -58,7 +58,7 @@ def test_s5_a_reopened_store_replays_every_game_to_the_same_state(tmp_path: Path
     before = str(table.match.state)
     version = table.version
     store.close()
-    again = Hub(Store(path)).tables[table.id]
+    again = Hub(Store(path)).get(table.id)
     assert again.match is not None and str(again.match.state) == before and again.version == version
     assert again.row.seed == 2**64 - 5
 

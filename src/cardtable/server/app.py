@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -85,12 +86,14 @@ def create_app(
     hold: float | None = 60.0,
     create_rate: float = 0.5,
     create_burst: float = 30.0,
+    keep: float = 600.0,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
     ``hold``: seconds a person may be away while it is their turn before a
-    stand-in bot moves for them (``None``: never)."""
-    hub = Hub(store, bot_delay=bot_delay, hold=hold)
+    stand-in bot moves for them (``None``: never). ``keep``: seconds an open or
+    finished table nobody is at stays in memory (the database keeps it)."""
+    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep)
     allow = frozenset(allow_origins)
     sockets_per_ip: dict[str, int] = {}
     create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
@@ -151,8 +154,8 @@ def create_app(
     async def api_table_op(request: Request) -> Response:
         op = request.path_params["op"]
         try:
-            table = hub.get(request.path_params["table_id"])
             data = await body(request)
+            table = hub.get(request.path_params["table_id"])  # no await between this and the lock: not swept
             async with table.lock:
                 if op == "sit":
                     only(data, "seat", "name")
@@ -192,14 +195,19 @@ def create_app(
             await websocket.close(code=CLOSE_POLICY)
             return
         sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
+        table = hub.find(websocket.path_params["table_id"])
+        if table is not None:
+            table.visitors += 1  # not swept from memory while this socket lives
         try:
             await websocket.accept()
-            table = hub.tables.get(websocket.path_params["table_id"])
             if table is None:
                 await websocket.close(code=CLOSE_NO_TABLE)
                 return
             await serve_socket(websocket, table, rate, burst)
         finally:
+            if table is not None:
+                table.visitors -= 1
+                table.touched = time.monotonic()
             sockets_per_ip[ip] -= 1
             if not sockets_per_ip[ip]:
                 del sockets_per_ip[ip]
@@ -209,7 +217,15 @@ def create_app(
         hub.resume_bots()
         gc.collect()
         gc.freeze()  # the replayed games and loaded modules stay out of later collections
+
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(min(60.0, max(0.05, keep / 4)))
+                hub.sweep()
+
+        task = asyncio.get_running_loop().create_task(sweeper())
         yield
+        task.cancel()
         hub.close_all()
 
     app = Starlette(

@@ -198,15 +198,20 @@ class Store:
     def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow]:
         marks = ", ".join("?" for _ in statuses)
         rows = self.db.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY created", statuses).fetchall()
-        out = []
-        for r in rows:
-            t = TableRow(r[0], r[1], r[2], json.loads(r[3]), _u64(r[4]), _u64(r[5]) or 0, r[6], r[7], r[8])
-            seats = self.db.execute(
-                "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
-            ).fetchall()
-            t.seats = [SeatRow(*s) for s in seats]
-            out.append(t)
-        return out
+        return [self._row(r) for r in rows]
+
+    def table(self, table_id: str) -> TableRow | None:
+        """One table whatever its status (a finished game is loaded when someone asks for it)."""
+        row = self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return None if row is None else self._row(row)
+
+    def _row(self, r: tuple[Any, ...]) -> TableRow:
+        t = TableRow(r[0], r[1], r[2], json.loads(r[3]), _u64(r[4]), _u64(r[5]) or 0, r[6], r[7], r[8])
+        seats = self.db.execute(
+            "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
+        ).fetchall()
+        t.seats = [SeatRow(*s) for s in seats]
+        return t
 
 
 def _i64(value: int | None) -> int | None:

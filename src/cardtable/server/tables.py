@@ -199,8 +199,29 @@ class Table:
         self._rt_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._accepted: list[int] = []  # versions of the arrivals accepted in the current advance
+        self.visitors = 0  # sockets on their way in (between finding the table and attaching)
+        self.touched = time.monotonic()
         if row.status in ("playing", "over"):
             self._replay()
+
+    def idle_since(self, now: float) -> float:
+        """Seconds since anyone was at this table (0 while a socket is open or on its way, or the lock is held)."""
+        if self.players or self.spectators or self.visitors or self.lock.locked():
+            return 0.0
+        return now - self.touched
+
+    def resume(self) -> None:
+        """A game loaded from the store goes on: away seats, bots, timers (needs a running loop)."""
+        if self.match is not None:
+            self.away_since_start()
+        self.kick_bots()
+        self.arm_timer()
+
+    def release(self) -> None:
+        """Forget this table's tasks (it is being dropped from memory)."""
+        for task in (self._bot_task, self._timer_task, self._rt_task):
+            if task is not None:
+                task.cancel()
 
     # ------------------------------------------------------------ lobby state
     @property
@@ -595,6 +616,7 @@ class Table:
             conn.push(by_lang[conn.lang], latest="state")
 
     def broadcast_table(self) -> None:
+        self.touched = time.monotonic()
         frame = {"type": "table", "table": self.public()}
         for conn in [*self.players.values(), *self.spectators]:
             conn.push(frame, latest="table")
@@ -602,6 +624,7 @@ class Table:
     # ----------------------------------------------------------- sockets
     def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
         """A connection that said hello: the welcome, missed events, the state."""
+        self.touched = time.monotonic()
         conn.seat = seat
         if seat is None:
             self.spectators.add(conn)
@@ -625,6 +648,7 @@ class Table:
         self.broadcast_table()
 
     def detach(self, conn: Connection) -> None:
+        self.touched = time.monotonic()
         if conn.seat is not None and self.players.get(conn.seat) is conn:
             del self.players[conn.seat]
             self.away[conn.seat] = time.monotonic()
@@ -650,42 +674,82 @@ def _error(code: str, message: str, seq: int | None = None, version: int | None 
 
 
 class Hub:
-    """Every live table, loaded from the store at start (replaying games in progress)."""
+    """Every live table: open and playing ones are loaded from the store at start
+    (games in progress replayed); a finished or evicted one is loaded again when
+    someone asks for it. :meth:`sweep` lets go of tables nobody is at (LD8)."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.0, max_tables: int = 10_000, hold: float | None = 60.0
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        max_tables: int = 10_000,
+        hold: float | None = 60.0,
+        keep: float = 600.0,
     ) -> None:
         self.store = store
         self.hold = hold
+        self.keep = keep
         self.bot_delay = bot_delay
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
-        for row in store.tables(("open", "playing", "over")):
-            try:
-                self.tables[row.id] = Table(row, store, bot_delay=bot_delay, hold=hold)
-            except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
-                self.broken[row.id] = f"{type(exc).__name__}: {exc}"
-                print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
+        for row in store.tables(("open", "playing")):
+            self._load(row)
+
+    def _load(self, row: TableRow) -> Table | None:
+        try:
+            table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold)
+        except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
+            self.broken[row.id] = f"{type(exc).__name__}: {exc}"
+            print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
+            return None
+        self.tables[row.id] = table
+        return table
 
     def resume_bots(self) -> None:
         """After a restart, let bots that are to move go on (needs a running loop)."""
         for table in self.tables.values():
-            if table.match is not None:
-                table.away_since_start()
-            table.kick_bots()
-            table.arm_timer()
+            table.resume()
+
+    def find(self, table_id: Any) -> Table | None:
+        """The table ``table_id``, loaded from the store if it is not in memory; ``None`` if none."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 64:
+            return None
+        table = self.tables.get(table_id)
+        if table is None and table_id not in self.broken:
+            row = self.store.table(table_id)
+            if row is not None:
+                table = self._load(row)
+                if table is not None:
+                    table.resume()
+        return table
 
     def get(self, table_id: Any) -> Table:
-        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        table = self.find(table_id)
         if table is None:
             raise LobbyError(404, "no_table", "no such table")
         return table
 
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Drop from memory the tables nobody has been at for :attr:`keep` seconds
+        that are open or over (the store keeps them; :meth:`find` loads them again).
+        A game in progress stays: its bots and timers are running."""
+        now = time.monotonic() if now is None else now
+        gone = [
+            tid for tid, t in self.tables.items()
+            if t.row.status in ("open", "over") and t.idle_since(now) >= self.keep
+        ]
+        for tid in gone:
+            self.tables.pop(tid).release()
+        return gone
+
     def create(self, game: Any, preset: Any = None, options: Any = None) -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start)."""
         if len(self.tables) >= self.max_tables:
-            raise LobbyError(503, "full", "too many tables")
+            self.sweep()
+            if len(self.tables) >= self.max_tables:
+                raise LobbyError(503, "full", "too many tables")
         if not isinstance(game, str) or (preset is not None and not isinstance(preset, str)):
             raise LobbyError(400, "bad_request", "game and preset are strings")
         options = {} if options is None else options

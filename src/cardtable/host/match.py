@@ -55,6 +55,17 @@ class Match:
         self.rngs = {seat: derive(base, "bot", seat) for seat in self.bots}
         self.listeners: list[Listener] = []
 
+    def add_bot(self, seat: int, bot: Bot | PlainBot, bot_seed: int) -> None:
+        """Let ``bot`` play ``seat`` from now on (a person left the game)."""
+        if not 0 <= seat < self.game.num_players:
+            raise ValueError(f"no seat {seat} in a {self.game.num_players}-player game")
+        adapted = adapt(bot)
+        attach = getattr(adapted, "attach", None)
+        if attach is not None:
+            attach(self.game)
+        self.bots[seat] = adapted
+        self.rngs[seat] = derive(bot_seed, "bot", seat)
+
     @classmethod
     def from_record(
         cls,

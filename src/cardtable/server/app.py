@@ -161,11 +161,18 @@ def create_app(
                     only(data, "seat", "name")
                     token = table.sit(data.get("seat"), data.get("name"))
                     return JSONResponse({"table": table.public(), "seat": data["seat"], "token": token})
+                if op == "leave":
+                    only(data, "token")
+                    seat = table.leave(data.get("token"))
+                    return JSONResponse({"table": table.public(), "seat": seat})
                 if not table.is_host(data.get("host")):
                     raise LobbyError(403, "not_host", "only the table's host may do that")
                 if op == "bot":
                     only(data, "host", "seat", "bot")
                     table.add_bot(data.get("seat"), data.get("bot"))
+                elif op == "free":
+                    only(data, "host", "seat")
+                    table.free(data.get("seat"))
                 elif op == "start":
                     only(data, "host")
                     table.start()
@@ -318,8 +325,13 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 conn.close_soon(CLOSE_POLICY, "hello first")
                 break
             elif conn.seat is None:
-                conn.push({"type": "error", "code": "spectator", "message": "spectators cannot act",
-                           "seq": msg["seq"]})
+                conn.push({"type": "error", "code": "spectator", "message": f"spectators cannot {kind}",
+                           **({"seq": msg["seq"]} if kind == "act" else {})})
+            elif kind == "chat":
+                async with table.lock:
+                    error = table.chat(conn.seat, msg["text"])
+                if error is not None:
+                    conn.push(error)
             else:
                 async with table.lock:
                     reply = table.act(conn.seat, msg["seq"], msg["action"], msg.get("version"))

@@ -4,6 +4,7 @@ Client to server (JSON text frames of at most :data:`MAX_FRAME` bytes)::
 
     {"type": "hello", "token"?: str, "since"?: int, "lang"?: "en"|"es"}   first, exactly once
     {"type": "act", "seq": int, "action": str, "version"?: int}          a seat's action
+    {"type": "chat", "text": str}                                         a seat's chat line
     {"type": "ping"}                                                       keep-alive, never rate-limited
 
 Any other key, a wrong type, or another ``type`` is rejected with an ``error``
@@ -34,6 +35,7 @@ CLOSE_TOO_BIG = 1009  # a frame over MAX_FRAME
 CLOSE_RESTART = 1012  # the server is restarting: reconnect with your token and version
 CLOSE_REPLACED = 4000  # the same seat connected again elsewhere; the newest socket wins
 CLOSE_BAD_TOKEN = 4001  # no such seat token for this table
+CLOSE_LEFT = 4003  # the seat was given up (its holder left, or the host opened it before the start)
 CLOSE_NO_TABLE = 4004  # no such table
 CLOSE_SLOW = 4008  # the client does not read its frames fast enough
 
@@ -45,6 +47,7 @@ CLOSE_CODES = {
     CLOSE_RESTART: "server restart: reconnect with your token and last version",
     CLOSE_REPLACED: "replaced by a newer connection for the same seat",
     CLOSE_BAD_TOKEN: "unknown seat token",
+    CLOSE_LEFT: "the seat was given up; its token no longer works",
     CLOSE_NO_TABLE: "unknown table",
     CLOSE_SLOW: "the client is not reading its frames",
 }
@@ -53,11 +56,13 @@ LANGS = ("en", "es")
 MAX_TOKEN = 64
 MAX_ACTION = 40
 MAX_SEQ = 2**53 - 1
+MAX_CHAT_TEXT = 1000  # before cleaning; a line is cut to 250 characters after
 
 _SCHEMAS: dict[str, dict[str, tuple[type, bool]]] = {
     # field: (type, required)
     "hello": {"token": (str, False), "since": (int, False), "lang": (str, False)},
     "act": {"seq": (int, True), "action": (str, True), "version": (int, False)},
+    "chat": {"text": (str, True)},
     "ping": {},
 }
 
@@ -114,6 +119,8 @@ def parse_message(text: str) -> dict[str, Any]:
             raise ProtocolError("bad_message", "act.action has a bad length")
         if "version" in data and not 0 <= data["version"] <= MAX_SEQ:
             raise ProtocolError("bad_message", "act.version is out of range")
+    elif kind == "chat" and not 0 < len(data["text"]) <= MAX_CHAT_TEXT:
+        raise ProtocolError("bad_message", "chat.text has a bad length")
     return data
 
 

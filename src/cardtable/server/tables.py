@@ -32,10 +32,14 @@ from ..host.match import Match
 from ..host.realtime import Arrival, Intent, RealtimeBot, RealtimeHost
 from ..i18n import event_text
 from .encode import jsonable, view_json
-from .protocol import CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
+from .protocol import CLOSE_LEFT, CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
 from .store import SeatRow, Store, TableRow, token_hash
 
 MAX_NAME = 25
+MAX_CHAT = 250
+CHAT_KEPT = 50
+STAND_IN = {"trash": "sensible", "trex": "medium", "spit": "medium"}
+"""The bot that plays for a person who is away too long or leaves a game in progress."""
 MAX_QUEUE = 256
 SEND_TIMEOUT = 20.0
 MAX_RESUME_EVENTS = 5000
@@ -57,12 +61,18 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-def clean_name(name: Any, fallback: str) -> str:
-    """A display name without control characters, at most :data:`MAX_NAME` long."""
+def clean_name(name: Any, fallback: str, limit: int = MAX_NAME) -> str:
+    """A display text without control characters or runs of spaces, at most ``limit`` long."""
     if not isinstance(name, str):
         return fallback
-    text = " ".join(_CONTROL.sub(" ", name).split())[:MAX_NAME]
+    text = " ".join(_CONTROL.sub(" ", name).split())[:limit]
     return text or fallback
+
+
+def stand_in(game: str) -> str:
+    """The name of the stand-in bot of ``game`` (:data:`STAND_IN`, else ``random``)."""
+    name = STAND_IN.get(game, "random")
+    return name if name in bot_names(game) else "random"
 
 
 class Connection:
@@ -199,6 +209,7 @@ class Table:
         self._rt_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._accepted: list[int] = []  # versions of the arrivals accepted in the current advance
+        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
         self.touched = time.monotonic()
         if row.status in ("playing", "over"):
@@ -283,6 +294,47 @@ class Table:
             raise LobbyError(400, "bad_bot", "bots: " + ", ".join(bot_names(self.row.game)))
         s.kind, s.name, s.token_hash = "bot", bot, None
         self.store.set_seat(self.id, s)
+        self.broadcast_table()
+
+    def free(self, seat: Any) -> None:
+        """Before the start, the host opens a seat again (a bot's or a person's, whose token dies)."""
+        if self.row.status != "open":
+            raise LobbyError(409, "started", "the game has started")
+        s = self._seat(seat)
+        self._vacate(s, "open", "", "the host opened this seat")
+
+    def leave(self, token: Any) -> int:
+        """The person holding ``token`` leaves their seat, whose token dies (A4): before the
+        start the seat is open again; during the game a stand-in bot plays it to the end."""
+        seat = self.seat_for_token(token) if isinstance(token, str) and token else None
+        if seat is None:
+            raise LobbyError(403, "bad_token", "no seat of this table holds that token")
+        if self.row.status == "over":
+            raise LobbyError(409, "over", "the game is over")
+        s = self.row.seats[seat]
+        if self.row.status == "open":
+            self._vacate(s, "open", "", "you left this seat")
+            return seat
+        name = stand_in(self.row.game)
+        self._vacate(s, "bot", name, "you left this seat; a bot plays it now")
+        self.away.pop(seat, None)
+        self._standins.pop(seat, None)
+        assert self.match is not None
+        if self.rt is not None:
+            self._make_host()  # the real-time host with the new bot among its bots
+        else:
+            self.match.add_bot(seat, make_bot(self.row.game, name), self.row.bot_seed)
+        self.kick_bots()
+        return seat
+
+    def _vacate(self, s: SeatRow, kind: str, name: str, reason: str) -> None:
+        s.kind, s.name, s.token_hash = kind, name, None
+        self.store.set_seat(self.id, s)
+        self.buckets.pop(s.seat, None)
+        conn = self.players.pop(s.seat, None)
+        if conn is not None:
+            conn.seat = None
+            conn.close_soon(CLOSE_LEFT, reason)
         self.broadcast_table()
 
     def start(self, seed: int | None = None) -> None:
@@ -535,9 +587,8 @@ class Table:
         if since is None or time.monotonic() - since < self.hold:
             return None
         if seat not in self._standins:
-            names = bot_names(self.row.game)
-            name = "sensible" if "sensible" in names else "random"
-            self._standins[seat] = (make_bot(self.row.game, name), derive(self.row.bot_seed, "stand-in", seat))
+            bot = adapt(make_bot(self.row.game, stand_in(self.row.game)))
+            self._standins[seat] = (bot, derive(self.row.bot_seed, "stand-in", seat))
         return self._standins[seat]
 
     def away_since_start(self) -> None:
@@ -568,6 +619,20 @@ class Table:
             return False
         self.after_change()
         return True
+
+    def chat(self, seat: int, text: str) -> dict[str, Any] | None:
+        """A seat's chat line to everyone at the table (P10: control characters and runs
+        of spaces removed, cut to :data:`MAX_CHAT`; clients show it as text, never HTML).
+        ``None``, or an ``error`` frame for the sender."""
+        line = clean_name(text, "", MAX_CHAT)
+        if not line:
+            return _error("bad_message", "chat.text is empty")
+        entry = {"seat": seat, "name": self.row.seats[seat].name, "text": line}
+        self.chat_log.append(entry)
+        frame = {"type": "chat", "messages": [entry]}
+        for conn in [*self.players.values(), *self.spectators]:
+            conn.push(frame)
+        return None
 
     # -------------------------------------------------------- what is sent
     def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:
@@ -639,6 +704,8 @@ class Table:
         if seat is not None:  # the seat's last action seq: a new tab goes on from there (idempotency, R2)
             welcome["seq"] = self.last_seq.get(seat, (0, 0))[0]
         conn.push(welcome)
+        if self.chat_log:
+            conn.push({"type": "chat", "messages": list(self.chat_log)})
         if self.match is not None:
             if since is not None and since < self.version:
                 events = self.events_since(seat, since, conn.lang)

@@ -151,7 +151,15 @@ class TablePage {
       seats: h("section", { class: "seats card-panel", "data-testid": "seats" }),
       board: h("section", { class: "board", "data-testid": "board" }),
       log: h("ol", { class: "log", "data-testid": "log" }),
+      chatLog: h("ol", { class: "log chat-log", "data-testid": "chat-log" }),
     };
+    const chatInput = h("input", { maxlength: 250, placeholder: t("web.chat_placeholder"), "data-testid": "chat-input" });
+    this.el.chatForm = h("form", { class: "chat-form", onsubmit: (e) => {
+      e.preventDefault();
+      const text = chatInput.value.trim();
+      if (text) this.send({ type: "chat", text });
+      chatInput.value = "";
+    } }, chatInput, h("button", { type: "submit", "data-testid": "chat-send" }, t("web.chat_send")));
     const link = location.origin + `/t/${info.id}`;
     app.replaceChildren(
       h("div", { class: "table-head" },
@@ -160,7 +168,9 @@ class TablePage {
           h("input", { readonly: true, value: link, "data-testid": "share", onclick: (e) => e.target.select() }),
           h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy")))),
       h("div", { class: "layout" }, this.el.board,
-        h("aside", {}, this.el.seats, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.el.log))));
+        h("aside", {}, this.el.seats, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.el.log),
+          h("section", { class: "card-panel", "data-testid": "chat" }, h("h2", {}, t("web.chat")),
+            this.el.chatLog, this.el.chatForm))));
     this.renderSeats();
   }
 
@@ -182,7 +192,8 @@ class TablePage {
     ws.onclose = (ev) => {
       if (this.ws !== ws || this.stopped) return;
       connEl.textContent = t("web.offline");
-      if (ev.code === 4001) { store.set(`ct.seat.${this.info.id}`, null); this.mine = null; }
+      if (ev.code === 4001 || ev.code === 4003) { store.set(`ct.seat.${this.info.id}`, null); this.mine = null; }
+      if (ev.code === 4003) flash(t("web.left"));
       if (ev.code === 4000) { connEl.textContent = t("web.replaced"); return; }
       const wait = this.backoff * (0.75 + Math.random() / 2);
       this.backoff = Math.min(this.backoff * 2, 5000);
@@ -218,6 +229,9 @@ class TablePage {
         if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e);
         this.logged = f.version;
         this.version = f.version; this.view = f.view; this.renderBoard(); break;
+      case "chat":
+        for (const m of f.messages) this.addChat(m);
+        break;
       case "error":
         flash(f.code === "lost_race" ? t("web.too_late") : f.message); break;
       default: break;
@@ -229,6 +243,19 @@ class TablePage {
     this.el.log.append(h("li", {}, e.text));
     while (this.el.log.childElementCount > 60) this.el.log.firstChild.remove();
     this.el.log.scrollTop = this.el.log.scrollHeight;
+  }
+
+  addChat(m) {
+    this.el.chatLog.append(h("li", {}, h("b", {}, m.name), ": ", m.text));
+    while (this.el.chatLog.childElementCount > 50) this.el.chatLog.firstChild.remove();
+    this.el.chatLog.scrollTop = this.el.chatLog.scrollHeight;
+  }
+
+  async leave() {
+    if (this.info.status === "playing" && !confirm(t("web.leave_confirm"))) return;
+    try {
+      await api(`/api/tables/${this.info.id}/leave`, { token: this.mine.token });
+    } catch (e) { flash(e.message); }
   }
 
   names() { return this.info.seats.map((s) => (s.kind === "open" ? t("web.seat_open") : s.name)); }
@@ -262,6 +289,15 @@ class TablePage {
           }, t("web.add_bot")));
         }
       }
+      if (mine && info.status !== "over") {
+        controls.push(h("button", { type: "button", "data-testid": "leave", onclick: () => this.leave() },
+          open ? t("web.leave") : t("web.leave_game")));
+      }
+      if (open && this.host && s.kind !== "open") {
+        controls.push(h("button", { type: "button", "data-testid": `free-${s.seat}`, onclick: () =>
+          api(`/api/tables/${info.id}/free`, { host: this.host, seat: s.seat }).catch((e) => flash(e.message)),
+        }, t("web.free")));
+      }
       return h("li", { class: mine ? "me" : "" },
         h("span", { class: `dot ${s.online || s.kind === "bot" ? "on" : ""}` }),
         h("b", {}, t("web.seat", { n: s.seat })), " ", label, mine ? ` · ${t("web.you")}` : "",
@@ -273,6 +309,7 @@ class TablePage {
           onclick: () => api(`/api/tables/${info.id}/start`, { host: this.host }).catch((e) => flash(e.message)) },
         t("web.start"))
       : null;
+    this.el.chatForm.hidden = !this.mine; // people at the table talk; spectators read
     this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), h("ul", {}, rows), start].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },

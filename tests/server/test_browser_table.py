@@ -1,0 +1,48 @@
+"""Browser tests of the table around the game (Playwright, Debian's Chromium): two people chat
+(P10: markup stays text), the host opens a seat before the start and a person leaves a game in
+progress, after which a bot plays their seat (A4)."""
+
+from __future__ import annotations
+
+from .netserver import Server
+from .test_browser import SHOTS, browser, pytestmark, server, sync_api  # noqa: F401  (fixtures, reruns)
+
+
+def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Server):  # noqa: F811
+    host_ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    friend_ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    host, friend = host_ctx.new_page(), friend_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, friend):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(server.http + "/")
+    host.get_by_test_id("create").click()
+    host.wait_for_url("**/t/*")
+    host.get_by_test_id("name-0").fill("Host")
+    host.get_by_test_id("sit-0").click()
+    host.get_by_test_id("bot-1").click()  # a bot first, then the host opens the seat again for a friend
+    sync_api.expect(host.get_by_test_id("free-1")).to_be_visible()
+    host.get_by_test_id("free-1").click()
+    sync_api.expect(host.get_by_test_id("free-1")).to_have_count(0)  # an open seat has nothing to free
+    friend.goto(host.get_by_test_id("share").input_value())
+    friend.get_by_test_id("name-1").fill("Friend")
+    friend.get_by_test_id("sit-1").click()
+    sync_api.expect(host.get_by_test_id("seats")).to_contain_text("Friend")
+    # chat: a line with markup arrives as text at the other seat
+    sync_api.expect(friend.get_by_test_id("chat-input")).to_be_visible()
+    friend.get_by_test_id("chat-input").fill("<b>hola</b> 👋")
+    friend.get_by_test_id("chat-send").click()
+    sync_api.expect(host.get_by_test_id("chat-log")).to_contain_text("Friend: <b>hola</b> 👋")
+    assert host.locator("[data-testid=chat-log] b", has_text="hola").count() == 0
+    host.get_by_test_id("start").click()
+    sync_api.expect(friend.get_by_test_id("layout-1")).to_be_visible()
+    host.screenshot(path=str(SHOTS / "trash-chat.png"))
+    # the friend leaves mid-game: a bot takes the seat and the friend's page becomes a spectator's
+    friend.on("dialog", lambda d: d.accept())
+    friend.get_by_test_id("leave").click()
+    sync_api.expect(host.get_by_test_id("seats")).to_contain_text("sensible")
+    sync_api.expect(friend.get_by_test_id("leave")).to_have_count(0)
+    sync_api.expect(friend.get_by_test_id("chat-input")).to_be_hidden()
+    assert not errors, errors
+    host_ctx.close()
+    friend_ctx.close()

@@ -1,0 +1,114 @@
+"""Giving up a seat (A4) and the table's chat (P10)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_LEFT
+from cardtable.server.tables import MAX_CHAT
+
+from .helpers import new_table, receive_until
+from .test_protocol import closed_code, hello
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+
+def post(client: TestClient, table_id: str, op: str, **body: object):  # type: ignore[no-untyped-def]
+    return client.post(f"/api/tables/{table_id}/{op}", json=body)
+
+
+def test_a4_leaving_an_open_table_frees_the_seat_and_kills_the_token(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0,), start=False)
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        r = post(client, table_id, "leave", token=tokens[0])
+        assert r.status_code == 200 and r.json()["seat"] == 0
+        assert r.json()["table"]["seats"][0]["kind"] == "open"
+        assert closed_code(ws) == CLOSE_LEFT
+    with client.websocket_connect(f"/ws/{table_id}") as ws:  # the old token is dead
+        ws.send_json({"type": "hello", "token": tokens[0]})
+        assert closed_code(ws) == CLOSE_BAD_TOKEN
+    assert post(client, table_id, "leave", token=tokens[0]).status_code == 403
+    # somebody else takes the seat, with a new token
+    r = post(client, table_id, "sit", seat=0, name="Bea")
+    assert r.status_code == 200 and r.json()["token"] != tokens[0]
+
+
+def test_a4_the_host_opens_a_seat_before_the_start(client: TestClient):
+    table_id, host, tokens = new_table(client, {1: "random"}, sit=(0,), start=False)
+    assert post(client, table_id, "free", host="nope", seat=1).status_code == 403
+    r = post(client, table_id, "free", host=host, seat=1)
+    assert r.status_code == 200 and r.json()["table"]["seats"][1]["kind"] == "open"
+    assert post(client, table_id, "start", host=host).json()["error"] == "seats_open"
+    r = post(client, table_id, "free", host=host, seat=0)  # a person's seat: their token dies
+    assert r.status_code == 200
+    assert post(client, table_id, "leave", token=tokens[0]).status_code == 403
+    assert post(client, table_id, "free", host=host, seat=5).json()["error"] == "bad_seat"
+
+
+def test_a4_r5_leaving_a_game_in_progress_hands_the_seat_to_a_bot_to_the_end(fast_client: TestClient):
+    """Trex with three people: one leaves mid-game; the stand-in bot plays that seat to the end."""
+    client = fast_client
+    table_id, _, tokens = new_table(client, {3: "random"}, game="trex", sit=(0, 1, 2))
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    r = post(client, table_id, "leave", token=tokens[2])
+    assert r.status_code == 200 and r.json()["table"]["seats"][2] == {
+        "seat": 2, "kind": "bot", "name": "medium", "online": False, "auto": False}
+    with client.websocket_connect(f"/ws/{table_id}") as ws0, client.websocket_connect(f"/ws/{table_id}") as ws1:
+        socks = {0: ws0, 1: ws1}
+        for seat, ws in socks.items():
+            hello(ws, tokens[seat])
+        seqs = {0: 0, 1: 0}
+        deadline = time.monotonic() + 120
+        while table.match is not None and not table.match.is_over and time.monotonic() < deadline:
+            seat = table.match.to_move()
+            if seat not in socks:
+                time.sleep(0.001)
+                continue
+            seqs[seat] += 1
+            action = str(table.match.state.legal_actions(seat)[0])
+            socks[seat].send_json({"type": "act", "seq": seqs[seat], "action": action})
+            reply, _ = receive_until(socks[seat], "ack")
+            assert reply["seq"] == seqs[seat]
+        assert table.match.is_over
+    assert post(client, table_id, "leave", token=tokens[0]).json()["error"] == "over"
+
+
+def test_a4_leaving_spit_hands_the_seat_to_a_real_time_bot():
+    from cardtable.server.store import Store
+    from cardtable.server.tables import Hub
+
+    hub = Hub(Store(":memory:"))
+    table, _ = hub.create("spit", None, {"spit_delay": 0.0})
+    tokens = [table.sit(seat, f"P{seat}") for seat in range(2)]
+    table.start(seed=3)
+    assert table.leave(tokens[1]) == 1
+    assert table.rt is not None and 1 in table.rt.bots and table.row.seats[1].name == "medium"
+
+
+def test_p10_chat_is_text_cleaned_capped_and_shared_with_the_table(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws0, client.websocket_connect(f"/ws/{table_id}") as ws1, \
+            client.websocket_connect(f"/ws/{table_id}") as watcher:
+        hello(ws0, tokens[0])
+        hello(ws1, tokens[1])
+        hello(watcher)
+        ws0.send_json({"type": "chat", "text": "<script>alert(1)</script>\x00\x1b[2J  hi\n" + "y" * 400})
+        for ws in (ws0, ws1, watcher):
+            frame, _ = receive_until(ws, "chat")
+            [line] = frame["messages"]
+            assert line["seat"] == 0 and line["name"] == "P0"
+            assert line["text"].startswith("<script>alert(1)</script> [2J hi y")  # text, shown as text
+            assert len(line["text"]) == MAX_CHAT and not any(ord(c) < 32 for c in line["text"])
+        watcher.send_json({"type": "chat", "text": "from the rail"})
+        assert receive_until(watcher, "error")[0]["code"] == "spectator"
+        for bad in ({"type": "chat", "text": ""}, {"type": "chat", "text": 3}, {"type": "chat", "text": "x", "seat": 1},
+                    {"type": "chat", "text": "x" * 1001}, {"type": "chat", "text": "\x00\x01"}):
+            ws1.send_json(bad)
+            assert receive_until(ws1, "error")[0]["code"] == "bad_message"
+    with client.websocket_connect(f"/ws/{table_id}") as late:  # a newcomer gets the lines kept so far
+        hello(late)
+        frame, _ = receive_until(late, "chat")
+        assert [m["seat"] for m in frame["messages"]] == [0]

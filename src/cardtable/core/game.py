@@ -56,7 +56,11 @@ class Event:
     a Trex trick) one step at a time. ``seq`` numbers the events of a game from
     0 in order; ``text`` is an English sentence; the other fields are data:
     ``slot`` a place the event concerns (a Trash slot, a Spit pile), ``value``
-    a number it reports (a new layout size, a count).
+    a number it reports (a new layout size, a count); ``args`` the further named
+    numbers and codes its sentence is made of, ``(("pile", 4), ("spit", 1))``, so
+    a client can phrase the event in another language (:func:`cardtable.i18n.event_text`).
+    ``args`` hold public information only, never a card a seat may not see; in
+    JSON they are an object (``{"pile": 4, "spit": 1}``).
     """
 
     seq: int
@@ -66,6 +70,7 @@ class Event:
     slot: int | None = None
     value: int | None = None
     text: str = ""
+    args: tuple[tuple[str, int | str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,10 @@ class PlayerView:
 
 
 def _jsonable(value: Any) -> Any:
+    if isinstance(value, Event):
+        out = {f.name: _jsonable(getattr(value, f.name)) for f in fields(value) if f.name != "args"}
+        out["args"] = dict(value.args)
+        return out
     if isinstance(value, (Card, Action)):
         return str(value)
     if isinstance(value, Enum):

@@ -59,16 +59,53 @@ def default_language() -> str:
 
 
 def event_text(game: str, event: Event, view: PlayerView, lang: str = DEFAULT) -> str:
-    """An event in ``lang``, in the second person when it is the viewing seat's."""
+    """An event in ``lang``, in the second person when it is the viewing seat's.
+
+    The template is ``<game>.event.<kind>``: ``.you`` added for the viewer's own
+    event, ``.none`` for an event of no seat (a shared win), where the catalog has
+    them. It is filled with ``who`` (the seat), ``c`` (the card), ``n`` (the
+    event's value, else its slot) and ``s`` (a plural ``s`` for ``n``), and with
+    the event's :attr:`~cardtable.core.game.Event.args` by name, each int arg also
+    with its plural ``<name>_s``; a ``contract`` code is written as its name, a
+    ``place`` as an ordinal (the ``tui.<game>.contract.*`` and ``tui.<game>.place.*``
+    keys the screens use).
+
+    >>> from cardtable.core.game import Event
+    >>> view = PlayerView("spit", 1, 2, -2, (), (), None)
+    >>> event = Event(7, "take", 0, None, 1, 23, "seat 0 takes S1 (23 cards)", (("spit", 1), ("cards", 23)))
+    >>> event_text("spit", event, view, "es")
+    'asiento 0 se lleva S1 (23 cartas)'
+    """
     if lang == "en":
         return event.text
-    mine = event.seat is not None and event.seat == view.seat
-    key = f"{game}.event.{event.kind}" + (".you" if mine else "")
-    if key not in catalog(lang) and mine:
-        key = f"{game}.event.{event.kind}"
-    if key not in catalog(lang):  # not translated yet: the engine's English sentence
+    templates = catalog(lang)
+    key = f"{game}.event.{event.kind}"
+    seat = event.seat
+    if seat is None:
+        if key + ".none" in templates:
+            key += ".none"
+    elif seat == view.seat and key + ".you" in templates:
+        key += ".you"
+    if key not in templates:  # not translated yet: the engine's English sentence
         return event.text
     number = event.value if event.value is not None else event.slot
-    seat_word = translate("seat", lang, n=event.seat) if event.seat is not None else ""
-    return translate(key, lang, who=seat_word, c=event.card.unicode() if event.card else "", n=number,
-                     s="" if number == 1 else "s")
+    values: dict[str, Any] = {
+        "who": translate("seat", lang, n=seat) if seat is not None else "",
+        "c": event.card.unicode() if event.card else "",
+        "n": number,
+        "s": "" if number == 1 else "s",
+    }
+    for name, arg in event.args:
+        if isinstance(arg, int):
+            values[name + "_s"] = "" if arg == 1 else "s"
+        values[name] = _arg_text(game, name, arg, lang)
+    return translate(key, lang, **values)
+
+
+def _arg_text(game: str, name: str, arg: int | str, lang: str) -> int | str:
+    """An event arg as a template shows it: contracts by name, places as ordinals."""
+    if name == "contract":  # a code: KH, QN+DI, CX
+        return " + ".join(translate(f"tui.{game}.contract.{part}", lang) for part in str(arg).split("+"))
+    if name == "place":  # 1, 2, … as 1.º, 2.º, … (the keys count from 0)
+        return translate(f"tui.{game}.place.{int(arg) - 1}", lang)
+    return arg

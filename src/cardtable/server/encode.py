@@ -3,6 +3,7 @@
 ``PlayerView.to_json`` is the definition; :func:`view_json` must equal it for
 every view of every game (tests/server/test_encode.py checks that over random
 states). It exists because the server serializes a view per seat per action.
+An :class:`Event` is written out field by field, its ``args`` as an object.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from ..core.cards import Card
-from ..core.game import Action, PlayerView
+from ..core.game import Action, Event, PlayerView
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _PLAIN = (str, int, float, bool, type(None))
@@ -25,6 +26,13 @@ def jsonable(value: Any) -> Any:
         return value
     if t is tuple or t is list:
         return [jsonable(v) for v in value]
+    if t is Event:
+        card = value.card
+        return {
+            "seq": value.seq, "kind": value.kind, "seat": value.seat,
+            "card": None if card is None else str(card), "slot": value.slot, "value": value.value,
+            "text": value.text, "args": dict(value.args),
+        }
     names = _FIELDS.get(t)
     if names is not None:
         return {n: jsonable(getattr(value, n)) for n in names}

@@ -28,6 +28,7 @@ class SpitView(PlayerView):
     ``lone_pile`` is the pile a lone spitter is bound to this round (SP-16),
     ``finisher`` the seat that emptied its stock in the slap phase.
     ``cards_held[p]`` counts seat ``p``'s stock and spit cards.
+    ``events``: the kinds of :data:`EVENT_KINDS`, with the ``args`` of :func:`event_args`.
     """
 
     phase: str
@@ -56,6 +57,13 @@ class SpitView(PlayerView):
 _CARD: Final = tuple(Card.from_id(c) for c in range(52))
 _SLOT_EVENTS: Final = frozenset({"spit", "play", "fill", "stack", "flip", "choose", "slap", "take"})
 _VALUE_EVENTS: Final = frozenset({"round", "deal", "play", "fill", "stack", "take", "collect", "score"})
+EVENT_KINDS: Final = frozenset({
+    "round", "deal", "spit", "play", "fill", "stack", "flip", "request", "withdraw", "choose", "blocked",
+    "round_end", "slap", "take", "avoid", "collect", "score", "game_over",
+})
+"""Every kind of event the engine emits (:func:`event_text` has a sentence for each)."""
+ARG_KINDS: Final = frozenset({"deal", "play", "fill", "stack", "take", "score"})
+"""The kinds whose :attr:`Event.args` are not empty."""
 
 
 def built_events(shared: list[Any]) -> tuple[Event, ...]:
@@ -79,6 +87,7 @@ def built_events(shared: list[Any]) -> tuple[Event, ...]:
             slot if kind in _SLOT_EVENTS else None,
             value if kind in _VALUE_EVENTS else None,
             event_text(kind, s, c, slot, value),
+            event_args(kind, slot, value) if kind in ARG_KINDS else (),
         )
         for i, (kind, s, c, slot, value) in enumerate(raw)
     ])
@@ -105,6 +114,27 @@ class _EventsOnFirstUse:
 
 
 setattr(SpitView, "events", _EventsOnFirstUse())  # noqa: B010 -- after @dataclass, so it is no field default
+
+
+@lru_cache(maxsize=1024)
+def event_args(kind: str, slot: int, value: int) -> tuple[tuple[str, int | str], ...]:
+    """What a sentence needs beyond the seat, the card and ``n``, for an engine event tuple
+    (``()`` unless ``kind`` is in :data:`ARG_KINDS`). Piles are numbered as in the actions:
+    stock piles 1–5, spit piles ``S0``/``S1``."""
+    match kind:
+        case "deal":
+            return (("laid", value - slot), ("cards", value), ("spit_cards", slot))
+        case "play":
+            return (("pile", value), ("spit", slot))
+        case "fill":
+            return (("pile", value), ("space", slot))
+        case "stack":
+            return (("pile", value), ("onto", slot))
+        case "take":
+            return (("spit", slot), ("cards", value))
+        case "score":
+            return (("points", slot), ("total", value))
+    return ()
 
 
 @lru_cache(maxsize=8192)

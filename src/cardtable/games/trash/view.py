@@ -77,6 +77,8 @@ _TEXTS = {
     "time_up": ("time is up: the match ends when this hand is finished",) * 2,
     "match_over": ("{who} wins the match", "you win the match"),
 }
+EVENT_KINDS = frozenset(_TEXTS)
+"""Every kind of event the engine emits (:func:`event_text` has a sentence for each)."""
 
 
 def event_text(kind: str, seat: int, card: int, number: int, viewer: int | None = None) -> str:

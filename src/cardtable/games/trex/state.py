@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 from ...core.cards import Card, cards_text
 from ...core.chance import fresh_seed
 from ...core.errors import ConfigError
-from ...core.game import Action, Event, Outcome, State
+from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
 from .actions import (
     A_CONTRACT,
@@ -40,7 +40,7 @@ from .actions import (
     contract_code,
 )
 from .contracts import HEARTS, TrickContract
-from .view import TrexView, event_text
+from .view import TrexView, build_event
 
 if TYPE_CHECKING:
     from . import TrexGame
@@ -710,18 +710,7 @@ class TrexState(State):
 
         hands = tuple(hand_of(q) if (o.open_hands or q == seat) else None for q in range(N))
         seq = self.event_seq
-        events = tuple(
-            Event(
-                seq + i,
-                kind,
-                None if s < 0 else s,
-                None if c == NO_CARD else cards(c),
-                v if kind == "open" else None,
-                None if kind == "open" else v,
-                event_text(kind, s, c, v),
-            )
-            for i, (kind, s, c, v) in enumerate(self.events)
-        )
+        events = tuple(build_event(seq + i, kind, s, c, v) for i, (kind, s, c, v) in enumerate(self.events))
         trick = tuple((ORDER[self.trick_leader][i], cards(c)) for i, c in enumerate(self.trick))
         last = tuple((ORDER[self.last_leader][i], cards(c)) for i, c in enumerate(self.last_trick))
         kingdom_scores = [[0] * N for _ in range(4)]

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.cards import Card
-from ...core.game import PlayerView
-from .actions import contract_name, parse_contract
+from ...core.game import Event, PlayerView
+from .actions import contract_code, contract_name, parse_contract
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,9 @@ class TrexView(PlayerView):
     ``play`` (seat, card), ``capture`` (capturer, card), ``trick`` (winner, trick
     number), ``revoke`` (offender, card), ``open`` (seat, Jack; ``slot`` = suit),
     ``pass``, ``out`` (seat, place 0..3), ``twos_exposed``, ``deal_over`` (deal
-    number), ``score`` (seat, delta), ``tiebreak`` (its dealer), ``game_over``.
+    number), ``score`` (seat, delta), ``tiebreak`` (its dealer), ``game_over``
+    (the winner, ``None`` for a shared win). ``args`` (:func:`event_args`): the
+    contract's code, the place (1–4) and the kingdom (1–4).
     """
 
     phase: str
@@ -91,6 +93,43 @@ class TrexView(PlayerView):
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 PLACES = ("1st", "2nd", "3rd", "4th")
+EVENT_KINDS = frozenset({
+    "kingdom", "deal", "redeal_deal", "tiebreak_deal", "redeal", "keep", "contract", "double", "no_double",
+    "play", "trick", "capture", "revoke", "pass", "open", "out", "twos_exposed", "deal_over", "score",
+    "game_over", "tiebreak",
+})
+"""Every kind of event the engine emits (:func:`event_text` has a sentence for each)."""
+ARG_KINDS = frozenset({"contract", "out", "kingdom"})
+"""The kinds whose :attr:`Event.args` are not empty."""
+
+
+def build_event(seq: int, kind: str, seat: int, card: int, value: int) -> Event:
+    """The :class:`Event` numbered ``seq`` of an engine event tuple ``(kind, seat,
+    card id, value)`` (-1 for no seat or card): ``open`` puts its suit in ``slot``,
+    every other kind its number in ``value``."""
+    return Event(
+        seq,
+        kind,
+        None if seat < 0 else seat,
+        None if card < 0 else Card.from_id(card),
+        value if kind == "open" else None,
+        None if kind == "open" else value,
+        event_text(kind, seat, card, value),
+        event_args(kind, value) if kind in ARG_KINDS else (),
+    )
+
+
+def event_args(kind: str, value: int) -> tuple[tuple[str, int | str], ...]:
+    """What a sentence needs beyond the seat and the card, for an engine event tuple
+    (``()`` unless ``kind`` is in :data:`ARG_KINDS`): ``contract`` its code (``QN+DI``),
+    ``out`` the ``place`` 1–4, ``kingdom`` its number 1–4."""
+    if kind == "contract":
+        return (("contract", contract_code(value)),)
+    if kind == "out":
+        return (("place", value + 1),)
+    if kind == "kingdom":
+        return (("kingdom", value + 1),)
+    return ()
 
 
 def event_text(kind: str, seat: int, card: int, value: int) -> str:

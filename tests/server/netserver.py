@@ -73,6 +73,11 @@ class Server:
         r.raise_for_status()
         return r.json()  # type: ignore[no-any-return]
 
+    def get(self, path: str) -> dict:  # type: ignore[type-arg]
+        r = httpx.get(f"{self.http}{path}", timeout=5.0)
+        r.raise_for_status()
+        return r.json()  # type: ignore[no-any-return]
+
     def table(
         self, bots: dict[int, str], humans: tuple[int, ...] = (0,), game: str = "trash", **options: object
     ) -> tuple[str, dict[int, str]]:

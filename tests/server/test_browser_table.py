@@ -46,3 +46,25 @@ def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Serv
     assert not errors, errors
     host_ctx.close()
     friend_ctx.close()
+
+
+def test_r9_a_spit_page_shows_the_wait_and_the_countdown(browser: object, server: Server):  # noqa: F811
+    """A Spit game started before its player's page connected stands still (R9); when the page
+    connects it shows the countdown, then the game goes on."""
+    created = server.post("/api/tables", game="spit")
+    table_id, host = created["table"]["id"], created["host"]
+    token = server.post(f"/api/tables/{table_id}/sit", seat=0, name="Ada")["token"]
+    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="beginner")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    assert server.get(f"/api/tables/{table_id}")["table"]["pause"] == {"waiting": [0], "countdown": None}
+    context = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(server.http + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                  [f"ct.seat.{table_id}", {"seat": 0, "token": token}])
+    page.goto(f"{server.http}/t/{table_id}")
+    note = page.get_by_test_id("pause")
+    sync_api.expect(note).to_contain_text("goes on in")
+    sync_api.expect(note).to_have_count(0, timeout=10_000)
+    assert server.get(f"/api/tables/{table_id}")["table"]["pause"] is None
+    context.close()

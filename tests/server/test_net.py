@@ -20,7 +20,7 @@ from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_TOO_BIG
 
 from .netserver import Server
 
-FAST = ("--rate", "100000", "--burst", "100000")
+FAST = ("--rate", "100000", "--burst", "100000", "--countdown", "0.5")
 
 
 @pytest.fixture(scope="module")

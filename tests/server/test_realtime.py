@@ -133,3 +133,61 @@ def test_s1_a_spit_table_replays_after_a_restart_with_timers(tmp_path):
     assert again.version == version
     assert {s: again.view_json(s, "en") for s in (0, 1, None)} == before
     assert again.rt is not None
+
+
+def _wait(test, seconds: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_r9_spit_stands_still_while_the_player_is_away_and_goes_on_after_a_countdown(db_path):
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, countdown=0.3, hold=30.0) as client:
+        table_id, _, tokens = new_table(client, {1: "expert"}, game="spit")
+        table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+        assert table.pause == {"waiting": [0], "countdown": None}  # started before the player connected
+        version = table.version
+        time.sleep(1.0)
+        assert table.version == version  # the bot waits too
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws, tokens[0])
+            assert table.pause is not None and table.pause["waiting"] == [] and table.pause["countdown"] > 0
+            ws.send_json({"type": "act", "seq": 1, "action": "0 spit"})
+            while (frame := ws.receive_json())["type"] != "error":
+                pass
+            assert frame["code"] == "paused"
+            _wait(lambda: table.pause is None)
+            _wait(lambda: table.version > version)  # the bot plays again
+        # the player drops: the clock stands still again, mid-game
+        _wait(lambda: table.pause == {"waiting": [0], "countdown": None})
+        frozen = table.match.clock.now()  # type: ignore[union-attr]
+        version = table.version
+        time.sleep(0.8)
+        assert table.version == version and table.match.clock.now() == frozen  # type: ignore[union-attr]
+    store.close()
+
+
+def test_r5_s2_a_restarted_spit_game_waits_for_its_player_but_not_longer_than_the_hold(db_path):
+    from .conftest import _client
+
+    store = Store(db_path)
+    hub = Hub(store)
+    table, _ = hub.create("spit", None, {})
+    token = table.sit(0, "P0")
+    table.add_bot(1, "expert")
+    table.start(seed=4)
+    store.close()
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, countdown=0.2, hold=0.6) as client:  # the server restarts
+        again = client.app.state.hub.tables[table.id]  # type: ignore[attr-defined]
+        assert again.pause == {"waiting": [0], "countdown": None}
+        assert again.version == 0
+        _wait(lambda: again.pause is None)  # the hold ran out: the game goes on without them
+        _wait(lambda: again.version > 0)
+        with client.websocket_connect(f"/ws/{table.id}") as ws:  # and they can still come back
+            assert hello(ws, token)["seat"] == 0
+    store.close()

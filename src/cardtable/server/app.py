@@ -87,13 +87,17 @@ def create_app(
     create_rate: float = 0.5,
     create_burst: float = 30.0,
     keep: float = 600.0,
+    countdown: float | None = 3.0,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
     ``hold``: seconds a person may be away while it is their turn before a
     stand-in bot moves for them (``None``: never). ``keep``: seconds an open or
-    finished table nobody is at stays in memory (the database keeps it)."""
-    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep)
+    finished table nobody is at stays in memory (the database keeps it).
+    ``countdown``: a real-time game (Spit) stands still while a person's seat has
+    no connection and goes on this many seconds after everyone is back (``None``:
+    it never waits)."""
+    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown)
     allow = frozenset(allow_origins)
     sockets_per_ip: dict[str, int] = {}
     create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s

@@ -25,6 +25,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="new tables a second per address, after a burst of 30 (default 0.5)")
     serve.add_argument("--hold", type=float, default=60.0,
                        help="seconds a disconnected player's turn waits before a stand-in bot moves (0: never)")
+    serve.add_argument("--countdown", type=float, default=3.0,
+                       help="Spit stands still while a player is disconnected (up to --hold seconds) and goes on "
+                            "this many seconds after everyone is back (default 3; 0: never stand still)")
     serve.add_argument("--keep", type=float, default=600.0,
                        help="seconds an open or finished table nobody is at stays in memory (default 600; "
                             "the database keeps it and it is loaded again when asked for)")
@@ -51,7 +54,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     store = Store(path, synchronous=args.sync)
     app = create_app(store, allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
                      rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
-                     hold=args.hold or None, create_rate=args.create_rate, keep=args.keep)
+                     hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
+                     countdown=args.countdown if args.countdown > 0 else None)
     print(f"cardtable: serving on http://{args.host}:{args.port}/ (database {path})", file=sys.stderr, flush=True)
     uvicorn.run(
         app,

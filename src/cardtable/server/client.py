@@ -27,6 +27,7 @@ class GameClient:
         self.seat: int | None = None
         self.version = -1
         self.view: dict[str, Any] | None = None
+        self.table: dict[str, Any] | None = None  # the lobby's public facts: seats, status, pause
         self.frames: list[dict[str, Any]] = []
         self.seq = 0
         self.latencies: list[float] = []
@@ -50,6 +51,7 @@ class GameClient:
         if welcome["type"] != "welcome":
             raise RuntimeError(f"no welcome: {welcome}")
         self.seat = welcome["seat"]
+        self.table = welcome["table"]
         self.seq = max(self.seq, welcome.get("seq", 0))
         return welcome
 
@@ -78,7 +80,17 @@ class GameClient:
         if frame["type"] == "state":
             self.version = frame["version"]
             self.view = frame["view"]
+        elif frame["type"] == "table":
+            self.table = frame["table"]
         return frame
+
+    def paused(self) -> bool:
+        """A real-time game standing still (a player is away, or the countdown runs)."""
+        return self.table is not None and self.table.get("pause") is not None
+
+    async def wait_unpaused(self) -> None:
+        while self.paused():
+            await self.recv()
 
     async def until(self, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         while True:
@@ -132,7 +144,8 @@ class GameClient:
         ``choose(view, rng)`` picks the action (a random legal one by default),
         ``think`` seconds after the state it looks at arrived. In a real-time game
         an action overtaken by another arrival (``lost_race``) is chosen again
-        from the newer state; any other refusal is an error.
+        from the newer state, and nothing is sent while the table is paused;
+        any other refusal is an error.
         """
         rng = rng or random.Random()
         pick = choose or (lambda view, r: r.choice(view["legal_actions"]))
@@ -141,6 +154,9 @@ class GameClient:
             await self.wait_turn()
             if self.over():
                 break
+            if self.paused():
+                await self.wait_unpaused()
+                continue
             if think:
                 await asyncio.sleep(think)
                 await self.drain()
@@ -149,6 +165,8 @@ class GameClient:
             assert self.view is not None
             reply = await self.act(pick(self.view, rng))
             if reply["type"] == "error":
+                if reply["code"] == "paused":
+                    continue  # the table frame saying so comes with it or has come
                 if reply["code"] != "lost_race":
                     raise RuntimeError(f"a legal action was refused: {reply}")
                 self.lost_races += 1

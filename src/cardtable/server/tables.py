@@ -28,6 +28,7 @@ from ..core.errors import CardtableError, ConfigError, IllegalActionError
 from ..core.game import Action, Game
 from ..core.registry import load
 from ..core.seats import SIMULTANEOUS
+from ..host.clock import PausableClock
 from ..host.match import Match
 from ..host.realtime import Arrival, Intent, RealtimeBot, RealtimeHost
 from ..i18n import event_text
@@ -187,9 +188,20 @@ class Table:
     driven by one task per table (:meth:`_run_realtime`).
     """
 
-    def __init__(self, row: TableRow, store: Store, *, bot_delay: float = 0.0, hold: float | None = 60.0) -> None:
+    def __init__(
+        self,
+        row: TableRow,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        hold: float | None = 60.0,
+        countdown: float | None = None,
+    ) -> None:
         self.row = row
         self.hold = hold
+        self.countdown = countdown
+        self.pause: dict[str, Any] | None = None  # what the table waits for (real-time games, R9)
+        self._resume_at: float | None = None
         self.away: dict[int, float] = {}  # human seat -> when it went offline (monotonic)
         self._standins: dict[int, tuple[Bot, random.Random]] = {}
         self.id = row.id
@@ -225,6 +237,7 @@ class Table:
         """A game loaded from the store goes on: away seats, bots, timers (needs a running loop)."""
         if self.match is not None:
             self.away_since_start()
+        self.update_pause()
         self.kick_bots()
         self.arm_timer()
 
@@ -253,6 +266,7 @@ class Table:
             "options": self.row.options,
             "status": self.row.status,
             "version": self.version,
+            "pause": self.pause,
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
                  "auto": s.seat in self._standins}
@@ -322,6 +336,7 @@ class Table:
         assert self.match is not None
         if self.rt is not None:
             self._make_host()  # the real-time host with the new bot among its bots
+            self.update_pause()  # nobody waits for a seat a bot now plays
         else:
             self.match.add_bot(seat, make_bot(self.row.game, name), self.row.bot_seed)
         self.kick_bots()
@@ -349,6 +364,7 @@ class Table:
         self.broadcast_table()
         self.broadcast_state()
         self.away_since_start()
+        self.update_pause()
         self.kick_bots()
         self.arm_timer()
 
@@ -361,7 +377,8 @@ class Table:
     def _new_match(self) -> Match:
         realtime = self.game.new_state(seed=0).current_player() == SIMULTANEOUS
         bots = {} if realtime else {s.seat: make_bot(self.row.game, s.name) for s in self.row.seats if s.kind == "bot"}
-        match = Match(self.game, seed=self.row.seed, bots=bots, bot_seed=self.row.bot_seed)
+        clock = PausableClock() if realtime else None
+        match = Match(self.game, seed=self.row.seed, bots=bots, bot_seed=self.row.bot_seed, clock=clock)
         match.listeners.append(self._persist)
         self.match = match
         self.rt = None
@@ -401,6 +418,7 @@ class Table:
                 self.last_seq[row.seat] = (row.client_seq, row.version)
         if self.rt is not None:
             self._make_host()
+            self.update_pause()
 
     def _persist(self, seat: int, action: Action) -> None:
         """Host listener: every accepted action (a seat's, a bot's, a timer's) is
@@ -462,6 +480,8 @@ class Table:
         before it (a bot's play, a timer), and is applied if it is still legal then."""
         assert self.match is not None and self.rt is not None
         state = self.match.state
+        if isinstance(self.match.clock, PausableClock) and self.match.clock.paused:
+            return _error("paused", "the game waits until every player is back", client_seq)
         if action not in state.legal_actions(seat):
             reason = getattr(state, "illegal_reason", None)  # the engine's words, when it has them
             why = (reason(action) if reason is not None else None) or "not legal now"
@@ -551,6 +571,46 @@ class Table:
             if self.match.seq != before:
                 self.after_change()
 
+    def update_pause(self) -> None:
+        """A real-time game waits for every person at the table (R9, S2).
+
+        While a person's seat has no connection (they dropped, or the server
+        restarted) the game's clock stands still: bots and timers wait and
+        actions are refused with ``paused``. When everyone is back it goes on
+        after :attr:`countdown` seconds, where it stopped. A person away longer
+        than :attr:`hold` is no longer waited for. No-op for turn-based games
+        and when :attr:`countdown` is ``None``."""
+        m = self.match
+        if self.rt is None or self.countdown is None or m is None or not isinstance(m.clock, PausableClock):
+            return
+        clock, before, now = m.clock, self.pause, time.monotonic()
+        missing = [] if m.is_over else [
+            s.seat for s in self.row.seats
+            if s.kind == "human" and s.seat not in self.players
+            and (self.hold is None or now - self.away.get(s.seat, now) < self.hold)
+        ]
+        if missing:
+            clock.pause()
+            self._resume_at = None
+            self.pause = {"waiting": missing, "countdown": None}
+        elif clock.paused and not m.is_over:
+            if self._resume_at is None:
+                self._resume_at = now + self.countdown
+                with contextlib.suppress(RuntimeError):  # no running loop: resumed on the next call
+                    asyncio.get_running_loop().call_later(self.countdown + 0.01, self.update_pause)
+            if now < self._resume_at:
+                self.pause = {"waiting": [], "countdown": round(self._resume_at - now, 1)}
+            else:
+                clock.resume()
+                self._resume_at = self.pause = None
+        else:
+            clock.resume()
+            self._resume_at = self.pause = None
+        if self.pause != before:
+            self.broadcast_table()
+            if self.pause is None:
+                self.kick_bots()
+
     def kick_bots(self) -> None:
         if self.rt is not None:
             self._wake.set()
@@ -603,7 +663,11 @@ class Table:
         if self.hold is None:
             return
         with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().call_later(self.hold + 0.05, self.kick_bots)
+            asyncio.get_running_loop().call_later(self.hold + 0.05, self._hold_over)
+
+    def _hold_over(self) -> None:
+        self.update_pause()
+        self.kick_bots()
 
     def step_bot(self) -> bool:
         """One bot move through the host, if a bot (or a stand-in) is to move (lock held)."""
@@ -700,6 +764,7 @@ class Table:
             self.players[seat] = conn
             if self.away.pop(seat, None) is not None:
                 self._standins.pop(seat, None)
+            self.update_pause()
         welcome: dict[str, Any] = {"type": "welcome", "seat": seat, "version": self.version, "table": self.public()}
         if seat is not None:  # the seat's last action seq: a new tab goes on from there (idempotency, R2)
             welcome["seq"] = self.last_seq.get(seat, (0, 0))[0]
@@ -720,6 +785,7 @@ class Table:
             del self.players[conn.seat]
             self.away[conn.seat] = time.monotonic()
             self._hold_check()
+            self.update_pause()
             self.broadcast_table()
         self.spectators.discard(conn)
 
@@ -753,9 +819,11 @@ class Hub:
         max_tables: int = 10_000,
         hold: float | None = 60.0,
         keep: float = 600.0,
+        countdown: float | None = None,
     ) -> None:
         self.store = store
         self.hold = hold
+        self.countdown = countdown
         self.keep = keep
         self.bot_delay = bot_delay
         self.max_tables = max_tables
@@ -766,7 +834,7 @@ class Hub:
 
     def _load(self, row: TableRow) -> Table | None:
         try:
-            table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold)
+            table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown)
         except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
             self.broken[row.id] = f"{type(exc).__name__}: {exc}"
             print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
@@ -840,7 +908,7 @@ class Hub:
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
         )
         self.store.create_table(row)
-        table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold)
+        table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown)
         self.tables[row.id] = table
         return table, host
 

@@ -251,6 +251,23 @@ class TablePage {
     this.el.chatLog.scrollTop = this.el.chatLog.scrollHeight;
   }
 
+  // A real-time game stands still while a player is away, then counts down (R9).
+  pauseNote() {
+    clearInterval(this.ticker);
+    const p = this.info.pause;
+    if (!p) return null;
+    const el = h("p", { class: "pause-note", role: "status", "data-testid": "pause" });
+    if (p.countdown === null) {
+      el.textContent = t("web.paused", { who: p.waiting.map((s) => this.names()[s]).join(", ") });
+    } else {
+      const end = Date.now() + p.countdown * 1000;
+      const tick = () => { el.textContent = t("web.resuming", { n: Math.max(0, Math.ceil((end - Date.now()) / 1000)) }); };
+      tick();
+      this.ticker = setInterval(tick, 250);
+    }
+    return el;
+  }
+
   async leave() {
     if (this.info.status === "playing" && !confirm(t("web.leave_confirm"))) return;
     try {
@@ -310,7 +327,8 @@ class TablePage {
         t("web.start"))
       : null;
     this.el.chatForm.hidden = !this.mine; // people at the table talk; spectators read
-    this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), h("ul", {}, rows), start].filter(Boolean));
+    this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), this.pauseNote(),
+      h("ul", {}, rows), start].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
         open ? t("web.waiting") : t("web.connecting")));

@@ -112,3 +112,25 @@ def test_bad_options_are_config_errors(overrides, message):
 def test_unknown_preset():
     with pytest.raises(ConfigError, match="no preset"):
         resolve("x", SPECS, PRESETS, "tiny", {})
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_f1_shuffles_are_uniform_over_permutations(size: int):
+    """Every ordering of a small deck is equally likely (chi-square over all permutations, a fixed
+    p > 1e-6 threshold so the test does not flake) for the derived generator behind every deal."""
+    import math
+    from collections import Counter
+
+    from cardtable.core.chance import shuffled
+
+    perms = math.factorial(size)
+    draws = 600 * perms
+    counts = Counter(tuple(shuffled(list(range(size)), seed, "deal", 1)) for seed in range(draws))
+    assert len(counts) == perms
+    expected = draws / perms
+    chi2 = sum((counts[p] - expected) ** 2 / expected for p in counts)
+    # Wilson-Hilferty: the chi-square quantile for p = 1e-6 with perms - 1 degrees of freedom
+    k = perms - 1
+    z = 4.753  # the standard normal quantile of 1 - 1e-6
+    limit = k * (1 - 2 / (9 * k) + z * math.sqrt(2 / (9 * k))) ** 3
+    assert chi2 < limit, (chi2, limit)

@@ -112,3 +112,45 @@ def test_p10_chat_is_text_cleaned_capped_and_shared_with_the_table(client: TestC
         hello(late)
         frame, _ = receive_until(late, "chat")
         assert [m["seat"] for m in frame["messages"]] == [0]
+
+
+def test_c10_three_people_race_for_the_last_seat_and_exactly_one_gets_it(db_path):
+    import asyncio
+
+    import httpx
+
+    from cardtable.server.app import create_app
+    from cardtable.server.store import Store
+
+    async def main() -> list[int]:
+        store = Store(db_path)
+        app = create_app(store, bot_delay=0.0)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            made = (await http.post("/api/tables", json={"game": "trash"})).json()
+            table_id = made["table"]["id"]
+            await http.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "A"})
+            replies = await asyncio.gather(*(
+                http.post(f"/api/tables/{table_id}/sit", json={"seat": 1, "name": f"racer {i}"}) for i in range(3)))
+            seats = (await http.get(f"/api/tables/{table_id}")).json()["table"]["seats"]
+        store.close()
+        assert seats[1]["name"] in {f"racer {i}" for i in range(3)}
+        return sorted(r.status_code for r in replies)
+
+    assert asyncio.run(main()) == [200, 409, 409]
+
+
+def test_r8_the_others_see_a_player_go_offline_and_come_back(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws0:
+        hello(ws0, tokens[0])
+        with client.websocket_connect(f"/ws/{table_id}") as ws1:
+            hello(ws1, tokens[1])
+            frame, _ = receive_until(ws0, "table")
+            while not frame["table"]["seats"][1]["online"]:
+                frame, _ = receive_until(ws0, "table")
+        start = time.monotonic()
+        frame, _ = receive_until(ws0, "table")
+        while frame["table"]["seats"][1]["online"]:
+            frame, _ = receive_until(ws0, "table")
+        assert time.monotonic() - start < 1.0  # told at once, not after a timeout

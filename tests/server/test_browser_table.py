@@ -1,6 +1,7 @@
 """Browser tests of the table around the game (Playwright, Debian's Chromium): two people chat
 (P10: markup stays text), the host opens a seat before the start and a person leaves a game in
-progress, after which a bot plays their seat (A4)."""
+progress, after which a bot plays their seat (A4); Spit's wait for its player (R9); a finished
+game's record for download (H6)."""
 
 from __future__ import annotations
 
@@ -67,4 +68,31 @@ def test_r9_a_spit_page_shows_the_wait_and_the_countdown(browser: object, server
     sync_api.expect(note).to_contain_text("goes on in")
     sync_api.expect(note).to_have_count(0, timeout=10_000)
     assert server.get(f"/api/tables/{table_id}")["table"]["pause"] is None
+    context.close()
+
+
+def test_h6_a_finished_game_offers_its_record_for_download(browser: object, server: Server):  # noqa: F811
+    import json
+    import time
+    from pathlib import Path
+
+    created = server.post("/api/tables", game="trash", options={"target_size": 9})
+    table_id, host = created["table"]["id"], created["host"]
+    for seat, bot in ((0, "stock"), (1, "sensible")):
+        server.post(f"/api/tables/{table_id}/bot", host=host, seat=seat, bot=bot)
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    context = browser.new_context(viewport={"width": 1100, "height": 760}, accept_downloads=True)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(f"{server.http}/t/{table_id}")  # a spectator
+    sync_api.expect(page.get_by_test_id("record")).to_have_count(0)  # not while the game is on
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/tables/{table_id}")["table"]["status"] != "over":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    link = page.get_by_test_id("record")
+    sync_api.expect(link).to_be_visible()
+    with page.expect_download() as info:
+        link.click()
+    record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+    assert record["format"] == "cardtable-record" and record["game"] == "trash" and record["result"]["reason"]
     context.close()

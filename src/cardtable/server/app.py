@@ -155,6 +155,19 @@ def create_app(
             return _json_error(exc)
         return JSONResponse({"table": table.public()})
 
+    async def api_record(request: Request) -> Response:
+        """A finished game's record (seed and actions: ``cardtable replay`` shows it); never before
+        the end, when the seed would give every hidden card away (H6)."""
+        try:
+            table = hub.get(request.path_params["table_id"])
+            if table.match is None or not table.match.is_over:
+                raise LobbyError(409, "in_progress", "the record is published when the game is over")
+        except LobbyError as exc:
+            return _json_error(exc)
+        name = f"cardtable-{table.row.game}-{table.id}.json"
+        return JSONResponse(table.match.record().to_json(),
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
     async def api_table_op(request: Request) -> Response:
         op = request.path_params["op"]
         try:
@@ -246,6 +259,7 @@ def create_app(
             Route("/api/games", api_games),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),
+            Route("/api/tables/{table_id}/record", api_record),
             Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
             Route("/i18n/{lang}.json", i18n),
             WebSocketRoute("/ws/{table_id}", ws_endpoint),

@@ -327,8 +327,11 @@ class TablePage {
         t("web.start"))
       : null;
     this.el.chatForm.hidden = !this.mine; // people at the table talk; spectators read
+    const record = info.status === "over"
+      ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")))
+      : null;
     this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), this.pauseNote(),
-      h("ul", {}, rows), start].filter(Boolean));
+      h("ul", {}, rows), start, record].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
         open ? t("web.waiting") : t("web.connecting")));

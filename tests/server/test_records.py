@@ -1,0 +1,37 @@
+"""A finished game's record over HTTP (H6): refused while the game is on, then the whole record,
+which replays to the server's final state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtable.records.record import Record
+
+from .helpers import my_turn_or_over, new_table, receive_until
+from .test_protocol import hello
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+
+def test_h6_the_record_with_its_seed_is_published_only_when_the_game_is_over(fast_client: TestClient):
+    client = fast_client
+    table_id, _, tokens = new_table(client, {1: "sensible"}, options={"target_size": 9})
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    r = client.get(f"/api/tables/{table_id}/record")
+    assert r.status_code == 409 and r.json()["error"] == "in_progress" and "seed" not in r.text
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        for seq in range(1, 5000):
+            frame, _ = my_turn_or_over(ws, 0)
+            if frame["view"]["outcome"] is not None:
+                break
+            ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
+            receive_until(ws, "ack")
+    r = client.get(f"/api/tables/{table_id}/record")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    record = Record.from_json(r.json())
+    assert record.seed == table.row.seed and record.game == "trash"
+    assert str(record.replay()) == str(table.match.state)
+    assert record.result is not None and record.result["reason"] == frame["view"]["outcome"]["reason"]
+    assert client.get("/api/tables/nope/record").status_code == 404

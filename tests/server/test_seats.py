@@ -154,3 +154,20 @@ def test_r8_the_others_see_a_player_go_offline_and_come_back(client: TestClient)
         while frame["table"]["seats"][1]["online"]:
             frame, _ = receive_until(ws0, "table")
         assert time.monotonic() - start < 1.0  # told at once, not after a timeout
+
+
+def test_a7_the_table_counts_its_spectators(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+
+    def watchers_seen_by(ws, count: int) -> None:  # type: ignore[no-untyped-def]
+        frame, _ = receive_until(ws, "table")
+        while frame["table"]["watchers"] != count:
+            frame, _ = receive_until(ws, "table")
+
+    with client.websocket_connect(f"/ws/{table_id}") as ws0:
+        assert hello(ws0, tokens[0])["table"]["watchers"] == 0
+        with client.websocket_connect(f"/ws/{table_id}") as watcher:
+            hello(watcher)
+            watchers_seen_by(ws0, 1)
+            assert client.get(f"/api/tables/{table_id}").json()["table"]["watchers"] == 1
+        watchers_seen_by(ws0, 0)

@@ -267,6 +267,7 @@ class Table:
             "status": self.row.status,
             "version": self.version,
             "pause": self.pause,
+            "watchers": len(self.spectators),
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
                  "auto": s.seat in self._standins}
@@ -787,7 +788,9 @@ class Table:
             self._hold_check()
             self.update_pause()
             self.broadcast_table()
-        self.spectators.discard(conn)
+        elif conn in self.spectators:
+            self.spectators.discard(conn)
+            self.broadcast_table()
 
     def close_all(self, code: int = CLOSE_RESTART) -> None:
         for conn in [*self.players.values(), *self.spectators]:

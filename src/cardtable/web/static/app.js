@@ -330,8 +330,10 @@ class TablePage {
     const record = info.status === "over"
       ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")))
       : null;
+    const watchers = info.watchers
+      ? h("p", { class: "muted", "data-testid": "watchers" }, `${info.watchers} ${t("web.watching")}`) : null;
     this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), this.pauseNote(),
-      h("ul", {}, rows), start, record].filter(Boolean));
+      h("ul", {}, rows), watchers, start, record].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
         open ? t("web.waiting") : t("web.connecting")));

@@ -528,7 +528,7 @@ def test_spit_at_phone_width_in_spanish(browser: object, server: Server):
         except sync_api.Error:
             continue
     assert moved, "no move by tapping"
-    page.wait_for_timeout(400)
+    page.wait_for_timeout(900)  # after the flash of the piles that changed
     page.screenshot(path=str(SHOTS / "spit-phone-es.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways at phone width ({width}px)"

@@ -277,7 +277,7 @@ export function render(root, view, ctx) {
     h("div", { class: `player sp-side mine`, "data-testid": `side-${bottom}` }, h("div", { class: "sp-row" }, pileRow(bottom)), who(bottom)),
     h("p", { class: `sp-note ${note ? "on" : ""}`, "data-testid": "note", role: "status" }, note ? note.text : ""),
     h("p", { class: "last", "data-testid": "last" }, lastEvent),
-    me === null ? null : legend(ctx, [["1–5", t("web.spit.legend.pile")], ["←/→", t("web.spit.legend.play")],
+    me === null || view.outcome ? null : legend(ctx, [["1–5", t("web.spit.legend.pile")], ["←/→", t("web.spit.legend.play")],
       [t("web.key.space"), t("web.spit.legend.spit")], ["c", t("web.spit.legend.choose")], ["Esc", t("web.spit.legend.cancel")],
       ["?", t("web.legend.help")]]),
     helpPanel(ctx, "spit", [t(`web.spit.scoring.${view.scoring}`)], keys),

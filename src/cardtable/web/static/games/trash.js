@@ -114,7 +114,7 @@ export function render(root, view, ctx) {
     h("div", { class: "center" }, stock, discard, hand, h("div", { class: "actions" }, buttons)),
     h("p", { class: "last", "data-testid": "last" }, last),
     h("div", { class: "players" }, layouts),
-    me === null ? null : legend(ctx, [["Enter", t("web.trash.legend.stock")], ["d", t("web.trash.legend.discard")],
+    me === null || view.outcome ? null : legend(ctx, [["Enter", t("web.trash.legend.stock")], ["d", t("web.trash.legend.discard")],
       ["1–0", t("web.trash.legend.wild")], ["y/n", t("web.trash.legend.displace")], ["?", t("web.legend.help")]]),
     helpPanel(ctx, "trash", [t("web.trash.wild", { rank: t(`web.trash.wild.${view.wild_mode}`) }),
       t("web.trash.players", { n: view.num_players })], keys),

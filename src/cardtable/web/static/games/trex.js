@@ -261,7 +261,7 @@ export function render(root, view, ctx) {
     h("p", { class: "last", "data-testid": "last" }, lastEvent),
     h("div", { class: "tx-side" }, last, extras),
     sheet,
-    me === null ? null : legend(ctx, [["←/→", t("web.trex.legend.cursor")], ["Enter", t("web.trex.legend.play")],
+    me === null || view.outcome ? null : legend(ctx, [["←/→", t("web.trex.legend.cursor")], ["Enter", t("web.trex.legend.play")],
       ["1–9", t("web.trex.legend.menu")], ["c", t("web.trex.legend.sheet")], ["?", t("web.legend.help")]]),
     helpPanel(ctx, "trex", [t("web.trex.deals", { n: view.num_deals }),
       t("web.trex.contracts", { names: [...new Set(view.contracts_left.concat(view.deal_scores.map((r) => r[3])))].map(contractName).join(", ") }),

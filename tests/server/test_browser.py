@@ -1,8 +1,9 @@
 """Browser tests: Playwright drives Debian's Chromium against a real ``cardtable serve``.
 
 Create a table in the lobby, sit, add a bot, start, and play a Trash hand by
-clicking; then the same at phone width and in Spanish. Screenshots go to
-docs/screenshots/.
+clicking; then the same at phone width and in Spanish; Trex and Spit by clicking and
+by their keys, at desktop and phone width. Screenshots go to a temporary folder, or
+to docs/screenshots/ with CARDTABLE_SCREENSHOTS=1.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]
 # Screenshots land in a temporary folder; CARDTABLE_SCREENSHOTS=1 refreshes the ones kept in
 # docs/screenshots/ (the deals are random, so a plain run must not rewrite tracked files).
-SHOTS = (Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("CARDTABLE_SCREENSHOTS")
-         else Path(tempfile.gettempdir()) / "cardtable-screenshots")
+# The temporary folder is named after the checkout, so two worktrees testing at once keep apart.
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("CARDTABLE_SCREENSHOTS")
+         else Path(tempfile.gettempdir()) / f"cardtable-screenshots-{ROOT.name}")
 
 # A real browser against a live server with bots moving on their own timers: a click can now and
 # then race a redraw (seen about once in 15 runs of the Trex test). A test that fails for a real
@@ -357,5 +360,177 @@ def test_trex_at_phone_width_in_spanish(browser: object, server: Server):
     wide = page.evaluate("""[...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > 391)
         .slice(0, 8).map(e => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`)""")
     assert width <= 390, f"the page scrolls sideways at phone width ({width}px): {wide}"
+    # the terminal's second head line, in Spanish: the dealer and the contracts still to play
+    info = page.get_by_test_id("trex-info").inner_text()
+    assert "reparte:" in info and "quedan en este reino:" in info, info
+    sync_api.expect(page.get_by_test_id("keys")).to_be_hidden()  # no key legend on a phone
+    assert not errors, errors
+    context.close()
+
+
+def legal_actions(page: object, within: str = "") -> list[str]:
+    """The actions the page offers now (``data-legal`` of the elements under ``within``)."""
+    return [a for a in page.locator(f"{within} [data-legal]".strip()).evaluate_all(  # type: ignore[attr-defined]
+        "els => els.map(e => e.dataset.legal)") if a]
+
+
+def test_trex_by_keyboard_to_the_score_sheet_with_kingdom_subtotals(browser: object, server: Server):
+    """Play a whole deal with the keys only (1–9 menu, Enter, ←/→ cursor); the score sheet then
+    shows the kingdom, its subtotal and the totals, as the terminal's sheet does."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    new_game_table(page, server, "trex", {1: "rules", 2: "rules", 3: "rules"})
+    hand = page.get_by_test_id("hand").locator("[data-card]")
+    sync_api.expect(hand).to_have_count(13)
+    info = page.get_by_test_id("trex-info").inner_text()
+    assert "dealer: Seat" in info and "still to play in this kingdom:" in info, info
+    sync_api.expect(page.get_by_test_id("keys")).to_contain_text("menu")
+    page.keyboard.press("?")  # the help opens with the rules and the keys
+    sync_api.expect(page.get_by_test_id("help")).to_have_attribute("open", "")
+    sync_api.expect(page.get_by_test_id("help")).to_contain_text("kingdom holder announces")
+    page.keyboard.press("?")
+    sync_api.expect(page.get_by_test_id("help")).not_to_have_attribute("open", "")
+    keys = cards_by_key = 0
+    trick_numbers: set[str] = set()
+    subtotal = page.get_by_test_id("kingdom-total-1")
+    for _ in range(400):
+        if subtotal.count():
+            break
+        if page.get_by_test_id("trick-no").count():
+            with contextlib.suppress(sync_api.Error):
+                trick_numbers.add(page.get_by_test_id("trick-no").inner_text(timeout=500))
+        menu = legal_actions(page, '[data-testid="prompts"]')
+        cards = [a for a in legal_actions(page, '[data-testid="hand"]') if re.match(CARD_ACTION, a)]
+        if menu:
+            contracts = [a for a in menu if a.startswith("contract ")]
+            # a contract by its number; the safe answer (keep, done) is under the cursor: Enter
+            page.keyboard.press(str(menu.index(contracts[0]) + 1) if contracts else "Enter")
+            keys += 1
+        elif cards:
+            before = hand.count()
+            page.keyboard.press("ArrowRight")  # the cursor: the second card you may play (or the first)
+            sync_api.expect(page.locator(".tx-hand .cursor")).to_have_count(1)
+            page.keyboard.press("Enter")
+            keys += 1
+            with contextlib.suppress(AssertionError):
+                sync_api.expect(hand).to_have_count(before - 1, timeout=2000)
+                cards_by_key += 1
+        page.wait_for_timeout(100)
+    assert keys >= 2 and cards_by_key >= 1, (keys, cards_by_key)
+    sheet = page.get_by_test_id("score-sheet")
+    sync_api.expect(subtotal).to_be_hidden()  # the sheet is closed while the game goes on
+    page.keyboard.press("c")  # c opens it
+    sync_api.expect(subtotal).to_be_visible()
+    sync_api.expect(sheet.locator("tr.tx-kingdom")).to_contain_text("Kingdom 1 · Seat")
+    # the kingdom's subtotal and, after one kingdom, the totals are the sums of the deals' rows
+    rows = sheet.locator("tbody tr:not(.tx-kingdom):not(.tx-subtotal)").evaluate_all(
+        "trs => trs.map(tr => [...tr.cells].slice(2).map(td => Number(td.textContent)))")
+    assert rows, "no deal row in the score sheet"
+    sums = [sum(r[i] for r in rows) for i in range(4)]
+    sub = subtotal.evaluate("tr => [...tr.cells].slice(2).map(td => Number(td.textContent))")
+    total = sheet.locator("tfoot tr").first.evaluate("tr => [...tr.cells].slice(2).map(td => Number(td.textContent))")
+    assert sub == sums == total, (rows, sub, total)
+    assert "Total" in sheet.locator("tfoot").inner_text()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SHOTS / "trex-score-sheet.png"), full_page=True)
+    if trick_numbers:  # a trick contract: the trick under way was numbered
+        assert all(re.fullmatch(r"Trick \d+", n) for n in trick_numbers), trick_numbers
+    page.keyboard.press("c")  # and closes it
+    sync_api.expect(sheet).not_to_have_attribute("open", "")
+    assert not errors, errors
+    context.close()
+
+
+COUNT_MY_MOVES = """() => {
+  window.myMoves = 0;
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes)
+      if (/^seat 0 (plays|moves|stacks)/.test(n.textContent)) window.myMoves += 1;
+  }).observe(document.querySelector('[data-testid="log"]'), { childList: true });
+}"""
+
+
+def test_spit_moves_by_keyboard_against_a_bot(browser: object, server: Server):
+    """Keys only: 1–5 choose a pile, ←/→ (or a/d) play it on S0/S1, the number of an empty space
+    fills it, Space asks for a spit; a key that does nothing says why; the legend shows the keys."""
+    context = browser.new_context(viewport={"width": 1280, "height": 860})  # type: ignore[attr-defined]
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    new_game_table(page, server, "spit", {1: "beginner"})
+    sync_api.expect(page.get_by_test_id("my-pile-1")).to_be_visible()
+    legend_text = page.get_by_test_id("keys").inner_text()
+    assert "1–5" in legend_text and "Space" in legend_text and "←/→" in legend_text, legend_text
+    page.evaluate(COUNT_MY_MOVES)
+    # no lone spitter at the start: c says so, and the note goes after a moment
+    page.keyboard.press("c")
+    sync_api.expect(page.get_by_test_id("note")).to_have_text("You cannot choose a pile now.")
+    sync_api.expect(page.get_by_test_id("note")).to_have_text("", timeout=4000)
+    presses = 0
+    for _ in range(300):
+        if page.evaluate("window.myMoves") >= 3 or page.get_by_test_id("again").count():
+            break
+        sources = [a.split()[1] for a in legal_actions(page, ".sp-row") if a.startswith("select ")]
+        if sources:
+            page.keyboard.press(sources[0])
+            try:
+                sync_api.expect(page.get_by_test_id(f"my-pile-{sources[0]}")).to_have_class(
+                    re.compile(r"\bselected\b"), timeout=1000)
+            except AssertionError:
+                continue  # the board changed under the key (the bot moved): look again
+            targets = page.locator(".target").evaluate_all("els => els.map(e => e.dataset.testid)")
+            if "spit-0" in targets:
+                page.keyboard.press("ArrowLeft")
+            elif "spit-1" in targets:
+                page.keyboard.press("d")
+            elif targets:  # an empty space of mine: its number moves the card there
+                page.keyboard.press(targets[0].rsplit("-", 1)[1])
+            else:
+                page.keyboard.press("Escape")
+            presses += 1
+        elif page.get_by_test_id("spit").count():
+            page.keyboard.press(" ")
+            presses += 1
+        page.wait_for_timeout(150)
+    assert page.evaluate("window.myMoves") >= 3, f"{presses} keys moved fewer than 3 cards"
+    assert page.locator(".sp-pile.selected").count() <= 1
+    page.keyboard.press("?")
+    sync_api.expect(page.get_by_test_id("help")).to_contain_text("Two players race")
+    assert not errors, errors
+    context.close()
+
+
+def test_spit_at_phone_width_in_spanish(browser: object, server: Server):
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+        locale="es-ES")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    new_game_table(page, server, "spit", {1: "beginner"})
+    sync_api.expect(page.get_by_test_id("my-pile-1")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("status")).to_contain_text("Ronda 1")
+    sync_api.expect(page.get_by_test_id("spit-0")).to_contain_text("S0 · tuyo")
+    sync_api.expect(page.get_by_test_id("side-0")).to_contain_text("cartas de escupir")
+    sync_api.expect(page.get_by_test_id("keys")).to_be_hidden()
+    moved = False
+    for _ in range(60):  # a tap on a pile, then on a target
+        source = page.locator('[data-testid^="my-pile-"][data-legal^="select"]')
+        try:
+            if source.count():
+                source.first.tap(timeout=1000)
+                page.locator(".target").first.tap(timeout=1000)
+                moved = True
+                break
+            page.wait_for_timeout(200)
+        except sync_api.Error:
+            continue
+    assert moved, "no move by tapping"
+    page.wait_for_timeout(900)  # after the flash of the piles that changed
+    page.screenshot(path=str(SHOTS / "spit-phone-es.png"), full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways at phone width ({width}px)"
     assert not errors, errors
     context.close()

@@ -1,75 +1,146 @@
 // Trex (RULES.md §2) in the browser: render(root, view, ctx) from the seat's view only.
 // Other hands are null in the view (unless the table plays open hands): drawn as counts.
+// Keys as in the terminal: ←/→ (↑/↓ a suit row) move a cursor over the cards you may play or the
+// menu, Enter/Space play or choose it, 1–9 choose a menu item, c the score sheet, ? the help.
+import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, panel, standings, togglePanel } from "./shared.js";
+
+export { cardLabel };
+
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_ORDER = ["S", "H", "C", "D"]; // black, red, black, red in the hand
 const RANKS = "23456789TJQKA";
+const RANK_LABELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const LAYOUT_SUITS = ["C", "D", "H", "S"]; // view.layout[s]: 0 ♣, 1 ♦, 2 ♥, 3 ♠
-
-export function cardLabel(code) {
-  const rank = code[0] === "T" ? "10" : code[0];
-  return rank + SUITS[code[1]];
-}
-
-function card(h, code, attrs = {}) {
-  if (code === null || code === undefined) {
-    return h("div", { class: "card back", ...attrs }, h("span", { class: "sr" }, "face down"));
-  }
-  const red = code[1] === "H" || code[1] === "D";
-  return h("div", { class: `card face ${red ? "red" : "black"}`, "data-card": code, ...attrs },
-    h("span", { class: "corner" }, cardLabel(code)), h("span", { class: "pip" }, SUITS[code[1]]));
-}
+const CARD = /^[2-9TJQKA][CDHS]$/;
 
 const sortKey = (code) => SUIT_ORDER.indexOf(code[1]) * 13 + RANKS.indexOf(code[0]);
 export const sortHand = (cards) => cards.slice().sort((a, b) => sortKey(a) - sortKey(b));
 // a TX-32 layout rank (2..14) in a suit as a card code
 const layoutCard = (suit, rank) => RANKS[rank - 2] + suit;
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+// The menu (contracts and doubles first, then done / redeal / keep) and the playable cards, in
+// the order they are drawn.
+function choices(view) {
+  if (view.seat === null || view.outcome) return { menu: [], cards: [] };
+  const legal = view.legal_actions;
+  const first = legal.filter((a) => a.startsWith("contract ") || a.startsWith("double "));
+  const menu = first.concat(legal.filter((a) => !CARD.test(a) && !first.includes(a)));
+  return { menu, cards: sortHand(view.hand).filter((c) => legal.includes(c)) };
+}
+
+let cursor = null; // the card or menu item under the keyboard cursor
+let keyed = false; // the cursor shows once the keyboard has been used
+
+function fixCursor(view) {
+  const { menu, cards } = choices(view);
+  const items = menu.length ? menu : cards;
+  if (!items.includes(cursor)) cursor = menu.find((a) => a === "keep" || a === "done") || items[0] || null;
+  return { menu, cards, items };
+}
+
+const live = keyboard((e, { root, view, ctx }) => {
+  if (e.key === "?" || e.key === "c" || e.key === "C") {
+    togglePanel(root, e.key === "?" ? "trex.help" : view.outcome ? "trex.sheet.end" : "trex.sheet");
+    return true;
+  }
+  if (view.seat === null || view.outcome || !view.legal_actions.length || onControl(e)) return false;
+  const { menu, cards, items } = fixCursor(view);
+  if (/^[1-9]$/.test(e.key)) {
+    const action = menu[Number(e.key) - 1];
+    if (!action || e.repeat) return false;
+    ctx.act(action);
+    return true;
+  }
+  if (e.key === "Enter" || e.key === " ") {
+    if (!cursor || e.repeat) return false;
+    ctx.act(cursor);
+    return true;
+  }
+  let i = items.indexOf(cursor);
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    i = (i + (e.key === "ArrowRight" ? 1 : items.length - 1)) % items.length;
+  } else if (e.key === "Home" || e.key === "End") {
+    i = e.key === "Home" ? 0 : items.length - 1;
+  } else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+    if (menu.length) {
+      i = (i + (e.key === "ArrowDown" ? 1 : items.length - 1)) % items.length;
+    } else {  // the first playable card of the next suit row
+      const rows = [...new Set(cards.map((c) => c[1]))];
+      const here = rows.indexOf(cards[i][1]);
+      const row = rows[(here + (e.key === "ArrowDown" ? 1 : rows.length - 1)) % rows.length];
+      i = cards.findIndex((c) => c[1] === row);
+    }
+  } else {
+    return false;
+  }
+  cursor = items[i];
+  keyed = true;
+  render(root, view, ctx);
+  return true;
+});
 
 export function render(root, view, ctx) {
   const { h, t, names, act } = ctx;
+  live(root, view, ctx);
   const me = view.seat;
   const legal = new Set(view.legal_actions);
+  const { menu } = fixCursor(view);
   const name = (s) => (s === me ? t("web.you") : names[s] || t("web.seat", { n: s }));
   // the seat number too: three bots of one kind share a name
   const label = (s) => `${t("web.seat", { n: s })} · ${name(s)}`;
+  const count = (key, n) => t(n === 1 ? `${key}1` : key, { n }); // "1 trick", "3 tricks"
   const contractName = (code) => code.split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
-  const clickable = (action, el) => {
+  const mark = (action, el) => {
     if (!legal.has(action)) return el;
-    el.classList.add("legal");
-    el.setAttribute("data-legal", action);
-    el.setAttribute("role", "button");
-    el.setAttribute("tabindex", "0");
-    el.setAttribute("aria-label", action);
-    el.addEventListener("click", () => act(action));
-    el.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") act(action); });
+    actionable(el, action, act);
+    if (keyed && action === cursor) el.classList.add("cursor");
     return el;
   };
-  const button = (action, label) => clickable(action,
-    h("button", { type: "button", class: "primary", "data-testid": `act-${action.replace(/[^A-Za-z0-9]+/g, "-")}` }, label));
+  const button = (action, text) => mark(action,
+    h("button", { type: "button", class: "primary", "data-testid": `act-${action.replace(/[^A-Za-z0-9]+/g, "-")}` },
+      h("kbd", { class: "num" }, menu.indexOf(action) + 1), " ", text));
 
   // the table: me at the bottom, then the others in turn order (left, across, right)
   const base = me ?? 0;
   const at = (i) => (base + i) % 4;
   const trickBy = new Map(view.trick.map(([s, c]) => [s, c]));
+  const notes = new Map(); // what the last action says about a seat: passes, revokes
+  for (const e of view.events) {
+    if ((e.kind === "pass" || e.kind === "revoke") && e.seat !== null) notes.set(e.seat, t(`web.trex.note.${e.kind}`));
+  }
   const seatBox = (s, place) => {
     const shown = s !== me ? view.hands[s] : null;
     const turn = view.current_player === s && !view.outcome;
     const captured = view.captured[s] || [];
+    const out = view.finishing.indexOf(s);
+    const meta = [count("web.trex.cards", view.hand_sizes[s])];
+    if (view.contract && view.contract !== "TR") {
+      meta.push(count("web.trex.tricks", view.tricks_taken[s]));
+      if (view.deal_scores_now[s]) meta.push(signed(view.deal_scores_now[s]));
+    }
+    if (out >= 0) meta.push(t("web.trex.out", { place: t(`web.trex.place.${out}`) }));
     return h("div", { class: `tx-seat tx-${place} ${turn ? "turn" : ""}`, "data-testid": `seat-${s}` },
       h("div", { class: "who" }, h("b", {}, label(s)),
         s === view.kingdom_holder ? h("span", { class: "tx-badge", title: t("web.trex.holder") }, "♛") : null,
         s === view.dealer ? h("span", { class: "tx-badge", title: t("web.trex.dealer") }, "D") : null),
-      h("div", { class: "tx-meta" }, t("web.trex.cards", { n: view.hand_sizes[s] }), " · ",
-        t("web.trex.tricks", { n: view.tricks_taken[s] }),
-        view.phase !== "trex" && view.deal_scores_now[s] ? ` · ${view.deal_scores_now[s] > 0 ? "+" : ""}${view.deal_scores_now[s]}` : ""),
+      h("div", { class: "tx-meta" }, meta.join(" · ")),
+      notes.has(s) ? h("div", { class: "tx-note" }, notes.get(s)) : null,
       shown ? h("div", { class: "tx-mini" }, sortHand(shown).map((c) => card(h, c))) : null,
       captured.length ? h("div", { class: "tx-mini", title: t("web.trex.captured") }, captured.map((c) => card(h, c))) : null);
   };
   const trickSlot = (s, place) => h("div", { class: `tx-play tx-p-${place}`, "data-testid": `trick-${s}` },
     trickBy.has(s) ? card(h, trickBy.get(s)) : h("div", { class: "card empty" }));
   const places = ["bottom", "left", "top", "right"];
+  const inTricks = view.phase === "trick" && view.contract && view.contract !== "TR";
+  const trickNo = inTricks
+    ? h("div", { class: "tx-trickno", "data-testid": "trick-no" },
+      t("web.trex.trick", { n: view.tricks_taken.reduce((a, b) => a + b, 0) + 1 }))
+    : null;
+  // no trick in the Trex contract: the layout is drawn under the table instead
   const table = h("div", { class: "tx-table", "data-testid": "trex-table" },
     places.map((p, i) => seatBox(at(i), p)),
-    h("div", { class: "tx-center" }, places.map((p, i) => trickSlot(at(i), p))));
+    view.contract === "TR" ? null : h("div", { class: "tx-center" }, trickNo, places.map((p, i) => trickSlot(at(i), p))));
 
   // the last trick, with who played what
   const last = view.last_trick.length
@@ -78,33 +149,27 @@ export function render(root, view, ctx) {
       view.last_trick.map(([s, c]) => h("span", { class: "tx-lt" }, card(h, c), h("small", {}, s === me ? t("web.you") : s))))
     : null;
 
-  // prompts: contract menu, redeal, doubling, passing
-  const prompts = [];
-  const others = [];
-  for (const a of view.legal_actions) {
-    if (a.startsWith("contract ")) {
-      const code = a.slice(9);
-      prompts.push(button(a, contractName(code)));
-    } else if (a.startsWith("double ")) {
-      prompts.push(button(a, t("web.trex.double_card", { card: cardLabel(a.slice(7)) })));
-    } else if (!/^[2-9TJQKA][CDHS]$/.test(a)) {
-      others.push(button(a, t(`web.trex.action.${a}`)));
-    }
-  }
-  prompts.push(...others);
+  // prompts: contract menu, redeal, doubling, passing (numbered as the keys 1–9)
+  const prompts = menu.map((a) => {
+    if (a.startsWith("contract ")) return button(a, contractName(a.slice(9)));
+    if (a.startsWith("double ")) return button(a, t("web.trex.double_card", { card: cardLabel(a.slice(7)) }));
+    return button(a, t(`web.trex.action.${a}`));
+  });
 
   // my hand, sorted by suit; the legal cards are clickable
   const hand = me === null ? null : h("div", { class: "tx-hand", "data-testid": "hand" },
-    sortHand(view.hand).map((c) => clickable(c, card(h, c))));
+    sortHand(view.hand).map((c) => mark(c, card(h, c))));
 
-  // the Trex layout: one row per suit, low to high
+  // the Trex layout: one row per suit, low to high, with the next rank wanted at each end
   const layoutRows = LAYOUT_SUITS.map((suit, k) => {
     const row = view.layout[k];
     const cells = [];
     if (row) for (let r = row[0]; r <= row[1]; r++) cells.push(card(h, layoutCard(suit, r)));
     return h("div", { class: "tx-row", "data-testid": `layout-${suit}` },
       h("span", { class: `tx-suit ${suit === "H" || suit === "D" ? "red" : ""}` }, SUITS[suit]),
-      cells.length ? cells : h("span", { class: "muted-light" }, t("web.trex.unopened")));
+      cells.length ? cells : h("span", { class: "muted-light" }, t("web.trex.unopened")),
+      row ? h("span", { class: "tx-next", title: t("web.trex.next") },
+        `↓${row[0] > 2 ? RANK_LABELS[row[0] - 3] : "—"} ↑${row[1] < 14 ? RANK_LABELS[row[1] - 1] : "—"}`) : null);
   });
   const layout = view.phase === "trex" || view.layout.some((r) => r)
     ? h("div", { class: "tx-layout", "data-testid": "trex-layout" }, h("h3", {}, t("web.trex.layout")), layoutRows,
@@ -121,18 +186,42 @@ export function render(root, view, ctx) {
     extras.push(h("div", { class: "tx-extra" }, t("web.trex.redeal_shown", { who: label(s) }), " ",
       h("span", { class: "tx-mini" }, sortHand(cards).map((c) => card(h, c)))));
   }
+  const twos = view.exposed_twos.map((cards, s) => [s, cards]).filter(([, cards]) => cards.length);
+  if (twos.length) {  // partnership Trex (TX-V2)
+    extras.push(h("div", { class: "tx-extra", "data-testid": "twos" }, t("web.trex.twos"), " ",
+      twos.map(([s, cards]) => h("span", { class: "tx-tag" }, `${label(s)}: ${cards.map(cardLabel).join(" ")}`))));
+  }
 
-  // the score sheet
+  // the score sheet: deals by kingdom, each kingdom's subtotal, the totals (and the teams')
   const seats = [0, 1, 2, 3];
-  const sheet = h("details", { class: "tx-sheet card-panel", "data-testid": "score-sheet", open: view.outcome ? true : null },
-    h("summary", {}, t("web.trex.score_sheet")),
+  const num = (v, tag = "td") => h(tag, { class: v < 0 ? "neg" : "" }, signed(v));
+  const body = [];
+  const rows = view.deal_scores;
+  rows.forEach(([n, k, holder, code, deltas], i) => {
+    if (i === 0 || rows[i - 1][1] !== k) {
+      body.push(h("tr", { class: "tx-kingdom" }, h("th", { colspan: 6 }, t("web.trex.kingdom_row", { n: k + 1, who: label(holder) }))));
+    }
+    const kingdomHolder = rows.find((r) => r[1] === k)[2];
+    body.push(h("tr", {}, h("td", {}, n),
+      h("td", {}, contractName(code), holder !== kingdomHolder ? ` · ${label(holder)}` : ""), deltas.map((d) => num(d))));
+    if (i === rows.length - 1 || rows[i + 1][1] !== k) {
+      body.push(h("tr", { class: "tx-subtotal", "data-testid": `kingdom-total-${k + 1}` }, h("td", {}),
+        h("td", {}, t("web.trex.kingdom_total", { n: k + 1 })), view.kingdom_scores[k].map((v) => num(v))));
+    }
+  });
+  if (!rows.length) body.push(h("tr", {}, h("td", { colspan: 6, class: "muted" }, t("web.trex.sheet_empty"))));
+  const foot = [h("tr", {}, h("th", {}), h("th", {}, t("web.trex.total")), view.totals.map((v) => num(v, "th")))];
+  if (view.team_totals) {
+    foot.push(h("tr", { "data-testid": "team-totals" }, h("th", {}),
+      h("th", { colspan: 5 }, t("web.trex.teams", { a: signed(view.team_totals[0]), b: signed(view.team_totals[1]) }))));
+  }
+  const sheet = panel(h, view.outcome ? "trex.sheet.end" : "trex.sheet",
+    { open: Boolean(view.outcome), cls: "tx-sheet card-panel", testid: "score-sheet" },
+    t("web.trex.score_sheet"),
     h("table", {},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.trex.contract")), seats.map((s) => h("th", { title: name(s) }, s === me ? t("web.you") : t("web.seat", { n: s }))))),
-      h("tbody", {}, view.deal_scores.map(([n, , holder, code, deltas]) => h("tr", {},
-        h("td", {}, n), h("td", {}, `${contractName(code)} · ${label(holder)}`),
-        deltas.map((d) => h("td", { class: d < 0 ? "neg" : "" }, d))))),
-      h("tfoot", {}, h("tr", {}, h("th", {}), h("th", {}, t("web.trex.total")),
-        view.totals.map((v) => h("th", { class: v < 0 ? "neg" : "" }, v))))));
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.trex.contract")),
+        seats.map((s) => h("th", { title: name(s) }, s === me ? t("web.you") : t("web.seat", { n: s }))))),
+      h("tbody", {}, body), h("tfoot", {}, foot)));
 
   let status;
   if (view.outcome) {
@@ -142,22 +231,41 @@ export function render(root, view, ctx) {
   } else if (me !== null && view.current_player === me && view.legal_actions.length) {
     status = t(`web.trex.prompt.${view.phase}`);
   } else {
-    status = t("web.trex.waiting_for", { who: name(view.current_player) });
+    status = t("web.trex.waiting_for", { who: label(view.current_player) });
   }
-  const head = [t("web.trex.deal", { n: view.deal_number, m: view.num_deals }), " · ",
+  const head = [view.tiebreak ? t("web.trex.tiebreak") : t("web.trex.deal", { n: view.deal_number, m: view.num_deals }), " · ",
     t("web.trex.kingdom", { n: view.kingdom + 1, who: label(view.kingdom_holder) })];
   if (view.contract) head.push(" · ", h("b", { "data-testid": "contract" }, contractName(view.contract)));
+  // the second line of the terminal's head: dealer, the contracts still to play, hearts
+  const left = view.contracts_left.filter((c) => c !== view.contract);
+  const info = [t("web.trex.dealer_is", { who: label(view.dealer) })];
+  if (!view.contract) info.push(t("web.trex.not_announced"));
+  info.push(t("web.trex.left", { names: left.length ? left.map(contractName).join(", ") : "—" }));
+  if (inTricks && (view.contract.split("+").includes("KH") || view.contract === "CX")) {
+    info.push(t(view.hearts_broken ? "web.trex.hearts_broken" : "web.trex.hearts_not_broken"));
+  }
   const lastEvent = view.events.length ? view.events[view.events.length - 1].text : "";
 
+  const keys = [["← → ↑ ↓", t("web.trex.key.cursor")], ["Enter", t("web.trex.key.play")], ["1 … 9", t("web.trex.key.menu")],
+    ["c", t("web.trex.key.sheet")], [t("web.key.mouse"), t("web.trex.key.mouse"), true], ["?", t("web.key.help")]];
   root.replaceChildren(...[
     h("div", { class: `status-bar ${view.outcome ? "over" : ""}`, "data-testid": "status" },
       h("span", { class: "hand-no" }, ...head), " ", h("b", {}, status),
       view.outcome ? h("a", { href: "/", "data-link": true, class: "again", "data-testid": "again" }, t("web.again")) : null),
+    view.outcome ? null : h("p", { class: "tx-info", "data-testid": "trex-info" }, info.join(" · ")),
+    view.outcome ? standings(ctx, seats.map((s) => [label(s), signed(view.totals[s]), view.outcome.winners.includes(s)])) : null,
     table,
     prompts.length ? h("div", { class: "actions tx-prompts", "data-testid": "prompts" }, prompts) : null,
+    layout,
     hand,
     h("p", { class: "last", "data-testid": "last" }, lastEvent),
-    h("div", { class: "tx-side" }, last, layout, extras),
+    h("div", { class: "tx-side" }, last, extras),
     sheet,
+    me === null || view.outcome ? null : legend(ctx, [["←/→", t("web.trex.legend.cursor")], ["Enter", t("web.trex.legend.play")],
+      ["1–9", t("web.trex.legend.menu")], ["c", t("web.trex.legend.sheet")], ["?", t("web.legend.help")]]),
+    helpPanel(ctx, "trex", [t("web.trex.deals", { n: view.num_deals }),
+      t("web.trex.contracts", { names: [...new Set(view.contracts_left.concat(view.deal_scores.map((r) => r[3])))].map(contractName).join(", ") }),
+      view.partnership ? t("web.trex.partnership") : null,
+      view.hands.every((x) => x !== null) ? t("web.trex.open_hands") : null].filter(Boolean), keys),
   ].filter(Boolean));
 }

@@ -231,3 +231,20 @@ def test_tx_v6_open_hands_stay_open_during_play() -> None:
 
 def test_tx1_partnership_preset_loads_and_standard_has_no_teams() -> None:
     assert load("partnership").options.partnership and not load().options.partnership
+
+
+def test_tx_v4_queens_only_doubled_queen_still_pays_25_to_the_doubler() -> None:
+    state = new(QN_VECTOR, doubling="queens_only")
+    keep_all(state)
+    state.play("contract QN")
+    play(state, "done, done, done, double QS, done")
+    play(state, "2D, 3D, 4D, QD", "QS, 3S, KS, 4S")  # seat 0 takes the doubled Q♠ from seat 2
+    assert state.deal_scores == [-50, 0, 25 - 25, 0]
+
+
+def test_tx_v9_forced_penalty_discard_of_the_king_in_kh() -> None:
+    deck = deck_from_hands("7H 2S 3S", "KH 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC")
+    state = start(new(deck, forced_penalty_discard=True), "KH")
+    no_doubles(state)
+    state.play("2S")
+    assert texts(state.legal_actions()) == ["KH"]  # seat 1 is void in spades and holds K♥

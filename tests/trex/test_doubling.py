@@ -68,7 +68,36 @@ def test_tx15_each_queen_doubled_separately() -> None:
     state.play("double QS")
     assert texts(state.legal_actions()) == ["double QD", "done"]
     state.play("double QD")
-    assert state.phase is Phase.TRICK  # nothing left to double: the next step at once
+    # Q♣ and Q♥ are still undoubled somewhere: seat 2 keeps the turn and ends it (§0.3)
+    assert state.current_player() == 2 and texts(state.legal_actions()) == ["done"]
+    state.play("done")
+    assert state.phase is Phase.TRICK
+
+
+def test_tx15_doubling_turn_does_not_tell_whether_the_doubler_holds_another_queen() -> None:
+    """§0.3: after seat 2 doubles Q♠, what seat 0 sees must not depend on whether seat 2
+    also holds Q♦ (here) or seat 1 does (there)."""
+    there = deck_from_hands("7C 3D KS 2C 4H", "4D 4S AC QH QD", "QS 3C 2H", "7H 2D 3S QC 3H")
+    views = []
+    for deck in (QN_VECTOR, there):
+        state = new(deck)
+        keep_all(state)
+        state.play("contract QN")
+        play(state, "done, done, done, double QS")
+        views.append(state.view(0))
+        assert state.phase is Phase.DOUBLE and state.current_player() == 2
+    assert views[0] == views[1]
+
+
+def test_tx15_round_moves_on_once_every_doublable_card_is_doubled() -> None:
+    deck = deck_from_hands("7H QC QD QH QS")
+    state = new(deck)
+    keep_all(state)
+    state.play("contract QN")
+    play(state, "double QC, double QD, double QH")
+    assert state.current_player() == 0
+    state.play("double QS")  # all four are doubled (public): no need to ask for done
+    assert state.current_player() == 1 and texts(state.legal_actions()) == ["done"]
 
 
 def test_tx15_no_doubling_in_diamonds_or_tricks() -> None:
@@ -137,7 +166,7 @@ def _qn_vector(**options: object) -> TrexState:
     state = new(QN_VECTOR, **options)
     keep_all(state)
     state.play("contract QN")
-    play(state, "done, done, done, double QS, double QD")
+    play(state, "done, done, done, double QS, double QD, done")
     play(state, "2D, 3D, 4D, QD")  # seat 3 leads; seat 2 captures its own doubled Q♦
     play(state, "QS, 3S, KS, 4S")  # seat 2 leads Q♠; seat 0 captures it
     play(state, "2C, AC, 3C, QC")  # seat 1 captures Q♣

@@ -235,3 +235,57 @@ def test_invariant_layout_is_a_contiguous_run_through_each_jack(seed: int) -> No
                     assert ranks == []
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
+
+
+def _redeal_hidden_keeping(state: TrexState, seat: int, pinned: int, rng: random.Random) -> TrexState:
+    """:func:`_redeal_hidden`, but card ``pinned`` (about to be played or doubled) stays
+    with its owner."""
+    other = state.clone()
+    public = {c for c, _ in other.doubled}
+    if other.twos_exposed:
+        public |= set(TWOS)
+    if pinned >= 0:
+        public.add(pinned)
+    seats = [q for q in range(4) if q != seat]
+    pool = [c for q in seats for c in other.hand(q) if c not in public]
+    rng.shuffle(pool)
+    for q in seats:
+        keep = [c for c in other.hand(q) if c in public]
+        take = other.count[q] - len(keep)
+        mine = sorted(keep + pool[:take])
+        pool = pool[take:]
+        other.hs[q] = [[A_PLAY[c] for c in mine if SUIT[c] == s] for s in range(4)]
+        for c in mine:
+            other.owner[c] = q
+    return other
+
+
+@pytest.mark.parametrize("preset", ["standard", "complex", "seed"])
+def test_view_invariance_through_the_next_action(preset: str) -> None:
+    """§0.3, TX-13, TX-15: what a seat sees after another seat's redeal answer, announcement,
+    doubling answer or trick play does not depend on the cards it cannot see (the twin has them
+    re-dealt). The Trex contract is left out: its passes are public by rule (TX-33)."""
+    from cardtable.games.trex.actions import DOUBLE, PLAY, REDEAL
+
+    rng = random.Random(preset)
+    game = load(preset)
+    checked = doubles = 0
+    for seed in range(4):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+            p = state.current_player()
+            if state.phase is not Phase.TREX and action.kind != REDEAL:
+                seat = rng.choice([q for q in range(4) if q != p])
+                pinned = action.arg if action.kind in (PLAY, DOUBLE) else -1
+                twin = _redeal_hidden_keeping(state, seat, pinned, rng)
+                state_after = state.clone()
+                state_after.apply(action)
+                if action in twin.legal_actions() and state_after.phase is not Phase.TREX:
+                    twin.apply(action)
+                    assert twin.view(seat) == state_after.view(seat), (str(state), str(action))
+                    checked += 1
+                    doubles += action.kind == DOUBLE
+            state.apply(action)
+    assert checked > 500 and doubles > 5

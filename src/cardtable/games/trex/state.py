@@ -473,8 +473,10 @@ class TrexState(State):
             self.events.append(("double", p, c, 0))
             tc = self.trick_contract
             assert tc is not None
-            owner = self.owner
-            if any(owner[d] == p and self.doubler[d] < 0 for d in tc.doublable):
+            # The seat keeps the turn (and ends it with ``done``) while any doublable card
+            # is still undoubled, whoever holds it: moving on only when the seat itself
+            # has nothing left would tell the table whether it holds another queen (§0.3).
+            if any(self.doubler[d] < 0 for d in tc.doublable):
                 return
         else:
             self.events.append(("no_double", p, NO_CARD, 0))

@@ -91,15 +91,20 @@ def _shuffle_hidden(st: SpitState, rng: random.Random) -> SpitState:
     return other
 
 
-def test_view_invariance_under_hidden_cards():
+@pytest.mark.parametrize(("preset", "opts"), PRESETS)
+def test_view_invariance_under_hidden_cards(preset, opts):
+    """No view carries a face-down stock card or a spit card, the owner's included (SP-4,
+    RULES.md §0.3): re-dealing them changes no view. Over every preset, so that face-down tops
+    (auto_flip off), stacked piles and the points variant are covered."""
     rng = random.Random(0)
     for seed in range(4):
-        for i, st in enumerate(random_game(seed)):
+        for i, st in enumerate(random_game(seed, preset, **opts)):
             if i % 5:
                 continue
             other = _shuffle_hidden(st, rng)
             for seat in (0, 1, None):
                 assert st.view(seat) == other.view(seat)
+                assert st.view(seat).to_json() == other.view(seat).to_json()
 
 
 def test_views_hide_spit_and_face_down_cards():

@@ -25,6 +25,9 @@ VARIANTS = [
     {"discard_take_requires_playable": False},
     {"rotate_first_player": True, "max_hands": 3},
     {"preset": "d2_kings"},
+    {"players": 4, "first_player": 2, "wild_mode": "all_faces", "jokers": True},
+    {"max_hands": 2, "tiebreak_extra_hands": True, "loser_reveal": True, "wild_mode": "kings"},
+    {"loser_free_draws": 3, "discard_take_requires_playable": False, "stall_reshuffles": 1},
 ]
 
 variant = st.sampled_from(VARIANTS)

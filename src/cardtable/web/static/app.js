@@ -348,6 +348,7 @@ class TablePage {
     }
     this.renderer.render(this.el.board, this.view, {
       t, h, lang, names: this.names(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
+      table: this.info,
     });
   }
 }

@@ -80,10 +80,16 @@ export function togglePanel(root, key) {
   if (el) el.open = !now;
 }
 
-// The game's rules in short, what this table plays (read from the view) and the page's keys
+// The game's rules in short, what this table plays (its preset and options, and what the view
+// says) and the page's keys
 // ([key, what it does] or [word, what it does, true] for a mouse row).
 export function helpPanel(ctx, game, settings, keys) {
   const { h, t } = ctx;
+  const table = ctx.table; // the lobby's facts: the preset and the options this table changed
+  if (table) {
+    settings = [`${t("web.preset")}: ${table.preset}`,
+      ...Object.entries(table.options || {}).map(([k, v]) => `${k} = ${v}`), ...settings];
+  }
   return panel(h, `${game}.help`, { cls: "help card-panel", testid: "help" }, t("web.help"),
     h("h3", {}, t("web.help.rules")),
     h("p", {}, t(`web.${game}.rules`)),

@@ -19,7 +19,9 @@ to trial (so a server that honours arrival order gives 50% by construction, and
 one that favours a seat, a connection or a dict order does not).
 ``--clients processes``: each client in a process of its own (the seat each
 process holds alternates by table), released together by a
-``multiprocessing.Barrier``: the operating system decides who sends first.
+``multiprocessing.Barrier``: the operating system decides who sends first (the
+process that reaches the barrier last tends to: the "process 0" row shows that
+bias of the load generator, which the alternation of seats cancels out).
 
 Reports each seat's win share with a 95% Wilson interval, the share won by the
 client that sent first (its send time, from the shared monotonic clock) and by
@@ -86,13 +88,14 @@ class Tally:
     first_sender_won: int = 0
     first_connected_won: int = 0
     released_first_won: int = 0  # asyncio: the client the barrier let go first
+    process0_won: int = 0  # processes: the seat held by the first worker process
     errors: Counter[str] = field(default_factory=Counter)  # error codes other than the loser's lost_race
     gaps_us: list[float] = field(default_factory=list)  # |send0 - send1|
     tables: int = 0
     tables_without_race: int = 0
 
     def record(self, replies: dict[int, dict[str, Any]], sent: dict[int, int], first_connected: int,
-               released_first: int | None) -> None:
+               released_first: int | None, process0: int | None = None) -> None:
         acked = [s for s, r in replies.items() if r["type"] == "ack"]
         for r in replies.values():
             if r["type"] == "error" and r["code"] != "lost_race":
@@ -111,6 +114,8 @@ class Tally:
         self.first_connected_won += winner == first_connected
         if released_first is not None:
             self.released_first_won += winner == released_first
+        if process0 is not None:
+            self.process0_won += winner == process0
         self.gaps_us.append(abs(sent[0] - sent[1]) / 1000)
 
 
@@ -305,8 +310,9 @@ def run_processes(srv: Server, args: argparse.Namespace, tally: Tally, deadline:
                 table_id, host = created["table"]["id"], created["host"]
                 tokens = {s: post(f"/api/tables/{table_id}/sit", seat=s, name=f"P{s}")["token"] for s in (0, 1)}
                 post(f"/api/tables/{table_id}/start", host=host)
-                first_connected = tally.tables % 2
-                # process i holds seat (i + table number) % 2, so neither process owns a seat
+                # process i holds seat (i + table number) % 2, so neither process owns a seat;
+                # which seat connects first alternates every second table, apart from that
+                first_connected = (tally.tables // 2) % 2
                 holder = {(i + tally.tables) % 2: i for i in range(2)}
                 tally.tables += 1
                 for s in (first_connected, 1 - first_connected):
@@ -328,7 +334,7 @@ def run_processes(srv: Server, args: argparse.Namespace, tally: Tally, deadline:
                     out = call_all([("race", pair[s]) for s in sorted(holder, key=lambda s: holder[s])])
                     replies = {s: out[holder[s]][0] for s in (0, 1)}
                     sent = {s: out[holder[s]][1] for s in (0, 1)}
-                    tally.record(replies, sent, first_connected, None)
+                    tally.record(replies, sent, first_connected, None, process0=min(holder, key=holder.__getitem__))
                     version = max(r.get("version") or 0 for r in replies.values())
                 tally.tables_without_race += not raced
                 call_all([("close",), ("close",)])
@@ -372,6 +378,8 @@ def main() -> int:
     rows.append(("first connected", tally.first_connected_won))
     if args.clients == "asyncio":
         rows.append(("released first", tally.released_first_won))
+    else:
+        rows.append(("process 0", tally.process0_won))
     for name, won in rows:
         lo, hi = wilson(won, n)
         print(f"{name:>22}  {won:>6}  {won / max(n, 1):>7.1%}  {lo:>7.1%} – {hi:>7.1%}")

@@ -20,12 +20,15 @@ one that favours a seat, a connection or a dict order does not).
 ``--clients processes``: each client in a process of its own (the seat each
 process holds alternates by table), released together by a
 ``multiprocessing.Barrier``: the operating system decides who sends first (the
-process that reaches the barrier last tends to: the "process 0" row shows that
-bias of the load generator, which the alternation of seats cancels out).
+process that reaches the barrier last tends to, so which process is told first
+alternates from race to race, and the seat each process holds alternates by
+table).
 
 Reports each seat's win share with a 95% Wilson interval, the share won by the
 client that sent first (its send time, from the shared monotonic clock) and by
-the seat that connected first, errors other than ``lost_race`` (must be 0), and
+the seat that connected first (and how often each of them sent first: when the
+two columns agree, the server simply follows arrival order and any lean is the
+load generator's), errors other than ``lost_race`` (must be 0), and
 a verdict: PASS when each seat's share is within 50% ± 4%.
 """
 
@@ -83,19 +86,18 @@ def race_pair(legal0: list[str], legal1: list[str], rng: random.Random) -> tuple
 
 @dataclass
 class Tally:
-    trials: int = 0
-    wins: Counter[int] = field(default_factory=Counter)  # by seat
-    first_sender_won: int = 0
-    first_connected_won: int = 0
-    released_first_won: int = 0  # asyncio: the client the barrier let go first
-    process0_won: int = 0  # processes: the seat held by the first worker process
+    races: list[dict[str, int]] = field(default_factory=list)  # per race: the winner and who was what
     errors: Counter[str] = field(default_factory=Counter)  # error codes other than the loser's lost_race
     gaps_us: list[float] = field(default_factory=list)  # |send0 - send1|
     tables: int = 0
     tables_without_race: int = 0
 
+    @property
+    def trials(self) -> int:
+        return len(self.races)
+
     def record(self, replies: dict[int, dict[str, Any]], sent: dict[int, int], first_connected: int,
-               released_first: int | None, process0: int | None = None) -> None:
+               released_first: int | None = None, process0: int | None = None) -> None:
         acked = [s for s, r in replies.items() if r["type"] == "ack"]
         for r in replies.values():
             if r["type"] == "error" and r["code"] != "lost_race":
@@ -108,15 +110,18 @@ class Tally:
         else:
             self.errors["none_accepted"] += 1
             return
-        self.trials += 1
-        self.wins[winner] += 1
-        self.first_sender_won += winner == min(sent, key=lambda s: sent[s])
-        self.first_connected_won += winner == first_connected
+        race = {"winner": winner, "seat 0": 0, "seat 1": 1, "first sender": min(sent, key=lambda s: sent[s]),
+                "first connected": first_connected}
         if released_first is not None:
-            self.released_first_won += winner == released_first
+            race["released first"] = released_first
         if process0 is not None:
-            self.process0_won += winner == process0
+            race["process 0"] = process0
+        self.races.append(race)
         self.gaps_us.append(abs(sent[0] - sent[1]) / 1000)
+
+    def share(self, key: str, of: str = "winner") -> int:
+        """How many races the seat named by ``key`` won (or, with ``of="first sender"``, sent first)."""
+        return sum(r[of] == r[key] for r in self.races)
 
 
 class Lobby:
@@ -291,9 +296,9 @@ def run_processes(srv: Server, args: argparse.Namespace, tally: Tally, deadline:
     ends = [parent for parent, _ in pipes]
     rng = random.Random(args.seed)
 
-    def call_all(cmds: list[tuple[Any, ...]]) -> list[Any]:
-        for end, cmd in zip(ends, cmds, strict=True):
-            end.send(cmd)
+    def call_all(cmds: list[tuple[Any, ...]], first: int = 0) -> list[Any]:
+        for i in (first, 1 - first):
+            ends[i].send(cmds[i])
         return [end.recv() for end in ends]
 
     try:
@@ -331,7 +336,10 @@ def run_processes(srv: Server, args: argparse.Namespace, tally: Tally, deadline:
                     if pair is None:
                         break
                     raced = True
-                    out = call_all([("race", pair[s]) for s in sorted(holder, key=lambda s: holder[s])])
+                    # the process told last reaches the barrier last and tends to send first:
+                    # which one is told first alternates from race to race
+                    out = call_all([("race", pair[s]) for s in sorted(holder, key=lambda s: holder[s])],
+                                   first=tally.trials % 2)
                     replies = {s: out[holder[s]][0] for s in (0, 1)}
                     sent = {s: out[holder[s]][1] for s in (0, 1)}
                     tally.record(replies, sent, first_connected, None, process0=min(holder, key=holder.__getitem__))
@@ -372,23 +380,20 @@ def main() -> int:
     n = tally.trials
     print(f"C4 race symmetry: {n} races on {tally.tables} tables ({tally.tables_without_race} without a race), "
           f"clients: {args.clients}, {wall:.0f} s")
-    print(f"{'':>22}  {'won':>6}  {'share':>7}  {'95% CI':>17}")
-    rows = [(f"seat {s}", tally.wins[s]) for s in (0, 1)]
-    rows.append(("first sender", tally.first_sender_won))
-    rows.append(("first connected", tally.first_connected_won))
-    if args.clients == "asyncio":
-        rows.append(("released first", tally.released_first_won))
-    else:
-        rows.append(("process 0", tally.process0_won))
-    for name, won in rows:
+    print(f"{'':>16}  {'won':>5}  {'share':>6}  {'95% CI':>15}  {'sent first':>10}")
+    for key in tally.races[0] if tally.races else ():
+        if key == "winner":
+            continue
+        won = tally.share(key)
         lo, hi = wilson(won, n)
-        print(f"{name:>22}  {won:>6}  {won / max(n, 1):>7.1%}  {lo:>7.1%} – {hi:>7.1%}")
+        first = tally.share(key, "first sender") / n
+        print(f"{key:>16}  {won:>5}  {won / n:>6.1%}  {lo:>6.1%} – {hi:>6.1%}  {first:>10.1%}")
     gaps = sorted(tally.gaps_us)
     if gaps:
         print(f"send gap between the two clients: median {gaps[len(gaps) // 2]:.0f} µs, "
               f"p90 {gaps[int(0.9 * (len(gaps) - 1))]:.0f} µs")
     print(f"errors other than the loser's lost_race: {dict(tally.errors) or 0}")
-    share = tally.wins[0] / max(n, 1)
+    share = tally.share("seat 0") / max(n, 1)
     ok = n > 0 and abs(share - 0.5) <= TOLERANCE and not tally.errors
     short = f"; short of the {args.trials} asked for: the time ran out" if n < args.trials else ""
     print(f"verdict: {'PASS' if ok else 'FAIL'}: seat 0 wins {share:.1%} of {n} races (target 50% ± "

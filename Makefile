@@ -38,6 +38,10 @@ bench: setup
 	$(BIN)/python bench/spit.py
 	$(BIN)/python bench/search.py
 	$(BIN)/python bench/simulate.py
+	$(BIN)/python bench/views.py
+	$(BIN)/python bench/server.py
+	$(BIN)/python bench/spit_races.py
+	$(BIN)/python bench/restart.py
 
 ## regenerate the golden playthroughs after an intended rule change
 golden: setup

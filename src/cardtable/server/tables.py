@@ -737,7 +737,9 @@ class Table:
     def broadcast_state(self) -> None:
         if self.match is None:
             return
-        for seat, conn in self.players.items():
+        n, v = self.num_players, self.version
+        # the seat served first turns with each version, so no seat sees every Spit change first
+        for seat, conn in sorted(self.players.items(), key=lambda item: (item[0] - v) % n):
             conn.push(self.state_frame(seat, conn.lang), latest="state")
         by_lang: dict[str, dict[str, Any]] = {}
         for conn in self.spectators:

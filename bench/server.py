@@ -110,6 +110,7 @@ class Stats:
     client_actions: int = 0
     all_actions: int = 0
     lost_race: int = 0
+    paused: int = 0
     queued: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     tables: int = 0
@@ -144,6 +145,8 @@ class Player(GameClient):
                 kind = frame["type"]
                 if kind == "state":
                     self.arrivals.append((frame["version"], now))
+                    self.changed.set()
+                elif kind == "table":  # e.g. a Spit table's pause starts or ends
                     self.changed.set()
                 elif kind in ("ack", "error") and "seq" in frame:
                     waiter = self.waiting.pop(frame["seq"], None)
@@ -191,6 +194,8 @@ def record(st: Stats, reply: dict[str, Any], t0: float, t1: float) -> None:
     if reply["type"] == "error":
         if reply["code"] == "lost_race":
             st.lost_race += 1
+        elif reply["code"] == "paused":  # sent just as the table paused: normal, counted apart
+            st.paused += 1
         else:
             st.errors[reply["code"]] += 1
     elif reply.get("queued"):
@@ -235,6 +240,9 @@ async def spit_player(p: Player, rng: random.Random, deadline: float, think: flo
     """Spit: look at each new state, react after ``think`` seconds, play on the version seen."""
     while time.monotonic() < deadline and not p.gone and not p.over():
         assert p.view is not None
+        if p.paused():  # the table waits for a player, or counts down (R9): nothing to send
+            await p.next_change(1.0)
+            continue
         if spit_choice(p.view, rng) is None:
             await p.next_change(max(0.0, deadline - time.monotonic()))
             continue
@@ -420,6 +428,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             "update_p50_ms": round(1000 * statistics.median(st.update), 2) if st.update else None,
             "update_p99_ms": round(1000 * percentile(st.update, 0.99), 2) if st.update else None,
             "lost_race": st.lost_race,
+            "paused": st.paused,
             "queued": st.queued,
             "errors": dict(st.errors),
         }
@@ -430,6 +439,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         client_actions=sum(s.client_actions for s in stats.values()),
         all_actions=sum(s.all_actions for s in stats.values()),
         lost_race=sum(s.lost_race for s in stats.values()),
+        paused=sum(s.paused for s in stats.values()),
         queued=sum(s.queued for s in stats.values()),
         errors=sum((s.errors for s in stats.values()), Counter()),
         tables=sum(s.tables for s in stats.values()),

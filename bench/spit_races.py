@@ -367,7 +367,8 @@ def main() -> int:
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         srv = Server(Path(tmp) / "races.sqlite3", "--rate", "1000000", "--burst", "1000000", "--max-per-ip", "100000",
-                     "--create-rate", "100000").start()
+                     "--create-rate", "100000",
+                     "--countdown", "0").start()  # arbitration only: no wait for the second player (R9)
         t0 = time.monotonic()
         try:
             if args.clients == "asyncio":

@@ -99,3 +99,24 @@ def test_h6_a_finished_game_offers_its_record_for_download(browser: object, serv
     record = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
     assert record["format"] == "cardtable-record" and record["game"] == "trash" and record["result"]["reason"]
     context.close()
+
+
+def test_the_hint_button_says_and_outlines_the_bots_advice(browser: object, server: Server):  # noqa: F811
+    created = server.post("/api/tables", game="trash")
+    table_id, host = created["table"]["id"], created["host"]
+    token = server.post(f"/api/tables/{table_id}/sit", seat=0, name="Ada")["token"]
+    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="sensible")
+    context = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(server.http + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                  [f"ct.seat.{table_id}", {"seat": 0, "token": token}])
+    page.goto(f"{server.http}/t/{table_id}")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    sync_api.expect(page.locator("[data-legal]").first).to_be_visible()  # seat 0 starts
+    page.get_by_test_id("hint").click()
+    sync_api.expect(page.get_by_test_id("flash").last).to_contain_text("hard would play:")
+    hinted = page.locator(".hinted")
+    sync_api.expect(hinted).to_have_count(1)
+    assert hinted.get_attribute("data-legal") in ("stock", "discard")
+    context.close()

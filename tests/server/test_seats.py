@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+import pytest
+
 from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_LEFT
 from cardtable.server.tables import MAX_CHAT
 
@@ -171,3 +173,34 @@ def test_a7_the_table_counts_its_spectators(client: TestClient):
             watchers_seen_by(ws0, 1)
             assert client.get(f"/api/tables/{table_id}").json()["table"]["watchers"] == 1
         watchers_seen_by(ws0, 0)
+
+
+@pytest.mark.parametrize(("game", "bots"), [("trash", {1: "random"}), ("trex", {1: "random", 2: "random", 3: "random"}),
+                                             ("spit", {1: "beginner"})])
+def test_a_seat_asks_for_a_hint_worked_out_from_its_own_view(client: TestClient, game: str, bots: dict[int, str]):
+    table_id, _, tokens = new_table(client, bots, game=game)
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/{table_id}") as ws, client.websocket_connect(f"/ws/{table_id}") as watcher:
+        hello(ws, tokens[0])
+        hello(watcher)
+        deadline = time.monotonic() + 20
+        while not table.match.state.view(0).legal_actions:  # type: ignore[union-attr]
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        ws.send_json({"type": "hint"})
+        frame, _ = receive_until(ws, "hint")
+        assert frame["bot"] == "hard" and frame["version"] <= table.version
+        assert isinstance(frame["action"], str) and frame["action"]
+        table.game.parse_action(frame["action"])  # an action of the game
+        watcher.send_json({"type": "hint"})
+        assert receive_until(watcher, "error")[0]["code"] == "spectator"
+        ws.send_json({"type": "hint", "seat": 1})
+        assert receive_until(ws, "error")[0]["code"] == "bad_message"
+
+
+def test_no_hint_when_it_is_not_your_move(client: TestClient):
+    table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[1])  # seat 0 moves first in Trash
+        ws.send_json({"type": "hint"})
+        assert receive_until(ws, "error")[0]["code"] == "no_hint"

@@ -350,6 +350,9 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                     error = table.chat(conn.seat, msg["text"])
                 if error is not None:
                     conn.push(error)
+            elif kind == "hint":
+                async with table.lock:
+                    conn.push(table.hint(conn.seat))
             else:
                 async with table.lock:
                     reply = table.act(conn.seat, msg["seq"], msg["action"], msg.get("version"))

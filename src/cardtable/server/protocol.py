@@ -5,6 +5,7 @@ Client to server (JSON text frames of at most :data:`MAX_FRAME` bytes)::
     {"type": "hello", "token"?: str, "since"?: int, "lang"?: "en"|"es"}   first, exactly once
     {"type": "act", "seq": int, "action": str, "version"?: int}          a seat's action
     {"type": "chat", "text": str}                                         a seat's chat line
+    {"type": "hint"}                                                       a seat asks the hint bot
     {"type": "ping"}                                                       keep-alive, never rate-limited
 
 Any other key, a wrong type, or another ``type`` is rejected with an ``error``
@@ -63,6 +64,7 @@ _SCHEMAS: dict[str, dict[str, tuple[type, bool]]] = {
     "hello": {"token": (str, False), "since": (int, False), "lang": (str, False)},
     "act": {"seq": (int, True), "action": (str, True), "version": (int, False)},
     "chat": {"text": (str, True)},
+    "hint": {},
     "ping": {},
 }
 

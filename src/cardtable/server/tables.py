@@ -23,6 +23,7 @@ from typing import Any
 
 from ..bots import Bot, bot_names, make_bot
 from ..bots.base import adapt
+from ..bots.roles import HINT_BOTS, STAND_IN_BOTS, pick_bot
 from ..core.chance import derive
 from ..core.errors import CardtableError, ConfigError, IllegalActionError
 from ..core.game import Action, Game
@@ -39,8 +40,6 @@ from .store import SeatRow, Store, TableRow, token_hash
 MAX_NAME = 25
 MAX_CHAT = 250
 CHAT_KEPT = 50
-STAND_IN = {"trash": "sensible", "trex": "medium", "spit": "medium"}
-"""The bot that plays for a person who is away too long or leaves a game in progress."""
 MAX_QUEUE = 256
 SEND_TIMEOUT = 20.0
 MAX_RESUME_EVENTS = 5000
@@ -71,9 +70,8 @@ def clean_name(name: Any, fallback: str, limit: int = MAX_NAME) -> str:
 
 
 def stand_in(game: str) -> str:
-    """The name of the stand-in bot of ``game`` (:data:`STAND_IN`, else ``random``)."""
-    name = STAND_IN.get(game, "random")
-    return name if name in bot_names(game) else "random"
+    """The bot that plays for a person of ``game`` who is away too long or leaves."""
+    return pick_bot(game, STAND_IN_BOTS)
 
 
 class Connection:
@@ -222,6 +220,7 @@ class Table:
         self._wake = asyncio.Event()
         self._accepted: list[int] = []  # versions of the arrivals accepted in the current advance
         self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
+        self._hint_bots: dict[int, Bot] = {}  # one adviser per seat (a bot's memory is one seat's)
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
         self.touched = time.monotonic()
         if row.status in ("playing", "over"):
@@ -698,6 +697,23 @@ class Table:
         for conn in [*self.players.values(), *self.spectators]:
             conn.push(frame)
         return None
+
+    def hint(self, seat: int) -> dict[str, Any]:
+        """The advice of the game's hint bot (:data:`~cardtable.bots.roles.HINT_BOTS`) to
+        ``seat``, worked out from that seat's view alone: a ``hint`` frame, or an ``error``."""
+        m = self.match
+        view = m.state.view(seat) if m is not None and not m.is_over else None
+        if view is None or not view.legal_actions:
+            return _error("no_hint", "you have nothing to play now")
+        name = pick_bot(self.row.game, HINT_BOTS)
+        bot = self._hint_bots.get(seat)
+        if bot is None:
+            bot = self._hint_bots[seat] = adapt(make_bot(self.row.game, name))
+            attach = getattr(bot, "attach", None)
+            if attach is not None:
+                attach(self.game)
+        action = bot.act(view, derive(self.row.bot_seed, "hint", seat, self.version))
+        return {"type": "hint", "version": self.version, "action": str(action), "bot": name}
 
     # -------------------------------------------------------- what is sent
     def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:

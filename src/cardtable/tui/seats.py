@@ -15,34 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots.base import bot_names
+from ..bots.roles import DEFAULT_BOTS, HINT_BOTS, pick_bot
 from ..core.errors import ConfigError
+
+__all__ = ["DEFAULT_BOTS", "HINT_BOTS", "HUMAN", "SeatSpec", "default_seats", "parse_seats", "pick_bot"]
 
 HUMAN = "human"
 _HUMAN_WORDS = ("human", "h", "you", "me", "humano")
-
-DEFAULT_BOTS: dict[str, tuple[str, ...]] = {
-    "trash": ("sensible", "hard"),
-    "trex": ("hard", "rules"),
-    "spit": ("medium",),
-}
-"""The opponent bot of each game, by preference; the first one registered is used."""
-
-HINT_BOTS: dict[str, tuple[str, ...]] = {
-    "trash": ("hard", "sensible"),
-    "trex": ("hard", "rules"),
-    "spit": ("hard", "medium"),
-}
-"""The bot whose advice the hint key shows, per game, by preference (best first)."""
-
-
-def pick_bot(game: str, preferences: dict[str, tuple[str, ...]]) -> str:
-    """The first preferred bot that exists for ``game``, else ``random``."""
-    available = bot_names(game)
-    for name in preferences.get(game, ()):
-        if name in available:
-            return name
-    return "random"
-
 
 @dataclass(frozen=True)
 class SeatSpec:

@@ -232,6 +232,9 @@ class TablePage {
       case "chat":
         for (const m of f.messages) this.addChat(m);
         break;
+      case "hint":
+        this.showHint(f);
+        break;
       case "error":
         flash(f.code === "lost_race" ? t("web.too_late") : f.message); break;
       default: break;
@@ -266,6 +269,22 @@ class TablePage {
       this.ticker = setInterval(tick, 250);
     }
     return el;
+  }
+
+  // The hint bot's advice from this seat's view: said in words, and its control outlined.
+  showHint(f) {
+    if (f.version !== this.version) return; // the table moved on meanwhile
+    flash(t("web.hint_says", { bot: f.bot, action: f.action }));
+    const parts = f.action.split(" ");
+    const pile = parts[1] === "play" || parts[1] === "fill" ? `select ${parts[2]}` : null; // Spit: the pile first
+    for (const key of [f.action, pile]) {
+      const el = key && this.el.board.querySelector(`[data-legal="${CSS.escape(key)}"]`);
+      if (el) { el.classList.add("hinted"); el.focus?.(); break; }
+    }
+  }
+
+  askHint() {
+    if (this.mine && this.view && this.view.legal_actions.length) this.send({ type: "hint" });
   }
 
   async leave() {
@@ -305,6 +324,10 @@ class TablePage {
             api(`/api/tables/${info.id}/bot`, { host: this.host, seat: s.seat, bot: bots.value }).catch((e) => flash(e.message)),
           }, t("web.add_bot")));
         }
+      }
+      if (mine && info.status === "playing") {
+        controls.push(h("button", { type: "button", "data-testid": "hint", title: "h", onclick: () => this.askHint() },
+          t("web.hint")));
       }
       if (mine && info.status !== "over") {
         controls.push(h("button", { type: "button", "data-testid": "leave", onclick: () => this.leave() },
@@ -368,6 +391,12 @@ document.addEventListener("click", (ev) => {
   if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname); }
 });
 window.addEventListener("popstate", route);
+// h: the hint (as in the terminal), unless a field has the focus or a modifier is held
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "h" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  if (e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]")) return;
+  if (current) current.askHint();
+});
 
 const langSel = document.getElementById("lang");
 langSel.addEventListener("change", async () => {

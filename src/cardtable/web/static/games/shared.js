@@ -85,6 +85,7 @@ export function togglePanel(root, key) {
 // ([key, what it does] or [word, what it does, true] for a mouse row).
 export function helpPanel(ctx, game, settings, keys) {
   const { h, t } = ctx;
+  if (ctx.seat !== null && ctx.seat !== undefined) keys = [...keys, ["h", t("web.hint")]]; // app.js: the hint
   const table = ctx.table; // the lobby's facts: the preset and the options this table changed
   if (table) {
     settings = [`${t("web.preset")}: ${table.preset}`,

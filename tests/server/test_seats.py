@@ -116,6 +116,24 @@ def test_p10_chat_is_text_cleaned_capped_and_shared_with_the_table(client: TestC
         assert [m["seat"] for m in frame["messages"]] == [0]
 
 
+def test_p10_chat_survives_a_restart(tmp_path):
+    from cardtable.server.store import Store
+    from cardtable.server.tables import Hub
+
+    path = tmp_path / "s.sqlite3"
+    hub = Hub(Store(path))
+    table, _ = hub.create("trash", None, {})
+    table.sit(0, "Ana")
+    table.sit(1, "Ben")
+    for i in range(60):
+        assert table.chat(i % 2, f"line {i}") is None
+    hub.store.close()
+    again = Hub(Store(path)).get(table.id)
+    lines = list(again.chat_log)
+    assert len(lines) == 50 and lines[0] == {"seat": 0, "name": "Ana", "text": "line 10"}
+    assert lines[-1] == {"seat": 1, "name": "Ben", "text": "line 59"}
+
+
 def test_c10_three_people_race_for_the_last_seat_and_exactly_one_gets_it(db_path):
     import asyncio
 

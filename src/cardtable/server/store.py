@@ -55,6 +55,14 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (table_id, version)
 );
 CREATE INDEX IF NOT EXISTS seats_by_token ON seats(token_hash);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
 """
 
 
@@ -188,6 +196,17 @@ class Store:
             "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
             (table_id, version, seat, action, client_seq, time.time()),
         )
+
+    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
+        self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
+
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
+        """The table's ``last`` chat lines, oldest first."""
+        rows = self.db.execute(
+            "SELECT seat, name, text FROM chat WHERE table_id = ? ORDER BY at DESC, rowid DESC LIMIT ?",
+            (table_id, last),
+        ).fetchall()
+        return [{"seat": seat, "name": name, "text": text} for seat, name, text in reversed(rows)]
 
     def actions(self, table_id: str) -> list[ActionRow]:
         cur = self.db.execute(

@@ -219,7 +219,7 @@ class Table:
         self._rt_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._accepted: list[int] = []  # versions of the arrivals accepted in the current advance
-        self.chat_log: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)  # in memory only
+        self.chat_log: deque[dict[str, Any]] = deque(store.chat(row.id, CHAT_KEPT), maxlen=CHAT_KEPT)
         self._hint_bots: dict[int, Bot] = {}  # one adviser per seat (a bot's memory is one seat's)
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
         self.touched = time.monotonic()
@@ -691,7 +691,9 @@ class Table:
         line = clean_name(text, "", MAX_CHAT)
         if not line:
             return _error("bad_message", "chat.text is empty")
-        entry = {"seat": seat, "name": self.row.seats[seat].name, "text": line}
+        name = self.row.seats[seat].name
+        self.store.add_chat(self.id, seat, name, line)
+        entry = {"seat": seat, "name": name, "text": line}
         self.chat_log.append(entry)
         frame = {"type": "chat", "messages": [entry]}
         for conn in [*self.players.values(), *self.spectators]:

@@ -15,7 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server import tables
 from cardtable.server.protocol import CLOSE_SLOW, MAX_FRAME, ProtocolError, parse_message
-from cardtable.server.tables import MAX_QUEUE, Connection
+from cardtable.server.tables import MAX_MERGED_EVENTS, MAX_QUEUE, Connection
 
 from .helpers import new_table, receive_until
 
@@ -69,7 +69,8 @@ def test_ld5_a_client_that_does_not_read_is_closed():
 
 def test_ld5_ld6_a_reader_that_lags_gets_the_newest_state_not_a_backlog():
     """State and table frames are whole snapshots: an unsent one is replaced by the newer one,
-    so a slow spectator is never closed for lagging and never reads stale states."""
+    so a slow spectator is never closed for lagging and never reads stale states; the replaced
+    states' events ride on, so its log misses nothing."""
 
     async def main() -> list[dict]:  # type: ignore[type-arg]
         sent: list[dict] = []  # type: ignore[type-arg]
@@ -86,12 +87,16 @@ def test_ld5_ld6_a_reader_that_lags_gets_the_newest_state_not_a_backlog():
         conn.start()
         await asyncio.sleep(0)
         conn.push({"type": "welcome"})
-        for version in range(1, 3 * MAX_QUEUE):
-            conn.push({"type": "state", "version": version}, latest="state")
+        shared = {"type": "state", "version": 1, "view": {"events": [{"version": 1}]}}
+        conn.push(shared, latest="state")
+        for version in range(2, 3 * MAX_QUEUE):
+            conn.push({"type": "state", "version": version, "view": {"events": [{"version": version}]}},
+                      latest="state")
             if version % 100 == 0:
                 conn.push({"type": "table", "n": version}, latest="table")
         conn.push({"type": "ack", "seq": 1})
         assert not conn.closed and len(conn.queue) == 4
+        assert shared["view"]["events"] == [{"version": 1}]  # a frame shared with others is not changed
         gate.set()
         while conn.queue:
             await asyncio.sleep(0.01)
@@ -103,6 +108,8 @@ def test_ld5_ld6_a_reader_that_lags_gets_the_newest_state_not_a_backlog():
     # in order: the welcome, the newest table frame, the newest state, the ack
     assert [f["type"] for f in sent] == ["welcome", "table", "state", "ack"]
     assert sent[1]["n"] == 700 and sent[2]["version"] == 3 * MAX_QUEUE - 1
+    versions = [e["version"] for e in sent[2]["view"]["events"]]
+    assert versions == list(range(3 * MAX_QUEUE - MAX_MERGED_EVENTS, 3 * MAX_QUEUE))  # the newest 500
 
 
 def test_ld5_a_socket_that_takes_no_frame_for_the_send_timeout_is_closed(monkeypatch: pytest.MonkeyPatch):

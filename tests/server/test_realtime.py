@@ -149,13 +149,13 @@ def test_r9_spit_stands_still_while_the_player_is_away_and_goes_on_after_a_count
     with _client(store, bot_delay=0.0, countdown=0.3, hold=30.0) as client:
         table_id, _, tokens = new_table(client, {1: "expert"}, game="spit")
         table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
-        assert table.pause == {"waiting": [0], "countdown": None}  # started before the player connected
+        assert table.pause == {"waiting": [0]}  # started before the player connected
         version = table.version
         time.sleep(1.0)
         assert table.version == version  # the bot waits too
         with client.websocket_connect(f"/ws/{table_id}") as ws:
             hello(ws, tokens[0])
-            assert table.pause is not None and table.pause["waiting"] == [] and table.pause["countdown"] > 0
+            assert table.pause == {"waiting": []} and table.pause_info()["countdown"] > 0
             ws.send_json({"type": "act", "seq": 1, "action": "0 spit"})
             while (frame := ws.receive_json())["type"] != "error":
                 pass
@@ -163,7 +163,7 @@ def test_r9_spit_stands_still_while_the_player_is_away_and_goes_on_after_a_count
             _wait(lambda: table.pause is None)
             _wait(lambda: table.version > version)  # the bot plays again
         # the player drops: the clock stands still again, mid-game
-        _wait(lambda: table.pause == {"waiting": [0], "countdown": None})
+        _wait(lambda: table.pause == {"waiting": [0]})
         frozen = table.match.clock.now()  # type: ignore[union-attr]
         version = table.version
         time.sleep(0.8)
@@ -184,10 +184,40 @@ def test_r5_s2_a_restarted_spit_game_waits_for_its_player_but_not_longer_than_th
     store = Store(db_path)
     with _client(store, bot_delay=0.0, countdown=0.2, hold=0.6) as client:  # the server restarts
         again = client.app.state.hub.tables[table.id]  # type: ignore[attr-defined]
-        assert again.pause == {"waiting": [0], "countdown": None}
+        assert again.pause == {"waiting": [0]}
         assert again.version == 0
         _wait(lambda: again.pause is None)  # the hold ran out: the game goes on without them
         _wait(lambda: again.version > 0)
         with client.websocket_connect(f"/ws/{table.id}") as ws:  # and they can still come back
             assert hello(ws, token)["seat"] == 0
+    store.close()
+
+
+def test_r9_the_countdown_told_to_clients_counts_down(db_path):
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, countdown=1.5) as client:
+        table_id, _, tokens = new_table(client, {1: "beginner"}, game="spit")
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            assert hello(ws, tokens[0])["table"]["pause"]["countdown"] > 1.2
+            time.sleep(0.6)
+            left = client.get(f"/api/tables/{table_id}").json()["table"]["pause"]["countdown"]
+            assert 0.4 < left < 1.0
+    store.close()
+
+
+def test_r9_without_a_hold_spit_still_stops_waiting(db_path, monkeypatch):
+    from cardtable.server import tables
+
+    from .conftest import _client
+
+    monkeypatch.setattr(tables, "MAX_WAIT", 0.4)
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, countdown=0.2, hold=None) as client:  # cardtable serve --hold 0
+        table_id, _, _ = new_table(client, {1: "expert"}, game="spit")
+        table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+        assert table.pause == {"waiting": [0]}
+        _wait(lambda: table.pause is None)
+        _wait(lambda: table.version > 0)  # the bot plays on
     store.close()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_LEFT
+from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_FREED, CLOSE_LEFT
 from cardtable.server.tables import MAX_CHAT
 
 from .helpers import new_table, receive_until
@@ -50,6 +50,14 @@ def test_a4_the_host_opens_a_seat_before_the_start(client: TestClient):
     assert post(client, table_id, "free", host=host, seat=5).json()["error"] == "bad_seat"
 
 
+def test_a4_a_person_whose_seat_the_host_opens_is_told_so(client: TestClient):
+    table_id, host, tokens = new_table(client, {}, sit=(0, 1), start=False)
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[1])
+        assert post(client, table_id, "free", host=host, seat=1).status_code == 200
+        assert closed_code(ws) == CLOSE_FREED
+
+
 def test_a4_r5_leaving_a_game_in_progress_hands_the_seat_to_a_bot_to_the_end(fast_client: TestClient):
     """Trex with three people: one leaves mid-game; the stand-in bot plays that seat to the end."""
     client = fast_client
@@ -86,8 +94,12 @@ def test_a4_leaving_spit_hands_the_seat_to_a_real_time_bot():
     table, _ = hub.create("spit", None, {"spit_delay": 0.0})
     tokens = [table.sit(seat, f"P{seat}") for seat in range(2)]
     table.start(seed=3)
+    host = table.rt
+    assert host is not None and host.next_due() is None  # two people: nothing scheduled yet
     assert table.leave(tokens[1]) == 1
-    assert table.rt is not None and 1 in table.rt.bots and table.row.seats[1].name == "medium"
+    # the same host (queued actions and running timers stand), now with a bot that means to move
+    assert table.rt is host and 1 in host.bots and table.row.seats[1].name == "medium"
+    assert host.next_due() is not None
 
 
 def test_p10_chat_is_text_cleaned_capped_and_shared_with_the_table(client: TestClient):

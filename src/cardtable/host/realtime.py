@@ -116,6 +116,7 @@ class RealtimeHost:
         self.on_arrival = on_arrival
         self._heap: list[_Entry] = []
         self._count = 0
+        self._seed = seed
         self._ties = derive(seed, "host", "ties")
         self._bot_rng = {s: derive(seed, "host", "bot", s) for s in self.bots}
         self._intent: dict[int, tuple[Intent, int, bool]] = {}  # seat -> (intent, version, sticky)
@@ -142,6 +143,14 @@ class RealtimeHost:
         seat = getattr(action, "seat", None)
         when = self.clock.now() if at is None else at
         self._push(when, _ACTION, seat, action, 0, order)
+
+    def add_bot(self, seat: int, bot: RealtimeBot) -> None:
+        """Let ``bot`` play ``seat`` from now on (a person left the game): it looks at the
+        state as it is now. Queued actions and running timers are kept."""
+        self.bots[seat] = bot
+        self._bot_rng[seat] = derive(self._seed, "host", "bot", seat)
+        if not self.state.is_terminal():
+            self._react(seat, self.clock.now())
 
     # ---------------------------------------------------------- processing
     def next_due(self) -> float | None:

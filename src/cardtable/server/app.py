@@ -219,10 +219,11 @@ def create_app(
             await websocket.close(code=CLOSE_POLICY)
             return
         sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
-        table = hub.find(websocket.path_params["table_id"])
-        if table is not None:
-            table.visitors += 1  # not swept from memory while this socket lives
+        table = None
         try:
+            table = hub.find(websocket.path_params["table_id"])
+            if table is not None:
+                table.visitors += 1  # not swept from memory while this socket lives
             await websocket.accept()
             if table is None:
                 await websocket.close(code=CLOSE_NO_TABLE)

@@ -44,6 +44,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
     except ImportError:
         raise ConfigError(MISSING) from None
+    if args.keep < 1:
+        raise ConfigError("--keep is at least 1 second")
     from .app import create_app
     from .store import Store, db_path_from_url
 

@@ -36,7 +36,8 @@ CLOSE_TOO_BIG = 1009  # a frame over MAX_FRAME
 CLOSE_RESTART = 1012  # the server is restarting: reconnect with your token and version
 CLOSE_REPLACED = 4000  # the same seat connected again elsewhere; the newest socket wins
 CLOSE_BAD_TOKEN = 4001  # no such seat token for this table
-CLOSE_LEFT = 4003  # the seat was given up (its holder left, or the host opened it before the start)
+CLOSE_LEFT = 4003  # the seat's holder left it
+CLOSE_FREED = 4005  # the host opened the seat again before the start
 CLOSE_NO_TABLE = 4004  # no such table
 CLOSE_SLOW = 4008  # the client does not read its frames fast enough
 
@@ -48,7 +49,8 @@ CLOSE_CODES = {
     CLOSE_RESTART: "server restart: reconnect with your token and last version",
     CLOSE_REPLACED: "replaced by a newer connection for the same seat",
     CLOSE_BAD_TOKEN: "unknown seat token",
-    CLOSE_LEFT: "the seat was given up; its token no longer works",
+    CLOSE_LEFT: "you left this seat; its token no longer works",
+    CLOSE_FREED: "the host opened this seat again; its token no longer works",
     CLOSE_NO_TABLE: "unknown table",
     CLOSE_SLOW: "the client is not reading its frames",
 }

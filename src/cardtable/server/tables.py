@@ -34,14 +34,17 @@ from ..host.match import Match
 from ..host.realtime import Arrival, Intent, RealtimeBot, RealtimeHost
 from ..i18n import event_text
 from .encode import jsonable, view_json
-from .protocol import CLOSE_LEFT, CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
+from .protocol import CLOSE_FREED, CLOSE_LEFT, CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
 from .store import SeatRow, Store, TableRow, token_hash
 
 MAX_NAME = 25
+MAX_WAIT = 60.0
+"""Seconds a real-time game waits for a person when the server has no ``hold`` (R9)."""
 MAX_CHAT = 250
 CHAT_KEPT = 50
 MAX_QUEUE = 256
 SEND_TIMEOUT = 20.0
+MAX_MERGED_EVENTS = 500
 MAX_RESUME_EVENTS = 5000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -97,7 +100,8 @@ class Connection:
         self.lang = lang
         self.seat: int | None = None
         self.closed = False
-        self.queue: deque[tuple[str | None, str] | tuple[int, str]] = deque()
+        # (latest key or None, frame: a dict for the keyed ones, text otherwise) or (close code, reason)
+        self.queue: deque[tuple[str | None, str | dict[str, Any]] | tuple[int, str]] = deque()
         self._ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -105,18 +109,24 @@ class Connection:
         self.task = asyncio.get_running_loop().create_task(self._writer())
 
     def push(self, frame: dict[str, Any], latest: str | None = None) -> None:
-        """Queue ``frame``; with ``latest``, in place of a queued unsent frame of that key."""
+        """Queue ``frame``; with ``latest``, in place of a queued unsent frame of that key
+        (a replaced ``state`` hands its events on, so the client's log misses nothing)."""
         if self.closed:
             return
+        item: tuple[str | None, str | dict[str, Any]] = (None, dumps(frame))
         if latest is not None:
-            for item in self.queue:
-                if item[0] == latest:
-                    self.queue.remove(item)
+            for i, (key, older) in enumerate(self.queue):
+                if key == latest:
+                    del self.queue[i]
+                    if latest == "state" and isinstance(older, dict):
+                        frame = _with_events_of(older, frame)
                     break
+            item = (latest, frame)
         if len(self.queue) >= MAX_QUEUE:
+            self.queue.clear()  # it will not be read: the close goes out first
             self.close_soon(CLOSE_SLOW, "slow consumer")
             return
-        self.queue.append((latest, dumps(frame)))
+        self.queue.append(item)
         self._ready.set()
 
     def close_soon(self, code: int, reason: str = "") -> None:
@@ -133,11 +143,12 @@ class Connection:
                     self._ready.clear()
                     await self._ready.wait()
                     continue
-                key, text = self.queue.popleft()
+                key, payload = self.queue.popleft()
                 if isinstance(key, int):
                     with contextlib.suppress(Exception):
-                        await self._close(key, text)
+                        await self._close(key, str(payload))
                     return
+                text = payload if isinstance(payload, str) else dumps(payload)
                 try:
                     await asyncio.wait_for(self._send(text), SEND_TIMEOUT)
                 except TimeoutError:
@@ -147,6 +158,17 @@ class Connection:
                     return
         except Exception:  # the socket went away; the reader side cleans up
             self.closed = True
+
+
+def _with_events_of(older: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    """``newer`` (a state frame) carrying ``older``'s events before its own: the events since
+    the last state the client received. The frames may be shared: nothing is changed in place."""
+    before = older.get("view", {}).get("events")
+    view = newer.get("view")
+    if not before or not isinstance(view, dict) or not isinstance(view.get("events"), list):
+        return newer
+    events = (before + view["events"])[-MAX_MERGED_EVENTS:]
+    return {**newer, "view": {**view, "events": events}}
 
 
 class _Reacting:
@@ -200,6 +222,7 @@ class Table:
         self.countdown = countdown
         self.pause: dict[str, Any] | None = None  # what the table waits for (real-time games, R9)
         self._resume_at: float | None = None
+        self._handles: list[asyncio.TimerHandle] = []  # pending hold and countdown checks
         self.away: dict[int, float] = {}  # human seat -> when it went offline (monotonic)
         self._standins: dict[int, tuple[Bot, random.Random]] = {}
         self.id = row.id
@@ -241,10 +264,12 @@ class Table:
         self.arm_timer()
 
     def release(self) -> None:
-        """Forget this table's tasks (it is being dropped from memory)."""
+        """Forget this table's tasks and timers (it is being dropped from memory)."""
         for task in (self._bot_task, self._timer_task, self._rt_task):
             if task is not None:
                 task.cancel()
+        for handle in self._handles:
+            handle.cancel()
 
     # ------------------------------------------------------------ lobby state
     @property
@@ -265,7 +290,7 @@ class Table:
             "options": self.row.options,
             "status": self.row.status,
             "version": self.version,
-            "pause": self.pause,
+            "pause": self.pause_info(),
             "watchers": len(self.spectators),
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
@@ -315,7 +340,7 @@ class Table:
         if self.row.status != "open":
             raise LobbyError(409, "started", "the game has started")
         s = self._seat(seat)
-        self._vacate(s, "open", "", "the host opened this seat")
+        self._vacate(s, "open", "", CLOSE_FREED, "the host opened this seat")
 
     def leave(self, token: Any) -> int:
         """The person holding ``token`` leaves their seat, whose token dies (A4): before the
@@ -327,29 +352,29 @@ class Table:
             raise LobbyError(409, "over", "the game is over")
         s = self.row.seats[seat]
         if self.row.status == "open":
-            self._vacate(s, "open", "", "you left this seat")
+            self._vacate(s, "open", "", CLOSE_LEFT, "you left this seat")
             return seat
         name = stand_in(self.row.game)
-        self._vacate(s, "bot", name, "you left this seat; a bot plays it now")
+        self._vacate(s, "bot", name, CLOSE_LEFT, "you left this seat; a bot plays it now")
         self.away.pop(seat, None)
         self._standins.pop(seat, None)
         assert self.match is not None
         if self.rt is not None:
-            self._make_host()  # the real-time host with the new bot among its bots
+            self.rt.add_bot(seat, realtime_bot(self.row.game, name))  # queued actions and timers stand
             self.update_pause()  # nobody waits for a seat a bot now plays
         else:
             self.match.add_bot(seat, make_bot(self.row.game, name), self.row.bot_seed)
         self.kick_bots()
         return seat
 
-    def _vacate(self, s: SeatRow, kind: str, name: str, reason: str) -> None:
+    def _vacate(self, s: SeatRow, kind: str, name: str, code: int, reason: str) -> None:
         s.kind, s.name, s.token_hash = kind, name, None
         self.store.set_seat(self.id, s)
         self.buckets.pop(s.seat, None)
         conn = self.players.pop(s.seat, None)
         if conn is not None:
             conn.seat = None
-            conn.close_soon(CLOSE_LEFT, reason)
+            conn.close_soon(code, reason)
         self.broadcast_table()
 
     def start(self, seed: int | None = None) -> None:
@@ -578,28 +603,27 @@ class Table:
         restarted) the game's clock stands still: bots and timers wait and
         actions are refused with ``paused``. When everyone is back it goes on
         after :attr:`countdown` seconds, where it stopped. A person away longer
-        than :attr:`hold` is no longer waited for. No-op for turn-based games
+        than :attr:`hold` (:data:`MAX_WAIT` without a hold) is no longer waited for. No-op for turn-based games
         and when :attr:`countdown` is ``None``."""
         m = self.match
         if self.rt is None or self.countdown is None or m is None or not isinstance(m.clock, PausableClock):
             return
         clock, before, now = m.clock, self.pause, time.monotonic()
+        wait = self.hold if self.hold is not None else MAX_WAIT
         missing = [] if m.is_over else [
             s.seat for s in self.row.seats
-            if s.kind == "human" and s.seat not in self.players
-            and (self.hold is None or now - self.away.get(s.seat, now) < self.hold)
+            if s.kind == "human" and s.seat not in self.players and now - self.away.get(s.seat, now) < wait
         ]
         if missing:
             clock.pause()
             self._resume_at = None
-            self.pause = {"waiting": missing, "countdown": None}
+            self.pause = {"waiting": missing}
         elif clock.paused and not m.is_over:
             if self._resume_at is None:
                 self._resume_at = now + self.countdown
-                with contextlib.suppress(RuntimeError):  # no running loop: resumed on the next call
-                    asyncio.get_running_loop().call_later(self.countdown + 0.01, self.update_pause)
+                self._later(self.countdown + 0.01, self.update_pause)
             if now < self._resume_at:
-                self.pause = {"waiting": [], "countdown": round(self._resume_at - now, 1)}
+                self.pause = {"waiting": []}
             else:
                 clock.resume()
                 self._resume_at = self.pause = None
@@ -610,6 +634,13 @@ class Table:
             self.broadcast_table()
             if self.pause is None:
                 self.kick_bots()
+
+    def pause_info(self) -> dict[str, Any] | None:
+        """Whom a paused real-time game waits for, and the seconds left of the countdown."""
+        if self.pause is None:
+            return None
+        left = None if self._resume_at is None else round(max(0.0, self._resume_at - time.monotonic()), 1)
+        return {**self.pause, "countdown": left}
 
     def kick_bots(self) -> None:
         if self.rt is not None:
@@ -660,10 +691,18 @@ class Table:
         self._hold_check()
 
     def _hold_check(self) -> None:
-        if self.hold is None:
+        wait = self.hold if self.hold is not None else (MAX_WAIT if self.rt is not None else None)
+        if wait is not None:
+            self._later(wait + 0.05, self._hold_over)
+
+    def _later(self, delay: float, callback: Callable[[], None]) -> None:
+        """``callback`` in ``delay`` seconds on the running loop (none: nothing; tests drive by hand)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
             return
-        with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().call_later(self.hold + 0.05, self._hold_over)
+        self._handles = [h for h in self._handles if h.when() > loop.time()]  # forget the ones that ran
+        self._handles.append(loop.call_later(delay, callback))
 
     def _hold_over(self) -> None:
         self.update_pause()

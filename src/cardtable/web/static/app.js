@@ -174,7 +174,7 @@ class TablePage {
     this.renderSeats();
   }
 
-  stop() { this.stopped = true; if (this.ws) this.ws.close(); }
+  stop() { this.stopped = true; clearInterval(this.ticker); if (this.ws) this.ws.close(); }
 
   connect() {
     if (this.stopped) return;
@@ -192,8 +192,11 @@ class TablePage {
     ws.onclose = (ev) => {
       if (this.ws !== ws || this.stopped) return;
       connEl.textContent = t("web.offline");
-      if (ev.code === 4001 || ev.code === 4003) { store.set(`ct.seat.${this.info.id}`, null); this.mine = null; }
+      if (ev.code === 4001 || ev.code === 4003 || ev.code === 4005) {
+        store.set(`ct.seat.${this.info.id}`, null); this.mine = null;
+      }
       if (ev.code === 4003) flash(t("web.left"));
+      if (ev.code === 4005) flash(t("web.freed"));
       if (ev.code === 4000) { connEl.textContent = t("web.replaced"); return; }
       const wait = this.backoff * (0.75 + Math.random() / 2);
       this.backoff = Math.min(this.backoff * 2, 5000);
@@ -215,6 +218,7 @@ class TablePage {
     switch (f.type) {
       case "welcome":
         this.backoff = 500;
+        this.el.chatLog.replaceChildren(); // the table's chat lines follow the welcome again
         connEl.textContent = t("web.online");
         if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
         this.info = f.table; this.renderSeats();

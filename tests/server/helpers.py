@@ -39,6 +39,17 @@ def receive_until(ws: Any, kind: str, limit: int = 10_000) -> tuple[dict[str, An
     raise AssertionError(f"no {kind} frame in {limit}")
 
 
+def play_first_legal_to_end(ws: Any, seat: int, limit: int = 5000) -> dict[str, Any]:
+    """Play ``seat``'s first legal action each turn until the game is over; the final state frame."""
+    for seq in range(1, limit):
+        frame, _ = my_turn_or_over(ws, seat)
+        if frame["view"]["outcome"] is not None:
+            return frame
+        ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
+        receive_until(ws, "ack")
+    raise AssertionError(f"the game did not end within {limit} actions")
+
+
 def my_turn_or_over(ws: Any, seat: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Frames until a state where ``seat`` is to move or the game is over."""
     seen = []

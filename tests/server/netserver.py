@@ -78,6 +78,17 @@ class Server:
         r.raise_for_status()
         return r.json()  # type: ignore[no-any-return]
 
+    def seated(
+        self, bots: dict[int, str], game: str = "trash", name: str = "Ada", **options: object
+    ) -> tuple[str, str, str]:
+        """An open table with seat 0 taken by ``name`` and ``bots``: (id, host token, seat 0's token)."""
+        created = self.post("/api/tables", game=game, options=options)
+        table_id, host = created["table"]["id"], created["host"]
+        token = self.post(f"/api/tables/{table_id}/sit", seat=0, name=name)["token"]
+        for seat, bot in bots.items():
+            self.post(f"/api/tables/{table_id}/bot", host=host, seat=seat, bot=bot)
+        return table_id, host, token
+
     def table(
         self, bots: dict[int, str], humans: tuple[int, ...] = (0,), game: str = "trash", **options: object
     ) -> tuple[str, dict[int, str]]:

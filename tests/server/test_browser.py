@@ -71,6 +71,14 @@ def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> No
     sync_api.expect(page.get_by_test_id("seats")).to_contain_text("sensible")  # type: ignore[attr-defined]
 
 
+def open_as(page: object, server: Server, table_id: str, token: str, seat: int = 0) -> None:
+    """Open the table's page holding ``seat`` (its token in the page's storage, as after sitting)."""
+    page.goto(server.http + "/")  # type: ignore[attr-defined]
+    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",  # type: ignore[attr-defined]
+                  [f"ct.seat.{table_id}", {"seat": seat, "token": token}])
+    page.goto(f"{server.http}/t/{table_id}")  # type: ignore[attr-defined]
+
+
 def play_by_clicking(page: object, until_hand: int, limit: int = 400) -> int:
     """Click a legal card or button until the hand number reaches ``until_hand`` or the match ends."""
     clicks = 0
@@ -186,16 +194,10 @@ def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object
 
 
 def test_a_short_match_to_the_end_shows_the_winner(browser: object, server: Server):
-    created = server.post("/api/tables", game="trash", options={"target_size": 9})
-    table_id, host = created["table"]["id"], created["host"]
-    token = server.post(f"/api/tables/{table_id}/sit", seat=0, name="Ada")["token"]
-    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="stock")
+    table_id, host, token = server.seated({1: "stock"}, target_size=9)
     context = browser.new_context(viewport={"width": 1100, "height": 760})  # type: ignore[attr-defined]
     page = context.new_page()
-    page.goto(server.http + "/")
-    page.evaluate("([id, token]) => localStorage.setItem(`ct.seat.${id}`, JSON.stringify({seat: 0, token}))",
-                  [table_id, token])
-    page.goto(f"{server.http}/t/{table_id}")
+    open_as(page, server, table_id, token)
     server.post(f"/api/tables/{table_id}/start", host=host)
     sync_api.expect(page.get_by_test_id("layout-0")).to_be_visible()
     for _ in range(600):

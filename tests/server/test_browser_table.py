@@ -6,7 +6,7 @@ game's record for download (H6)."""
 from __future__ import annotations
 
 from .netserver import Server
-from .test_browser import SHOTS, browser, pytestmark, server, sync_api  # noqa: F401  (fixtures, reruns)
+from .test_browser import SHOTS, browser, open_as, pytestmark, server, sync_api  # noqa: F401  (fixtures, reruns)
 
 
 def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Server):  # noqa: F811
@@ -52,18 +52,12 @@ def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Serv
 def test_r9_a_spit_page_shows_the_wait_and_the_countdown(browser: object, server: Server):  # noqa: F811
     """A Spit game started before its player's page connected stands still (R9); when the page
     connects it shows the countdown, then the game goes on."""
-    created = server.post("/api/tables", game="spit")
-    table_id, host = created["table"]["id"], created["host"]
-    token = server.post(f"/api/tables/{table_id}/sit", seat=0, name="Ada")["token"]
-    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="beginner")
+    table_id, host, token = server.seated({1: "beginner"}, game="spit")
     server.post(f"/api/tables/{table_id}/start", host=host)
     assert server.get(f"/api/tables/{table_id}")["table"]["pause"] == {"waiting": [0], "countdown": None}
     context = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     page = context.new_page()
-    page.goto(server.http + "/")
-    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
-                  [f"ct.seat.{table_id}", {"seat": 0, "token": token}])
-    page.goto(f"{server.http}/t/{table_id}")
+    open_as(page, server, table_id, token)
     note = page.get_by_test_id("pause")
     sync_api.expect(note).to_contain_text("goes on in")
     sync_api.expect(note).to_have_count(0, timeout=10_000)
@@ -102,16 +96,10 @@ def test_h6_a_finished_game_offers_its_record_for_download(browser: object, serv
 
 
 def test_the_hint_button_says_and_outlines_the_bots_advice(browser: object, server: Server):  # noqa: F811
-    created = server.post("/api/tables", game="trash")
-    table_id, host = created["table"]["id"], created["host"]
-    token = server.post(f"/api/tables/{table_id}/sit", seat=0, name="Ada")["token"]
-    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="sensible")
+    table_id, host, token = server.seated({1: "sensible"})
     context = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     page = context.new_page()
-    page.goto(server.http + "/")
-    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
-                  [f"ct.seat.{table_id}", {"seat": 0, "token": token}])
-    page.goto(f"{server.http}/t/{table_id}")
+    open_as(page, server, table_id, token)
     server.post(f"/api/tables/{table_id}/start", host=host)
     sync_api.expect(page.locator("[data-legal]").first).to_be_visible()  # seat 0 starts
     page.get_by_test_id("hint").click()

@@ -25,7 +25,7 @@ from cardtable.server.protocol import (
 )
 from cardtable.server.tables import clean_name, new_token
 
-from .helpers import my_turn_or_over, new_table, receive_until
+from .helpers import my_turn_or_over, new_table, play_first_legal_to_end, receive_until
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -414,12 +414,7 @@ def test_r5_a_stand_in_moves_for_a_player_away_past_the_hold(db_path):
         table_id, _, tokens = new_table(client, {}, sit=(0, 1))  # seat 1 sits and never connects
         with client.websocket_connect(f"/ws/{table_id}") as ws:
             hello(ws, tokens[0])
-            for seq in range(1, 5000):
-                frame, _ = my_turn_or_over(ws, 0)
-                if frame["view"]["outcome"] is not None:
-                    break
-                ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
-                receive_until(ws, "ack")
+            play_first_legal_to_end(ws, 0)
         info = client.get(f"/api/tables/{table_id}").json()["table"]
         assert info["status"] == "over" and info["seats"][1]["auto"] is True
         actions = store.actions(table_id)

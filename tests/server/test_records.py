@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from cardtable.records.record import Record
 
-from .helpers import my_turn_or_over, new_table, receive_until
+from .helpers import new_table, play_first_legal_to_end
 from .test_protocol import hello
 
 if TYPE_CHECKING:
@@ -22,12 +22,7 @@ def test_h6_the_record_with_its_seed_is_published_only_when_the_game_is_over(fas
     assert r.status_code == 409 and r.json()["error"] == "in_progress" and "seed" not in r.text
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         hello(ws, tokens[0])
-        for seq in range(1, 5000):
-            frame, _ = my_turn_or_over(ws, 0)
-            if frame["view"]["outcome"] is not None:
-                break
-            ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
-            receive_until(ws, "ack")
+        frame = play_first_legal_to_end(ws, 0)
     r = client.get(f"/api/tables/{table_id}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     record = Record.from_json(r.json())

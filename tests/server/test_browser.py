@@ -71,6 +71,17 @@ def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> No
     sync_api.expect(page.get_by_test_id("seats")).to_contain_text("sensible")  # type: ignore[attr-defined]
 
 
+def spanish_phone(browser: object) -> tuple[object, object, list[str]]:
+    """A phone-sized page (390 px, touch) in Spanish, and the list its script errors go to."""
+    context = browser.new_context(  # type: ignore[attr-defined]
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
+        locale="es-ES")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return context, page, errors
+
+
 def open_as(page: object, server: Server, table_id: str, token: str, seat: int = 0) -> None:
     """Open the table's page holding ``seat`` (its token in the page's storage, as after sitting)."""
     page.goto(server.http + "/")  # type: ignore[attr-defined]
@@ -131,12 +142,7 @@ def test_create_add_bot_and_play_a_trash_hand_by_clicking(browser: object, serve
 
 
 def test_phone_width_in_spanish(browser: object, server: Server):
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
-        locale="es-ES")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = spanish_phone(browser)
     page.goto(server.http + "/")
     sync_api.expect(page.get_by_test_id("create")).to_have_text("Crear mesa")
     page.screenshot(path=str(SHOTS / "lobby-phone-es.png"))
@@ -347,12 +353,7 @@ def test_spit_moves_by_clicking_against_a_bot(browser: object, server: Server):
 
 
 def test_trex_at_phone_width_in_spanish(browser: object, server: Server):
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
-        locale="es-ES")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = spanish_phone(browser)
     new_game_table(page, server, "trex", {1: "rules", 2: "rules", 3: "rules"})
     sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)
     sync_api.expect(page.get_by_test_id("status")).to_contain_text("Mano 1 de 20")
@@ -505,12 +506,7 @@ def test_spit_moves_by_keyboard_against_a_bot(browser: object, server: Server):
 
 
 def test_spit_at_phone_width_in_spanish(browser: object, server: Server):
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
-        locale="es-ES")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    context, page, errors = spanish_phone(browser)
     new_game_table(page, server, "spit", {1: "beginner"})
     sync_api.expect(page.get_by_test_id("my-pile-1")).to_be_visible()
     sync_api.expect(page.get_by_test_id("status")).to_contain_text("Ronda 1")

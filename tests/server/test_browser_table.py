@@ -16,6 +16,8 @@ def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Serv
     errors: list[str] = []
     for page in (host, friend):
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # a Content-Security-Policy violation (inline code, another origin) is a console error
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     host.goto(server.http + "/")
     host.get_by_test_id("create").click()
     host.wait_for_url("**/t/*")

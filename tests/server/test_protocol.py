@@ -359,6 +359,17 @@ def test_static_ui_and_catalogs_are_served(client: TestClient):
     assert client.get("/i18n/xx.json").status_code == 404
 
 
+def test_pages_forbid_inline_code_framing_and_referrers(client: TestClient):
+    """A hardened page: only its own scripts, styles and socket (CSP), no framing, no referrer to
+    other sites (the link names the table), and lobby answers never cached."""
+    for path in ("/", "/t/abc", "/static/app.js", "/api/games"):
+        headers = client.get(path).headers
+        csp = headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe" not in csp
+        assert headers["x-content-type-options"] == "nosniff" and headers["referrer-policy"] == "no-referrer"
+    assert client.get("/api/tables").headers["cache-control"] == "no-store"
+
+
 def test_r2_ack_lost_then_resent_after_reconnect_is_applied_once(client: TestClient):
     table_id, _, tokens = new_table(client, {}, sit=(0, 1))
     with client.websocket_connect(f"/ws/{table_id}") as ws:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -41,7 +42,38 @@ from .store import Store
 from .tables import Connection, Hub, LobbyError, Table
 
 HELLO_TIMEOUT = 10.0
+SECURITY_HEADERS = [
+    # the page loads only its own scripts, styles and socket: no inline code, no other origin
+    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),  # a table's link is not told to other sites
+]
 WEB = Path(str(resources.files("cardtable").joinpath("web")))
+
+
+class SecurityHeaders:
+    """ASGI middleware: :data:`SECURITY_HEADERS` on every HTTP response, and API answers not cached."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", [])) + SECURITY_HEADERS
+                if api:
+                    headers.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def _json_error(exc: LobbyError) -> JSONResponse:
@@ -267,6 +299,7 @@ def create_app(
             Mount("/static", app=StaticFiles(directory=WEB / "static"), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
     )
     app.state.hub = hub
     app.state.sockets_per_ip = sockets_per_ip

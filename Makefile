@@ -42,6 +42,7 @@ bench: setup
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/spit_races.py
 	$(BIN)/python bench/restart.py
+	$(BIN)/python bench/fanout.py
 
 ## regenerate the golden playthroughs after an intended rule change
 golden: setup

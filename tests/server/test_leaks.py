@@ -17,7 +17,7 @@ from typing import Any
 from cardtable.core.cards import Card
 from cardtable.server.protocol import dumps
 from cardtable.server.store import Store
-from cardtable.server.tables import Connection, Hub, Table
+from cardtable.server.tables import Connection, Hub, Outgoing, Table
 
 CARD_ASCII = re.compile(r'"((?:[2-9TJQKA][CDHS])|JK)"')
 CARD_UNICODE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])|🃏")
@@ -34,8 +34,9 @@ class Capture(Connection):
         self.seat: int | None = None
         self.closed = False
 
-    def push(self, frame: dict[str, Any], latest: str | None = None) -> None:
-        self.frames.append(dumps(frame))  # every frame, none replaced by a newer one
+    def push(self, frame: dict[str, Any] | Outgoing, latest: str | None = None) -> None:
+        # every frame as the wire text, none replaced by a newer one
+        self.frames.append(frame.text if isinstance(frame, Outgoing) else dumps(frame))
 
     def close_soon(self, code: int, reason: str = "") -> None:
         self.closed = True

@@ -45,6 +45,8 @@ CHAT_KEPT = 50
 MAX_QUEUE = 256
 SEND_TIMEOUT = 20.0
 MAX_MERGED_EVENTS = 500
+SPECTATOR_PACE = 0.03
+"""Seconds a spectator's state frame waits, so fan-out to many spectators never delays a player."""
 MAX_RESUME_EVENTS = 5000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
@@ -77,6 +79,23 @@ def stand_in(game: str) -> str:
     return pick_bot(game, STAND_IN_BOTS)
 
 
+class Outgoing:
+    """A frame to send, turned into JSON text once however many connections send it
+    (one spectator projection goes to every spectator: LD6)."""
+
+    __slots__ = ("_text", "data")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self._text: str | None = None
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = dumps(self.data)
+        return self._text
+
+
 class Connection:
     """One client socket: an outbound queue drained in order by a writer task.
 
@@ -99,29 +118,30 @@ class Connection:
         self._close = close
         self.lang = lang
         self.seat: int | None = None
+        self.pace = 0.0  # seconds a state frame waits before it is sent (spectators)
         self.closed = False
-        # (latest key or None, frame: a dict for the keyed ones, text otherwise) or (close code, reason)
-        self.queue: deque[tuple[str | None, str | dict[str, Any]] | tuple[int, str]] = deque()
+        # (latest key or None, frame) or (close code, reason)
+        self.queue: deque[tuple[str | None, Outgoing] | tuple[int, str]] = deque()
         self._ready = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._writer())
 
-    def push(self, frame: dict[str, Any], latest: str | None = None) -> None:
+    def push(self, frame: dict[str, Any] | Outgoing, latest: str | None = None) -> None:
         """Queue ``frame``; with ``latest``, in place of a queued unsent frame of that key
         (a replaced ``state`` hands its events on, so the client's log misses nothing)."""
         if self.closed:
             return
-        item: tuple[str | None, str | dict[str, Any]] = (None, dumps(frame))
+        out = frame if isinstance(frame, Outgoing) else Outgoing(frame)
         if latest is not None:
             for i, (key, older) in enumerate(self.queue):
                 if key == latest:
                     del self.queue[i]
-                    if latest == "state" and isinstance(older, dict):
-                        frame = _with_events_of(older, frame)
+                    if latest == "state" and isinstance(older, Outgoing):
+                        out = Outgoing(_with_events_of(older.data, out.data))
                     break
-            item = (latest, frame)
+        item: tuple[str | None, Outgoing] = (latest, out)
         if len(self.queue) >= MAX_QUEUE:
             self.queue.clear()  # it will not be read: the close goes out first
             self.close_soon(CLOSE_SLOW, "slow consumer")
@@ -143,12 +163,17 @@ class Connection:
                     self._ready.clear()
                     await self._ready.wait()
                     continue
+                if self.pace and self.queue[0][0] == "state":
+                    # a spectator's state waits a moment: the players' frames and the next action
+                    # go first, states that come meanwhile replace it, and the sends to many
+                    # spectators are spread out rather than one burst (LD6)
+                    await asyncio.sleep(self.pace * (0.5 + random.random()))  # spread, not one burst
                 key, payload = self.queue.popleft()
                 if isinstance(key, int):
                     with contextlib.suppress(Exception):
                         await self._close(key, str(payload))
                     return
-                text = payload if isinstance(payload, str) else dumps(payload)
+                text = payload.text if isinstance(payload, Outgoing) else str(payload)
                 try:
                     await asyncio.wait_for(self._send(text), SEND_TIMEOUT)
                 except TimeoutError:
@@ -734,7 +759,7 @@ class Table:
         self.store.add_chat(self.id, seat, name, line)
         entry = {"seat": seat, "name": name, "text": line}
         self.chat_log.append(entry)
-        frame = {"type": "chat", "messages": [entry]}
+        frame = Outgoing({"type": "chat", "messages": [entry]})
         for conn in [*self.players.values(), *self.spectators]:
             conn.push(frame)
         return None
@@ -798,15 +823,15 @@ class Table:
         # the seat served first turns with each version, so no seat sees every Spit change first
         for seat, conn in sorted(self.players.items(), key=lambda item: (item[0] - v) % n):
             conn.push(self.state_frame(seat, conn.lang), latest="state")
-        by_lang: dict[str, dict[str, Any]] = {}
+        by_lang: dict[str, Outgoing] = {}
         for conn in self.spectators:
-            if conn.lang not in by_lang:  # one spectator projection per version and language (LD6)
-                by_lang[conn.lang] = self.state_frame(None, conn.lang)
+            if conn.lang not in by_lang:  # one spectator projection and text per version and language (LD6)
+                by_lang[conn.lang] = Outgoing(self.state_frame(None, conn.lang))
             conn.push(by_lang[conn.lang], latest="state")
 
     def broadcast_table(self) -> None:
         self.touched = time.monotonic()
-        frame = {"type": "table", "table": self.public()}
+        frame = Outgoing({"type": "table", "table": self.public()})
         for conn in [*self.players.values(), *self.spectators]:
             conn.push(frame, latest="table")
 
@@ -816,6 +841,7 @@ class Table:
         self.touched = time.monotonic()
         conn.seat = seat
         if seat is None:
+            conn.pace = SPECTATOR_PACE
             self.spectators.add(conn)
         else:
             old = self.players.get(seat)

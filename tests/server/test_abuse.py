@@ -194,3 +194,33 @@ def test_new_tables_per_address_are_rate_limited(client: TestClient):
 def test_lobby_bodies_are_capped_before_they_are_read(client: TestClient):
     r = client.post("/api/tables", content=b"{}", headers={"content-length": str(10**9)})
     assert r.status_code in (400, 413)
+
+
+def test_ld6_a_spectators_state_waits_a_moment_but_nothing_else_does():
+    async def main() -> list[tuple[str, float]]:
+        sent: list[tuple[str, float]] = []
+        loop = asyncio.get_running_loop()
+        begin = loop.time()
+
+        async def send(text: str) -> None:
+            sent.append((json.loads(text)["type"], loop.time() - begin))
+
+        async def close(code: int, reason: str) -> None:
+            pass
+
+        conn = Connection(send, close)
+        conn.pace = 0.2
+        conn.start()
+        conn.push({"type": "state", "version": 1, "view": {"events": []}}, latest="state")
+        conn.push({"type": "pong"})
+        await asyncio.sleep(0.05)
+        conn.push({"type": "state", "version": 2, "view": {"events": []}}, latest="state")  # replaces 1
+        while len(sent) < 2:
+            await asyncio.sleep(0.01)
+        assert conn.task is not None
+        conn.task.cancel()
+        return sent
+
+    sent = asyncio.run(main())
+    assert [kind for kind, _ in sent] == ["pong", "state"]
+    assert sent[0][1] < 0.05 and 0.1 <= sent[1][1] < 0.5  # the pong at once, the state after the pace

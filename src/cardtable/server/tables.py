@@ -163,12 +163,20 @@ class Connection:
                     self._ready.clear()
                     await self._ready.wait()
                     continue
+                index = 0
                 if self.pace and self.queue[0][0] == "state":
-                    # a spectator's state waits a moment: the players' frames and the next action
+                    # A spectator's state waits a moment: the players' frames and the next action
                     # go first, states that come meanwhile replace it, and the sends to many
-                    # spectators are spread out rather than one burst (LD6)
-                    await asyncio.sleep(self.pace * (0.5 + random.random()))  # spread, not one burst
-                key, payload = self.queue.popleft()
+                    # spectators are spread out rather than one burst (LD6). Other frames (a pong,
+                    # a chat line) do not wait behind it.
+                    index = next((i for i, item in enumerate(self.queue) if item[0] != "state"), -1)
+                    if index < 0:
+                        await asyncio.sleep(self.pace * (0.5 + random.random()))
+                        if not self.queue:
+                            continue
+                        index = 0
+                key, payload = self.queue[index]
+                del self.queue[index]
                 if isinstance(key, int):
                     with contextlib.suppress(Exception):
                         await self._close(key, str(payload))

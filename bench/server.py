@@ -349,10 +349,12 @@ async def loop_lag(samples: list[float], deadline: float) -> None:
         samples.append(time.perf_counter() - t - 0.01)
 
 
-async def pinger(srv: Server, table_id: str, samples: list[float], deadline: float) -> None:
-    """Control: ping round trips of a spectator socket every 50 ms (pings skip the game,
-    so this is the server's and the machine's responsiveness alone)."""
-    c = GameClient(srv.ws, table_id)
+async def pinger(srv: Server, samples: list[float], deadline: float) -> None:
+    """Control: ping round trips every 50 ms of a spectator socket on a table that never starts
+    (pings skip the game, and no state frames are paced for it: this is the server's and the
+    machine's responsiveness alone)."""
+    created = (await asyncio.to_thread(srv.post, "/api/tables", game="trash"))["table"]["id"]
+    c = GameClient(srv.ws, created)
     await c.connect()
     try:
         while time.monotonic() < deadline:
@@ -401,7 +403,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 lags: list[float] = []
                 pings: list[float] = []
                 controls = [asyncio.create_task(loop_lag(lags, deadline)),
-                            asyncio.create_task(pinger(srv, opened[0][0].url.rsplit("/", 1)[1], pings, deadline))]
+                            asyncio.create_task(pinger(srv, pings, deadline))]
                 await asyncio.gather(*(
                     slot(srv, lobby, g, i, players, setup, deadline, stats[g], sem, window)
                     for (g, i), players in zip(order, opened, strict=True)))

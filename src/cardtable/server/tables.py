@@ -167,8 +167,9 @@ class Connection:
                 if self.pace and self.queue[0][0] == "state":
                     # A spectator's state waits a moment: the players' frames and the next action
                     # go first, states that come meanwhile replace it, and the sends to many
-                    # spectators are spread out rather than one burst (LD6). Other frames (a pong,
-                    # a chat line) do not wait behind it.
+                    # spectators are spread out rather than one burst (LD6). Other frames already
+                    # queued (a pong, a chat line) go before it; one that comes during the wait
+                    # follows it, at most 45 ms late.
                     index = next((i for i, item in enumerate(self.queue) if item[0] != "state"), -1)
                     if index < 0:
                         await asyncio.sleep(self.pace * (0.5 + random.random()))

@@ -93,3 +93,16 @@ def test_ld8_the_server_sweeps_by_itself_and_the_link_still_works(db_path: Path)
             ws.send_json({"type": "hello", "token": tokens[0]})
             assert receive_until(ws, "state")[0]["view"]["seat"] == 0
     store.close()
+
+
+def test_ld8_a_restart_does_not_bring_old_open_tables_back_to_the_lobby(tmp_path: Path):
+    path = tmp_path / "s.sqlite3"
+    hub = Hub(Store(path), keep=60.0)
+    old, _ = hub.create("trash", None, {})
+    new, _ = hub.create("trex", None, {})
+    hub.store.db.execute("UPDATE tables SET created = created - 3600 WHERE id = ?", (old.id,))
+    hub.store.close()
+    again = Hub(Store(path), keep=60.0)
+    assert set(again.tables) == {new.id}
+    assert [t["id"] for t in again.listing()] == [new.id]
+    assert again.find(old.id) is not None  # its link still works

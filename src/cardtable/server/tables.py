@@ -904,9 +904,9 @@ def _error(code: str, message: str, seq: int | None = None, version: int | None 
 
 
 class Hub:
-    """Every live table: open and playing ones are loaded from the store at start
-    (games in progress replayed); a finished or evicted one is loaded again when
-    someone asks for it. :meth:`sweep` lets go of tables nobody is at (LD8)."""
+    """Every live table: games in progress (replayed) and open tables younger than
+    :attr:`keep` are loaded from the store at start; any other one is loaded again
+    when someone asks for it. :meth:`sweep` lets go of tables nobody is at (LD8)."""
 
     def __init__(
         self,
@@ -926,8 +926,10 @@ class Hub:
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
+        stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
         for row in store.tables(("open", "playing")):
-            self._load(row)
+            if row.status == "playing" or row.created >= stale:
+                self._load(row)
 
     def _load(self, row: TableRow) -> Table | None:
         try:

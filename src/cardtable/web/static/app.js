@@ -191,6 +191,8 @@ class TablePage {
     ws.onmessage = (ev) => this.onFrame(JSON.parse(ev.data));
     ws.onclose = (ev) => {
       if (this.ws !== ws || this.stopped) return;
+      this.seated = false;
+      this.el.chatForm.hidden = true;
       connEl.textContent = t("web.offline");
       if (ev.code === 4001 || ev.code === 4003 || ev.code === 4005) {
         store.set(`ct.seat.${this.info.id}`, null); this.mine = null;
@@ -218,6 +220,7 @@ class TablePage {
     switch (f.type) {
       case "welcome":
         this.backoff = 500;
+        this.seated = f.seat !== null; // this socket speaks for a seat: chat and hints go
         this.el.chatLog.replaceChildren(); // the table's chat lines follow the welcome again
         connEl.textContent = t("web.online");
         if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
@@ -288,7 +291,7 @@ class TablePage {
   }
 
   askHint() {
-    if (this.mine && this.view && this.view.legal_actions.length) this.send({ type: "hint" });
+    if (this.seated && this.view && this.view.legal_actions.length) this.send({ type: "hint" });
   }
 
   async leave() {
@@ -353,7 +356,7 @@ class TablePage {
           onclick: () => api(`/api/tables/${info.id}/start`, { host: this.host }).catch((e) => flash(e.message)) },
         t("web.start"))
       : null;
-    this.el.chatForm.hidden = !this.mine; // people at the table talk; spectators read
+    this.el.chatForm.hidden = !(this.mine && this.seated); // people at the table talk; spectators read
     const record = info.status === "over"
       ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")))
       : null;

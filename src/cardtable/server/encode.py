@@ -18,12 +18,15 @@ from ..core.game import Action, Event, PlayerView
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _PLAIN = (str, int, float, bool, type(None))
+_AS_TEXT: set[type] = set()  # card and action types met so far: written as their text
 
 
 def jsonable(value: Any) -> Any:
     t = type(value)
     if t in _PLAIN:
         return value
+    if t in _AS_TEXT:
+        return str(value)
     if t is tuple or t is list:
         return [jsonable(v) for v in value]
     if t is Event:
@@ -37,6 +40,7 @@ def jsonable(value: Any) -> Any:
     if names is not None:
         return {n: jsonable(getattr(value, n)) for n in names}
     if isinstance(value, (Card, Action)):
+        _AS_TEXT.add(t)
         return str(value)
     if isinstance(value, Enum):
         return value.name.lower()

@@ -72,13 +72,15 @@ def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> No
 
 
 def spanish_phone(browser: object) -> tuple[object, object, list[str]]:
-    """A phone-sized page (390 px, touch) in Spanish, and the list its script errors go to."""
+    """A phone-sized page (390 px, touch) in Spanish, and the list its script and console errors go to."""
     context = browser.new_context(  # type: ignore[attr-defined]
         viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
         locale="es-ES")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # a Content-Security-Policy violation, a missing file or a failed request is a console error
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     return context, page, errors
 
 

@@ -44,6 +44,17 @@ def global_keys(lang: str) -> list[tuple[str, str]]:
     ]
 
 
+def table_layout(table: GameTable) -> ComposeResult:
+    """A table's screen: the title, the table beside the event log, the status line and the keys
+    (the same for play and for replay)."""
+    yield Static(id="title")
+    with Horizontal(id="main"):
+        yield table
+        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+    yield Static(id="status")
+    yield Static(id="keys")
+
+
 class CoverScreen(Screen[None]):
     """Hides the table between two human seats' turns (hot-seat)."""
 
@@ -180,12 +191,7 @@ class TableScreen(Screen[None]):
 
     # -------------------------------------------------------------- layout
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Horizontal(id="main"):
-            yield self.table
-            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-        yield Static(id="status")
-        yield Static(id="keys")
+        return table_layout(self.table)
 
     def on_mount(self) -> None:
         view = self.session.view(self.viewer)

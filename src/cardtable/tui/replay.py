@@ -9,13 +9,12 @@ from __future__ import annotations
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from ..core.game import Action, Event, PlayerView
 from ..records.record import Record, replay_views
-from .app import HelpScreen, global_keys
+from .app import HelpScreen, global_keys, table_layout
 from .games import GameTable, table_class
 from .help import help_text
 from .session import Session, event_line, tr
@@ -45,12 +44,7 @@ class ReplayScreen(Screen[None]):
         self.table: GameTable = table_class(session.game.name)(session, id="table")
 
     def compose(self) -> ComposeResult:
-        yield Static(id="title")
-        with Horizontal(id="main"):
-            yield self.table
-            yield RichLog(id="log", wrap=True, markup=False, min_width=20)
-        yield Static(id="status")
-        yield Static(id="keys")
+        return table_layout(self.table)
 
     def on_mount(self) -> None:
         self.go(0)

@@ -79,7 +79,7 @@ def _whole(text: str, least: int) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < least:
-        raise argparse.ArgumentTypeError(f"{value} is less than {least}")
+        raise argparse.ArgumentTypeError(f"{value} is negative" if least == 0 else f"{value} is less than {least}")
     return value
 
 

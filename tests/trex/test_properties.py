@@ -94,13 +94,16 @@ def test_tx16_quadruple_breaks_the_zero_sum_as_documented(seed: int) -> None:
     assert sum(state.totals) <= 0
 
 
-def _redeal_hidden(state: TrexState, seat: int, rng: random.Random) -> TrexState:
+def _redeal_hidden(state: TrexState, seat: int, rng: random.Random, pinned: int = -1) -> TrexState:
     """A clone in which the cards ``seat`` cannot see are re-dealt among the other seats
-    (same counts; doubled cards and exposed 2s, which are public, stay put)."""
+    (same counts; doubled cards and exposed 2s, which are public, stay put, and so does card
+    ``pinned``, about to be played or doubled, if given)."""
     other = state.clone()
     public = {c for c, _ in other.doubled}
     if other.twos_exposed:
         public |= set(TWOS)
+    if pinned >= 0:
+        public.add(pinned)
     seats = [q for q in range(4) if q != seat]
     pool = [c for q in seats for c in other.hand(q) if c not in public]
     rng.shuffle(pool)
@@ -237,29 +240,6 @@ def test_invariant_layout_is_a_contiguous_run_through_each_jack(seed: int) -> No
         state.apply(legal[rng.randrange(len(legal))])
 
 
-def _redeal_hidden_keeping(state: TrexState, seat: int, pinned: int, rng: random.Random) -> TrexState:
-    """:func:`_redeal_hidden`, but card ``pinned`` (about to be played or doubled) stays
-    with its owner."""
-    other = state.clone()
-    public = {c for c, _ in other.doubled}
-    if other.twos_exposed:
-        public |= set(TWOS)
-    if pinned >= 0:
-        public.add(pinned)
-    seats = [q for q in range(4) if q != seat]
-    pool = [c for q in seats for c in other.hand(q) if c not in public]
-    rng.shuffle(pool)
-    for q in seats:
-        keep = [c for c in other.hand(q) if c in public]
-        take = other.count[q] - len(keep)
-        mine = sorted(keep + pool[:take])
-        pool = pool[take:]
-        other.hs[q] = [[A_PLAY[c] for c in mine if SUIT[c] == s] for s in range(4)]
-        for c in mine:
-            other.owner[c] = q
-    return other
-
-
 @pytest.mark.parametrize("preset", ["standard", "complex", "seed"])
 def test_view_invariance_through_the_next_action(preset: str) -> None:
     """§0.3, TX-13, TX-15: what a seat sees after another seat's redeal answer, announcement,
@@ -279,7 +259,7 @@ def test_view_invariance_through_the_next_action(preset: str) -> None:
             if state.phase is not Phase.TREX and action.kind != REDEAL:
                 seat = rng.choice([q for q in range(4) if q != p])
                 pinned = action.arg if action.kind in (PLAY, DOUBLE) else -1
-                twin = _redeal_hidden_keeping(state, seat, pinned, rng)
+                twin = _redeal_hidden(state, seat, rng, pinned=pinned)
                 state_after = state.clone()
                 state_after.apply(action)
                 if action in twin.legal_actions() and state_after.phase is not Phase.TREX:

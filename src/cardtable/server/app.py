@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import math
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -74,6 +75,31 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def parse_body(raw: bytes) -> Any:
+    """A request body as JSON, or a 400: only finite numbers (no ``NaN``, ``Infinity`` or ``1e999``,
+    which no JSON answer could carry back)."""
+    try:
+        return json.loads(raw or b"{}", parse_constant=_reject_constant, parse_float=_finite_float)
+    except ValueError as exc:
+        message = str(exc) if isinstance(exc, NonFiniteError) else "the body is not JSON"
+        raise LobbyError(400, "bad_json", message) from None
+
+
+class NonFiniteError(ValueError):
+    """A number in a request that is not finite."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise NonFiniteError(f"{name} is not a number JSON allows; numbers are finite")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NonFiniteError(f"{text[:20]} is not a finite number")
+    return value
 
 
 def _json_error(exc: LobbyError) -> JSONResponse:
@@ -145,10 +171,7 @@ def create_app(
             raw += chunk
             if len(raw) > MAX_FRAME:
                 raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
-        try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            raise LobbyError(400, "bad_json", "the body is not JSON") from None
+        data = parse_body(raw)
         if not isinstance(data, dict):
             raise LobbyError(400, "bad_json", "the body is a JSON object")
         return data

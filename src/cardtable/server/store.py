@@ -90,6 +90,14 @@ def db_path_from_url(url: str | None) -> Path | str:
     return Path(url)
 
 
+class BadRow(Exception):
+    """A stored table row that cannot be read (its id is known, its contents are not usable)."""
+
+    def __init__(self, table_id: str, message: str) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -214,22 +222,38 @@ class Store:
         )
         return [ActionRow(*r) for r in cur.fetchall()]
 
-    def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow]:
+    def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow | BadRow]:
+        """The tables of ``statuses``, oldest first; a row that cannot be read is a :class:`BadRow`
+        in its place (one bad row never hides the others)."""
         marks = ", ".join("?" for _ in statuses)
         rows = self.db.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY created", statuses).fetchall()
-        return [self._row(r) for r in rows]
+        out: list[TableRow | BadRow] = []
+        for r in rows:
+            try:
+                out.append(self._row(r))
+            except BadRow as exc:
+                out.append(exc)
+        return out
 
     def table(self, table_id: str) -> TableRow | None:
-        """One table whatever its status (a finished game is loaded when someone asks for it)."""
+        """One table whatever its status (a finished game is loaded when someone asks for it);
+        :class:`BadRow` if its row cannot be read."""
         row = self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else self._row(row)
 
     def _row(self, r: tuple[Any, ...]) -> TableRow:
-        t = TableRow(r[0], r[1], r[2], json.loads(r[3]), _u64(r[4]), _u64(r[5]) or 0, r[6], r[7], r[8])
-        seats = self.db.execute(
-            "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
-        ).fetchall()
-        t.seats = [SeatRow(*s) for s in seats]
+        try:
+            options = json.loads(r[3])
+            if not isinstance(options, dict):
+                raise ValueError("options are not an object")
+            t = TableRow(str(r[0]), str(r[1]), str(r[2]), options, _u64(r[4]), _u64(r[5]) or 0, str(r[6]),
+                         str(r[7]), float(r[8]))
+            seats = self.db.execute(
+                "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
+            ).fetchall()
+            t.seats = [SeatRow(*s) for s in seats]
+        except (TypeError, ValueError) as exc:
+            raise BadRow(str(r[0]), f"unreadable row: {exc}") from None
         return t
 
 

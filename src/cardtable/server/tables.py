@@ -35,7 +35,7 @@ from ..host.realtime import Arrival, Intent, RealtimeBot, RealtimeHost
 from ..i18n import event_text
 from .encode import jsonable, view_json
 from .protocol import CLOSE_FREED, CLOSE_LEFT, CLOSE_REPLACED, CLOSE_RESTART, CLOSE_SLOW, TokenBucket, dumps
-from .store import SeatRow, Store, TableRow, token_hash
+from .store import BadRow, SeatRow, Store, TableRow, token_hash
 
 MAX_NAME = 25
 MAX_WAIT = 60.0
@@ -77,6 +77,19 @@ def clean_name(name: Any, fallback: str, limit: int = MAX_NAME) -> str:
 def stand_in(game: str) -> str:
     """The bot that plays for a person of ``game`` who is away too long or leaves."""
     return pick_bot(game, STAND_IN_BOTS)
+
+
+def check_row(row: TableRow) -> None:
+    """A stored row this server can hold: a known status, one seat row per seat in order,
+    known seat kinds (:class:`ValueError` otherwise; the game's options are checked by loading it)."""
+    if row.status not in ("open", "playing", "over"):
+        raise ValueError(f"unknown status {row.status!r}")
+    if [s.seat for s in row.seats] != list(range(len(row.seats))) or not row.seats:
+        raise ValueError("the seat rows are not 0 to n-1")
+    if any(s.kind not in ("open", "human", "bot") for s in row.seats):
+        raise ValueError("unknown seat kind")
+    if row.status != "open" and row.seed is None:
+        raise ValueError("a started game without a seed")
 
 
 class Outgoing:
@@ -928,18 +941,26 @@ class Hub:
         self.broken: dict[str, str] = {}
         stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
         for row in store.tables(("open", "playing")):
-            if row.status == "playing" or row.created >= stale:
+            if isinstance(row, BadRow):
+                self._mark_broken(row.table_id, str(row))
+            elif row.status == "playing" or row.created >= stale:
                 self._load(row)
 
     def _load(self, row: TableRow) -> Table | None:
         try:
+            check_row(row)
             table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown)
-        except Exception as exc:  # a game this version cannot load or replay (S10): keep serving the rest
-            self.broken[row.id] = f"{type(exc).__name__}: {exc}"
-            print(f"cardtable serve: table {row.id} ({row.game}) not loaded: {exc}", file=sys.stderr)
+            dumps(table.public())  # what the lobby and the socket will send of it must be sendable
+        except Exception as exc:  # a row this version cannot load, replay or show (S10): serve the rest
+            self._mark_broken(row.id, f"{row.game} {exc}")
             return None
         self.tables[row.id] = table
         return table
+
+    def _mark_broken(self, table_id: str, why: str) -> None:
+        """Leave a table out of memory and the lobby from now on (one line in the log)."""
+        self.broken[table_id] = why
+        print(f"cardtable serve: table {table_id} not loaded: {why}", file=sys.stderr)
 
     def resume_bots(self) -> None:
         """After a restart, let bots that are to move go on (needs a running loop)."""
@@ -952,7 +973,11 @@ class Hub:
             return None
         table = self.tables.get(table_id)
         if table is None and table_id not in self.broken:
-            row = self.store.table(table_id)
+            try:
+                row = self.store.table(table_id)
+            except BadRow as exc:
+                self._mark_broken(table_id, str(exc))
+                return None
             if row is not None:
                 table = self._load(row)
                 if table is not None:
@@ -991,8 +1016,11 @@ class Hub:
             raise LobbyError(400, "bad_request", "options is an object")
         try:
             loaded = load(game, preset, **options)
+            dumps(loaded.changed_options())  # finite numbers only: the lobby shows them as JSON
         except (ConfigError, TypeError) as exc:
             raise LobbyError(400, "bad_options", str(exc)) from None
+        except ValueError:
+            raise LobbyError(400, "bad_options", "option values are finite numbers, texts or lists") from None
         host = new_token()
         row = TableRow(
             id=secrets.token_urlsafe(8),
@@ -1012,7 +1040,19 @@ class Hub:
         return table, host
 
     def listing(self) -> list[dict[str, Any]]:
-        return [t.public() for t in self.tables.values() if t.row.status in ("open", "playing")][-100:]
+        """The lobby: the last 100 open or playing tables. A table whose summary cannot be
+        sent (whatever its row holds) is left out and marked broken; the rest is listed."""
+        out = []
+        for t in [t for t in self.tables.values() if t.row.status in ("open", "playing")]:
+            try:
+                entry = t.public()
+                dumps(entry)
+            except Exception as exc:
+                self.tables.pop(t.id).release()
+                self._mark_broken(t.id, f"{type(exc).__name__}: {exc}")
+                continue
+            out.append(entry)
+        return out[-100:]
 
     def close_all(self) -> None:
         for table in self.tables.values():

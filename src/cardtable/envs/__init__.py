@@ -19,5 +19,8 @@ except ImportError as exc:  # pragma: no cover - only without the extra
     ) from exc
 
 from . import trash_v0, trex_v0
+from .gym import register_envs
+
+register_envs()
 
 __all__ = ["trash_v0", "trex_v0"]

@@ -18,9 +18,9 @@ except ImportError as exc:  # pragma: no cover - only without the extra
         f"cardtable.envs needs the rl extra (pettingzoo, gymnasium, numpy): pip install 'cardtable[rl]' ({exc})"
     ) from exc
 
-from . import trash_v0, trex_v0
+from . import spit_v0, trash_v0, trex_v0
 from .gym import register_envs
 
 register_envs()
 
-__all__ = ["trash_v0", "trex_v0"]
+__all__ = ["spit_v0", "trash_v0", "trex_v0"]

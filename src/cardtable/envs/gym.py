@@ -165,4 +165,4 @@ def register_envs() -> None:
     if "cardtable/Trex-v0" not in registry:
         gymnasium.register("cardtable/Trex-v0", entry_point="cardtable.envs.gym:TurnSeatEnv", kwargs={"game": "trex"})
     if "cardtable/Spit-v0" not in registry:
-        gymnasium.register("cardtable/Spit-v0", entry_point="cardtable.envs.spit_v0:SpitSeatEnv")
+        gymnasium.register("cardtable/Spit-v0", entry_point="cardtable.envs.gym_spit:SpitSeatEnv")

@@ -1,0 +1,104 @@
+"""The Trash observation tensor, built from a :class:`~cardtable.games.trash.view.TrashView` only.
+
+Seats are relative: block 0 is the observing seat, block ``i`` the seat ``i``
+places after it in the direction of play. A card is encoded by its rank alone
+(Trash ignores suits, TR-3): 13 ranks Ace..King, then the Joker.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.cards import RANK_OF
+from ..games.trash import TrashGame
+from ..games.trash.actions import MAX_SLOTS
+from ..games.trash.view import TrashView
+from .layout import Layout
+
+RANKS = 14
+"""Ace..King, then the Joker."""
+PHASES = ("draw", "place_wild", "displace")
+_RANK_INDEX = tuple((r - 1) if r else 13 for r in RANK_OF)
+
+
+class TrashEncoder:
+    """Observation tensors for one loaded Trash game (the size depends on ``players``)."""
+
+    def __init__(self, game: TrashGame) -> None:
+        n = self.n = game.num_players
+        self.total_cards = len(game.cards)
+        rank_doc = "one-hot rank (A..K, Joker)"
+        fields: list[tuple[str, int, str]] = [
+            ("card_in_hand", RANKS, f"the card in the acting seat's hand, {rank_doc}; zeros when none"),
+            ("top_discard", RANKS, f"the top of the discard pile, {rank_doc}; zeros when empty"),
+            ("discard_ranks", RANKS, "cards of each rank in the discard pile / (4 × decks) (Jokers / (2 × decks))"),
+            ("phase", len(PHASES), "one-hot phase: draw, place_wild, displace (zeros when over)"),
+            ("to_act", n, "one-hot relative seat to act (0 = me)"),
+            ("starter", n, "one-hot relative seat that started this hand"),
+            ("stock_count", 1, "cards in the stock / cards in the game"),
+            ("hand_number", 1, "hand number / 100, capped at 1"),
+            ("free_draws_left", 1, "TR-V8 free turns left / 3"),
+            ("time_up", 1, "1 once the match time is up (TR-V2)"),
+        ]
+        for i in range(n):
+            who = "me" if i == 0 else f"seat +{i}"
+            fields += [
+                (f"size_{i}", 1, f"{who}: layout size / 10"),
+                (f"hands_won_{i}", 1, f"{who}: hands won / 10"),
+                (f"slot_state_{i}", MAX_SLOTS * 3,
+                 f"{who}: per slot 1..10, one-hot (not in layout, face-down, face-up)"),
+                (f"slot_card_{i}", MAX_SLOTS * RANKS, f"{who}: per slot 1..10, the face-up card, {rank_doc}"),
+            ]
+        self.layout = Layout(fields)
+        lay = self.layout
+        self._off = {f.name: f.offset for f in lay.fields}
+        per_deck = max(1, self.total_cards // 52)
+        self._rank_norm = np.array([1.0 / (4 * per_deck)] * 13 + [1.0 / (2 * per_deck)], dtype=np.float32)
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    def encode(self, view: TrashView) -> np.ndarray:
+        """The tensor of ``view`` (a seat's view; ``view.seat`` is block 0)."""
+        off = self._off
+        n = self.n
+        me = view.seat or 0
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        ri = _RANK_INDEX
+        if view.card_in_hand is not None:
+            out[off["card_in_hand"] + ri[view.card_in_hand.id]] = 1.0
+        discard = view.discard
+        if discard:
+            out[off["top_discard"] + ri[discard[-1].id]] = 1.0
+            counts = np.bincount([ri[c.id] for c in discard], minlength=RANKS).astype(np.float32)
+            base = off["discard_ranks"]
+            out[base:base + RANKS] = counts * self._rank_norm
+        if view.phase in PHASES:
+            out[off["phase"] + PHASES.index(view.phase)] = 1.0
+        if view.current_player >= 0:
+            out[off["to_act"] + (view.current_player - me) % n] = 1.0
+        out[off["starter"] + (view.starter - me) % n] = 1.0
+        out[off["stock_count"]] = view.stock_count / self.total_cards
+        out[off["hand_number"]] = min(view.hand_number, 100) / 100.0
+        out[off["free_draws_left"]] = view.free_draws_left / 3.0
+        out[off["time_up"]] = 1.0 if view.time_up else 0.0
+        for i in range(n):
+            p = (me + i) % n
+            size = view.sizes[p]
+            out[off[f"size_{i}"]] = size / 10.0
+            out[off[f"hands_won_{i}"]] = view.hands_won[p] / 10.0
+            st = off[f"slot_state_{i}"]
+            sc = off[f"slot_card_{i}"]
+            layout = view.layouts[p]
+            for k in range(MAX_SLOTS):
+                if k >= size:
+                    out[st + 3 * k] = 1.0
+                    continue
+                card = layout[k]
+                if card is None:
+                    out[st + 3 * k + 1] = 1.0
+                else:
+                    out[st + 3 * k + 2] = 1.0
+                    out[sc + RANKS * k + ri[card.id]] = 1.0
+        return out

@@ -1,0 +1,177 @@
+"""One game played by seat indices: the shared core of the turn-based envs.
+
+A :class:`TurnSession` holds a state, builds every observation from
+``state.view(seat)`` (cached until the next action), checks an action index
+against the seat's legal actions and turns the game's returns into rewards.
+The PettingZoo, Gymnasium and vector envs are thin shells around it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..core.chance import fresh_seed
+from ..core.errors import ConfigError, IllegalActionError
+from ..core.game import Game, PlayerView, State
+
+
+class Encoder(Protocol):
+    @property
+    def size(self) -> int: ...
+
+    def encode(self, view: Any) -> np.ndarray: ...
+
+
+ILLEGAL_MODES = ("raise", "penalty")
+OBS_BOUND = 10.0
+"""Every observation cell lies in ``[-OBS_BOUND, OBS_BOUND]`` (most in ``[0, 1]``)."""
+
+
+def check_illegal_mode(illegal: str, penalty: float) -> None:
+    if illegal not in ILLEGAL_MODES:
+        raise ConfigError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
+    if not isinstance(penalty, (int, float)) or isinstance(penalty, bool):
+        raise ConfigError(f"illegal_penalty must be a number, not {penalty!r}")
+
+
+def seed_stream(seed: int | None) -> random.Random:
+    """The generator an env draws its games' seeds from: fixed by ``reset(seed=...)``."""
+    return random.Random(fresh_seed() if seed is None else seed)
+
+
+def illegal_message(game: Game, seat: int, index: Any, legal: list[int]) -> str:
+    """A clear sentence for an action index that ``seat`` may not take now."""
+    try:
+        what = f"{index} ({game.action_from_index(int(index))})"
+    except Exception:  # any bad index is described, not re-raised
+        what = repr(index)
+    shown = ", ".join(f"{i} ({game.action_from_index(i)})" for i in legal[:12])
+    more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+    return f"seat {seat} may not take action {what} now; legal: {shown or 'none'}{more}"
+
+
+class TurnSession:
+    """A turn-based game (Trash, Trex) as seats, masks, observations and rewards.
+
+    ``per_deal_rewards`` (Trex): each seat is paid the change of its side's total
+    whenever a deal is scored, instead of the whole return at the end; the two sum
+    to the same. ``reward_scale`` multiplies every reward. ``seconds_per_action``:
+    under Trash's ``time_limit`` (TR-V2) the env is the host's clock: every action
+    takes this much virtual time and the env feeds ``time-up`` when it runs out.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        encoder: Encoder,
+        *,
+        reward_scale: float = 1.0,
+        per_deal_rewards: bool = False,
+        seconds_per_action: float = 1.0,
+    ) -> None:
+        if per_deal_rewards and game.name != "trex":
+            raise ConfigError("per_deal_rewards is a Trex option")
+        if not seconds_per_action > 0:
+            raise ConfigError(f"seconds_per_action must be positive, not {seconds_per_action!r}")
+        self.game = game
+        self.encoder = encoder
+        self.n = game.num_players
+        self.num_actions = game.num_distinct_actions
+        self.reward_scale = float(reward_scale)
+        self.per_deal = per_deal_rewards
+        self.seconds_per_action = seconds_per_action
+        self.time_limit = game.options.get("time_limit")
+        self.state: State = game.new_state(seed=0)
+        self._views: dict[int | None, PlayerView] = {}
+        self._sides = [0.0] * self.n
+        self.clock = 0.0
+
+    # ------------------------------------------------------------ state
+    def reset(self, seed: int) -> None:
+        self.state = self.game.new_state(seed=seed)
+        self._views = {}
+        self._sides = [0.0] * self.n
+        self.clock = 0.0
+
+    def view(self, seat: int | None) -> PlayerView:
+        v = self._views.get(seat)
+        if v is None:
+            v = self._views[seat] = self.state.view(seat)
+        return v
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act, or a negative value once the game is over."""
+        return self.state.current_player()
+
+    @property
+    def terminal(self) -> bool:
+        return self.state.is_terminal()
+
+    def legal(self, seat: int) -> list[int]:
+        return [a.index for a in self.view(seat).legal_actions]
+
+    def mask(self, seat: int) -> np.ndarray:
+        out = np.zeros(self.num_actions, dtype=np.int8)
+        legal = self.legal(seat)
+        if legal:
+            out[legal] = 1
+        return out
+
+    def observation(self, seat: int) -> dict[str, np.ndarray]:
+        """``{"observation", "action_mask"}`` of ``seat``, from its view alone."""
+        view = self.view(seat)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        legal = [a.index for a in view.legal_actions]
+        if legal:
+            mask[legal] = 1
+        return {"observation": self.encoder.encode(view), "action_mask": mask}
+
+    # ------------------------------------------------------------ acting
+    def is_legal(self, seat: int, index: Any) -> bool:
+        if isinstance(index, (bool, np.bool_)):
+            return False
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            return False
+        if i != index:
+            return False
+        return seat == self.to_act and i in self.legal(seat)
+
+    def apply(self, seat: int, index: Any) -> list[float]:
+        """Apply ``seat``'s action ``index`` (checked); return each seat's reward for it.
+
+        Raises :class:`IllegalActionError` (state unchanged) for an index the seat
+        may not take now."""
+        if not self.is_legal(seat, index):
+            raise IllegalActionError(illegal_message(self.game, seat, index, self.legal(seat)))
+        self.state.apply(self.game.action_from_index(int(index)))
+        self._views = {}
+        if self.time_limit is not None and not self.state.is_terminal():
+            self.clock += self.seconds_per_action
+            if self.clock >= self.time_limit and not getattr(self.view(None), "time_up", True):
+                self.state.play(self.game.parse_action("time-up"))  # the host's clock (TR-V2)
+                self._views = {}
+        return self.rewards()
+
+    def rewards(self) -> list[float]:
+        scale = self.reward_scale
+        if self.per_deal:
+            sides = self.side_totals()
+            out = [(s - old) * scale for s, old in zip(sides, self._sides, strict=True)]
+            self._sides = sides
+            return out
+        outcome = self.state.outcome()
+        if outcome is None:
+            return [0.0] * self.n
+        return [r * scale for r in outcome.returns]
+
+    def side_totals(self) -> list[float]:
+        """Each seat's side total (team total in partnership) from the public view."""
+        v: Any = self.view(None)
+        totals = v.team_totals if v.team_totals is not None else v.totals
+        return [float(t) for t in totals]

@@ -1,0 +1,41 @@
+"""PettingZoo AEC env for Trex: ``trex_v0.env(preset=..., **options)``.
+
+Every Trex preset (``standard``, ``seed``, ``complex``, ``partnership``,
+``inverted``, ``open``) and option is accepted; env keywords as in
+:mod:`cardtable.envs.trash_v0`, plus ``per_deal_rewards``: pay each seat the
+change of its side's total when a deal is scored (the sum over the game is the
+same as the final return). Rewards are the game's returns (final totals, team
+totals in partnership), times ``reward_scale``.
+
+>>> from cardtable.envs import trex_v0
+>>> env = trex_v0.env(preset="complex", reward_scale=0.01)
+>>> env.reset(seed=3)
+>>> env.agent_selection in env.agents
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from ..core.registry import load
+from .aec import CardtableAECEnv
+from .encode_trex import TrexEncoder
+from .trash_v0 import ENV_KEYS, split_options
+
+TREX_ENV_KEYS = (*ENV_KEYS, "per_deal_rewards")
+
+
+def raw_env(preset: str | None = None, **kwargs: Any) -> CardtableAECEnv:
+    """The bare AEC env (no PettingZoo wrappers)."""
+    env_kw, options = split_options(kwargs, TREX_ENV_KEYS)
+    return CardtableAECEnv(load("trex", preset, **options), TrexEncoder(), "trex_v0", **env_kw)
+
+
+def env(preset: str | None = None, **kwargs: Any) -> Any:
+    """The AEC env with PettingZoo's order-enforcing and bounds-checking wrappers."""
+    e: Any = raw_env(preset, **kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

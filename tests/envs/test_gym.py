@@ -1,0 +1,89 @@
+"""Gymnasium single-seat envs: check_env, bots as opponents, action_masks(), seeding."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import cardtable.envs  # noqa: F401  (registers the ids)
+from cardtable.core.errors import ConfigError, IllegalActionError
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("cardtable/Trash-v0", {"opponents": "sensible"}),
+        ("cardtable/Trash-v0", {"opponents": ["random", "casual"], "players": 3, "seat": 1}),
+        ("cardtable/Trex-v0", {"opponents": "medium"}),
+        ("cardtable/Trex-v0", {"opponents": "random", "preset": "partnership", "per_deal_rewards": True}),
+    ],
+)
+def test_check_env_passes(env_id, kwargs):
+    env = gymnasium.make(env_id, illegal="penalty", render_mode="ansi", **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # render_fps: text rendering has no frame rate
+        check_env(env.unwrapped)
+
+
+def test_opponents_are_our_bots_and_the_seat_only_acts_on_its_turn():
+    env = gymnasium.make("cardtable/Trex-v0", opponents=["medium", "hard", "random"], seat=2)
+    _, info = env.reset(seed=5)
+    base = env.unwrapped
+    assert [b.name for b in base.bots.values()] == ["rules", "expert-rules", "random"]
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        assert base.session.to_act == 2
+        mask = base.action_masks()
+        assert mask.dtype == bool and mask.any() and np.array_equal(mask, info["action_mask"].astype(bool))
+        _, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term:
+            break
+
+
+def test_one_hand_trash_episodes_pay_the_winner():
+    env = gymnasium.make("cardtable/Trash-v0", opponents="random", max_hands=1)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    results = []
+    while len(results) < 20:
+        mask = env.unwrapped.action_masks()
+        _, reward, term, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term:
+            results.append((reward, info["winner"]))
+            env.reset()
+    assert all(r == (1.0 if w else 0.0) for r, w in results)
+    assert {w for _, w in results} == {True, False}
+
+
+def test_reset_seed_reproduces_episodes_with_bots():
+    def run(seed):
+        env = gymnasium.make("cardtable/Trash-v0", opponents="casual", max_hands=1)
+        obs, _ = env.reset(seed=seed)
+        trace = [obs["observation"].tobytes()]
+        rng = np.random.default_rng(seed)
+        for _ in range(300):
+            obs, r, term, _, _ = env.step(int(rng.choice(np.flatnonzero(env.unwrapped.action_masks()))))
+            trace.append((obs["observation"].tobytes(), r))
+            if term:
+                obs, _ = env.reset()
+        return trace
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
+
+
+def test_illegal_action_raises_and_the_episode_goes_on():
+    env = gymnasium.make("cardtable/Trash-v0", opponents="random")
+    env.reset(seed=0)
+    bad = int(np.flatnonzero(~env.unwrapped.action_masks())[0])
+    with pytest.raises(IllegalActionError, match="may not take action"):
+        env.step(bad)
+    env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))
+    with pytest.raises(ConfigError, match="opponents"):
+        gymnasium.make("cardtable/Trex-v0", opponents=["random"])
+    with pytest.raises(ConfigError, match="no trash bot"):
+        gymnasium.make("cardtable/Trash-v0", opponents="nobody")

@@ -390,8 +390,8 @@ class Verified:
 def verify(record: Record) -> Verified:
     """Check a fair record; :class:`FairnessError` with the first failure otherwise.
 
-    Every commitment against its seed, every recorded deal against the seeds,
-    the actions against their digest, then a replay: the actions must be legal,
+    Every commitment against its seed, the actions against their digest, every
+    recorded deal against the seeds, then a replay: the actions must be legal,
     the game must make exactly the recorded deals and end with the recorded result.
     """
     fair = record.fairness
@@ -410,11 +410,11 @@ def verify(record: Record) -> Verified:
     _check_commitment(fair.server_seed, fair.server_commitment, "the server seed", "the server's commitment")
     for seat, (seed, promised) in enumerate(zip(fair.seat_seeds, fair.seat_commitments, strict=True)):
         _check_commitment(seed, promised, f"seat {seat}'s seed", f"seat {seat}'s commitment")
+    if actions_digest(record.actions) != fair.actions_sha256.lower():
+        raise FairnessError("the actions do not match the record's actions_sha256: an action was changed")
     shuffler = fair.shuffler()
     for number, deal in enumerate(fair.deals, 1):
         _check_deal(shuffler, deal, number)
-    if actions_digest(record.actions) != fair.actions_sha256.lower():
-        raise FairnessError("the actions do not match the record's actions_sha256: an action was changed")
     state, made = replay_deals(game, shuffler, record.actions)
     for number, (recorded, replayed) in enumerate(zip(fair.deals, made, strict=False), 1):
         if recorded != replayed:

@@ -5,6 +5,7 @@ engines' deal hook."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections import Counter
 
@@ -34,11 +35,14 @@ def chi_square(counts: Counter[object], cells: list[object], total: int) -> floa
     return sum((counts[c] - expected) ** 2 / expected for c in cells)
 
 
-# chi-square critical values at p = 0.001 (a fixed-seed test: it passes or fails for good)
-CHI2_001 = {5: 20.52, 23: 49.73, 99: 148.23, 119: 173.6}
+def critical(df: int) -> float:
+    """The chi-square value exceeded with probability 10⁻⁶ (Wilson–Hilferty): threat F1's
+    fixed threshold; the seeds are fixed too, so the test never flakes."""
+    k = 2 / (9 * df)
+    return df * (1 - k + 4.7534 * k**0.5) ** 3
 
 
-def test_fair_shuffle_is_deterministic():
+def test_f3_fair_shuffle_is_deterministic():
     a, b = list(range(52)), list(range(52))
     FairShuffler(SERVER, SEATS).shuffle(a, "deal", 3)
     FairShuffler(bytes(SERVER), list(SEATS)).shuffle(b, "deal", 3)
@@ -46,7 +50,7 @@ def test_fair_shuffle_is_deterministic():
 
 
 @pytest.mark.parametrize("change", ["server", "seat0", "seat1", "label", "number", "order"])
-def test_fair_shuffle_depends_on_every_input(change):
+def test_f3_fair_shuffle_depends_on_every_input(change):
     server, seats, labels = SERVER, list(SEATS), ("deal", 3)
     if change == "server":
         server = bytes([1]) + SERVER[1:]
@@ -66,22 +70,37 @@ def test_fair_shuffle_depends_on_every_input(change):
     assert base != other
 
 
-@pytest.mark.parametrize("size", [3, 4])
-def test_fisher_yates_is_uniform_over_small_decks(size):
-    """Every permutation of a 3- or 4-card deck equally often (chi-square, p = 0.001)."""
+def permutation_counts(size: int, total: int) -> Counter[object]:
     deals = FairShuffler(SERVER, SEATS)
-    total = 600 * 24
     counts: Counter[object] = Counter()
     for i in range(total):
         cards = list(range(size))
         deals.shuffle(cards, "deal", i)
         counts[tuple(cards)] += 1
+    return counts
+
+
+@pytest.mark.parametrize("size,per_cell", [(3, 2000), (4, 500), (5, 150)])
+def test_f1_fisher_yates_is_uniform_over_small_decks(size, per_cell):
+    """Every permutation of a 3-, 4- or 5-card deck equally often (chi-square)."""
     cells: list[object] = list(itertools.permutations(range(size)))
+    total = per_cell * len(cells)
+    counts = permutation_counts(size, total)
     assert set(counts) == set(cells)
-    assert chi_square(counts, cells, total) < CHI2_001[len(cells) - 1]
+    assert chi_square(counts, cells, total) < critical(len(cells) - 1)
 
 
-def test_fisher_yates_puts_every_card_everywhere_in_a_deck_of_52():
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("CARDTABLE_SLOW"), reason="a soak test: set CARDTABLE_SLOW=1 (about 30 s)")
+@pytest.mark.parametrize("size", [4, 5])
+def test_f1_fisher_yates_is_uniform_over_a_million_shuffles(size):
+    """Threat F1 exactly: 10⁶ shuffles of a 4- and a 5-card deck."""
+    cells: list[object] = list(itertools.permutations(range(size)))
+    counts = permutation_counts(size, 10**6)
+    assert chi_square(counts, cells, 10**6) < critical(len(cells) - 1)
+
+
+def test_f1_fisher_yates_puts_every_card_everywhere_in_a_deck_of_52():
     """Position of the A♣ over many shuffles of 52 cards: uniform over the 52 places."""
     deals = FairShuffler(SERVER, SEATS)
     total = 52 * 100
@@ -91,10 +110,10 @@ def test_fisher_yates_puts_every_card_everywhere_in_a_deck_of_52():
         deals.shuffle(cards, "deal", i)
         counts[cards.index(0)] += 1
     cells: list[object] = list(range(52))
-    assert chi_square(counts, cells, total) < 90.57  # 51 degrees of freedom, p = 0.001
+    assert chi_square(counts, cells, total) < critical(51)
 
 
-def test_rejection_sampling_has_no_modulo_bias_with_a_tiny_range():
+def test_f1_rejection_sampling_has_no_modulo_bias_with_a_tiny_range():
     """With 1-byte words and n = 100, words 200..255 must be rejected: reading
     ``word % 100`` would make 0..55 half again as likely as 56..99."""
     n, width, total = 100, 1, 40_000
@@ -102,29 +121,29 @@ def test_rejection_sampling_has_no_modulo_bias_with_a_tiny_range():
     draws = [stream.below(n, width) for _ in range(total)]
     cells: list[object] = list(range(n))
     fair = chi_square(Counter(draws), cells, total)
-    assert fair < CHI2_001[99]
+    assert fair < critical(99)
     assert stream.words > total  # some words were rejected
     raw = HmacStream(SERVER, b"bias test")
     words = [raw.word(width) for _ in range(stream.words)]
     assert draws == [w % n for w in words if w < 200]  # exactly the documented rule
     biased = chi_square(Counter(w % n for w in words), cells, len(words))
-    assert biased > 10 * CHI2_001[99]  # the test can see modulo bias when it is there
+    assert biased > 10 * critical(99)  # the test can see modulo bias when it is there
 
 
-def test_rejection_sampling_with_a_range_that_divides_the_word_never_rejects():
+def test_f4_rejection_sampling_with_a_range_that_divides_the_word_never_rejects():
     stream = HmacStream(SERVER, b"powers of two")
     draws = [stream.below(64, 1) for _ in range(1000)]
     assert stream.words == 1000 and max(draws) < 64
 
 
-def test_a_draw_outside_the_word_is_refused():
+def test_f4_a_draw_outside_the_word_is_refused():
     with pytest.raises(ValueError, match="cannot draw below 257"):
         HmacStream(SERVER, b"x").below(257, 1)
     with pytest.raises(ValueError, match="cannot draw below 0"):
         HmacStream(SERVER, b"x").below(0)
 
 
-def test_the_stream_is_hmac_blocks_with_an_8_byte_counter():
+def test_f4_the_stream_is_hmac_blocks_with_an_8_byte_counter():
     import hashlib
     import hmac
 
@@ -134,7 +153,7 @@ def test_the_stream_is_hmac_blocks_with_an_8_byte_counter():
     assert words == expected and stream.counter == 2
 
 
-def test_fisher_yates_swaps_from_the_last_place_down():
+def test_f4_fisher_yates_swaps_from_the_last_place_down():
     stream, copy = HmacStream(SERVER, b"fy"), HmacStream(SERVER, b"fy")
     cards = list("abcde")
     fisher_yates(cards, stream)
@@ -146,15 +165,15 @@ def test_fisher_yates_swaps_from_the_last_place_down():
 
 
 @pytest.mark.parametrize("decks,jokers", [(2, 0), (3, 2), (4, 2)])
-def test_multiple_decks_shuffle_to_the_same_multiset(decks, jokers):
+def test_f4_multiple_decks_shuffle_to_the_same_multiset(decks, jokers):
     cards = standard_deck(decks, jokers)
     shuffled = list(cards)
     FairShuffler(SERVER, SEATS).shuffle(shuffled, "deal", 0)
     assert Counter(shuffled) == Counter(cards) and shuffled != cards
 
 
-def test_copies_of_a_card_in_a_double_deck_land_independently():
-    """Where the two A♣ of a double deck land: all pairs of places alike (first copy's place, p = 0.001)."""
+def test_f1_a_card_of_a_double_deck_lands_anywhere():
+    """Where one copy of the A♣ of a double deck lands: every eighth of the deck alike."""
     deals = FairShuffler(SERVER, SEATS)
     total = 104 * 60
     counts: Counter[object] = Counter()
@@ -163,10 +182,10 @@ def test_copies_of_a_card_in_a_double_deck_land_independently():
         deals.shuffle(cards, "deal", i)
         counts[cards.index(0) // 8] += 1  # 13 buckets of 8 places
     cells: list[object] = list(range(13))
-    assert chi_square(counts, cells, total) < 32.91  # 12 degrees of freedom
+    assert chi_square(counts, cells, total) < critical(12)
 
 
-def test_seeds_and_labels_are_checked():
+def test_f4_seeds_and_labels_are_checked():
     with pytest.raises(ValueError, match="server seed has 31 bytes"):
         FairShuffler(bytes(31), SEATS)
     with pytest.raises(ValueError, match="seat 1's seed has 33 bytes"):
@@ -194,7 +213,7 @@ def _play(state: State, seed: int, limit: int = 4000) -> None:
 
 
 @pytest.mark.parametrize("name,options", GAMES)
-def test_a_fair_game_draws_every_shuffle_from_its_deals_and_ignores_its_seed(name, options):
+def test_f4_a_fair_game_draws_every_shuffle_from_its_deals_and_ignores_its_seed(name, options):
     game = cardtable.load(name, **options)
     seats = [bytes([s + 1]) * 32 for s in range(game.num_players)]
     logs, histories = [], []
@@ -212,7 +231,7 @@ def test_a_fair_game_draws_every_shuffle_from_its_deals_and_ignores_its_seed(nam
 
 
 @pytest.mark.parametrize("name,options", GAMES)
-def test_a_fair_game_replays_from_the_same_deals(name, options):
+def test_f4_a_fair_game_replays_from_the_same_deals(name, options):
     game = cardtable.load(name, **options)
     deals = FairShuffler(SERVER, [bytes([s + 9]) * 32 for s in range(game.num_players)])
     state = game.new_state(deals=deals)

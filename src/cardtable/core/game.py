@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
 from .cards import Card, parse_cards
+from .chance import DealSource
 from .errors import ConfigError, IllegalActionError, ParseError
 from .options import Option, Options, resolve
 from .seats import TERMINAL
@@ -142,9 +143,11 @@ class Game(ABC):
     def num_players(self) -> int: ...
 
     @abstractmethod
-    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None) -> State:
+    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                  deals: DealSource | None = None) -> State:
         """A new game from ``seed`` (a fresh secure seed when ``None``) or from the
-        stacked ``deck`` of RULES.md §0.5 (cards as :class:`Card`, text or ids)."""
+        stacked ``deck`` of RULES.md §0.5 (cards as :class:`Card`, text or ids); with
+        ``deals``, every shuffle and chance pick comes from it (docs/fairness.md)."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

@@ -24,6 +24,7 @@ from ..core.cards import Card, parse_cards
 from ..core.errors import CardtableError, ParseError
 from ..core.game import Action, PlayerView, State
 from ..core.registry import load
+from .fairness import FAIR_SEED, Fairness
 
 FORMAT = "cardtable-record"
 VERSION = 1
@@ -40,12 +41,16 @@ class Record:
     deck: tuple[str, ...] | None = None
     actions: tuple[str, ...] = ()
     result: dict[str, Any] | None = None
+    fairness: Fairness | None = None
+    """A provably fair game's commitments, reveals and deals (records/fairness.py); no seed then."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game, "preset": self.preset,
                                "options": _plain(self.options)}
         if self.deck is not None:
             out["deck"] = list(self.deck)
+        elif self.fairness is not None:
+            out["fairness"] = self.fairness.to_json()
         else:
             out["seed"] = self.seed
         out["actions"] = list(self.actions)
@@ -87,16 +92,18 @@ class Record:
                 raise TypeError
             deck = data.get("deck")
             seed = data.get("seed")
-            if deck is None and not isinstance(seed, int):
-                raise ParseError("a record needs an integer \"seed\" or a \"deck\"")
+            fairness = Fairness.from_json(data["fairness"]) if "fairness" in data else None
+            if deck is None and fairness is None and not isinstance(seed, int):
+                raise ParseError("a record needs an integer \"seed\", a \"deck\" or a \"fairness\" block")
             return cls(
                 game=game,
                 preset=str(data.get("preset", "standard")),
                 options=options,
-                seed=seed if deck is None else None,
+                seed=seed if deck is None and fairness is None else None,
                 deck=tuple(str(c) for c in parse_cards(deck)) if deck is not None else None,
                 actions=tuple(actions),
                 result=data.get("result"),
+                fairness=fairness if deck is None else None,
             )
         except (KeyError, TypeError):
             raise ParseError("not a record: game, options, actions or seed/deck are missing or malformed") from None
@@ -112,6 +119,8 @@ class Record:
     def new_state(self) -> State:
         """The game's first state."""
         game = load(self.game, self.preset, **self.options)
+        if self.fairness is not None:
+            return game.new_state(seed=FAIR_SEED, deals=self.fairness.shuffler())
         return game.new_state(seed=self.seed, deck=list(self.deck) if self.deck is not None else None)
 
     def steps(self) -> Iterator[tuple[Action | None, State]]:

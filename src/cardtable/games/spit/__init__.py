@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ...core.cards import Card
+from ...core.chance import DealSource
 from ...core.errors import ConfigError
 from ...core.game import Game
 from ...core.options import Options
@@ -45,8 +46,9 @@ class SpitGame(Game):
     def num_players(self) -> int:
         return 2
 
-    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None) -> SpitState:
-        return SpitState(self, seed, deck)
+    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                  deals: DealSource | None = None) -> SpitState:
+        return SpitState(self, seed, deck, deals)
 
     def parse_action(self, text: str) -> SpitAction:
         return parse_action(text)

@@ -27,7 +27,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from ...core.cards import Card, cards_text
-from ...core.chance import derive, fresh_seed
+from ...core.chance import DealSource, derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
@@ -151,7 +151,8 @@ class SpitState(State):
 
     game: SpitGame
 
-    def __init__(self, game: SpitGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+    def __init__(self, game: SpitGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                 deals: DealSource | None = None):
         o = game.options
         self.game = game
         self.auto_flip: bool = o.auto_flip
@@ -161,6 +162,7 @@ class SpitState(State):
         self.fresh: bool = self.points and o.points_round_mode == "fresh_deal"
         self.scoring: str = o.scoring
         self.seed = fresh_seed() if seed is None else seed
+        self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
         self.history: list[Action] = []
         self.stock: list[list[list[int]]] = [[[] for _ in range(PILES)] for _ in SEATS]
         self.up: list[list[int]] = [[0] * PILES for _ in SEATS]
@@ -186,7 +188,10 @@ class SpitState(State):
             cards = game._check_deck(deck, range(52))
         else:
             cards = list(range(52))
-            derive(self.seed, "deal", 0).shuffle(cards)
+            if self.deals is None:
+                derive(self.seed, "deal", 0).shuffle(cards)
+            else:
+                self.deals.shuffle(cards, "deal", 0)
         self._start_round([cards[:DEAL], cards[DEAL:]])
 
     # ------------------------------------------------------------- set-up
@@ -604,7 +609,10 @@ class SpitState(State):
             self.phase = Phase.PLAY
             if not self._limits_reached(None):
                 cards = list(range(52))
-                derive(self.seed, "deal", self.round).shuffle(cards)
+                if self.deals is None:
+                    derive(self.seed, "deal", self.round).shuffle(cards)
+                else:
+                    self.deals.shuffle(cards, "deal", self.round)
                 self._start_round([cards[:DEAL], cards[DEAL:]])
             return
         if f >= 0 and not self.spitcards[f]:  # f has no cards left at all (SP-25)
@@ -657,8 +665,10 @@ class SpitState(State):
         held = [sum(map(len, self.stock[p])) for p in SEATS]
         if held[0] != held[1]:
             avoider = 0 if held[0] < held[1] else 1
-        else:
+        elif self.deals is None:
             avoider = derive(self.seed, "slap", self.round).randrange(N)
+        else:
+            avoider = self.deals.below(N, "slap", self.round)
         self._event("avoid", avoider)
         self._collect(self._takes(next_seat(avoider, N), k, None))
 
@@ -680,7 +690,10 @@ class SpitState(State):
         if self._limits_reached([len(h) for h in hands]):
             return  # the cards stay where the round left them
         for p in SEATS:
-            derive(self.seed, "collect", self.round, p).shuffle(hands[p])
+            if self.deals is None:
+                derive(self.seed, "collect", self.round, p).shuffle(hands[p])
+            else:
+                self.deals.shuffle(hands[p], "collect", self.round, p)
         self._start_round(hands)
 
     def _limits_reached(self, held: list[int] | None) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from ...core.cards import Card
+from ...core.chance import DealSource
 from ...core.errors import ConfigError
 from ...core.game import Game
 from ...core.options import Options
@@ -52,8 +53,9 @@ class TrashGame(Game):
     def num_players(self) -> int:
         return int(self.options.players)
 
-    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None) -> TrashState:
-        return TrashState(self, seed, deck)
+    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                  deals: DealSource | None = None) -> TrashState:
+        return TrashState(self, seed, deck, deals)
 
     def parse_action(self, text: str) -> TrashAction:
         return parse_action(text)

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from ...core.cards import Card, standard_deck
-from ...core.chance import derive, fresh_seed
+from ...core.chance import DealSource, derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Event, Outcome, State
 from ...core.seats import TERMINAL, next_seat
@@ -65,13 +65,16 @@ class TrashState(State):
     """A Trash match in progress. Create one with ``TrashGame.new_state``."""
 
     game: TrashGame
+    deals: DealSource | None = None  # also for states built field by field (bots.worlds)
 
-    def __init__(self, game: TrashGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+    def __init__(self, game: TrashGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                 deals: DealSource | None = None):
         o = game.options
         self.game = game
         self.n = n = o.players
         self.role = game.role
         self.seed = fresh_seed() if seed is None else seed
+        self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
         self.history: list[Action] = []
         self.sizes = [START_SIZE] * n
         self.hands_won = [0] * n
@@ -108,7 +111,10 @@ class TrashState(State):
             cards = stacked
         else:
             cards = list(self.game.cards)
-            derive(self.seed, "deal", self.deal_count).shuffle(cards)
+            if self.deals is None:
+                derive(self.seed, "deal", self.deal_count).shuffle(cards)
+            else:
+                self.deals.shuffle(cards, "deal", self.deal_count)
         self.deal_count += 1
         self.rebuilds = 0
         self.stalls = 0
@@ -309,7 +315,10 @@ class TrashState(State):
             return False
         top = self.discard.pop()
         cards = self.discard
-        derive(self.seed, "rebuild", self.deal_count, self.rebuilds).shuffle(cards)
+        if self.deals is None:
+            derive(self.seed, "rebuild", self.deal_count, self.rebuilds).shuffle(cards)
+        else:
+            self.deals.shuffle(cards, "rebuild", self.deal_count, self.rebuilds)
         self.rebuilds += 1
         self.stock = cards
         self.discard = [top]

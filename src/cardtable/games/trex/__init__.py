@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ...core.cards import Card
+from ...core.chance import DealSource
 from ...core.errors import ConfigError
 from ...core.game import Game
 from ...core.options import Options
@@ -55,8 +56,9 @@ class TrexGame(Game):
     def num_players(self) -> int:
         return 4
 
-    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None) -> TrexState:
-        return TrexState(self, seed, deck)
+    def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                  deals: DealSource | None = None) -> TrexState:
+        return TrexState(self, seed, deck, deals)
 
     def parse_action(self, text: str) -> TrexAction:
         return parse_action(text)

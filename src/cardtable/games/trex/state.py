@@ -20,7 +20,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from ...core.cards import Card, cards_text
-from ...core.chance import fresh_seed
+from ...core.chance import DealSource, fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
@@ -137,11 +137,13 @@ class TrexState(State):
 
     game: TrexGame
 
-    def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+    def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
+                 deals: DealSource | None = None):
         o = self.opts = game.option_values  # read-only, shared with the game
         self.game = game
         self.n = N
         self.seed = fresh_seed() if seed is None else seed
+        self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
         self.history: list[Action] = []
         self.events: list[tuple[str, int, int, int]] = []
         self.event_seq = 0
@@ -206,7 +208,13 @@ class TrexState(State):
     # ----------------------------------------------------------------- dealing
     def _new_deal(self, stacked: list[int] | None = None, redeal: bool = False) -> None:
         """Deal 13 cards to each seat (TX-4; §0.5 order for a stacked deck)."""
-        cards = stacked if stacked is not None else shuffled_deck(self.seed, self.shuffles)
+        if stacked is not None:
+            cards = stacked
+        elif self.deals is None:
+            cards = shuffled_deck(self.seed, self.shuffles)
+        else:
+            cards = list(range(52))
+            self.deals.shuffle(cards, "deal", self.shuffles)
         self.shuffles += 1
         self._reset_deal_state()
         owner = self.owner

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from .base import Bot, make_bot, register_bot
 from .trex_expert import ExpertTrexBot, NoisyTrexBot
 from .trex_search import SearchTrexBot
+from .trex_strong import StrongTrexBot
 
 TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
     "easy": ("expert policy without counting, 40% random moves", lambda: NoisyTrexBot(noise=0.4)),
@@ -31,6 +32,7 @@ TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
 }
 
 register_bot("trex", "expert-rules", ExpertTrexBot, "rule-based with card sense: ducking, unloading, counting, voids")
+register_bot("trex", "strong", StrongTrexBot, "rule-based with card counting, void tracking and per-contract play")
 register_bot("trex", "noisy", NoisyTrexBot, "the expert policy with 35% random moves")
 register_bot("trex", "search", SearchTrexBot, "PIMC over sampled worlds with the expert policy as rollout")
 for _level, (_doc, _factory) in TREX_LEVELS.items():

@@ -82,11 +82,11 @@ def plackett_luce(
     return state
 
 
-def ranks_of(keys: Sequence[object]) -> list[int]:
+def ranks_of(keys: Sequence[tuple[int, float]]) -> list[int]:
     """Ranks (1 best) from per-seat sort keys, best highest; equal keys share a rank.
 
     >>> ranks_of([(1, 5.0), (0, 7.0), (0, 7.0), (0, -1.0)])
     [1, 2, 2, 4]
     """
-    return [1 + sum(1 for other in keys if other > k) for k in keys]  # type: ignore[operator]
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
 

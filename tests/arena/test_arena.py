@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from cardtable.arena import bradley_terry, mean_ci, run_arena
+from cardtable.arena import mean_ci, plackett_luce, run_arena, wilson
 from cardtable.arena.run import format_table
 from cardtable.cli.main import main
 
@@ -40,9 +40,18 @@ def test_trex_and_spit_run_in_the_arena():
 def test_stats():
     m, lo, hi = mean_ci([0.0, 1.0] * 50)
     assert m == 0.5 and lo < 0.5 < hi and math.isclose(hi - 0.5, 0.5 - lo)
-    r = bradley_terry(["a", "b", "c"], {("a", "b"): 8, ("b", "a"): 2, ("b", "c"): 8, ("c", "b"): 2})
-    assert r["a"] > r["b"] > r["c"]
-    assert math.isclose(sum(r.values()) / 3, 1500)
+    games = [(("a", "b", "c", "c"), (1, 2, 3, 3))] * 10 + [(("b", "a", "c", "c"), (1, 2, 3, 4))] * 2
+    r = plackett_luce(["a", "b", "c"], games)
+    assert r["a"][0] > r["b"][0] > r["c"][0]
+    assert all(0 < sigma < 25 / 3 for _, sigma in r.values())
+
+
+def test_win_rate_intervals_are_wilson_never_negative_nor_a_point():
+    for rate in (0.0, 0.01, 0.5, 0.99, 1.0):
+        lo, hi = wilson(rate, 16)
+        assert 0.0 <= lo <= rate <= hi <= 1.0 and hi - lo > 0.1
+    assert wilson(1.0, 16)[0] < 0.85  # 16 games won of 16 is no proof of a 100% rate
+    assert wilson(0.0, 16)[1] > 0.15
 
 
 def test_cli_prints_a_table_and_markdown(capsys):
@@ -102,7 +111,8 @@ def test_json_output_is_valid_even_with_one_deal(capsys):
     assert main(["arena", "trash", "--bots", "sensible,stock", "--games", "1", "-q", "--workers", "1",
                  "-o", "max_hands=1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 2 and data["stats"][0]["win_rate"][1] is None
+    assert data["games"] == 2 and data["stats"][0]["mean_score"][1] is None
+    assert 0.0 <= data["stats"][0]["win_rate"][1] <= data["stats"][0]["win_rate"][2] <= 1.0
 
 
 def test_ratings_follow_the_winners_when_the_lowest_total_wins():

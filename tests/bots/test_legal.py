@@ -57,7 +57,7 @@ def cheap_search(monkeypatch):
     """Search bots with a tiny default budget, so that whole games stay quick."""
     from cardtable.bots import trash, trex_search
 
-    monkeypatch.setattr(trex_search.SearchTrexBot.__init__, "__defaults__", (6, None))
+    monkeypatch.setattr(trex_search.SearchTrexBot.__init__, "__defaults__", (6, None, 0.25, 3))
     monkeypatch.setattr(trash.SearchTrashBot.__init__, "__defaults__", (4, False))
 
 

@@ -7,6 +7,6 @@
 """
 
 from .run import ArenaResult, BotStats, GameResult, run_arena
-from .stats import bradley_terry, mean_ci
+from .stats import mean_ci, plackett_luce, wilson
 
-__all__ = ["ArenaResult", "BotStats", "GameResult", "bradley_terry", "mean_ci", "run_arena"]
+__all__ = ["ArenaResult", "BotStats", "GameResult", "mean_ci", "plackett_luce", "run_arena", "wilson"]

@@ -1,8 +1,8 @@
 """``cardtable arena GAME --bots A,B,... --games N [--preset P] [--seed S] [--workers K]``.
 
 Duplicate deals between bots (see :mod:`cardtable.arena.run`); prints each bot's
-win rate and mean score with 95% intervals and a Bradley–Terry rating on the
-Elo scale. A progress bar goes to stderr.
+win share (Wilson 95% interval over deals), mean score with its 95% interval and
+a Plackett–Luce rating (openskill). A progress bar goes to stderr.
 """
 
 from __future__ import annotations

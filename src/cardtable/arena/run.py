@@ -4,9 +4,11 @@ A *deal* is one seed for the game. With ``n`` seats and bots ``B0 … Bn-1`` eac
 deal is played ``n`` times with the seats rotated: in rotation ``r`` seat ``s``
 holds bot ``B[(s + r) mod n]``. Every bot therefore plays the same cards from
 every seat, which cancels most of the luck of the deal. Results are averaged
-per deal first; the 95% intervals treat deals as the independent units. Ratings
-come from every pair of seats in every game: a winner beats a non-winner, and
-otherwise the better return wins.
+per deal first; the 95% intervals treat deals as the independent units: a win
+rate's is the Wilson interval of the mean per-deal win share over the number of
+deals (never below 0 or above 1, never a point), a mean score's the normal one.
+Ratings are openskill's Plackett–Luce model (Weng and Lin 2011) fitted to the
+ranking of the seats of every game: winners first, then by return.
 
 With more (distinct) bots than seats the arena is a *ladder*: every combination
 of that many bots sits at a table of its own, each table plays the same deals,
@@ -38,7 +40,7 @@ from ..core.seats import SIMULTANEOUS
 from ..host.clock import VirtualClock
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
-from .stats import bradley_terry, mean_ci
+from .stats import mean_ci, plackett_luce, ranks_of, wilson
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class BotStats:
     win_rate: tuple[float, float, float]
     mean_score: tuple[float, float, float]
     rating: float
+    rating_sigma: float = 0.0
+    deals: int = 0
 
 
 @dataclass
@@ -224,34 +228,29 @@ def run_arena(
 
 
 def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotStats]:
-    """Per-bot win rates, mean scores (intervals over deals) and Bradley–Terry ratings."""
-    per_deal_win: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    per_deal_score: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
-    pair: dict[tuple[str, str], float] = defaultdict(float)
+    """Per-bot win rates (Wilson intervals over deals), mean scores (intervals over deals)
+    and Plackett–Luce ratings (mu and sigma)."""
+    per_deal_win: dict[str, dict[tuple[int, int], list[float]]] = defaultdict(lambda: defaultdict(list))
+    per_deal_score: dict[str, dict[tuple[int, int], list[float]]] = defaultdict(lambda: defaultdict(list))
     seats: dict[str, int] = defaultdict(int)
+    games: list[tuple[tuple[str, ...], list[int]]] = []
     for r in results:
         for s, b in enumerate(r.seats):
             share = 1.0 / len(r.winners) if s in r.winners else 0.0
-            per_deal_win[b][r.deal].append(share)
-            per_deal_score[b][r.deal].append(r.returns[s])
+            per_deal_win[b][(r.table, r.deal)].append(share)
+            per_deal_score[b][(r.table, r.deal)].append(r.returns[s])
             seats[b] += 1
-        key = _ranking(r)
-        for s, a in enumerate(r.seats):
-            for t, b in enumerate(r.seats):
-                if a == b:
-                    continue
-                if key[s] > key[t]:
-                    pair[(a, b)] += 1.0
-                elif key[s] == key[t]:
-                    pair[(a, b)] += 0.5
-    ratings = bradley_terry(names, pair) if len(names) > 1 else {names[0]: 1500.0}
+        games.append((r.seats, ranks_of(_ranking(r))))
+    ratings = plackett_luce(names, games)
     stats = []
     for b in names:
         wins = [sum(v) / len(v) for v in per_deal_win[b].values()]
         scores = [sum(v) / len(v) for v in per_deal_score[b].values()]
-        w, lo, hi = mean_ci(wins)
-        win_rate = (w, max(lo, 0.0), min(hi, 1.0))  # a rate's interval stays within [0, 1]
-        stats.append(BotStats(b, seats[b], seats[b], win_rate, mean_ci(scores), ratings[b]))
+        n = len(wins)
+        w = sum(wins) / n if n else math.nan
+        lo, hi = wilson(w, n) if n else (math.nan, math.nan)
+        mu, sigma = ratings[b]
+        stats.append(BotStats(b, seats[b], seats[b], (w, lo, hi), mean_ci(scores), mu, sigma, n))
     return stats
 
 
@@ -319,8 +318,8 @@ def format_table(result: ArenaResult, fmt: str = "text") -> str:
         w, wl, wh = s.win_rate
         m, ml, mh = s.mean_score
         rows.append((s.name, str(s.games), f"{100 * w:.1f}%", interval(wl, wh, True),
-                     f"{m:.3g}", interval(ml, mh, False), f"{s.rating:.0f}"))
-    header = ("bot", "games", "win rate", "95% CI", "mean score", "95% CI", "rating")
+                     f"{m:.3g}", interval(ml, mh, False), f"{s.rating:.1f} ± {s.rating_sigma:.1f}"))
+    header = ("bot", "games", "win share", "95% CI (Wilson)", "mean score", "95% CI", "rating (PL)")
     if fmt == "markdown":
         lines = [f"*{head}*", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(r) + " |" for r in rows]

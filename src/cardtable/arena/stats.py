@@ -1,15 +1,38 @@
-"""Statistics for the arena: means with 95% intervals and Bradley–Terry ratings."""
+"""Statistics for the arena: Wilson intervals for rates, means with 95% intervals, and
+Plackett–Luce ratings of multiplayer tables (openskill, the ``arena`` extra)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+
+from ..core.errors import ConfigError
 
 Z95 = 1.959963984540054
 
 
+def wilson(rate: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score 95% interval of a rate observed over ``n`` independent units.
+
+    ``rate`` may come from fractional units (a deal's win share over its seatings); the
+    interval stays within [0, 1] and is never a point for a finite ``n``.
+
+    >>> [round(x, 3) for x in wilson(1.0, 16)]
+    [0.806, 1.0]
+    >>> [round(x, 3) for x in wilson(0.5, 100)]
+    [0.404, 0.596]
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    denom = 1 + z * z / n
+    centre = (rate + z * z / (2 * n)) / denom
+    half = z * math.sqrt(max(rate * (1 - rate), 0.0) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the mean and its 95% normal-approximation interval.
+    """``(mean, low, high)``: the mean and its 95% normal-approximation interval (for scores,
+    not rates: use :func:`wilson` for those).
 
     >>> [round(x, 3) for x in mean_ci([1.0, 0.0, 1.0, 0.0])]
     [0.5, -0.066, 1.066]
@@ -25,28 +48,45 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
-def bradley_terry(
-    names: Sequence[str], wins: Mapping[tuple[str, str], float], prior: float = 1.0, iterations: int = 500
-) -> dict[str, float]:
-    """Elo-scale ratings (mean 1500) fitted by the MM algorithm to pairwise results.
+def plackett_luce(
+    names: Sequence[str], games: Sequence[tuple[Sequence[str], Sequence[int]]]
+) -> dict[str, tuple[float, float]]:
+    """``{name: (mu, sigma)}``: openskill's Plackett–Luce ratings fitted game by game.
 
-    ``wins[(a, b)]`` is how often ``a`` beat ``b`` (ties count half to each).
-    ``prior`` adds that many virtual ties between every pair, so a bot that won
-    everything still gets a finite rating.
+    Each game is ``(bot per seat, rank per seat)``, rank 1 best, equal ranks for ties.
+    A bot seated several times at one table (``expert`` against three ``strong``) is one
+    rating: every seat is rated as a player of that rating and the bot's mean moves by
+    the sum of its seats' changes, its sigma by the product of their shrinkages.
 
-    >>> r = bradley_terry(["a", "b"], {("a", "b"): 3.0, ("b", "a"): 1.0}, prior=0.0)
-    >>> round(r["a"] - r["b"])
-    191
+    >>> r = plackett_luce(["a", "b"], [(("a", "b"), (1, 2))] * 20)
+    >>> r["a"][0] > 25 > r["b"][0]
+    True
     """
-    strength = {n: 1.0 for n in names}
-    pairs = [(a, b) for a in names for b in names if a != b]
-    w = {p: wins.get(p, 0.0) + prior / 2 for p in pairs}
-    for _ in range(iterations):
-        new = {}
-        for a in names:
-            total = sum(w[(a, b)] for b in names if b != a)
-            denom = sum((w[(a, b)] + w[(b, a)]) / (strength[a] + strength[b]) for b in names if b != a)
-            new[a] = total / denom if denom > 0 else strength[a]
-        geo = math.exp(sum(math.log(max(v, 1e-300)) for v in new.values()) / len(new))
-        strength = {a: v / geo for a, v in new.items()}
-    return {a: 1500 + 400 * math.log10(max(v, 1e-300)) for a, v in strength.items()}
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError as e:  # pragma: no cover - the arena extra is part of dev
+        raise ConfigError("arena ratings need openskill: pip install 'cardtable[arena]'") from e
+    model = PlackettLuce()
+    state: dict[str, tuple[float, float]] = {n: (model.mu, model.sigma) for n in names}
+    for seats, ranks in games:
+        teams = [[model.rating(mu=state[b][0], sigma=state[b][1])] for b in seats]
+        new = model.rate(teams, ranks=list(ranks))
+        moved: dict[str, tuple[float, float]] = {}
+        for b, team in zip(seats, new, strict=True):
+            mu0, sigma0 = state[b]
+            dmu, shrink = moved.get(b, (0.0, 1.0))
+            moved[b] = (dmu + team[0].mu - mu0, shrink * team[0].sigma / sigma0)
+        for b, (dmu, shrink) in moved.items():
+            mu0, sigma0 = state[b]
+            state[b] = (mu0 + dmu, max(sigma0 * shrink, 1e-3))
+    return state
+
+
+def ranks_of(keys: Sequence[tuple[int, float]]) -> list[int]:
+    """Ranks (1 best) from per-seat sort keys, best highest; equal keys share a rank.
+
+    >>> ranks_of([(1, 5.0), (0, 7.0), (0, 7.0), (0, -1.0)])
+    [1, 2, 2, 4]
+    """
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+

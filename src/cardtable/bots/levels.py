@@ -9,9 +9,11 @@ Trex:
 ==========  ============================================================================
 easy        the expert policy without card counting, and a random legal move 40% of the time
 medium      ``rules``: the simple rule-based bot of bots/trex.py
-hard        ``expert-rules``: rule-based with card sense (bots/trex_expert.py)
-expert      ``search``: PIMC over 240 rollouts per decision with the expert policy
-            (bots/trex_search.py); contract order, doubling and redeals by simulation
+hard        ``strong``: rule-based with card counting, void tracking and per-contract play
+            (bots/trex_strong.py); the former ``hard`` is ``expert-rules`` (bots/trex_expert.py)
+expert      ``search``: PIMC with the strong policy as opponent model and rollout policy, exact
+            endgames, 0.25 s a decision (bots/trex_search.py); contract order, doubling and
+            redeals by simulation
 ==========  ============================================================================
 """
 
@@ -22,16 +24,19 @@ from collections.abc import Callable
 from .base import Bot, make_bot, register_bot
 from .trex_expert import ExpertTrexBot, NoisyTrexBot
 from .trex_search import SearchTrexBot
+from .trex_strong import StrongTrexBot
 
 TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
     "easy": ("expert policy without counting, 40% random moves", lambda: NoisyTrexBot(noise=0.4)),
     "medium": ("the simple rule-based bot (rules)", lambda: make_bot("trex", "rules")),
-    "hard": ("rule-based with card sense (expert-rules)", ExpertTrexBot),
-    "expert": ("PIMC search, 240 rollouts per decision (search)", SearchTrexBot),
+    "hard": ("rule-based with card counting and per-contract play (strong)", StrongTrexBot),
+    "expert": ("PIMC search over the strong policy with exact endgames, 0.25 s a decision (search)",
+               SearchTrexBot),
 }
 
 register_bot("trex", "expert-rules", ExpertTrexBot, "rule-based with card sense: ducking, unloading, counting, voids")
+register_bot("trex", "strong", StrongTrexBot, "rule-based with card counting, void tracking and per-contract play")
 register_bot("trex", "noisy", NoisyTrexBot, "the expert policy with 35% random moves")
-register_bot("trex", "search", SearchTrexBot, "PIMC over sampled worlds with the expert policy as rollout")
+register_bot("trex", "search", SearchTrexBot, "PIMC over sampled worlds, the strong policy as rollout, exact endgames")
 for _level, (_doc, _factory) in TREX_LEVELS.items():
     register_bot("trex", _level, _factory, _doc)

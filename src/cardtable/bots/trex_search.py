@@ -3,10 +3,18 @@
 For a decision with several legal actions the bot deals worlds consistent with
 its view and its :class:`~cardtable.bots.worlds.TrexMemory` (voids, passes,
 doubled cards), plays every candidate action in each world and finishes the
-deal with the fast :func:`~cardtable.bots.trex_expert.policy` for every seat,
-and keeps the action with the best mean score for itself over the deal. Worlds
-are shared by the candidates (common random numbers), which makes the
-comparison much sharper than independent samples.
+deal with the :func:`~cardtable.bots.trex_strong.strong_policy` for every seat
+(the opponents are modelled as strong players), and keeps the action with the
+best mean score for itself over the deal. Worlds are shared by the candidates
+(common random numbers), which makes the comparison much sharper than
+independent samples. In the last ``endgame`` tricks of a trick contract each
+world is solved exactly instead (:mod:`cardtable.bots.trex_endgame`: alpha-beta
+with a transposition table).
+
+The search is written against the public State API (``clone``, ``apply``,
+``legal_actions``), so a faster engine makes it think more within its budget.
+Its default budget is a quarter of a second a decision (:data:`DEFAULT_SECONDS`);
+``Budget(iterations=N)`` makes a run reproducible whatever the machine.
 
 The same search makes the kingdom decisions:
 
@@ -32,8 +40,16 @@ from ..games.trex.actions import CONTRACT, TR
 from ..games.trex.state import Phase
 from ..games.trex.view import TrexView
 from .base import Budget
-from .trex_expert import BASELINE, ExpertTrexBot, policy
+from .trex_endgame import Endgame, solvable
+from .trex_expert import BASELINE, ExpertTrexBot
+from .trex_strong import strong_policy
 from .worlds import trex_dealer
+
+DEFAULT_SECONDS = 0.25
+"""The default thinking time of a decision (seconds)."""
+
+ENDGAME_TRICKS = 3
+"""Solve a world exactly once every hand holds at most this many cards."""
 
 TRICK = Phase.TRICK
 TREX = Phase.TREX
@@ -53,7 +69,7 @@ def rollout_deal(st: Any, seat: int) -> float:
         setattr(st, "_end_deal", lambda: ended.append(1))  # noqa: B010
         apply = st.apply
         while not ended:
-            apply(policy(st))
+            apply(strong_policy(st))
         score = 0
         for q in seats:
             score += st.deal_scores[q]
@@ -64,7 +80,7 @@ def rollout_deal(st: Any, seat: int) -> float:
     deal = st.deal_index
     tiebreak = st.tiebreak
     while st.deal_index == deal and st.turn >= 0 and st.tiebreak == tiebreak:
-        st.apply(policy(st))
+        st.apply(strong_policy(st))
     if st.deal_index != deal or st.turn < 0:
         delta = sum(st.totals[q] for q in seats) - start
         return float(-delta if o.reverse_scores else delta)  # totals are negated under TX-V7
@@ -72,15 +88,20 @@ def rollout_deal(st: Any, seat: int) -> float:
 
 
 class SearchTrexBot(ExpertTrexBot):
-    """PIMC over sampled worlds with the expert policy as rollout policy (memory and
-    seating as the expert bot's)."""
+    """PIMC over sampled worlds with the strong policy as rollout policy and exact endgames
+    (memory and seating as the rule-based bots'). ``Budget()`` or no budget means
+    ``seconds`` of thinking (``iterations``, if given, instead)."""
 
     name = "search"
 
-    def __init__(self, iterations: int = 240, game: Any = None) -> None:
+    def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS,
+                 endgame: int = ENDGAME_TRICKS) -> None:
         super().__init__(game)
         self.iterations = iterations
+        self.seconds = seconds
+        self.endgame = endgame
         self.last_iterations = 0
+        self.last_worlds = 0
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
         forced = self.observe(view)
@@ -91,7 +112,9 @@ class SearchTrexBot(ExpertTrexBot):
         seat = view.seat
         assert seat is not None
         dealer = trex_dealer(view, self.game, self.memory)
-        limit = (budget or Budget()).limit(self.iterations)
+        limit = budget or Budget()
+        if limit.iterations is None and limit.seconds is None:
+            limit = Budget(iterations=self.iterations) if self.iterations else Budget(seconds=self.seconds)
         deadline = limit.deadline()
         k = len(legal)
         totals = [0.0] * k
@@ -99,13 +122,19 @@ class SearchTrexBot(ExpertTrexBot):
         worlds = 0
         while limit.more(done, deadline):
             world = dealer.deal(rng)
-            for i in range(k):
-                trial = world.clone()
-                trial.apply(legal[i])
-                totals[i] += rollout_deal(trial, seat)
+            if solvable(world, self.endgame):
+                exact = Endgame(world, seat).values(world)
+                for i in range(k):
+                    totals[i] += exact[legal[i].arg]  # type: ignore[attr-defined]
+            else:
+                for i in range(k):
+                    trial = world.clone()
+                    trial.apply(legal[i])
+                    totals[i] += rollout_deal(trial, seat)
             done += k
             worlds += 1
         self.last_iterations = done
+        self.last_worlds = worlds
         means = [t / max(worlds, 1) for t in totals]
         first = legal[0]
         if getattr(first, "kind", None) == CONTRACT:  # TX-9: the contract this hand suits best
@@ -114,4 +143,4 @@ class SearchTrexBot(ExpertTrexBot):
         return legal[best]
 
 
-__all__ = ["SearchTrexBot", "rollout_deal"]
+__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "SearchTrexBot", "rollout_deal"]

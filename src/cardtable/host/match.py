@@ -5,11 +5,18 @@
 Timer expiries come from an injectable clock: for Trash's ``time_limit`` the
 host plays ``time-up`` once the time has run out (TR-V2), so the engine never
 reads a clock and a record replays exactly.
+
+With a :class:`~cardtable.host.pacing.Pacing`, a bot's move is released a drawn
+delay after the bot was asked, whatever it held or how long it thought
+(:meth:`prepare_bot` gives the move and its release time, for a host with its own
+timers; :meth:`run_bot` waits for it).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from ..bots.base import Bot, Budget, PlainBot, adapt
 from ..core.cards import Card
@@ -20,8 +27,19 @@ from ..core.registry import load
 from ..core.seats import SIMULTANEOUS, TERMINAL
 from ..records.record import Record, record_of
 from .clock import Clock, SystemClock
+from .pacing import Pacing
 
 Listener = Callable[[int, Action], None]
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """A bot's move, decided but not yet released: submit it at ``release_at`` (clock time)."""
+
+    seat: int
+    action: Action
+    asked: float
+    release_at: float
 
 
 class Match:
@@ -37,6 +55,8 @@ class Match:
         clock: Clock | None = None,
         bot_seed: int | None = None,
         budgets: Mapping[int, Budget] | None = None,
+        pacing: Pacing | None = None,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.game = game
         self.state: State = game.new_state(seed=seed, deck=deck)
@@ -53,6 +73,10 @@ class Match:
         self.seq = 0
         base = fresh_seed() if bot_seed is None else bot_seed
         self.rngs = {seat: derive(base, "bot", seat) for seat in self.bots}
+        self.pacing = pacing
+        self.pace_rngs = {seat: derive(base, "pace", seat) for seat in range(game.num_players)}
+        advance = getattr(self.clock, "advance", None)
+        self.sleep: Callable[[float], None] = sleep or advance or time.sleep
         self.listeners: list[Listener] = []
 
     def add_bot(self, seat: int, bot: Bot | PlainBot, bot_seed: int) -> None:
@@ -137,16 +161,29 @@ class Match:
             listener(seat, action)
         return self.seq
 
-    def run_bot(self) -> Action | None:
-        """If a bot is to move, let it act once; returns its action."""
+    def prepare_bot(self) -> BotMove | None:
+        """If a bot is to move, its move and when to release it (now without a pacing)."""
         self.poll_timers()
         seat = self.to_move()
         bot = self.bots.get(seat)
         if bot is None:
             return None
+        asked = self.clock.now()
         action = bot.act(self.state.view(seat), self.rngs[seat], self.budgets.get(seat))
-        self.submit(seat, action)
-        return action
+        now = self.clock.now()
+        release = now if self.pacing is None else now + self.pacing.wait(asked, now, self.pace_rngs[seat])
+        return BotMove(seat, action, asked, release)
+
+    def run_bot(self) -> Action | None:
+        """If a bot is to move, let it act once (released as the pacing says); returns its action."""
+        move = self.prepare_bot()
+        if move is None:
+            return None
+        left = move.release_at - self.clock.now()
+        if left > 0:
+            self.sleep(left)
+        self.submit(move.seat, move.action)
+        return move.action
 
     def run_bots(self, limit: int = 1_000_000) -> int:
         """Let bots act until a human is to move or the game is over; returns how many acted."""
@@ -163,4 +200,4 @@ def play_out(game: Game, bots: Sequence[Bot | PlainBot], seed: int, bot_seed: in
     return match.state
 
 
-__all__ = ["Match", "play_out"]
+__all__ = ["BotMove", "Match", "play_out"]

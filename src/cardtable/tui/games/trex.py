@@ -158,7 +158,7 @@ class Table(GameTable):
     DEFAULT_CSS = """
     Table { height: 1fr; width: 58; }
     Table:focus { background-tint: $foreground 0%; }
-    Table #trex-scroll { height: auto; max-height: 1fr; }
+    Table #trex-scroll { height: 1fr; }
     Table #trex-head { height: auto; padding: 0 1; }
     Table #trex-centre { height: auto; padding: 0 1; }
     Table #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; }

@@ -51,3 +51,13 @@ def test_every_tui_catalog_has_every_english_key_and_the_same_placeholders():
         assert set(english) <= set(catalog), (lang, set(english) - set(catalog))
         for key, text in english.items():
             assert fields(catalog[key]) == fields(text), (lang, key)
+
+
+def test_tx_2_and_tr_6_the_next_seat_sits_right_in_trex_and_left_in_trash():
+    from cardtable.tui.seats import around
+
+    for me in range(4):
+        bottom, left, top, right = around(me, "trex")
+        assert (bottom, right, top, left) == (me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4)
+        bottom, left, top, right = around(me, "trash")
+        assert (bottom, left, top, right) == (me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4)

@@ -186,7 +186,7 @@ async def test_hidden_hands_never_show_but_the_open_preset_shows_them_all():
         await settle(pilot, ready(app))
         await pilot.pause(0.1)
         assert screen(app).query_one("#trex-hand").region.bottom <= 24 - 3  # the hand still fits
-        text = screen_text(app)
+        text = str(screen(app).query_one("#trex-info").render())  # in the scrolling part of the table
         view = s.view(0)
         for q in (1, 2, 3):
             hand = view.hands[q]
@@ -294,3 +294,18 @@ async def test_bots_play_complex_and_partnership_deals_on_the_table():
                 assert "Teams: seats 0+2" in sheet and "Teams" in t.summary()
             if preset == "complex":
                 assert "Complex" in sheet
+
+
+@sync
+async def test_tx_2_the_next_seat_in_play_is_drawn_on_your_right():
+    """Trex goes counter-clockwise (TX-2): seat 1, next after seat 0, sits on seat 0's right and
+    seat 3 (who plays before seat 0) on its left; the kingdom passes to the right on screen too."""
+    s = session()
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        t = table(app)
+        assert t.positions() == (0, 3, 2, 1)
+        drawn = rich_text(t._trick(t.tview, t.model))
+        row = next(line for line in drawn.splitlines() if "seat 1" in line and "seat 3" in line)
+        assert row.index("seat 3") < row.index("seat 1")

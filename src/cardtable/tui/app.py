@@ -21,6 +21,7 @@ from textual.widgets import RichLog, Static
 
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
+from ..host.forced import answered_line, forced_action
 from ..host.realtime import Arrival
 from .games import GameTable, table_class
 from .help import help_text
@@ -184,6 +185,7 @@ class TableScreen(Screen[None]):
         self.error = False
         self._pending = False  # a tick is scheduled
         self._bot_pending = False  # a bot move is scheduled
+        self._forced_pending = False  # a one-answer question is being answered
         self._last_actor: int | None = None
         self._result_shown = False
         self.retired = False  # a finished match under a newer one
@@ -310,6 +312,10 @@ class TableScreen(Screen[None]):
                 self.awaiting = None
                 self.app.push_screen(CoverScreen(s, seat), callback=lambda _: self._show_seat(seat))
                 return
+            forced = forced_action(s.game.name, s.view(seat))
+            if forced is not None:
+                self._answer_later(seat, forced)
+                return
             if self.awaiting != seat:
                 self.awaiting = seat
                 self.viewer = seat
@@ -332,6 +338,43 @@ class TableScreen(Screen[None]):
                     self.call_later(self._bot)
             return
         self.say(tr("status.stuck", s.lang), error=True)
+
+    def _answer_later(self, seat: int, action: Action) -> None:
+        """A question with one answer (host/forced.py): answered for the seat after the pause a
+        move would take, and said so in the log."""
+        self.awaiting = None
+        if self.viewer != seat:
+            self.viewer = seat
+            self.table.show(self.session.view(seat))
+        self._texts()
+        if self._forced_pending:
+            return
+        self._forced_pending = True
+        count = len(self.session.match.state.history)
+
+        def answer() -> None:
+            self._forced_pending = False
+            if self.retired or len(self.session.match.state.history) != count:
+                self._kick()
+                return
+            if self.app.screen is not self:  # a help screen is up: answer once it closes
+                self._kick()
+                return
+            self.log_widget.write(Text("· " + answered_line(self.table.describe(action), self.session.lang),
+                                       style="italic cyan"))
+            try:
+                step = self.session.submit(seat, action, display=seat)
+            except CardtableError as exc:
+                self.say(f"✗ {exc}", error=True)
+                return
+            self._enqueue(step)
+            self._kick()
+
+        delay = max(self.bot_delay, self.pace)
+        if delay > 0:
+            self.set_timer(delay, answer)
+        else:
+            self.call_later(answer)
 
     def _switch_viewer(self, seat: int | None) -> None:
         """Show the table as ``seat`` sees it; in hot-seat play the log of the previous seat goes too,

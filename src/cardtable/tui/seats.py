@@ -18,10 +18,33 @@ from ..bots.base import bot_names
 from ..bots.roles import DEFAULT_BOTS, HINT_BOTS, pick_bot
 from ..core.errors import ConfigError
 
-__all__ = ["DEFAULT_BOTS", "HINT_BOTS", "HUMAN", "SeatSpec", "default_seats", "parse_seats", "pick_bot"]
+__all__ = ["COUNTER_CLOCKWISE", "DEFAULT_BOTS", "HINT_BOTS", "HUMAN", "SeatSpec", "around", "default_seats",
+           "parse_seats", "pick_bot"]
 
 HUMAN = "human"
 _HUMAN_WORDS = ("human", "h", "you", "me", "humano")
+
+COUNTER_CLOCKWISE = frozenset({"trex"})
+"""Games whose play goes counter-clockwise (RULES.md 0.2, TX-2): the next seat sits on your right.
+The others (Trash, TR-6) go clockwise: the next seat sits on your left."""
+
+
+def around(me: int, game: str) -> tuple[int, int, int, int]:
+    """The seats of a four-seat table drawn from ``me``'s chair: bottom, left, top, right.
+
+    The next seat in the direction of play is on the right when play goes counter-clockwise
+    (Trex) and on the left when it goes clockwise (Trash):
+
+    >>> around(0, "trex")
+    (0, 3, 2, 1)
+    >>> around(0, "trash")
+    (0, 1, 2, 3)
+    """
+    after, opposite, before = (me + 1) % 4, (me + 2) % 4, (me + 3) % 4
+    if game in COUNTER_CLOCKWISE:
+        return me, before, opposite, after
+    return me, after, opposite, before
+
 
 @dataclass(frozen=True)
 class SeatSpec:

@@ -21,8 +21,10 @@ from textual.widgets import Static
 
 from ...core.cards import Card
 from ...core.game import Action, Event, PlayerView
+from ...core.seats import seats_from
 from ...games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL, TrexAction, contract_code
 from ...games.trex.view import TrexView
+from ..seats import around
 from ..session import Session, tr
 from .base import GameTable
 
@@ -156,7 +158,7 @@ class Table(GameTable):
     DEFAULT_CSS = """
     Table { height: 1fr; width: 58; }
     Table:focus { background-tint: $foreground 0%; }
-    Table #trex-scroll { height: auto; max-height: 1fr; }
+    Table #trex-scroll { height: 1fr; }
     Table #trex-head { height: auto; padding: 0 1; }
     Table #trex-centre { height: auto; padding: 0 1; }
     Table #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; }
@@ -312,10 +314,17 @@ class Table(GameTable):
         return out
 
     def positions(self) -> tuple[int, int, int, int]:
-        """The seats at the bottom, left, top and right of the table (the viewer at the bottom)."""
+        """The seats at the bottom, left, top and right of the table (the viewer at the bottom; play
+        goes counter-clockwise, TX-2, so the next seat is on the right)."""
+        return around(self._me(), "trex")
+
+    def _me(self) -> int:
         view = self.tview
-        me = view.seat if view is not None and view.seat is not None else 0
-        return me, (me + 1) % 4, (me + 2) % 4, (me + 3) % 4
+        return view.seat if view is not None and view.seat is not None else 0
+
+    def play_order(self) -> tuple[int, ...]:
+        """The four seats in the order of play from the viewer's (for the lists of seats)."""
+        return seats_from(self._me(), self.n)
 
     def _trick(self, view: TrexView, m: _Model) -> RenderableType:
         lang = self.lang
@@ -362,7 +371,7 @@ class Table(GameTable):
     def _seats_line(self, view: TrexView, m: _Model) -> Text:
         """The four seats on two lines (before the contract is announced)."""
         out = Text()
-        for i, seat in enumerate(self.positions()):
+        for i, seat in enumerate(self.play_order()):
             out.append(self._seat_block(view, m, seat).plain.replace("\n", " · "),
                        style="bold yellow" if seat == view.current_player else "" if seat == view.seat else "dim")
             out.append("\n" if i % 2 else "   ")
@@ -385,7 +394,7 @@ class Table(GameTable):
                 out.append(f"  ↓{RANKS[lo - 1]}" if lo > 2 else "  ↓—", style="dim")
                 out.append(f" ↑{RANKS[hi + 1]}" if hi < 14 else " ↑—", style="dim")
             out.append("\n")
-        for i, seat in enumerate(self.positions()):
+        for i, seat in enumerate(self.play_order()):
             block = self._seat_block(view, m, seat)
             out.append(block.plain.replace("\n", " · "),
                        style="bold yellow" if seat == view.current_player else "" if seat == view.seat else "dim")

@@ -101,7 +101,8 @@ export function render(root, view, ctx) {
     h("button", { type: "button", class: "primary", "data-testid": `act-${action.replace(/[^A-Za-z0-9]+/g, "-")}` },
       h("kbd", { class: "num" }, menu.indexOf(action) + 1), " ", text));
 
-  // the table: me at the bottom, then the others in turn order (left, across, right)
+  // the table: me at the bottom, then the others in turn order. Trex goes counter-clockwise
+  // (TX-2): the next seat is on my right, then across, then on my left.
   const base = me ?? 0;
   const at = (i) => (base + i) % 4;
   const trickBy = new Map(view.trick.map(([s, c]) => [s, c]));
@@ -131,7 +132,7 @@ export function render(root, view, ctx) {
   };
   const trickSlot = (s, place) => h("div", { class: `tx-play tx-p-${place}`, "data-testid": `trick-${s}` },
     trickBy.has(s) ? card(h, trickBy.get(s)) : h("div", { class: "card empty" }));
-  const places = ["bottom", "left", "top", "right"];
+  const places = ["bottom", "right", "top", "left"]; // places[i]: the seat i turns after me
   const inTricks = view.phase === "trick" && view.contract && view.contract !== "TR";
   const trickNo = inTricks
     ? h("div", { class: "tx-trickno", "data-testid": "trick-no" },

@@ -50,6 +50,8 @@ function seatName(s) {
   return s.name;
 }
 
+const AUTO_ANSWER_MS = 700; // a one-answer question stays on screen this long before the page answers it
+
 function flash(message) {
   const el = h("div", { class: "flash", role: "alert", "data-testid": "flash" }, message);
   document.body.append(el);
@@ -254,7 +256,7 @@ class TablePage {
         for (const e of f.view.events) e.text = ownText(this.info.game, e, f.view.seat);
         if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e);
         this.logged = f.version;
-        this.version = f.version; this.view = f.view; this.renderBoard(); break;
+        this.version = f.version; this.view = f.view; this.renderBoard(); this.answerAlone(); break;
       case "chat":
         for (const m of f.messages) this.addChat(m);
         break;
@@ -278,6 +280,26 @@ class TablePage {
     this.el.log.append(h("li", { value: typeof e.seq === "number" ? e.seq + 1 : null, "data-seq": e.seq }, e.text));
     while (this.el.log.childElementCount > 60) this.el.log.firstChild.remove();
     this.el.log.scrollTop = this.el.log.scrollHeight;
+  }
+
+  // A question with one answer (Trex: "keep" with nothing to show, "done" with nothing to double;
+  // a single card to play; Trash: the stock when the discard cannot be taken) is answered by the
+  // page after a moment, and the log says so. The server still asks every seat (asking leaks
+  // nothing); a real-time game (Spit) always leaves the moment to the player.
+  answerAlone() {
+    const view = this.view;
+    const v = this.version;
+    if (!this.mine || !this.seated || !view || view.outcome || view.seat !== this.mine.seat) return;
+    if (view.current_player !== view.seat || view.legal_actions.length !== 1 || this.answered === v) return;
+    this.answered = v;
+    const action = view.legal_actions[0];
+    setTimeout(() => {
+      if (this.stopped || this.version !== v || this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
+      const said = this.renderer && this.renderer.describe ? this.renderer.describe(action, { t }) : action;
+      this.el.log.append(h("li", { class: "auto", "data-testid": "auto-answer" }, t("web.auto_answer", { action: said })));
+      this.el.log.scrollTop = this.el.log.scrollHeight;
+      this.act(action);
+    }, AUTO_ANSWER_MS);
   }
 
   addChat(m) {

@@ -29,6 +29,14 @@ function choices(view) {
   return { menu, cards: sortHand(view.hand).filter((c) => legal.includes(c)) };
 }
 
+// An action in words (app.js: the log line of a question the page answered by itself).
+export function describe(action, { t }) {
+  if (CARD.test(action)) return cardLabel(action);
+  if (action.startsWith("contract ")) return action.slice(9).split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
+  if (action.startsWith("double ")) return t("web.trex.double_card", { card: cardLabel(action.slice(7)) });
+  return t(`web.trex.action.${action}`);
+}
+
 let cursor = null; // the card or menu item under the keyboard cursor
 let keyed = false; // the cursor shows once the keyboard has been used
 

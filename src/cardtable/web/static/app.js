@@ -3,6 +3,7 @@
 // exporting render(root, view, ctx). Text from the server is always set as text,
 // never as HTML.
 import { loadLang, preferredLang, t, lang } from "./i18n.js";
+import { ownText } from "./events.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -34,6 +35,22 @@ async function api(path, body) {
   if (!r.ok) throw new Error(data.message || r.statusText);
   return data;
 }
+
+// Bots have a name by their seat and a level label in the page's language ("Ben · sensible bot").
+const BOT_NAMES = ["Ana", "Ben", "Cleo", "Dani", "Eva", "Fede", "Gala", "Hugo"];
+
+export function botLevel(name) {
+  const m = /^(policy|reaction)-(.+)$/.exec(name);
+  return m ? t(`web.bot.style.${m[1]}`, { level: t(`web.bot.level.${m[2]}`) }) : t(`web.bot.level.${name}`);
+}
+
+function seatName(s) {
+  if (s.kind === "open") return t("web.seat_open");
+  if (s.kind === "bot") return t("web.bot.named", { name: BOT_NAMES[s.seat % BOT_NAMES.length], level: botLevel(s.name) });
+  return s.name;
+}
+
+const AUTO_ANSWER_MS = 700; // a one-answer question stays on screen this long before the page answers it
 
 function flash(message) {
   const el = h("div", { class: "flash", role: "alert", "data-testid": "flash" }, message);
@@ -102,7 +119,7 @@ async function lobby() {
     ? h("ul", { class: "tables" }, tables.slice().reverse().map((tb) => h("li", {},
         h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${tb.preset}`), " ",
         h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ",
-          tb.seats.map((s) => (s.kind === "open" ? t("web.seat_open") : s.name)).join(", ")))))
+          tb.seats.map(seatName).join(", ")))))
     : h("p", { class: "muted" }, t("web.no_tables"));
   app.replaceChildren(
     h("section", { class: "card-panel" },
@@ -145,6 +162,7 @@ class TablePage {
     this.logged = null;
     this.view = null;
     this.log = [];
+    this.lastSeq = null; // the seq of the last event in the log
     this.backoff = 500;
     this.stopped = false;
     this.el = {
@@ -221,6 +239,7 @@ class TablePage {
       case "welcome":
         this.backoff = 500;
         this.seated = f.seat !== null; // this socket speaks for a seat: chat and hints go
+        this.seatNo = f.seat;
         this.el.chatLog.replaceChildren(); // the table's chat lines follow the welcome again
         connEl.textContent = t("web.online");
         if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
@@ -229,13 +248,15 @@ class TablePage {
       case "table":
         this.info = f.table; this.renderSeats(); break;
       case "events":
+        for (const e of f.events) e.text = ownText(this.info.game, e, this.seatNo);
         for (const e of f.events) if (this.logged === null || e.version > this.logged) this.addLog(e);
         this.logged = f.version;
         break;
       case "state":
+        for (const e of f.view.events) e.text = ownText(this.info.game, e, f.view.seat);
         if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e);
         this.logged = f.version;
-        this.version = f.version; this.view = f.view; this.renderBoard(); break;
+        this.version = f.version; this.view = f.view; this.renderBoard(); this.answerAlone(); break;
       case "chat":
         for (const m of f.messages) this.addChat(m);
         break;
@@ -248,11 +269,37 @@ class TablePage {
     }
   }
 
+  // "What happened": each event once (a resent or merged frame repeats some), numbered by its
+  // place in the game (Event.seq counts from 0), however many lines the list keeps.
   addLog(e) {
+    if (typeof e.seq === "number") {
+      if (this.lastSeq !== null && e.seq <= this.lastSeq) return;
+      this.lastSeq = e.seq;
+    }
     this.log.push(e.text);
-    this.el.log.append(h("li", {}, e.text));
+    this.el.log.append(h("li", { value: typeof e.seq === "number" ? e.seq + 1 : null, "data-seq": e.seq }, e.text));
     while (this.el.log.childElementCount > 60) this.el.log.firstChild.remove();
     this.el.log.scrollTop = this.el.log.scrollHeight;
+  }
+
+  // A question with one answer (Trex: "keep" with nothing to show, "done" with nothing to double;
+  // a single card to play; Trash: the stock when the discard cannot be taken) is answered by the
+  // page after a moment, and the log says so. The server still asks every seat (asking leaks
+  // nothing); a real-time game (Spit) always leaves the moment to the player.
+  answerAlone() {
+    const view = this.view;
+    const v = this.version;
+    if (!this.mine || !this.seated || !view || view.outcome || view.seat !== this.mine.seat) return;
+    if (view.current_player !== view.seat || view.legal_actions.length !== 1 || this.answered === v) return;
+    this.answered = v;
+    const action = view.legal_actions[0];
+    setTimeout(() => {
+      if (this.stopped || this.version !== v || this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
+      const said = this.renderer && this.renderer.describe ? this.renderer.describe(action, { t }) : action;
+      this.el.log.append(h("li", { class: "auto", "data-testid": "auto-answer" }, t("web.auto_answer", { action: said })));
+      this.el.log.scrollTop = this.el.log.scrollHeight;
+      this.act(action);
+    }, AUTO_ANSWER_MS);
   }
 
   addChat(m) {
@@ -301,14 +348,14 @@ class TablePage {
     } catch (e) { flash(e.message); }
   }
 
-  names() { return this.info.seats.map((s) => (s.kind === "open" ? t("web.seat_open") : s.name)); }
+  names() { return this.info.seats.map(seatName); }
 
   renderSeats() {
     const info = this.info;
     const open = info.status === "open";
     const rows = info.seats.map((s) => {
       const mine = this.mine && this.mine.seat === s.seat;
-      const label = s.kind === "open" ? t("web.seat_open") : s.kind === "bot" ? `${s.name} (${t("web.bot")})` : s.name;
+      const label = seatName(s);
       const controls = [];
       if (open && s.kind === "open") {
         if (!this.mine) {
@@ -325,7 +372,7 @@ class TablePage {
         if (this.host) {
           const bots = h("select", { "data-testid": `bot-kind-${s.seat}`,
             onchange: (e) => { this.botChoice[s.seat] = e.target.value; } },
-          this.botNames.map((b) => h("option", { value: b }, b)));
+          this.botNames.map((b) => h("option", { value: b }, botLevel(b))));
           if (this.botChoice[s.seat]) bots.value = this.botChoice[s.seat]; // kept across redraws
           controls.push(bots, h("button", { type: "button", "data-testid": `bot-${s.seat}`, onclick: () =>
             api(`/api/tables/${info.id}/bot`, { host: this.host, seat: s.seat, bot: bots.value }).catch((e) => flash(e.message)),

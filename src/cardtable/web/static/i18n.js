@@ -10,6 +10,8 @@ export async function loadLang(code) {
   return lang;
 }
 
+export function has(key) { return Object.hasOwn(messages, key); }
+
 export function t(key, values = {}) {
   const template = messages[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));

@@ -215,7 +215,8 @@ export function render(root, view, ctx) {
     }
     return el;
   };
-  const spitCards = (s) => h("div", { class: "sp-spitcards", "data-testid": `spit-cards-${s}` },
+  // a seat's spit cards lie on that seat's side, after its stock piles, labelled with its count
+  const spitCards = (s) => h("div", { class: "sp-spitcards", "data-testid": `spit-cards-${s}`, title: name(s) },
     view.spit_cards[s] ? card(h, null) : h("div", { class: "card empty" }),
     h("span", { class: "num" }, t("web.spit.spit_cards", { n: view.spit_cards[s] })));
 
@@ -269,12 +270,12 @@ export function render(root, view, ctx) {
       h("span", { class: "hand-no" }, t("web.spit.round", { n: view.round })), " ", phase, " ", h("b", {}, status),
       view.outcome ? h("a", { href: "/", "data-link": true, class: "again", "data-testid": "again" }, t("web.again")) : null),
     result,
-    h("div", { class: "player sp-side", "data-testid": `side-${opp}` }, who(opp), h("div", { class: "sp-row" }, pileRow(opp))),
-    h("div", { class: "sp-middle" }, spitCards(opp), spitPile(0), spitPile(1), spitCards(bottom),
+    h("div", { class: "player sp-side", "data-testid": `side-${opp}` }, who(opp), h("div", { class: "sp-row" }, pileRow(opp), spitCards(opp))),
+    h("div", { class: "sp-middle" }, spitPile(0), spitPile(1),
       h("div", { class: "actions" }, buttons),
       view.lone_pile !== null && view.lone_pile !== undefined && view.phase !== "slap"
         ? h("span", { class: "sp-lone", "data-testid": "lone" }, t("web.spit.lone", { k: view.lone_pile })) : null),
-    h("div", { class: `player sp-side mine`, "data-testid": `side-${bottom}` }, h("div", { class: "sp-row" }, pileRow(bottom)), who(bottom)),
+    h("div", { class: `player sp-side mine`, "data-testid": `side-${bottom}` }, h("div", { class: "sp-row" }, pileRow(bottom), spitCards(bottom)), who(bottom)),
     h("p", { class: `sp-note ${note ? "on" : ""}`, "data-testid": "note", role: "status" }, note ? note.text : ""),
     h("p", { class: "last", "data-testid": "last" }, lastEvent),
     me === null || view.outcome ? null : legend(ctx, [["1–5", t("web.spit.legend.pile")], ["←/→", t("web.spit.legend.play")],

@@ -12,6 +12,12 @@ const isWild = (code, mode) => code === "JK" || (WILD_RANKS[mode] || "").include
 // the number a card stands for (A = 1 … 10)
 const number = (code) => "A23456789T".indexOf(code[0]) + 1;
 
+// An action in words (app.js: the log line of a question the page answered by itself).
+export function describe(action, { t }) {
+  if (action.startsWith("wild ")) return t("web.trash.auto.wild", { n: action.slice(5) });
+  return t(`web.trash.auto.${action}`);
+}
+
 const live = keyboard((e, { root, view, ctx }) => {
   if (e.repeat) return false;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;

@@ -29,6 +29,14 @@ function choices(view) {
   return { menu, cards: sortHand(view.hand).filter((c) => legal.includes(c)) };
 }
 
+// An action in words (app.js: the log line of a question the page answered by itself).
+export function describe(action, { t }) {
+  if (CARD.test(action)) return cardLabel(action);
+  if (action.startsWith("contract ")) return action.slice(9).split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
+  if (action.startsWith("double ")) return t("web.trex.double_card", { card: cardLabel(action.slice(7)) });
+  return t(`web.trex.action.${action}`);
+}
+
 let cursor = null; // the card or menu item under the keyboard cursor
 let keyed = false; // the cursor shows once the keyboard has been used
 
@@ -101,7 +109,8 @@ export function render(root, view, ctx) {
     h("button", { type: "button", class: "primary", "data-testid": `act-${action.replace(/[^A-Za-z0-9]+/g, "-")}` },
       h("kbd", { class: "num" }, menu.indexOf(action) + 1), " ", text));
 
-  // the table: me at the bottom, then the others in turn order (left, across, right)
+  // the table: me at the bottom, then the others in turn order. Trex goes counter-clockwise
+  // (TX-2): the next seat is on my right, then across, then on my left.
   const base = me ?? 0;
   const at = (i) => (base + i) % 4;
   const trickBy = new Map(view.trick.map(([s, c]) => [s, c]));
@@ -131,7 +140,7 @@ export function render(root, view, ctx) {
   };
   const trickSlot = (s, place) => h("div", { class: `tx-play tx-p-${place}`, "data-testid": `trick-${s}` },
     trickBy.has(s) ? card(h, trickBy.get(s)) : h("div", { class: "card empty" }));
-  const places = ["bottom", "left", "top", "right"];
+  const places = ["bottom", "right", "top", "left"]; // places[i]: the seat i turns after me
   const inTricks = view.phase === "trick" && view.contract && view.contract !== "TR";
   const trickNo = inTricks
     ? h("div", { class: "tx-trickno", "data-testid": "trick-no" },

@@ -1,0 +1,78 @@
+"""Questions with one answer (Chromium): the page answers them by itself and says so in the log;
+the server still asks (the seat's action goes through the socket like a click)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from tests.server.netserver import Server
+
+from .conftest import sync_api
+
+
+def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watched: Any):
+    """A Trex deal asks every seat about a redeal and about doubling, and a trick often leaves one
+    card to play: within a deal the page answers such a question itself, and a question with more
+    answers waits for a click."""
+    table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    page = w.open_as(server, table_id, token)
+    auto = page.get_by_test_id("auto-answer")
+    for _ in range(200):
+        if auto.count():
+            break
+        legal = page.locator("[data-legal]")
+        with contextlib.suppress(sync_api.Error):
+            legal.first.wait_for(state="visible", timeout=2000)
+            if legal.count() > 1:
+                legal.last.click(timeout=2000)
+    sync_api.expect(auto.first).to_contain_text("Only one answer: “")
+    assert not w.errors, w.errors
+
+
+def test_a_question_with_several_answers_waits(server: Server, watched: Any):
+    """Whenever the page offers two or more moves, nothing is answered for the player: the same
+    moves are still offered a while later (the bot waits for this seat)."""
+    table_id, host, token = server.seated({1: "random"}, discard_take_requires_playable=False)
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    page = w.open_as(server, table_id, token)
+    legal = page.locator("[data-legal]")
+    offers = """() => [...document.querySelectorAll('[data-legal]')].map((el) => el.dataset.legal).join('|')"""
+    seen = 0
+    for _ in range(100):
+        with contextlib.suppress(sync_api.Error):
+            legal.first.wait_for(state="visible", timeout=2000)
+        now = page.evaluate(offers)
+        if now.count("|") >= 1:
+            page.wait_for_timeout(1200)
+            assert page.evaluate(offers) == now
+            seen += 1
+            if seen == 3:
+                break
+            with contextlib.suppress(sync_api.Error):
+                legal.last.click(timeout=2000)
+    assert seen == 3
+    assert not w.errors, w.errors
+
+
+def test_trash_a_forced_draw_is_answered_and_logged(server: Server, watched: Any):
+    """With the discard takeable only when placeable (the default), a turn often offers only the
+    stock: the page draws and the log says it did."""
+    table_id, host, token = server.seated({1: "random"})
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    page = w.open_as(server, table_id, token)
+    auto = page.get_by_test_id("auto-answer")
+    for _ in range(200):
+        if auto.count():
+            break
+        legal = page.locator("[data-legal]")
+        with contextlib.suppress(sync_api.Error):
+            legal.first.wait_for(state="visible", timeout=2000)
+            if legal.count() > 1:
+                legal.last.click(timeout=2000)
+    sync_api.expect(auto.first).to_contain_text("Only one answer")
+    assert not w.errors, w.errors

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server import tables
+from cardtable.server import connection
+from cardtable.server.connection import MAX_MERGED_EVENTS, MAX_QUEUE, Connection
 from cardtable.server.protocol import CLOSE_SLOW, MAX_FRAME, ProtocolError, parse_message
-from cardtable.server.tables import MAX_MERGED_EVENTS, MAX_QUEUE, Connection
 
 from .helpers import new_table, receive_until
 
@@ -113,7 +113,7 @@ def test_ld5_ld6_a_reader_that_lags_gets_the_newest_state_not_a_backlog():
 
 
 def test_ld5_a_socket_that_takes_no_frame_for_the_send_timeout_is_closed(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(tables, "SEND_TIMEOUT", 0.05)
+    monkeypatch.setattr(connection, "SEND_TIMEOUT", 0.05)
 
     async def main() -> list[tuple[int, str]]:
         closed: list[tuple[int, str]] = []

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from cardtable.server.lobby import clean_name, new_token
 from cardtable.server.protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -23,7 +24,6 @@ from cardtable.server.protocol import (
     TokenBucket,
     parse_message,
 )
-from cardtable.server.tables import clean_name, new_token
 
 from .helpers import my_turn_or_over, new_table, play_first_legal_to_end, receive_until
 

@@ -11,8 +11,8 @@ import random
 import time
 from typing import TYPE_CHECKING
 
+from cardtable.server.hub import Hub
 from cardtable.server.store import Store
-from cardtable.server.tables import Hub
 
 from .helpers import new_table
 from .test_protocol import hello
@@ -208,11 +208,11 @@ def test_r9_the_countdown_told_to_clients_counts_down(db_path):
 
 
 def test_r9_without_a_hold_spit_still_stops_waiting(db_path, monkeypatch):
-    from cardtable.server import tables
+    from cardtable.server import presence
 
     from .conftest import _client
 
-    monkeypatch.setattr(tables, "MAX_WAIT", 0.4)
+    monkeypatch.setattr(presence, "MAX_WAIT", 0.4)
     store = Store(db_path)
     with _client(store, bot_delay=0.0, countdown=0.2, hold=None) as client:  # cardtable serve --hold 0
         table_id, _, _ = new_table(client, {1: "expert"}, game="spit")

@@ -27,6 +27,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
+from .connection import Connection
+from .hub import Hub
+from .lobby import LobbyError
 from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -40,7 +43,7 @@ from .protocol import (
     parse_message,
 )
 from .store import Store
-from .tables import Connection, Hub, LobbyError, Table
+from .tables import Table
 
 HELLO_TIMEOUT = 10.0
 SECURITY_HEADERS = [

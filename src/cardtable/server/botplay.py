@@ -1,0 +1,132 @@
+"""Bots at a table: the seats' own bots and the stand-ins for people who are away or left.
+
+Turn-based games: one task per table (:meth:`BotDriver._run`) moves whichever bot is
+to move, ``bot_delay`` seconds apart, through :meth:`BotDriver.release` -- the one place a
+bot's move leaves for the table. Real-time games (Spit): the bots live in the
+:class:`~cardtable.host.realtime.RealtimeHost`, driven by :mod:`.driver`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..bots import Bot, make_bot
+from ..bots.base import adapt
+from ..bots.roles import STAND_IN_BOTS, pick_bot
+from ..core.chance import derive
+from ..core.game import Action
+from ..host.realtime import Intent, RealtimeBot
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+
+def stand_in(game: str) -> str:
+    """The bot that plays for a person of ``game`` who is away too long or leaves."""
+    return pick_bot(game, STAND_IN_BOTS)
+
+
+class _Reacting:
+    """A turn-based bot made real-time: it looks at its view ``delay`` seconds after each change."""
+
+    def __init__(self, bot: Bot, name: str, delay: float = 0.8) -> None:
+        self.bot = bot
+        self.name = name
+        self.delay = delay
+
+    def react(self, view: Any, now: float, rng: random.Random) -> Intent | None:
+        if not view.legal_actions:
+            return None
+        return self.bot.act(view, rng), now + self.delay * (0.75 + rng.random() / 2)
+
+    def sent(self, action: Action, when: float) -> None:
+        pass
+
+    def sticky(self, action: Action) -> bool:
+        return False
+
+
+def realtime_bot(game: str, name: str) -> RealtimeBot:
+    """The bot ``name`` as a :class:`RealtimeBot`: its own reaction-time model if it has one."""
+    bot = make_bot(game, name)
+    if hasattr(bot, "react"):
+        return bot  # type: ignore[return-value]
+    return _Reacting(adapt(bot), name)
+
+
+class BotDriver:
+    """Who moves for a seat nobody plays right now, and the task that makes them move."""
+
+    def __init__(self, table: Table, delay: float) -> None:
+        self.t = table
+        self.delay = delay
+        self.standins: dict[int, tuple[Bot, random.Random]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def release_tasks(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+    def mover(self) -> tuple[Bot, random.Random] | None:
+        """The bot that moves for the seat to move: its own bot, or a stand-in for a
+        person who has been away longer than the table's ``hold`` (R5); ``None`` otherwise."""
+        t = self.t
+        m = t.match
+        if m is None or m.is_over:
+            return None
+        seat = m.to_move()
+        if seat in m.bots:
+            return m.bots[seat], m.rngs[seat]
+        if seat < 0 or t.hold is None or seat in t.players:
+            return None
+        since = t.presence.away.get(seat)
+        if since is None or time.monotonic() - since < t.hold:
+            return None
+        if seat not in self.standins:
+            bot = adapt(make_bot(t.row.game, stand_in(t.row.game)))
+            self.standins[seat] = (bot, derive(t.row.bot_seed, "stand-in", seat))
+        return self.standins[seat]
+
+    def step(self) -> bool:
+        """One bot move through the host, if a bot (or a stand-in) is to move (lock held)."""
+        m = self.t.match
+        found = self.mover()
+        if m is None or found is None:
+            return False
+        seat = m.to_move()
+        bot, rng = found
+        action = bot.act(m.state.view(seat), rng)
+        return self.release(seat, action)
+
+    def release(self, seat: int, action: Action) -> bool:
+        """The one place a turn-based bot's chosen move goes to the table (lock held):
+        whatever decides *when* a move may be seen (a release delay) belongs here."""
+        reply = self.t.act(seat, None, str(action))
+        if reply["type"] != "ack":
+            return False
+        self.t.after_change()
+        return True
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.delay)
+            async with self.t.lock:
+                if not self.step():
+                    return
+
+    def kick(self) -> None:
+        """Let the bot to move (if any) go on: the real-time driver, or this table's bot task."""
+        t = self.t
+        if t.rt is not None:
+            t.driver.wake()
+            return
+        if self.task is not None and not self.task.done():
+            return
+        if self.mover() is None:
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: nothing drives bots
+            self.task = asyncio.get_running_loop().create_task(self._run())

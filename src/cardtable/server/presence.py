@@ -1,0 +1,130 @@
+"""Who is at a table: sockets coming and going, away seats, and the real-time pause (R9, S2)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..host.clock import PausableClock
+from .connection import Connection
+from .protocol import CLOSE_REPLACED
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+MAX_WAIT = 60.0
+"""Seconds a real-time game waits for a person when the server has no ``hold`` (R9)."""
+SPECTATOR_PACE = 0.03
+"""Seconds a spectator's state frame waits, so fan-out to many spectators never delays a player."""
+
+
+class Presence:
+    """The table's people: connected seats (:attr:`Table.players`), spectators, and since
+    when each absent person's seat has been away."""
+
+    def __init__(self, table: Table) -> None:
+        self.t = table
+        self.away: dict[int, float] = {}  # human seat -> when it went offline (monotonic)
+        self.pause: dict[str, Any] | None = None  # what the table waits for (real-time games, R9)
+        self._resume_at: float | None = None
+
+    # ------------------------------------------------------------ sockets
+    def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
+        """A connection that said hello: the welcome, missed events, the state."""
+        t = self.t
+        t.touched = time.monotonic()
+        conn.seat = seat
+        if seat is None:
+            conn.pace = SPECTATOR_PACE
+            t.spectators.add(conn)
+        else:
+            old = t.players.get(seat)
+            if old is not None and old is not conn:
+                old.close_soon(CLOSE_REPLACED, "replaced by a newer connection")
+            t.players[seat] = conn
+            if self.away.pop(seat, None) is not None:
+                t.bots.standins.pop(seat, None)
+            self.update_pause()
+        t.fanout.welcome(conn, seat, since)
+
+    def detach(self, conn: Connection) -> None:
+        t = self.t
+        t.touched = time.monotonic()
+        if conn.seat is not None and t.players.get(conn.seat) is conn:
+            del t.players[conn.seat]
+            self.away[conn.seat] = time.monotonic()
+            self.hold_check()
+            self.update_pause()
+            t.fanout.broadcast_table()
+        elif conn in t.spectators:
+            t.spectators.discard(conn)
+            t.fanout.broadcast_table()
+
+    # ---------------------------------------------------------- away seats
+    def away_since_start(self) -> None:
+        """Every human seat not connected now is away from now (at start and after a restart)."""
+        t = self.t
+        now = time.monotonic()
+        for s in t.row.seats:
+            if s.kind == "human" and s.seat not in t.players:
+                self.away.setdefault(s.seat, now)
+        self.hold_check()
+
+    def hold_check(self) -> None:
+        """Look again when the hold of a seat that just went away runs out."""
+        hold = self.t.hold
+        wait = hold if hold is not None else (MAX_WAIT if self.t.rt is not None else None)
+        if wait is not None:
+            self.t.driver.later(wait + 0.05, self._hold_over)
+
+    def _hold_over(self) -> None:
+        self.update_pause()
+        self.t.bots.kick()
+
+    # ---------------------------------------------------------------- pause
+    def update_pause(self) -> None:
+        """A real-time game waits for every person at the table (R9, S2).
+
+        While a person's seat has no connection (they dropped, or the server
+        restarted) the game's clock stands still: bots and timers wait and
+        actions are refused with ``paused``. When everyone is back it goes on
+        after the table's ``countdown`` seconds, where it stopped. A person away longer
+        than the table's ``hold`` (:data:`MAX_WAIT` without a hold) is no longer waited for. No-op for turn-based games
+        and when ``countdown`` is ``None``."""
+        t = self.t
+        m = t.match
+        if t.rt is None or t.countdown is None or m is None or not isinstance(m.clock, PausableClock):
+            return
+        clock, before, now = m.clock, self.pause, time.monotonic()
+        wait = t.hold if t.hold is not None else MAX_WAIT
+        missing = [] if m.is_over else [
+            s.seat for s in t.row.seats
+            if s.kind == "human" and s.seat not in t.players and now - self.away.get(s.seat, now) < wait
+        ]
+        if missing:
+            clock.pause()
+            self._resume_at = None
+            self.pause = {"waiting": missing}
+        elif clock.paused and not m.is_over:
+            if self._resume_at is None:
+                self._resume_at = now + t.countdown
+                t.driver.later(t.countdown + 0.01, self.update_pause)
+            if now < self._resume_at:
+                self.pause = {"waiting": []}
+            else:
+                clock.resume()
+                self._resume_at = self.pause = None
+        else:
+            clock.resume()
+            self._resume_at = self.pause = None
+        if self.pause != before:
+            t.fanout.broadcast_table()
+            if self.pause is None:
+                t.bots.kick()
+
+    def pause_info(self) -> dict[str, Any] | None:
+        """Whom a paused real-time game waits for, and the seconds left of the countdown."""
+        if self.pause is None:
+            return None
+        left = None if self._resume_at is None else round(max(0.0, self._resume_at - time.monotonic()), 1)
+        return {**self.pause, "countdown": left}

@@ -10,6 +10,7 @@ import contextlib
 import gc
 import json
 import math
+import sys
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -85,6 +86,8 @@ def parse_body(raw: bytes) -> Any:
     which no JSON answer could carry back)."""
     try:
         return json.loads(raw or b"{}", parse_constant=_reject_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise LobbyError(400, "bad_json", "the body is nested too deeply") from None
     except ValueError as exc:
         message = str(exc) if isinstance(exc, NonFiniteError) else "the body is not JSON"
         raise LobbyError(400, "bad_json", message) from None
@@ -149,6 +152,7 @@ def create_app(
     create_burst: float = 30.0,
     keep: float = 600.0,
     countdown: float | None = 3.0,
+    close_store: bool = False,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -157,7 +161,8 @@ def create_app(
     finished table nobody is at stays in memory (the database keeps it).
     ``countdown``: a real-time game (Spit) stands still while a person's seat has
     no connection and goes on this many seconds after everyone is back (``None``:
-    it never waits)."""
+    it never waits). ``close_store``: the app closes the store when it shuts down (``cardtable
+    serve``: the database is closed before the process exits, whatever signal ended it)."""
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown)
     allow = frozenset(allow_origins)
     sockets_per_ip: dict[str, int] = {}
@@ -310,6 +315,9 @@ def create_app(
         yield
         task.cancel()
         hub.close_all()
+        if close_store:
+            store.close()
+            print("cardtable: stopped; database closed", file=sys.stderr, flush=True)
 
     app = Starlette(
         routes=[
@@ -404,6 +412,9 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 break
             elif conn.seat is None:
                 conn.push({"type": "error", "code": "spectator", "message": f"spectators cannot {kind}",
+                           **({"seq": msg["seq"]} if kind == "act" else {})})
+            elif table.row.status == "over":  # a seat's token is read-only once the game is over (A4)
+                conn.push({"type": "error", "code": "over", "message": f"the game is over: no more {kind}",
                            **({"seq": msg["seq"]} if kind == "act" else {})})
             elif kind == "chat":
                 async with table.lock:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from typing import Any
 
 from .store import TableRow
 
 MAX_NAME = 25
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u034f\u17b4\u17b5")
+"""Letters and marks that show nothing (Hangul fillers, a blank Braille cell, ...): format
+characters (``Cf``: zero-width spaces and joiners, bidi controls) go by their category."""
 
 
 class LobbyError(Exception):
@@ -28,11 +32,26 @@ def new_token() -> str:
 
 
 def clean_name(name: Any, fallback: str, limit: int = MAX_NAME) -> str:
-    """A display text without control characters or runs of spaces, at most ``limit`` long."""
+    """A display text in NFKC form without invisible or control characters or runs of spaces,
+    at most ``limit`` long: two names that look the same are the same text (P10)."""
     if not isinstance(name, str):
         return fallback
-    text = " ".join(_CONTROL.sub(" ", name).split())[:limit]
+    text = unicodedata.normalize("NFKC", _CONTROL.sub(" ", name))
+    text = "".join(c for c in text if not _invisible(c))
+    text = " ".join(unicodedata.normalize("NFKC", text).split())[:limit].strip()
     return text or fallback
+
+
+def _invisible(c: str) -> bool:
+    code = ord(c)
+    return (c in _INVISIBLE or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF  # variation selectors
+            or unicodedata.category(c) in ("Cf", "Co", "Cn"))
+
+
+def distinct_name(name: str, others: list[str], seat: int) -> str:
+    """``name``, or ``name (seat number)`` when another seat already shows it (case aside)."""
+    taken = {other.casefold() for other in others}
+    return name if name.casefold() not in taken else f"{name[:MAX_NAME - 5]} ({seat + 1})"
 
 
 def check_row(row: TableRow) -> None:

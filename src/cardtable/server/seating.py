@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import bot_names, make_bot
 from .botplay import realtime_bot, stand_in
-from .lobby import LobbyError, clean_name, new_token
+from .lobby import LobbyError, clean_name, distinct_name, new_token
 from .protocol import CLOSE_FREED, CLOSE_LEFT
 from .store import SeatRow, token_hash
 
@@ -51,7 +51,9 @@ class Seating:
     def sit(self, seat: Any, name: Any) -> str:
         s = self._open_seat(seat)
         token = new_token()
-        s.kind, s.name, s.token_hash = "human", clean_name(name, f"Player {s.seat + 1}"), token_hash(token)
+        others = [o.name for o in self.t.row.seats if o.seat != s.seat and o.kind != "open"]
+        shown = distinct_name(clean_name(name, f"Player {s.seat + 1}"), others, s.seat)
+        s.kind, s.name, s.token_hash = "human", shown, token_hash(token)
         self.t.store.set_seat(self.t.id, s)
         self.t.fanout.broadcast_table()
         return token

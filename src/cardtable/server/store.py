@@ -18,6 +18,7 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,17 +78,33 @@ def default_db_path() -> Path:
     return Path(base) / "cardtable" / "server.sqlite3"
 
 
-def db_path_from_url(url: str | None) -> Path | str:
-    """A path from ``sqlite:///path`` (or a bare path); ``sqlite://:memory:`` for tests."""
+def db_path_from_url(url: str | None) -> Path:
+    """The database file of ``sqlite:///path`` (``sqlite:////abs/path``; percent-escapes decoded)
+    or of a bare path. What the server cannot honour is a :class:`ValueError` rather than a
+    surprise: URL options such as ``?mode=ro`` (the server writes every action), an in-memory
+    database (a restart would lose every game), a host part."""
     if url is None:
         return default_db_path()
-    if url in ("sqlite://:memory:", ":memory:"):
-        return ":memory:"
-    if url.startswith("sqlite:///"):
-        return Path(url[len("sqlite:///"):])  # sqlite:///rel/path or sqlite:////abs/path
-    if "://" in url:
+    if url in (":memory:", "sqlite://:memory:", "sqlite:///:memory:") or url.startswith("file::memory:"):
+        raise ValueError("an in-memory database keeps nothing over a restart; name a file")
+    if "://" not in url:
+        if "?" in url:
+            raise ValueError(f"{url!r}: a path has no options; use sqlite:///path/to/file.sqlite3")
+        return Path(url)
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "sqlite":
         raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path/to/file.sqlite3")
-    return Path(url)
+    if parts.netloc:
+        raise ValueError(f"{url!r} names a host; SQLite is a local file: sqlite:///path/to/file.sqlite3")
+    if parts.query or parts.fragment:
+        query = urllib.parse.parse_qs(parts.query)
+        if query.get("mode") == ["ro"]:
+            raise ValueError("a read-only database (mode=ro) cannot be served: the server writes every action")
+        raise ValueError(f"URL options are not supported ({parts.query or parts.fragment}); name the file alone")
+    path = urllib.parse.unquote(parts.path[1:])  # sqlite:///rel/path -> rel/path, sqlite:////abs -> /abs
+    if not path or path.endswith("/"):
+        raise ValueError(f"{url!r} names no file path")
+    return Path(path)
 
 
 class BadRow(Exception):

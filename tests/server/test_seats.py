@@ -156,7 +156,7 @@ def test_c10_three_people_race_for_the_last_seat_and_exactly_one_gets_it(db_path
 
     async def main() -> list[int]:
         store = Store(db_path)
-        app = create_app(store, bot_delay=0.0)
+        app = create_app(store, bot_delay=0.0, allow_hosts=("testserver",))
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
             made = (await http.post("/api/tables", json={"game": "trash"})).json()

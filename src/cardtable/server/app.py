@@ -12,6 +12,7 @@ import json
 import math
 import sys
 import time
+import urllib.parse
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -112,13 +113,81 @@ def _json_error(exc: LobbyError) -> JSONResponse:
     return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+"""The names the server answers to by default: a page served under any other ``Host`` is a
+DNS-rebinding attempt (an attacker's name that resolves to 127.0.0.1)."""
+
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def split_host(host: str | None) -> tuple[str, int | None] | None:
+    """``Host`` as (lower-case name, port or ``None``); ``None`` if it is not one host."""
+    if not host or len(host) > 300 or any(c in host for c in "/\\@?# "):
+        return None
+    try:
+        parts = urllib.parse.urlsplit("//" + host)
+        name, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not name:
+        return None
+    return name.rstrip("."), port
+
+
+def split_origin(origin: str) -> tuple[str, str, int] | None:
+    """``Origin`` as (scheme, lower-case host, port with the scheme's default filled in)."""
+    try:
+        parts = urllib.parse.urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.username:
+        return None
+    return parts.scheme, parts.hostname.rstrip("."), port or _DEFAULT_PORTS[parts.scheme]
+
+
+def host_allowed(host: str | None, names: frozenset[str]) -> bool:
+    """The ``Host`` header names this server: one of ``names`` (any port)."""
+    split = split_host(host)
+    return split is not None and split[0] in names
+
+
 def origin_allowed(origin: str | None, host: str | None, allow: frozenset[str]) -> bool:
-    """No ``Origin`` (a non-browser client), the page's own origin, or an exact allowlist entry."""
+    """No ``Origin`` (a non-browser client), the page's own origin (``http://`` and the ``Host``,
+    port included), or an allowlist entry: scheme, host and port compared exactly (A6)."""
     if origin is None:
         return True
-    if origin in allow:
+    theirs = split_origin(origin)
+    if theirs is None:
+        return False
+    if theirs in {split_origin(a) for a in allow}:
         return True
-    return host is not None and origin in (f"http://{host}", f"https://{host}")
+    own = split_host(host)
+    return own is not None and theirs == ("http", own[0], own[1] or 80)
+
+
+class HostGuard:
+    """ASGI middleware: a request whose ``Host`` is not one of the server's names is refused
+    (HTTP ``421``; a WebSocket is closed before it is accepted, ``403`` at the upgrade)."""
+
+    def __init__(self, app: Any, names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), None)
+        if host_allowed(host, self.names):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": CLOSE_POLICY})
+            return
+        response = JSONResponse({"error": "bad_host", "message": "this server is not reached by that name"},
+                                status_code=421)
+        await response(scope, receive, send)
 
 
 def games_info() -> list[dict[str, Any]]:
@@ -143,6 +212,7 @@ def create_app(
     store: Store,
     *,
     allow_origins: tuple[str, ...] = (),
+    allow_hosts: tuple[str, ...] = (),
     bot_delay: float = 0.4,
     rate: float = 20.0,
     burst: float = 40.0,
@@ -161,10 +231,13 @@ def create_app(
     finished table nobody is at stays in memory (the database keeps it).
     ``countdown``: a real-time game (Spit) stands still while a person's seat has
     no connection and goes on this many seconds after everyone is back (``None``:
-    it never waits). ``close_store``: the app closes the store when it shuts down (``cardtable
-    serve``: the database is closed before the process exits, whatever signal ended it)."""
+    it never waits). ``allow_hosts``: names the server is reached by besides
+    :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
+    ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
+    the database is closed before the process exits, whatever signal ended it)."""
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown)
     allow = frozenset(allow_origins)
+    names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
     create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
 
@@ -333,7 +406,7 @@ def create_app(
             Mount("/static", app=StaticFiles(directory=WEB / "static"), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(SecurityHeaders), Middleware(HostGuard, names=names)],
     )
     app.state.hub = hub
     app.state.sockets_per_ip = sockets_per_ip

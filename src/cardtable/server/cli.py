@@ -33,6 +33,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="database URL sqlite:///path (default: the user's data directory)")
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="an extra browser origin allowed to connect (exact scheme, host and port; repeatable)")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="a name (or address) the server is reached by, besides the loopback names and "
+                            "--host; the Host header is checked against them (DNS rebinding; repeatable)")
     serve.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                        help="comma-separated proxy addresses whose X-Forwarded-For is trusted "
                             "(default: none; clients are known by their own address)")
@@ -113,8 +116,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ConfigError:
         store.close()
         raise
+    hosts = (*args.allow_host, *((args.host,) if args.host not in ("0.0.0.0", "::", "") else ()))
     try:
-        app = create_app(store, allow_origins=tuple(args.allow_origin),
+        app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
                          hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
                          countdown=args.countdown if args.countdown > 0 else None, close_store=True)

@@ -223,6 +223,8 @@ def create_app(
     keep: float = 600.0,
     countdown: float | None = 3.0,
     close_store: bool = False,
+    max_open_per_ip: int = 10,
+    unjoined: float = 120.0,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -231,11 +233,13 @@ def create_app(
     finished table nobody is at stays in memory (the database keeps it).
     ``countdown``: a real-time game (Spit) stands still while a person's seat has
     no connection and goes on this many seconds after everyone is back (``None``:
-    it never waits). ``allow_hosts``: names the server is reached by besides
+    it never waits). ``max_open_per_ip``: open tables one address may hold;
+    ``unjoined``: seconds an open table nobody sat at or connected to stays (P11). ``allow_hosts``: names the server is reached by besides
     :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
     ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
     the database is closed before the process exits, whatever signal ended it)."""
-    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown)
+    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
+              max_open_per_owner=max_open_per_ip, unjoined=unjoined)
     allow = frozenset(allow_origins)
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
@@ -279,7 +283,7 @@ def create_app(
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options")
-            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"))
+            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip)
         except LobbyError as exc:
             return _json_error(exc)
         return JSONResponse({"table": table.public(), "host": host}, status_code=201)
@@ -381,7 +385,7 @@ def create_app(
 
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(min(60.0, max(0.05, keep / 4)))
+                await asyncio.sleep(min(60.0, max(0.05, min(keep, unjoined) / 4)))
                 hub.sweep()
 
         task = asyncio.get_running_loop().create_task(sweeper())

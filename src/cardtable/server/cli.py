@@ -54,6 +54,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                             "the database keeps it and it is loaded again when asked for)")
     serve.add_argument("--max-per-ip", type=int, default=20,
                        help="open WebSockets allowed from one address (default 20)")
+    serve.add_argument("--max-open-tables", type=int, default=10,
+                       help="open (not started) tables one address may hold (default 10)")
+    serve.add_argument("--unjoined", type=float, default=120.0,
+                       help="seconds an open table nobody sat at or connected to stays listed (default 120)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.set_defaults(run=cmd_serve)
@@ -121,7 +125,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
                          hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
-                         countdown=args.countdown if args.countdown > 0 else None, close_store=True)
+                         countdown=args.countdown if args.countdown > 0 else None, close_store=True,
+                         max_open_per_ip=args.max_open_tables, unjoined=args.unjoined)
     except sqlite3.DatabaseError as exc:
         sock.close()
         store.close()

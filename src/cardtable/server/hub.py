@@ -29,8 +29,12 @@ class Hub:
         hold: float | None = 60.0,
         keep: float = 600.0,
         countdown: float | None = None,
+        max_open_per_owner: int = 10,
+        unjoined: float = 120.0,
     ) -> None:
         self.store = store
+        self.max_open_per_owner = max_open_per_owner
+        self.unjoined = unjoined
         self.hold = hold
         self.countdown = countdown
         self.keep = keep
@@ -91,19 +95,32 @@ class Hub:
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Drop from memory the tables nobody has been at for :attr:`keep` seconds
-        that are open or over (the store keeps them; :meth:`find` loads them again).
-        A game in progress stays: its bots and timers are running."""
+        that are open or over, and open tables nobody joined (no one sat or connected) after
+        :attr:`unjoined` seconds, so a flood of empty tables cannot hold the caps (the store
+        keeps them; :meth:`find` loads them again). A game in progress stays: its bots and
+        timers are running."""
         now = time.monotonic() if now is None else now
         gone = [
             tid for tid, t in self.tables.items()
-            if t.row.status in ("open", "over") and t.idle_since(now) >= self.keep
+            if (t.row.status in ("open", "over") and t.idle_since(now) >= self.keep)
+            or (t.row.status == "open" and not t.joined and t.idle_since(now) >= self.unjoined)
         ]
         for tid in gone:
             self.tables.pop(tid).release()
         return gone
 
-    def create(self, game: Any, preset: Any = None, options: Any = None) -> tuple[Table, str]:
-        """A new open table; returns it and its host token (to add bots and start)."""
+    def open_tables_of(self, owner: str) -> int:
+        return sum(1 for t in self.tables.values() if t.owner == owner and t.row.status == "open")
+
+    def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None
+               ) -> tuple[Table, str]:
+        """A new open table; returns it and its host token (to add bots and start).
+        ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables."""
+        if owner is not None and self.open_tables_of(owner) >= self.max_open_per_owner:
+            self.sweep()
+            if self.open_tables_of(owner) >= self.max_open_per_owner:
+                raise LobbyError(429, "too_many_open", f"{self.max_open_per_owner} open tables from one address "
+                                 "at most: start one, or wait until an unjoined one expires")
         if len(self.tables) >= self.max_tables:
             self.sweep()
             if len(self.tables) >= self.max_tables:
@@ -135,6 +152,7 @@ class Hub:
         )
         self.store.create_table(row)
         table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown)
+        table.owner = owner
         self.tables[row.id] = table
         return table, host
 

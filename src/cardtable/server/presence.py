@@ -33,6 +33,7 @@ class Presence:
         """A connection that said hello: the welcome, missed events, the state."""
         t = self.t
         t.touched = time.monotonic()
+        t.joined = True
         conn.seat = seat
         if seat is None:
             conn.pace = SPECTATOR_PACE

@@ -54,6 +54,7 @@ class Seating:
         others = [o.name for o in self.t.row.seats if o.seat != s.seat and o.kind != "open"]
         shown = distinct_name(clean_name(name, f"Player {s.seat + 1}"), others, s.seat)
         s.kind, s.name, s.token_hash = "human", shown, token_hash(token)
+        self.t.joined = True
         self.t.store.set_seat(self.t.id, s)
         self.t.fanout.broadcast_table()
         return token

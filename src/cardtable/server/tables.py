@@ -64,6 +64,8 @@ class Table:
         self.spectators: set[Connection] = set()
         self.buckets: dict[int, TokenBucket] = {}  # per-seat rate limits, kept across reconnects
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
+        self.owner: str | None = None  # the address that created it (in memory only: the per-address cap)
+        self.joined = row.status != "open" or any(s.kind == "human" for s in row.seats)  # someone sat or came
         self.touched = time.monotonic()
         self.seating = Seating(self)
         self.flow = Flow(self)

@@ -234,7 +234,8 @@ def create_app(
     ``countdown``: a real-time game (Spit) stands still while a person's seat has
     no connection and goes on this many seconds after everyone is back (``None``:
     it never waits). ``max_open_per_ip``: open tables one address may hold;
-    ``unjoined``: seconds an open table nobody sat at or connected to stays (P11). ``allow_hosts``: names the server is reached by besides
+    ``unjoined``: seconds an open table nobody sat at or connected to stays (P11).
+    ``allow_hosts``: names the server is reached by besides
     :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
     ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
     the database is closed before the process exits, whatever signal ended it)."""

@@ -113,6 +113,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.keep < 1:
         raise ConfigError("--keep is at least 1 second")
     from .app import create_app
+    from .logs import quiet_client_noise
 
     store = open_store(args.db, args.sync)
     try:
@@ -144,5 +145,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         proxy_headers=args.forwarded_allow_ips is not None,  # X-Forwarded-For only from named proxies (P11)
         forwarded_allow_ips=args.forwarded_allow_ips or "",
     )
+    quiet_client_noise()  # after uvicorn.Config has set its loggers up
     uvicorn.Server(config).run(sockets=[sock])
     return 0

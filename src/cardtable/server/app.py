@@ -10,6 +10,7 @@ import contextlib
 import gc
 import json
 import math
+import sqlite3
 import sys
 import time
 import urllib.parse
@@ -107,6 +108,11 @@ def _finite_float(text: str) -> float:
     if not math.isfinite(value):
         raise NonFiniteError(f"{text[:20]} is not a finite number")
     return value
+
+
+def _store_error() -> JSONResponse:
+    return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
+                        status_code=503)
 
 
 def _json_error(exc: LobbyError) -> JSONResponse:
@@ -287,6 +293,8 @@ def create_app(
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip)
         except LobbyError as exc:
             return _json_error(exc)
+        except sqlite3.Error:
+            return _store_error()
         return JSONResponse({"table": table.public(), "host": host}, status_code=201)
 
     async def api_table(request: Request) -> Response:
@@ -339,6 +347,8 @@ def create_app(
                 return JSONResponse({"table": table.public()})
         except LobbyError as exc:
             return _json_error(exc)
+        except sqlite3.Error:
+            return _store_error()
 
     async def i18n(request: Request) -> Response:
         lang = request.path_params["lang"]

@@ -34,6 +34,7 @@ class Driver:
         self.handles: list[asyncio.TimerHandle] = []  # pending hold and countdown checks
         self._wake = asyncio.Event()
         self.accepted: list[int] = []  # versions of the arrivals accepted in the current advance
+        self.failures = 0  # writes failed in a row: the backoff before the table tries again
 
     def release_tasks(self) -> None:
         for task in (self.task, self.timer_task):
@@ -50,6 +51,28 @@ class Driver:
             return
         self.handles = [h for h in self.handles if h.when() > loop.time()]  # forget the ones that ran
         self.handles.append(loop.call_later(delay, callback))
+
+    # ------------------------------------------------------------- healing
+    def failed(self) -> float:
+        """A write failed (the game was rebuilt from what is committed): try again after a
+        backoff, 0.2 s doubling to 5 s, so the table goes on by itself once the store works.
+        Returns the backoff."""
+        self.failures += 1
+        delay = min(5.0, 0.1 * 2.0**self.failures)
+        self.later(delay, self._heal)
+        return delay
+
+    def succeeded(self) -> None:
+        self.failures = 0
+
+    def _heal(self) -> None:
+        """After a failed write: fan out what is committed, let bots and timers go on."""
+        t = self.t
+        if t.lock.locked():  # a change is under way; it will look again itself if it fails
+            self.later(0.05, self._heal)
+            return
+        t.after_change()
+        self.arm_timer()
 
     # ------------------------------------------------------------ real time
     def make_host(self) -> None:
@@ -70,6 +93,7 @@ class Driver:
         seat = -1 if arrival.seat is None else arrival.seat
         client_seq = t.flow.client_seq_of(seat) if arrival.source == "player" else None
         t.store.append(t.id, t.match.seq, seat, str(arrival.action), client_seq)
+        self.succeeded()
         self.accepted.append(t.match.seq)
 
     def act(self, seat: int, client_seq: int | None, action: Action, seen: int | None) -> dict[str, Any]:
@@ -126,6 +150,7 @@ class Driver:
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            backoff = 0.0
             async with t.lock:
                 if t.rt is None or t.match is None:
                     return
@@ -133,10 +158,13 @@ class Driver:
                 try:
                     arrivals = t.rt.advance()
                 except Exception:
-                    t.flow.replay()
+                    t.flow.rebuild()
+                    backoff = self.failed()
                     arrivals = []
                 if any(a.accepted for a in arrivals):
                     t.after_change()
+            if backoff:
+                await asyncio.sleep(backoff)
 
     # --------------------------------------------------------------- timers
     def arm_timer(self) -> None:
@@ -162,6 +190,7 @@ class Driver:
             try:
                 t.match.poll_timers()
             except Exception:
-                t.flow.replay()
+                t.flow.rebuild()
+                self.failed()  # arms this timer again after the backoff
             if t.match.seq != before:
                 t.after_change()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import sqlite3
+import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -39,8 +41,9 @@ class Flow:
             raise LobbyError(409, "started", "the game has started")
         if any(s.kind == "open" for s in t.row.seats):
             raise LobbyError(409, "seats_open", "every seat needs a player or a bot")
-        t.row.seed = secrets.randbits(64) if seed is None else seed
-        t.store.start(t.id, t.row.seed)
+        seed = secrets.randbits(64) if seed is None else seed
+        t.store.start(t.id, seed)
+        t.row.seed = seed
         t.row.status = "playing"
         self.new_match()
         t.fanout.broadcast_table()
@@ -98,10 +101,20 @@ class Flow:
             self.last_seq[seat] = (client_seq, version)
 
     def write_failed(self, client_seq: int | None) -> dict[str, Any]:
-        """The log could not be written: rebuild from what is committed; the seat's ``server`` error."""
-        self.replay()
+        """The log could not be written: rebuild from what is committed, try again later by
+        itself (bots, timers); the seat's ``server`` error."""
+        self.rebuild()
+        self.t.driver.failed()
         self.t.after_change()
-        return error_frame("server", "the action could not be saved; try again", client_seq)
+        return error_frame("server", "the action could not be saved (the server's store is not writable "
+                           "now); try again", client_seq)
+
+    def rebuild(self) -> None:
+        """The game as committed, after a write that failed (the state in memory went ahead of the log)."""
+        try:
+            self.replay()
+        except Exception as exc:  # not even readable: the next look (after the backoff) tries again
+            print(f"cardtable serve: table {self.t.id} could not be rebuilt yet: {exc}", file=sys.stderr)
 
     def _persist(self, seat: int, action: Action) -> None:
         """Host listener: every accepted action (a seat's, a bot's, a timer's) is
@@ -109,6 +122,7 @@ class Flow:
         t = self.t
         assert t.match is not None
         t.store.append(t.id, t.match.seq, seat, str(action), self.client_seq_of(seat))
+        t.driver.succeeded()
 
     def act(self, seat: int, client_seq: int | None, text: str, seen: int | None = None) -> dict[str, Any]:
         """Apply ``seat``'s action; the reply frame (``ack`` or ``error``) for that seat.
@@ -154,8 +168,12 @@ class Flow:
         """Mark the end, fan the new state out and let the bots move."""
         t = self.t
         if t.match is not None and t.match.is_over and t.row.status != "over":
-            t.row.status = "over"
-            t.store.set_status(t.id, "over")
-            t.fanout.broadcast_table()
+            try:
+                t.store.set_status(t.id, "over")
+            except sqlite3.Error:
+                t.driver.failed()  # marked over when the store works again
+            else:
+                t.row.status = "over"
+                t.fanout.broadcast_table()
         t.fanout.broadcast_state()
         t.bots.kick()

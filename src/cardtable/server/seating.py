@@ -53,9 +53,8 @@ class Seating:
         token = new_token()
         others = [o.name for o in self.t.row.seats if o.seat != s.seat and o.kind != "open"]
         shown = distinct_name(clean_name(name, f"Player {s.seat + 1}"), others, s.seat)
-        s.kind, s.name, s.token_hash = "human", shown, token_hash(token)
+        self._write(s, "human", shown, token_hash(token))
         self.t.joined = True
-        self.t.store.set_seat(self.t.id, s)
         self.t.fanout.broadcast_table()
         return token
 
@@ -64,8 +63,7 @@ class Seating:
         s = self._open_seat(seat)
         if not isinstance(bot, str) or bot not in bot_names(t.row.game):
             raise LobbyError(400, "bad_bot", "bots: " + ", ".join(bot_names(t.row.game)))
-        s.kind, s.name, s.token_hash = "bot", bot, None
-        t.store.set_seat(t.id, s)
+        self._write(s, "bot", bot, None)
         t.fanout.broadcast_table()
 
     def free(self, seat: Any) -> None:
@@ -101,10 +99,14 @@ class Seating:
         t.bots.kick()
         return seat
 
+    def _write(self, s: SeatRow, kind: str, name: str, digest: str | None) -> None:
+        """The seat's new holder, stored first: a write that fails changes nothing."""
+        self.t.store.set_seat(self.t.id, SeatRow(s.seat, kind, name, digest))
+        s.kind, s.name, s.token_hash = kind, name, digest
+
     def _vacate(self, s: SeatRow, kind: str, name: str, code: int, reason: str) -> None:
         t = self.t
-        s.kind, s.name, s.token_hash = kind, name, None
-        t.store.set_seat(t.id, s)
+        self._write(s, kind, name, None)
         t.buckets.pop(s.seat, None)
         conn = t.players.pop(s.seat, None)
         if conn is not None:

@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 1
+BUSY_TIMEOUT = 0.2
+"""Seconds a write waits for a lock another process holds before it fails."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -147,13 +149,17 @@ class ActionRow:
 
 class Store:
     """One SQLite database. All calls are synchronous and short; the server calls
-    them from its event loop (one connection, one thread)."""
+    them from its event loop (one connection, one thread). A write that cannot be done
+    (the disk is full, another process holds the file) raises :class:`sqlite3.Error`
+    within :data:`BUSY_TIMEOUT` seconds; nothing is half-written."""
 
-    def __init__(self, path: Path | str, *, synchronous: str = "NORMAL") -> None:
+    def __init__(self, path: Path | str, *, synchronous: str = "NORMAL", busy: float = BUSY_TIMEOUT) -> None:
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        # a file locked by another process fails a write after ``busy`` seconds rather than
+        # holding the event loop (every game's pings) for sqlite's default five
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=busy)
         self.db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives a crash of the process (SIGKILL);
         # FULL also survives a power cut, at the cost of an fsync per action.

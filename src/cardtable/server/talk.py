@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,10 @@ class Talk:
         if not line:
             return error_frame("bad_message", "chat.text is empty")
         name = t.row.seats[seat].name
-        t.store.add_chat(t.id, seat, name, line)
+        try:
+            t.store.add_chat(t.id, seat, name, line)
+        except sqlite3.Error:
+            return error_frame("server", "the line could not be saved; try again")
         entry = {"seat": seat, "name": name, "text": line}
         self.log.append(entry)
         t.fanout.to_everyone(Outgoing({"type": "chat", "messages": [entry]}))

@@ -65,6 +65,7 @@ class BotDriver:
         self.t = table
         self.delay = delay
         self.standins: dict[int, tuple[Bot, random.Random]] = {}
+        self.realtime_standins: set[int] = set()  # real-time seats a stand-in plays while their person is away
         self.task: asyncio.Task[None] | None = None
 
     def release_tasks(self) -> None:
@@ -90,6 +91,24 @@ class BotDriver:
             bot = adapt(make_bot(t.row.game, stand_in(t.row.game)))
             self.standins[seat] = (bot, derive(t.row.bot_seed, "stand-in", seat))
         return self.standins[seat]
+
+    def stand_in_realtime(self, seat: int) -> None:
+        """A real-time game no longer waits for ``seat``'s person: a stand-in plays it until they are back."""
+        t = self.t
+        if t.rt is None or seat in self.realtime_standins or seat in t.rt.bots:
+            return
+        self.realtime_standins.add(seat)
+        t.rt.add_bot(seat, realtime_bot(t.row.game, stand_in(t.row.game)))
+        t.driver.wake()
+        t.fanout.broadcast_table()
+
+    def stand_down_realtime(self, seat: int) -> None:
+        """``seat``'s person is back: they play it again."""
+        t = self.t
+        if seat in self.realtime_standins:
+            self.realtime_standins.discard(seat)
+            if t.rt is not None:
+                t.rt.remove_bot(seat)
 
     def step(self) -> bool:
         """One bot move through the host, if a bot (or a stand-in) is to move (lock held)."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.game import Action
 from ..host.clock import PausableClock
 from ..host.realtime import Arrival, RealtimeHost
-from .botplay import realtime_bot
+from .botplay import realtime_bot, stand_in
 from .lobby import error_frame
 
 if TYPE_CHECKING:
@@ -80,6 +80,8 @@ class Driver:
         t = self.t
         assert t.match is not None
         bots = {s.seat: realtime_bot(t.row.game, s.name) for s in t.row.seats if s.kind == "bot"}
+        for seat in t.bots.realtime_standins:  # a person who is not waited for is played again at once
+            bots[seat] = realtime_bot(t.row.game, stand_in(t.row.game))
         t.rt = RealtimeHost(t.match.state, t.match.clock, bots=bots, seed=t.row.bot_seed, on_arrival=self._arrived)
 
     def _arrived(self, arrival: Arrival) -> None:

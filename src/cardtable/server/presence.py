@@ -27,6 +27,9 @@ class Presence:
         self.away: dict[int, float] = {}  # human seat -> when it went offline (monotonic)
         self.pause: dict[str, Any] | None = None  # what the table waits for (real-time games, R9)
         self._resume_at: float | None = None
+        self.waited: dict[int, float] = {}  # seat -> seconds the game has stood still for it so far
+        self._blamed: list[int] = []  # the seats the clock stands still for now (their absence, its countdown)
+        self._blamed_since: float | None = None
 
     # ------------------------------------------------------------ sockets
     def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
@@ -45,6 +48,7 @@ class Presence:
             t.players[seat] = conn
             if self.away.pop(seat, None) is not None:
                 t.bots.standins.pop(seat, None)
+                t.bots.stand_down_realtime(seat)
             self.update_pause()
         t.fanout.welcome(conn, seat, since)
 
@@ -90,18 +94,32 @@ class Presence:
         restarted) the game's clock stands still: bots and timers wait and
         actions are refused with ``paused``. When everyone is back it goes on
         after the table's ``countdown`` seconds, where it stopped. A person away longer
-        than the table's ``hold`` (:data:`MAX_WAIT` without a hold) is no longer waited for. No-op for turn-based games
-        and when ``countdown`` is ``None``."""
+        than the table's ``hold`` (:data:`MAX_WAIT` without a hold) is no longer waited for, and
+        neither is a seat the game has already stood still for that long in all (its absences and
+        the countdowns after them): dropping out just before the hold runs out, again and again,
+        pauses a game for one hold at most. A person not waited for is played by a stand-in
+        until they are back. No-op for turn-based games and when ``countdown`` is ``None``."""
         t = self.t
         m = t.match
         if t.rt is None or t.countdown is None or m is None or not isinstance(m.clock, PausableClock):
             return
         clock, before, now = m.clock, self.pause, time.monotonic()
         wait = t.hold if t.hold is not None else MAX_WAIT
-        missing = [] if m.is_over else [
-            s.seat for s in t.row.seats
-            if s.kind == "human" and s.seat not in t.players and now - self.away.get(s.seat, now) < wait
-        ]
+        if self._blamed_since is not None:
+            for seat in self._blamed:
+                self.waited[seat] = self.waited.get(seat, 0.0) + (now - self._blamed_since)
+        away = [] if m.is_over else [s.seat for s in t.row.seats if s.kind == "human" and s.seat not in t.players]
+        missing = [seat for seat in away
+                   if now - self.away.get(seat, now) < wait and self.waited.get(seat, 0.0) < wait]
+        for seat in away:
+            if seat not in missing:
+                t.bots.stand_in_realtime(seat)
+        if missing:
+            self._blamed = missing
+            t.driver.later(min(wait - self.waited.get(seat, 0.0) for seat in missing) + 0.01, self.update_pause)
+        elif not (clock.paused and not m.is_over):
+            self._blamed = []
+        self._blamed_since = now if self._blamed else None
         if missing:
             clock.pause()
             self._resume_at = None

@@ -90,6 +90,7 @@ class Seating:
         self._vacate(s, "bot", name, CLOSE_LEFT, "you left this seat; a bot plays it now")
         t.presence.away.pop(seat, None)
         t.bots.standins.pop(seat, None)
+        t.bots.stand_down_realtime(seat)
         assert t.match is not None
         if t.rt is not None:
             t.rt.add_bot(seat, realtime_bot(t.row.game, name))  # queued actions and timers stand

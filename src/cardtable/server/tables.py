@@ -109,7 +109,7 @@ class Table:
             "watchers": len(self.spectators),
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
-                 "auto": s.seat in self.bots.standins}
+                 "auto": s.seat in self.bots.standins or s.seat in self.bots.realtime_standins}
                 for s in self.row.seats
             ],
         }

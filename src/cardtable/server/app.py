@@ -14,7 +14,7 @@ import sqlite3
 import sys
 import time
 import urllib.parse
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -251,6 +251,15 @@ def create_app(
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
     create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
+    resume_buckets: dict[str, TokenBucket] = {}  # resumes with missed events per address: 20 at once, 2 a second
+
+    def may_resume(ip: str) -> bool:
+        bucket = resume_buckets.get(ip)
+        if bucket is None:
+            if len(resume_buckets) > 10_000:
+                resume_buckets.clear()
+            bucket = resume_buckets[ip] = TokenBucket(2.0, 20.0)
+        return bucket.take()
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
@@ -379,7 +388,7 @@ def create_app(
             if table is None:
                 await websocket.close(code=CLOSE_NO_TABLE)
                 return
-            await serve_socket(websocket, table, rate, burst)
+            await serve_socket(websocket, table, rate, burst, lambda: may_resume(ip))
         finally:
             if table is not None:
                 table.visitors -= 1
@@ -428,8 +437,11 @@ def create_app(
     return app
 
 
-async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float) -> None:
-    """One client: hello first, then actions and pings, until it goes away."""
+async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float,
+                       may_resume: Callable[[], bool] = lambda: True) -> None:
+    """One client: hello first, then actions and pings, until it goes away. A ``hello`` with
+    ``since`` gets the events it missed only while ``may_resume()`` (the address's resume
+    rate); otherwise it gets the state alone, which is all a client needs to go on."""
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
@@ -493,8 +505,11 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 if seat is not None:  # the limit belongs to the seat: reconnecting does not refill it
                     bucket = table.buckets.setdefault(seat, bucket)
                 conn.lang = msg.get("lang", "en")
+                since = msg.get("since")
+                if since is not None and since < table.version and not may_resume():
+                    since = None
                 async with table.lock:
-                    table.attach(conn, seat, msg.get("since"))
+                    table.attach(conn, seat, since)
             elif not said_hello:
                 conn.close_soon(CLOSE_POLICY, "hello first")
                 break

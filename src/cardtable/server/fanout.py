@@ -17,7 +17,11 @@ from .protocol import CLOSE_RESTART
 if TYPE_CHECKING:
     from .tables import Table
 
-MAX_RESUME_EVENTS = 5000
+MAX_RESUME = 500
+"""Versions a resume may be behind and still get the events it missed; further behind, the
+state alone (a snapshot) is sent."""
+CHECKPOINT_EVERY = 64
+CHECKPOINTS_KEPT = 8
 
 
 class FanOut:
@@ -25,6 +29,8 @@ class FanOut:
 
     def __init__(self, table: Table) -> None:
         self.t = table
+        self.checkpoints: dict[int, Any] = {}  # version -> a copy of the state then (resumes start there)
+        self.replayed = 0  # actions played again to serve resumes (each costs the server)
 
     def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:
         """The only source of game data in any frame: ``state.view(seat)``."""
@@ -41,17 +47,27 @@ class FanOut:
         return {"type": "state", "version": self.t.version, "view": self.view_json(seat, lang)}
 
     def events_since(self, seat: int | None, since: int, lang: str) -> list[dict[str, Any]]:
-        """The events of versions ``since + 1`` to now as ``seat`` saw them, rebuilt
-        by replaying the game from its start (views only leave this function)."""
+        """The events of versions ``since + 1`` to now as ``seat`` saw them (views only leave
+        this function), rebuilt by replaying the game from the last checkpoint at or before
+        ``since``: a copy of the state every :data:`CHECKPOINT_EVERY` versions, the last
+        :data:`CHECKPOINTS_KEPT` of them, taken on the way. So a resume replays fewer than
+        ``CHECKPOINT_EVERY + MAX_RESUME`` actions however long the game; one more than
+        :data:`MAX_RESUME` behind gets no events (the state that follows is the snapshot)."""
         t = self.t
         assert t.match is not None
         history = t.match.state.history
-        if since >= len(history) or len(history) - since > MAX_RESUME_EVENTS:
+        if since >= len(history) or len(history) - since > MAX_RESUME:
             return []
-        state = t.game.new_state(seed=t.row.seed)
+        start = max((v for v in self.checkpoints if v <= since), default=0)
+        state = self.checkpoints[start].clone() if start else t.game.new_state(seed=t.row.seed)
         out: list[dict[str, Any]] = []
-        for number, action in enumerate(history, 1):
-            state.play(action)
+        for number in range(start + 1, len(history) + 1):
+            state.play(history[number - 1])
+            self.replayed += 1
+            if number % CHECKPOINT_EVERY == 0 and number not in self.checkpoints:
+                self.checkpoints[number] = state.clone()
+                while len(self.checkpoints) > CHECKPOINTS_KEPT:
+                    del self.checkpoints[min(self.checkpoints)]
             if number > since:
                 view = state.view(seat)
                 for event in view.events:

@@ -70,6 +70,7 @@ class Flow:
         """Rebuild the game from the seed and the committed log (after a restart or a failed write)."""
         t = self.t
         match = self.new_match()
+        t.fanout.checkpoints.clear()
         self.last_seq = {}
         for row in t.store.actions(t.id):
             match.state.play(t.game.parse_action(row.action))

@@ -58,6 +58,10 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="open (not started) tables one address may hold (default 10)")
     serve.add_argument("--unjoined", type=float, default=120.0,
                        help="seconds an open table nobody sat at or connected to stays listed (default 120)")
+    serve.add_argument("--max-conn-per-ip", type=int, default=64,
+                       help="open connections (HTTP and WebSocket) allowed from one address (default 64)")
+    serve.add_argument("--header-timeout", type=float, default=10.0,
+                       help="seconds a request's headers may take before its connection is closed (default 10)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.set_defaults(run=cmd_serve)
@@ -112,7 +116,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(MISSING) from None
     if args.keep < 1:
         raise ConfigError("--keep is at least 1 second")
+    if args.max_conn_per_ip < 2 or args.header_timeout <= 0:
+        raise ConfigError("--max-conn-per-ip is at least 2 and --header-timeout above 0")
     from .app import create_app
+    from .guard import ConnectionGuard, guarded_http, raise_open_file_limit
     from .logs import quiet_client_noise
 
     store = open_store(args.db, args.sync)
@@ -135,8 +142,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"cardtable: serving on http://{shown}:{port}/ (database {store.path})", file=sys.stderr, flush=True)
+    guard = ConnectionGuard(per_address=args.max_conn_per_ip, header_timeout=args.header_timeout)
+    files = raise_open_file_limit()
     config = uvicorn.Config(
         app,
+        http=guarded_http(guard),  # a cap per address and a deadline for headers: descriptors cannot run out
+        timeout_keep_alive=5,
+        limit_concurrency=max(64, files - 64),  # past that, 503 rather than no answer at all
         ws_max_size=16384,
         ws_ping_interval=5.0,
         ws_ping_timeout=10.0,

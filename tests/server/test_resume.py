@@ -79,8 +79,10 @@ def test_r4_a_resume_one_version_behind_replays_a_bounded_number_of_actions():
 def test_r4_resumes_with_missed_events_are_rate_limited_per_address(fast_client: TestClient):
     table_id, _, _ = new_table(fast_client, {0: "random", 1: "random"}, sit=())
     table = fast_client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
-    while table.match is None or table.version < 5:
-        pass
+    with fast_client.websocket_connect(f"/ws/{table_id}") as watcher:  # bots alone play while watched
+        hello(watcher)
+        while table.match is None or table.version < 5:
+            time.sleep(0.01)
     with_events = 0
     start = time.monotonic()
     for _ in range(40):  # a spectator reconnecting again and again, one version behind

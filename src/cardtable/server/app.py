@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
+from .botpool import BotPool
 from .connection import Connection
 from .hub import Hub
 from .lobby import LobbyError
@@ -231,6 +232,7 @@ def create_app(
     close_store: bool = False,
     max_open_per_ip: int = 10,
     unjoined: float = 120.0,
+    bot_workers: int = 0,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -243,10 +245,12 @@ def create_app(
     ``unjoined``: seconds an open table nobody sat at or connected to stays (P11).
     ``allow_hosts``: names the server is reached by besides
     :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
-    ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
+    ``bot_workers``: processes turn-based bots think in, addresses taking turns (0: in this
+    process, on the event loop). ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
     the database is closed before the process exits, whatever signal ended it)."""
+    pool = BotPool(bot_workers) if bot_workers > 0 else None
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
-              max_open_per_owner=max_open_per_ip, unjoined=unjoined)
+              max_open_per_owner=max_open_per_ip, unjoined=unjoined, pool=pool)
     allow = frozenset(allow_origins)
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
@@ -412,6 +416,8 @@ def create_app(
         yield
         task.cancel()
         hub.close_all()
+        if pool is not None:
+            pool.close()
         if close_store:
             store.close()
             print("cardtable: stopped; database closed", file=sys.stderr, flush=True)

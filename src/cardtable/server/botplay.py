@@ -20,6 +20,7 @@ from ..bots.roles import STAND_IN_BOTS, pick_bot
 from ..core.chance import derive
 from ..core.game import Action
 from ..host.realtime import Intent, RealtimeBot
+from .botpool import BotPool
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -61,9 +62,10 @@ def realtime_bot(game: str, name: str) -> RealtimeBot:
 class BotDriver:
     """Who moves for a seat nobody plays right now, and the task that makes them move."""
 
-    def __init__(self, table: Table, delay: float) -> None:
+    def __init__(self, table: Table, delay: float, pool: BotPool | None = None) -> None:
         self.t = table
         self.delay = delay
+        self.pool = pool  # where bots think (None: in this process, on the loop)
         self.standins: dict[int, tuple[Bot, random.Random]] = {}
         self.realtime_standins: set[int] = set()  # real-time seats a stand-in plays while their person is away
         self.task: asyncio.Task[None] | None = None
@@ -131,21 +133,54 @@ class BotDriver:
         return True
 
     async def _run(self) -> None:
+        """The bot task: a move every ``delay`` seconds while a bot is to move and somebody watches.
+        The bot thinks without the table's lock (in the pool, when there is one); if the table
+        moved on meanwhile (a timer, a person), it looks again."""
+        t = self.t
         while True:
             await asyncio.sleep(self.delay)
-            async with self.t.lock:
-                if not self.step():
+            async with t.lock:
+                m = t.match
+                found = None if t.unwatched() else self.mover()
+                if m is None or found is None:
+                    return
+                seat, version = m.to_move(), t.version
+                bot, rng = found
+                view = m.state.view(seat)
+            action, bot, rng = await self._think(bot, view, rng)
+            async with t.lock:
+                m = t.match
+                if m is None or t.version != version or m.to_move() != seat or self.mover() is None:
+                    continue
+                self._keep(seat, bot, rng)
+                if not self.release(seat, action):
                     return
 
+    async def _think(self, bot: Bot, view: Any, rng: random.Random) -> tuple[Action, Bot, random.Random]:
+        if self.pool is None:
+            return bot.act(view, rng), bot, rng
+        owner = self.t.owner or f"table {self.t.id}"
+        return await self.pool.think(owner, bot, view, rng)
+
+    def _keep(self, seat: int, bot: Bot, rng: random.Random) -> None:
+        """The bot and its generator as they came back from thinking (a search bot's memory)."""
+        m = self.t.match
+        assert m is not None
+        if seat in m.bots:
+            m.bots[seat], m.rngs[seat] = bot, rng
+        elif seat in self.standins:
+            self.standins[seat] = (bot, rng)
+
     def kick(self) -> None:
-        """Let the bot to move (if any) go on: the real-time driver, or this table's bot task."""
+        """Let the bot to move (if any) go on: the real-time driver, or this table's bot task.
+        A table of bots alone that nobody watches waits until somebody comes."""
         t = self.t
         if t.rt is not None:
             t.driver.wake()
             return
         if self.task is not None and not self.task.done():
             return
-        if self.mover() is None:
+        if t.unwatched() or self.mover() is None:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: nothing drives bots
             self.task = asyncio.get_running_loop().create_task(self._run())

@@ -62,6 +62,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="open connections (HTTP and WebSocket) allowed from one address (default 64)")
     serve.add_argument("--header-timeout", type=float, default=10.0,
                        help="seconds a request's headers may take before its connection is closed (default 10)")
+    serve.add_argument("--bot-workers", type=int, default=None,
+                       help="processes bots think in, each address's tables taking turns "
+                            "(default: one per core; 0: on the server's event loop)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.set_defaults(run=cmd_serve)
@@ -119,6 +122,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.max_conn_per_ip < 2 or args.header_timeout <= 0:
         raise ConfigError("--max-conn-per-ip is at least 2 and --header-timeout above 0")
     from .app import create_app
+    from .botpool import machine_workers
     from .guard import ConnectionGuard, guarded_http, raise_open_file_limit
     from .logs import quiet_client_noise
 
@@ -134,7 +138,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
                          hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
                          countdown=args.countdown if args.countdown > 0 else None, close_store=True,
-                         max_open_per_ip=args.max_open_tables, unjoined=args.unjoined)
+                         max_open_per_ip=args.max_open_tables, unjoined=args.unjoined,
+                         bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers)
     except sqlite3.DatabaseError as exc:
         sock.close()
         store.close()

@@ -35,6 +35,7 @@ class Driver:
         self._wake = asyncio.Event()
         self.accepted: list[int] = []  # versions of the arrivals accepted in the current advance
         self.failures = 0  # writes failed in a row: the backoff before the table tries again
+        self.parked = False  # bots alone and nobody watching: the clock stands still until somebody comes
 
     def release_tasks(self) -> None:
         for task in (self.task, self.timer_task):
@@ -134,6 +135,13 @@ class Driver:
     def wake(self) -> None:
         """Something changed: the driver looks at what is due now (started if it is not running)."""
         t = self.t
+        if self.parked and not t.unwatched():
+            self.parked = False
+            if isinstance(t.match.clock if t.match else None, PausableClock):
+                if t.countdown is None:
+                    t.match.clock.resume()  # type: ignore[union-attr]
+                else:
+                    t.presence.update_pause()  # the watcher gets the countdown, then the bots go on
         self._wake.set()
         if (self.task is None or self.task.done()) and t.match is not None and not t.match.is_over:
             with contextlib.suppress(RuntimeError):  # no running loop: the host advances on each action
@@ -146,6 +154,11 @@ class Driver:
             async with t.lock:
                 if t.rt is None or t.match is None or t.match.is_over:
                     return
+                if t.unwatched():  # bots alone and nobody watching: stand still until somebody comes
+                    if isinstance(t.match.clock, PausableClock):
+                        t.match.clock.pause()
+                        self.parked = True
+                    return
                 self._wake.clear()
                 due = t.rt.next_due()
                 wait = 1.0 if due is None else max(0.0, min(1.0, due - t.match.clock.now()))
@@ -156,6 +169,8 @@ class Driver:
             async with t.lock:
                 if t.rt is None or t.match is None:
                     return
+                if t.unwatched():
+                    continue  # the last watcher left meanwhile: park (above)
                 self.accepted = []
                 try:
                     arrivals = t.rt.advance()

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
+from .botpool import BotPool
 from .lobby import LobbyError, check_row, new_token
 from .protocol import dumps
 from .store import BadRow, SeatRow, Store, TableRow, token_hash
@@ -31,8 +32,10 @@ class Hub:
         countdown: float | None = None,
         max_open_per_owner: int = 10,
         unjoined: float = 120.0,
+        pool: BotPool | None = None,
     ) -> None:
         self.store = store
+        self.pool = pool
         self.max_open_per_owner = max_open_per_owner
         self.unjoined = unjoined
         self.hold = hold
@@ -52,13 +55,17 @@ class Hub:
     def _load(self, row: TableRow) -> Table | None:
         try:
             check_row(row)
-            table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown)
+            table = self._table(row)
             dumps(table.public())  # what the lobby and the socket will send of it must be sendable
         except Exception as exc:  # a row this version cannot load, replay or show (S10): serve the rest
             self._mark_broken(row.id, f"{row.game} {exc}")
             return None
         self.tables[row.id] = table
         return table
+
+    def _table(self, row: TableRow) -> Table:
+        return Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
+                     pool=self.pool)
 
     def _mark_broken(self, table_id: str, why: str) -> None:
         """Leave a table out of memory and the lobby from now on (one line in the log)."""
@@ -151,7 +158,7 @@ class Hub:
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
         )
         self.store.create_table(row)
-        table = Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown)
+        table = self._table(row)
         table.owner = owner
         self.tables[row.id] = table
         return table, host

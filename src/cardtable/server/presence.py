@@ -51,6 +51,7 @@ class Presence:
                 t.bots.stand_down_realtime(seat)
             self.update_pause()
         t.fanout.welcome(conn, seat, since)
+        t.bots.kick()  # a table of bots alone goes on once somebody watches
 
     def detach(self, conn: Connection) -> None:
         t = self.t
@@ -64,6 +65,8 @@ class Presence:
         elif conn in t.spectators:
             t.spectators.discard(conn)
             t.fanout.broadcast_table()
+        if t.unwatched():
+            t.bots.kick()  # the driver parks a table of bots that nobody watches any more
 
     # ---------------------------------------------------------- away seats
     def away_since_start(self) -> None:
@@ -101,7 +104,8 @@ class Presence:
         until they are back. No-op for turn-based games and when ``countdown`` is ``None``."""
         t = self.t
         m = t.match
-        if t.rt is None or t.countdown is None or m is None or not isinstance(m.clock, PausableClock):
+        if (t.rt is None or t.countdown is None or m is None or not isinstance(m.clock, PausableClock)
+                or t.driver.parked):  # parked: nobody watches a table of bots; the driver resumes it
             return
         clock, before, now = m.clock, self.pause, time.monotonic()
         wait = t.hold if t.hold is not None else MAX_WAIT

@@ -19,13 +19,17 @@ import sqlite3
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT = 0.2
+BUSY_TIMEOUT = 0.05
 """Seconds a write waits for a lock another process holds before it fails."""
+RETRY_AFTER = 0.5
+"""After a write failed, seconds every further write fails at once (without waiting for the lock):
+sixty tables retrying cannot hold the event loop for sixty busy timeouts."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -169,6 +173,8 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._failing_until = 0.0
+        self._failure = ""
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if isinstance(path, Path):
@@ -195,9 +201,23 @@ class Store:
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
 
+    # ------------------------------------------------------------- writes
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write: refused at once while the store is failing (for :data:`RETRY_AFTER`
+        seconds after a failed write), then tried again."""
+        if time.monotonic() < self._failing_until:
+            raise sqlite3.OperationalError(f"the store is not writable now ({self._failure})")
+        try:
+            yield
+        except sqlite3.OperationalError as exc:  # locked, full, an I/O error: not a row's own fault
+            self._failing_until, self._failure = time.monotonic() + RETRY_AFTER, str(exc)
+            raise
+        self._failing_until = 0.0
+
     # ------------------------------------------------------------- tables
     def create_table(self, row: TableRow) -> None:
-        with self.db:
+        with self._writing(), self.db:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -210,26 +230,31 @@ class Store:
                 )
 
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        self.db.execute(
-            "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-            (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
-        )
+        with self._writing():
+            self.db.execute(
+                "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+                (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
+            )
 
     def start(self, table_id: str, seed: int) -> None:
-        self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
+        with self._writing():
+            self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
 
     def set_status(self, table_id: str, status: str) -> None:
-        self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+        with self._writing():
+            self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None) -> None:
         """Append one accepted action; committed when this returns."""
-        self.db.execute(
-            "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, version, seat, action, client_seq, time.time()),
-        )
+        with self._writing():
+            self.db.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, version, seat, action, client_seq, time.time()),
+            )
 
     def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
-        self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
+        with self._writing():
+            self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
 
     def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
         """The table's ``last`` chat lines, oldest first."""

@@ -28,6 +28,7 @@ from ..core.registry import load
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
 from .botplay import BotDriver
+from .botpool import BotPool
 from .connection import Connection
 from .driver import Driver
 from .fanout import FanOut
@@ -50,6 +51,7 @@ class Table:
         bot_delay: float = 0.0,
         hold: float | None = 60.0,
         countdown: float | None = None,
+        pool: BotPool | None = None,
     ) -> None:
         self.row = row
         self.id = row.id
@@ -71,7 +73,7 @@ class Table:
         self.flow = Flow(self)
         self.driver = Driver(self)
         self.presence = Presence(self)
-        self.bots = BotDriver(self, bot_delay)
+        self.bots = BotDriver(self, bot_delay, pool)
         self.talk = Talk(self)
         self.fanout = FanOut(self)
         if row.status in ("playing", "over"):
@@ -89,6 +91,10 @@ class Table:
     @property
     def pause(self) -> dict[str, Any] | None:
         return self.presence.pause
+
+    def unwatched(self) -> bool:
+        """Bots alone at the table and nobody connected: its game waits for a spectator."""
+        return not self.players and not self.spectators and all(s.kind == "bot" for s in self.row.seats)
 
     def connections(self) -> Iterator[Connection]:
         """Every socket at the table, seats first."""

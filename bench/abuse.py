@@ -68,6 +68,8 @@ class Honest:
         self.pings: list[float] = []
         self.errors: dict[str, int] = {}
         self.stop = asyncio.Event()
+        self.playing = asyncio.Event()
+        self.pinging = asyncio.Event()
 
     async def new_game(self) -> tuple[str, str]:
         made = (await self.http.post("/api/tables", json={"game": "trash"})).json()
@@ -83,14 +85,19 @@ class Honest:
             table_id, token = await self.new_game()
             async with websockets.connect(f"{self.server.ws}/ws/{table_id}") as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-                seq, sent = 0, 0.0
+                self.playing.set()
+                seq, sent, view = 0, 0.0, None
                 while not self.stop.is_set():
                     frame = json.loads(await ws.recv())
                     if frame["type"] in ("ack", "error") and sent:
-                        (self.acks.append(time.monotonic() - sent) if frame["type"] == "ack"
-                         else self.errors.__setitem__(frame["code"], self.errors.get(frame["code"], 0) + 1))
+                        if frame["type"] == "ack":
+                            self.acks.append(time.monotonic() - sent)
+                        else:  # nothing changed (the store is locked...): try again in a moment
+                            self.errors[frame["code"]] = self.errors.get(frame["code"], 0) + 1
+                            await asyncio.sleep(0.1)
+                            frame = {"type": "state", "view": view}
                         sent = 0.0
-                    if frame["type"] != "state" or sent:
+                    if frame["type"] != "state" or sent or frame["view"] is None:
                         continue
                     view = frame["view"]
                     if view["outcome"] is not None:
@@ -104,6 +111,7 @@ class Honest:
         table_id, _ = await self.new_game()
         async with websockets.connect(f"{self.server.ws}/ws/{table_id}") as ws:
             await ws.send(json.dumps({"type": "hello"}))
+            self.pinging.set()
             while not self.stop.is_set():
                 start = time.monotonic()
                 await ws.send(json.dumps({"type": "ping"}))
@@ -211,7 +219,15 @@ async def socket_flood(server: Server, until: float) -> str:
 
 async def reconnects(server: Server, until: float, table_id: str) -> str:
     count = with_events = 0
-    while time.monotonic() < until:
+    async with websockets.connect(f"{server.ws}/ws/{table_id}") as watcher:  # bots alone play while watched
+        await watcher.send(json.dumps({"type": "hello"}))
+        while time.monotonic() < until:
+            count, with_events = await _resume_once(server, table_id, count, with_events)
+    return f"{count} resumes, {with_events} with replayed events"
+
+
+async def _resume_once(server: Server, table_id: str, count: int, with_events: int) -> tuple[int, int]:
+    for _ in range(1):
         async with websockets.connect(f"{server.ws}/ws/{table_id}") as ws:
             await ws.send(json.dumps({"type": "hello"}))
             version = json.loads(await ws.recv())["version"]
@@ -223,7 +239,7 @@ async def reconnects(server: Server, until: float, table_id: str) -> str:
                 if kind == "state":
                     break
         count += 1
-    return f"{count} resumes, {with_events} with replayed events"
+    return count, with_events
 
 
 async def chat_hint(server: Server, until: float) -> str:
@@ -248,20 +264,26 @@ async def chat_hint(server: Server, until: float) -> str:
 
 
 async def locked_store(server: Server, until: float) -> str:
-    db = sqlite3.connect(server.db, isolation_level=None, timeout=5.0)
-    db.execute("BEGIN IMMEDIATE")
-    db.execute("INSERT OR REPLACE INTO meta VALUES ('bench-lock', 'held')")
+    def take() -> sqlite3.Connection:  # in a thread: the wait for the lock holds nothing here
+        db = sqlite3.connect(server.db, isolation_level=None, timeout=30.0, check_same_thread=False)
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('bench-lock', 'held')")
+        return db
+
+    db = await asyncio.to_thread(take)
+    held = time.monotonic()
     while time.monotonic() < until:
         await asyncio.sleep(0.1)
     db.execute("ROLLBACK")
     db.close()
-    return "write lock held by another process"
+    return f"write lock held by another process for {time.monotonic() - held:.1f} s"
 
 
 async def phase(server: Server, name: str, attack: Callable[[float], Coroutine[Any, Any, str]] | None,
                 seconds: float) -> dict[str, Any]:
     honest = Honest(server)
     tasks = [asyncio.create_task(honest.play()), asyncio.create_task(honest.ping())]
+    await asyncio.wait_for(asyncio.gather(honest.playing.wait(), honest.pinging.wait()), 60.0)
     await asyncio.sleep(0.5)
     until = time.monotonic() + seconds
     attack_task: asyncio.Task[str] | None = asyncio.create_task(attack(until)) if attack else None
@@ -283,6 +305,9 @@ async def main(args: argparse.Namespace) -> list[dict[str, Any]]:
     server = Server(tmp / "abuse.sqlite3", "--bot-delay", "0.05").start()
     try:
         long_game = server.table({0: "medium", 1: "medium"}, humans=(), game="spit")[0]
+        warm = server.table({1: "random"}, humans=(0,))  # the bot workers start before anything is measured
+        await phase(server, "warm-up", None, 2.0)
+        del warm
         attacks: dict[str, Callable[[float], Coroutine[Any, Any, str]] | None] = {
             "baseline": None,
             "spoofed-create": lambda until: spoofed_create(server, until),

@@ -35,7 +35,7 @@ def test_ld3_owners_take_turns_for_the_bot_workers():
     order: list[str] = []
 
     async def move(owner: str, name: str) -> None:
-        action, _, _ = await pool.think(owner, Recorder(name), None, random.Random(0))
+        action, _, _, _ = await pool.think(owner, Recorder(name), None, random.Random(0))
         order.append(action)
 
     async def main() -> None:

@@ -20,10 +20,14 @@ from ..bots.roles import STAND_IN_BOTS, pick_bot
 from ..core.chance import derive
 from ..core.game import Action
 from ..host.realtime import Intent, RealtimeBot
-from .botpool import BotPool
+from .botpool import QUICK, BotPool
 
 if TYPE_CHECKING:
     from .tables import Table
+
+
+QUICK_RUN = 5
+"""Quick thinks in a row after which a bot thinks on the loop (no pickling, no round trip)."""
 
 
 def stand_in(game: str) -> str:
@@ -66,6 +70,7 @@ class BotDriver:
         self.t = table
         self.delay = delay
         self.pool = pool  # where bots think (None: in this process, on the loop)
+        self.quick: dict[int, int] = {}  # seat -> its bot's quick thinks in a row in the pool (QUICK_RUN: here)
         self.standins: dict[int, tuple[Bot, random.Random]] = {}
         self.realtime_standins: set[int] = set()  # real-time seats a stand-in plays while their person is away
         self.task: asyncio.Task[None] | None = None
@@ -147,7 +152,7 @@ class BotDriver:
                 seat, version = m.to_move(), t.version
                 bot, rng = found
                 view = m.state.view(seat)
-            action, bot, rng = await self._think(bot, view, rng)
+            action, bot, rng = await self._think(seat, bot, view, rng)
             async with t.lock:
                 m = t.match
                 if m is None or t.version != version or m.to_move() != seat or self.mover() is None:
@@ -156,11 +161,22 @@ class BotDriver:
                 if not self.release(seat, action):
                     return
 
-    async def _think(self, bot: Bot, view: Any, rng: random.Random) -> tuple[Action, Bot, random.Random]:
+    async def _think(self, seat: int, bot: Bot, view: Any, rng: random.Random) -> tuple[Action, Bot, random.Random]:
+        """The bot's move: in the pool, or here when there is none or the bot is quick: one
+        that took under :data:`~.botpool.QUICK` seconds :data:`QUICK_RUN` times in a row in the
+        pool thinks here, until a move of it takes longer."""
         if self.pool is None:
             return bot.act(view, rng), bot, rng
+        if self.quick.get(seat, 0) >= QUICK_RUN:
+            start = time.perf_counter()
+            action = bot.act(view, rng)
+            if time.perf_counter() - start >= QUICK:
+                self.quick[seat] = 0  # not so quick after all: back to the pool
+            return action, bot, rng
         owner = self.t.owner or f"table {self.t.id}"
-        return await self.pool.think(owner, bot, view, rng)
+        action, bot, rng, took = await self.pool.think(owner, bot, view, rng)
+        self.quick[seat] = self.quick.get(seat, 0) + 1 if took < QUICK else 0
+        return action, bot, rng
 
     def _keep(self, seat: int, bot: Bot, rng: random.Random) -> None:
         """The bot and its generator as they came back from thinking (a search bot's memory)."""

@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import pickle
 import random
+import time
 from collections import deque
 from typing import Any
 
@@ -31,9 +32,16 @@ def machine_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def think(bot: Any, view: Any, rng: random.Random) -> tuple[Action, Any, random.Random]:
-    """One move of ``bot`` (in a worker): the action and the bot and generator after it."""
-    return bot.act(view, rng), bot, rng
+QUICK = 0.002
+"""Seconds of thinking under which a bot is cheaper to run on the loop than to send to a worker."""
+
+
+def think(bot: Any, view: Any, rng: random.Random) -> tuple[Action, Any, random.Random, float]:
+    """One move of ``bot`` (in a worker): the action, the bot and generator after it, and the
+    seconds it thought."""
+    start = time.perf_counter()
+    action = bot.act(view, rng)
+    return action, bot, rng, time.perf_counter() - start
 
 
 class BotPool:
@@ -55,7 +63,8 @@ class BotPool:
                 self.workers, mp_context=multiprocessing.get_context("forkserver"), initializer=_behind_the_loop)
         return self._executor
 
-    async def think(self, owner: str, bot: Any, view: Any, rng: random.Random) -> tuple[Action, Any, random.Random]:
+    async def think(self, owner: str, bot: Any, view: Any, rng: random.Random
+                    ) -> tuple[Action, Any, random.Random, float]:
         """``bot``'s move on ``view``, worked out in the pool when ``owner``'s turn comes."""
         try:
             job = pickle.dumps((bot, view, rng))
@@ -116,6 +125,6 @@ def _behind_the_loop() -> None:
         os.nice(10)
 
 
-def _think_pickled(job: bytes) -> tuple[Action, Any, random.Random]:
+def _think_pickled(job: bytes) -> tuple[Action, Any, random.Random, float]:
     bot, view, rng = pickle.loads(job)
     return think(bot, view, rng)

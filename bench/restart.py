@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.server.netserver import Server
 
+from cardtable.server.hub import Hub
 from cardtable.server.store import Store
-from cardtable.server.tables import Hub
 
 MIX = ("trash", "trex", "spit")
 

@@ -20,6 +20,7 @@ def _client(store: Store, **kwargs: object) -> TestClient:
     with warnings.catch_warnings():  # starlette's notice about httpx, not ours
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
+    kwargs.setdefault("allow_hosts", ("testserver",))  # the test client's Host
     return TestClient(create_app(store, **kwargs), base_url="http://testserver")  # type: ignore[arg-type]
 
 

@@ -22,7 +22,8 @@ def free_port() -> int:
 class Server:
     """``cardtable serve`` over a database file; :meth:`restart` keeps the file and the port."""
 
-    def __init__(self, db: Path, *extra: str, port: int | None = None) -> None:
+    def __init__(self, db: Path, *extra: str, port: int | None = None, files: int | None = None) -> None:
+        self.files = files  # a limit of open files for the server process (soft and hard)
         self.db = db
         self.extra = extra
         self.port = port or free_port()
@@ -42,7 +43,8 @@ class Server:
         cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", f"sqlite:///{self.db}", "--bot-delay", "0", *self.extra]
         with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                         preexec_fn=self._limit if self.files else None)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -54,6 +56,12 @@ class Server:
                 pass
             time.sleep(0.05)
         raise RuntimeError("the server did not start")
+
+    def _limit(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.files, self.files))
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 15.0) -> int:
         assert self.proc is not None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -13,10 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server import tables
+from cardtable.server import connection
+from cardtable.server.connection import MAX_MERGED_EVENTS, MAX_QUEUE, Connection
 from cardtable.server.protocol import CLOSE_SLOW, MAX_FRAME, ProtocolError, parse_message
-from cardtable.server.tables import MAX_MERGED_EVENTS, MAX_QUEUE, Connection
+from cardtable.server.store import Store
 
+from .conftest import _client
 from .helpers import new_table, receive_until
 
 if TYPE_CHECKING:
@@ -113,7 +117,7 @@ def test_ld5_ld6_a_reader_that_lags_gets_the_newest_state_not_a_backlog():
 
 
 def test_ld5_a_socket_that_takes_no_frame_for_the_send_timeout_is_closed(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(tables, "SEND_TIMEOUT", 0.05)
+    monkeypatch.setattr(connection, "SEND_TIMEOUT", 0.05)
 
     async def main() -> list[tuple[int, str]]:
         closed: list[tuple[int, str]] = []
@@ -186,9 +190,30 @@ def test_p4_arbitrary_text_never_raises_anything_but_protocol_errors(text: str):
         parse_message(text)
 
 
-def test_new_tables_per_address_are_rate_limited(client: TestClient):
-    codes = [client.post("/api/tables", json={"game": "trash"}).status_code for _ in range(40)]
-    assert codes[:30] == [201] * 30 and 429 in codes[30:]
+def test_new_tables_per_address_are_rate_limited(db_path: Path):
+    store = Store(db_path)
+    with _client(store, max_open_per_ip=1000) as client:
+        replies = [client.post("/api/tables", json={"game": "trash"}) for _ in range(40)]
+    store.close()
+    assert [r.status_code for r in replies[:30]] == [201] * 30
+    assert "rate_limited" in [r.json().get("error") for r in replies[30:]]
+
+
+def test_p11_open_tables_per_address_are_capped_and_unjoined_ones_expire(db_path: Path):
+    store = Store(db_path)
+    with _client(store, max_open_per_ip=5, unjoined=1.5) as client:
+        replies = [client.post("/api/tables", json={"game": "trash"}) for _ in range(8)]
+        assert [r.status_code for r in replies] == [201] * 5 + [429] * 3
+        assert replies[-1].json()["error"] == "too_many_open"
+        assert len(client.get("/api/tables").json()["tables"]) == 5
+        joined = replies[0].json()["table"]["id"]
+        client.post(f"/api/tables/{joined}/sit", json={"seat": 0, "name": "A"})
+        time.sleep(2.0)  # the four nobody joined expire from the lobby and from the cap
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [joined]
+        again = [client.post("/api/tables", json={"game": "trash"}).status_code for _ in range(5)]
+        assert again == [201] * 4 + [429]
+        assert client.get(f"/api/tables/{replies[1].json()['table']['id']}").status_code == 200  # links still work
+    store.close()
 
 
 def test_lobby_bodies_are_capped_before_they_are_read(client: TestClient):

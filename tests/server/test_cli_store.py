@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from cardtable.cli.main import main
+from cardtable.server.hub import Hub
 from cardtable.server.store import Store, db_path_from_url, default_db_path
-from cardtable.server.tables import Hub
 
 
 def test_serve_is_a_subcommand(capsys: pytest.CaptureFixture[str]):

@@ -15,9 +15,11 @@ import re
 from typing import Any
 
 from cardtable.core.cards import Card
+from cardtable.server.connection import Connection, Outgoing
+from cardtable.server.fanout import FanOut
+from cardtable.server.hub import Hub
 from cardtable.server.protocol import dumps
 from cardtable.server.store import Store
-from cardtable.server.tables import Connection, Hub, Outgoing, Table
 
 CARD_ASCII = re.compile(r'"((?:[2-9TJQKA][CDHS])|JK)"')
 CARD_UNICODE = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])|🃏")
@@ -163,15 +165,15 @@ def test_h2_the_oracle_catches_a_leak(tmp_path):
     """The oracle is not vacuous: a server that sent the stock would fail it."""
     store = Store(":memory:")
     hub = Hub(store)
-    original = Table.view_json
+    original = FanOut.view_json  # every frame with game data is built there
 
-    def leaky(self: Table, seat: int | None, lang: str) -> dict[str, Any]:
+    def leaky(self: FanOut, seat: int | None, lang: str) -> dict[str, Any]:
         data = original(self, seat, lang)
-        assert self.match is not None
-        data["extra"] = [str(Card.from_id(c)) for c in self.match.state.stock[-3:]]
+        assert self.t.match is not None
+        data["extra"] = [str(Card.from_id(c)) for c in self.t.match.state.stock[-3:]]
         return data
 
-    Table.view_json = leaky  # type: ignore[method-assign]
+    FanOut.view_json = leaky  # type: ignore[method-assign]
     try:
         try:
             play_one(hub, random.Random(1))
@@ -180,4 +182,4 @@ def test_h2_the_oracle_catches_a_leak(tmp_path):
         else:
             raise AssertionError("the oracle missed a leak")
     finally:
-        Table.view_json = original  # type: ignore[method-assign]
+        FanOut.view_json = original  # type: ignore[method-assign]

@@ -10,9 +10,9 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from cardtable.server.hub import Hub
 from cardtable.server.protocol import CLOSE_NO_TABLE
 from cardtable.server.store import Store
-from cardtable.server.tables import Hub
 
 from .conftest import _client
 from .helpers import new_table

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from cardtable.server.lobby import clean_name, new_token
 from cardtable.server.protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -23,7 +24,6 @@ from cardtable.server.protocol import (
     TokenBucket,
     parse_message,
 )
-from cardtable.server.tables import clean_name, new_token
 
 from .helpers import my_turn_or_over, new_table, play_first_legal_to_end, receive_until
 
@@ -467,3 +467,38 @@ def test_p8_the_rate_limit_is_the_seats_and_survives_a_reconnect(client: TestCli
             ws.send_json({"type": "act", "seq": 100 + i, "action": "stock"})
         codes = [receive_until(ws, "error")[0]["code"] for _ in range(20)]
         assert "rate_limited" in codes  # a new socket does not refill the seat's bucket
+
+
+@pytest.mark.parametrize("origin", ["https://testserver", "http://testserver:8080", "http://testserver:80x",
+                                    "http://good.example", "https://good.example:8443", "https://good.example/x",
+                                    "http://user@testserver", "HTTPS://testserver", "ws://testserver"])
+def test_a6_origin_scheme_host_and_port_are_compared_exactly(client: TestClient, origin: str):
+    """An ``https://`` variant of the page's ``http://`` origin (or of an allowed one), another port, a path:
+    all refused, for the socket and for POSTs."""
+    table_id, _, _ = new_table(client)
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{table_id}", headers={"origin": origin}):
+        pass
+    r = client.post("/api/tables", json={"game": "trash"}, headers={"origin": origin})
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "testserver.evil", "127.0.0.1.evil.example",
+                                  "", "a b", "testserver@evil.example"])
+def test_a6_dns_rebinding_an_unknown_host_is_refused_everywhere(client: TestClient, host: str):
+    """Host and Origin both the attacker's name (which resolves to 127.0.0.1): nothing is served."""
+    table_id, _, _ = new_table(client)
+    headers = {"host": host, "origin": f"http://{host}"}
+    assert client.get("/api/tables", headers=headers).status_code == 421
+    assert client.post("/api/tables", json={"game": "trash"}, headers=headers).status_code == 421
+    assert client.get(f"/api/tables/{table_id}", headers=headers).status_code == 421
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{table_id}", headers=headers):
+        pass
+
+
+@pytest.mark.parametrize("host", ["localhost:8000", "127.0.0.1", "[::1]:8000", "LOCALHOST.", "testserver"])
+def test_a6_loopback_names_are_served_by_default(client: TestClient, host: str):
+    r = client.post("/api/tables", json={"game": "trash"}, headers={"host": host, "origin": f"http://{host}"})
+    assert r.status_code == 201, r.text
+    with client.websocket_connect(f"/ws/{r.json()['table']['id']}",
+                                  headers={"host": host, "origin": f"http://{host}"}) as ws:
+        hello(ws)

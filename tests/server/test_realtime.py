@@ -11,8 +11,8 @@ import random
 import time
 from typing import TYPE_CHECKING
 
+from cardtable.server.hub import Hub
 from cardtable.server.store import Store
-from cardtable.server.tables import Hub
 
 from .helpers import new_table
 from .test_protocol import hello
@@ -208,11 +208,11 @@ def test_r9_the_countdown_told_to_clients_counts_down(db_path):
 
 
 def test_r9_without_a_hold_spit_still_stops_waiting(db_path, monkeypatch):
-    from cardtable.server import tables
+    from cardtable.server import presence
 
     from .conftest import _client
 
-    monkeypatch.setattr(tables, "MAX_WAIT", 0.4)
+    monkeypatch.setattr(presence, "MAX_WAIT", 0.4)
     store = Store(db_path)
     with _client(store, bot_delay=0.0, countdown=0.2, hold=None) as client:  # cardtable serve --hold 0
         table_id, _, _ = new_table(client, {1: "expert"}, game="spit")
@@ -220,4 +220,41 @@ def test_r9_without_a_hold_spit_still_stops_waiting(db_path, monkeypatch):
         assert table.pause == {"waiting": [0]}
         _wait(lambda: table.pause is None)
         _wait(lambda: table.version > 0)  # the bot plays on
+    store.close()
+
+
+def test_r5_r9_dropping_just_before_the_hold_again_and_again_pauses_spit_for_one_hold_at_most(db_path):
+    """Issue 12 item 5: a griefer who drops and comes back before ``--hold`` runs out, over and over,
+    stops the game for one hold in all; then it goes on without waiting and a stand-in plays the
+    griefer's seat while they are away. The opponent's plays are no longer refused as ``paused``."""
+    from .conftest import _client
+
+    store = Store(db_path)
+    hold = 1.0
+    with _client(store, bot_delay=0.0, countdown=0.2, hold=hold, rate=1e6, burst=1e6) as client:
+        table_id, _, tokens = new_table(client, {}, game="spit", sit=(0, 1))
+        table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{table_id}") as honest:
+            hello(honest, tokens[1])
+            paused_time = 0.0
+            start = time.monotonic()
+            while time.monotonic() - start < 4.0:  # the griefer's cycle: away 0.8 s, back for a moment
+                with client.websocket_connect(f"/ws/{table_id}") as griefer:
+                    hello(griefer, tokens[0])
+                    time.sleep(0.05)
+                for _ in range(8):
+                    time.sleep(0.1)
+                    paused_time += 0.1 if table.pause is not None else 0.0
+            assert paused_time <= hold + 0.2 * 5 + 0.5, paused_time  # the hold, the countdowns it caused
+            assert table.pause is None  # the griefer is away now, and the game does not wait
+            assert table.public()["seats"][0]["auto"]  # a stand-in plays their seat
+            version = table.version
+            _wait(lambda: table.version > version)  # and does move
+            honest.send_json({"type": "act", "seq": 1, "action": "1 spit"})
+            while (frame := honest.receive_json())["type"] not in ("ack", "error"):
+                pass
+            assert frame.get("code") != "paused"
+        with client.websocket_connect(f"/ws/{table_id}") as back:  # the griefer comes back and plays again
+            hello(back, tokens[0])
+            assert not table.public()["seats"][0]["auto"]
     store.close()

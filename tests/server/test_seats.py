@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_FREED, CLOSE_LEFT
-from cardtable.server.tables import MAX_CHAT
+from cardtable.server.talk import MAX_CHAT
 
 from .helpers import new_table, receive_until
 from .test_protocol import closed_code, hello
@@ -87,8 +87,8 @@ def test_a4_r5_leaving_a_game_in_progress_hands_the_seat_to_a_bot_to_the_end(fas
 
 
 def test_a4_leaving_spit_hands_the_seat_to_a_real_time_bot():
+    from cardtable.server.hub import Hub
     from cardtable.server.store import Store
-    from cardtable.server.tables import Hub
 
     hub = Hub(Store(":memory:"))
     table, _ = hub.create("spit", None, {"spit_delay": 0.0})
@@ -129,8 +129,8 @@ def test_p10_chat_is_text_cleaned_capped_and_shared_with_the_table(client: TestC
 
 
 def test_p10_chat_survives_a_restart(tmp_path):
+    from cardtable.server.hub import Hub
     from cardtable.server.store import Store
-    from cardtable.server.tables import Hub
 
     path = tmp_path / "s.sqlite3"
     hub = Hub(Store(path))
@@ -141,7 +141,7 @@ def test_p10_chat_survives_a_restart(tmp_path):
         assert table.chat(i % 2, f"line {i}") is None
     hub.store.close()
     again = Hub(Store(path)).get(table.id)
-    lines = list(again.chat_log)
+    lines = list(again.talk.log)
     assert len(lines) == 50 and lines[0] == {"seat": 0, "name": "Ana", "text": "line 10"}
     assert lines[-1] == {"seat": 1, "name": "Ben", "text": "line 59"}
 
@@ -156,7 +156,7 @@ def test_c10_three_people_race_for_the_last_seat_and_exactly_one_gets_it(db_path
 
     async def main() -> list[int]:
         store = Store(db_path)
-        app = create_app(store, bot_delay=0.0)
+        app = create_app(store, bot_delay=0.0, allow_hosts=("testserver",))
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
             made = (await http.post("/api/tables", json={"game": "trash"})).json()

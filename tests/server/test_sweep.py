@@ -7,8 +7,9 @@ import random
 import time
 from pathlib import Path
 
+from cardtable.server.connection import Connection
+from cardtable.server.hub import Hub
 from cardtable.server.store import Store
-from cardtable.server.tables import Connection, Hub
 
 from .conftest import _client
 from .helpers import new_table, receive_until

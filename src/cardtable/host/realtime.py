@@ -152,6 +152,12 @@ class RealtimeHost:
         if not self.state.is_terminal():
             self._react(seat, self.clock.now())
 
+    def remove_bot(self, seat: int) -> None:
+        """``seat`` is played by a person again (a stand-in's person came back): its bot's
+        intent is dropped, so nothing it planned is sent."""
+        self.bots.pop(seat, None)
+        self._intent.pop(seat, None)
+
     # ---------------------------------------------------------- processing
     def next_due(self) -> float | None:
         """When the next queued action, bot move or timer is due (``None``: nothing queued)."""

@@ -10,8 +10,11 @@ import contextlib
 import gc
 import json
 import math
+import sqlite3
+import sys
 import time
-from collections.abc import AsyncIterator
+import urllib.parse
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
+from .botpool import BotPool
+from .connection import Connection
+from .hub import Hub
+from .lobby import LobbyError
 from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -40,7 +47,7 @@ from .protocol import (
     parse_message,
 )
 from .store import Store
-from .tables import Connection, Hub, LobbyError, Table
+from .tables import Table
 
 HELLO_TIMEOUT = 10.0
 SECURITY_HEADERS = [
@@ -82,6 +89,8 @@ def parse_body(raw: bytes) -> Any:
     which no JSON answer could carry back)."""
     try:
         return json.loads(raw or b"{}", parse_constant=_reject_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise LobbyError(400, "bad_json", "the body is nested too deeply") from None
     except ValueError as exc:
         message = str(exc) if isinstance(exc, NonFiniteError) else "the body is not JSON"
         raise LobbyError(400, "bad_json", message) from None
@@ -102,17 +111,90 @@ def _finite_float(text: str) -> float:
     return value
 
 
+def _store_error() -> JSONResponse:
+    return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
+                        status_code=503)
+
+
 def _json_error(exc: LobbyError) -> JSONResponse:
     return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+"""The names the server answers to by default: a page served under any other ``Host`` is a
+DNS-rebinding attempt (an attacker's name that resolves to 127.0.0.1)."""
+
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def split_host(host: str | None) -> tuple[str, int | None] | None:
+    """``Host`` as (lower-case name, port or ``None``); ``None`` if it is not one host."""
+    if not host or len(host) > 300 or any(c in host for c in "/\\@?# "):
+        return None
+    try:
+        parts = urllib.parse.urlsplit("//" + host)
+        name, port = parts.hostname, parts.port
+    except ValueError:
+        return None
+    if not name:
+        return None
+    return name.rstrip("."), port
+
+
+def split_origin(origin: str) -> tuple[str, str, int] | None:
+    """``Origin`` as (scheme, lower-case host, port with the scheme's default filled in)."""
+    try:
+        parts = urllib.parse.urlsplit(origin)
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.username:
+        return None
+    return parts.scheme, parts.hostname.rstrip("."), port or _DEFAULT_PORTS[parts.scheme]
+
+
+def host_allowed(host: str | None, names: frozenset[str]) -> bool:
+    """The ``Host`` header names this server: one of ``names`` (any port)."""
+    split = split_host(host)
+    return split is not None and split[0] in names
+
+
 def origin_allowed(origin: str | None, host: str | None, allow: frozenset[str]) -> bool:
-    """No ``Origin`` (a non-browser client), the page's own origin, or an exact allowlist entry."""
+    """No ``Origin`` (a non-browser client), the page's own origin (``http://`` and the ``Host``,
+    port included), or an allowlist entry: scheme, host and port compared exactly (A6)."""
     if origin is None:
         return True
-    if origin in allow:
+    theirs = split_origin(origin)
+    if theirs is None:
+        return False
+    if theirs in {split_origin(a) for a in allow}:
         return True
-    return host is not None and origin in (f"http://{host}", f"https://{host}")
+    own = split_host(host)
+    return own is not None and theirs == ("http", own[0], own[1] or 80)
+
+
+class HostGuard:
+    """ASGI middleware: a request whose ``Host`` is not one of the server's names is refused
+    (HTTP ``421``; a WebSocket is closed before it is accepted, ``403`` at the upgrade)."""
+
+    def __init__(self, app: Any, names: frozenset[str]) -> None:
+        self.app = app
+        self.names = names
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        host = next((v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"host"), None)
+        if host_allowed(host, self.names):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": CLOSE_POLICY})
+            return
+        response = JSONResponse({"error": "bad_host", "message": "this server is not reached by that name"},
+                                status_code=421)
+        await response(scope, receive, send)
 
 
 def games_info() -> list[dict[str, Any]]:
@@ -137,6 +219,7 @@ def create_app(
     store: Store,
     *,
     allow_origins: tuple[str, ...] = (),
+    allow_hosts: tuple[str, ...] = (),
     bot_delay: float = 0.4,
     rate: float = 20.0,
     burst: float = 40.0,
@@ -146,6 +229,10 @@ def create_app(
     create_burst: float = 30.0,
     keep: float = 600.0,
     countdown: float | None = 3.0,
+    close_store: bool = False,
+    max_open_per_ip: int = 10,
+    unjoined: float = 120.0,
+    bot_workers: int = 0,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -154,11 +241,29 @@ def create_app(
     finished table nobody is at stays in memory (the database keeps it).
     ``countdown``: a real-time game (Spit) stands still while a person's seat has
     no connection and goes on this many seconds after everyone is back (``None``:
-    it never waits)."""
-    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown)
+    it never waits). ``max_open_per_ip``: open tables one address may hold;
+    ``unjoined``: seconds an open table nobody sat at or connected to stays (P11).
+    ``allow_hosts``: names the server is reached by besides
+    :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
+    ``bot_workers``: processes turn-based bots think in, addresses taking turns (0: in this
+    process, on the event loop). ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
+    the database is closed before the process exits, whatever signal ended it)."""
+    pool = BotPool(bot_workers) if bot_workers > 0 else None
+    hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
+              max_open_per_owner=max_open_per_ip, unjoined=unjoined, pool=pool)
     allow = frozenset(allow_origins)
+    names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
     create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
+    resume_buckets: dict[str, TokenBucket] = {}  # resumes with missed events per address: 20 at once, 2 a second
+
+    def may_resume(ip: str) -> bool:
+        bucket = resume_buckets.get(ip)
+        if bucket is None:
+            if len(resume_buckets) > 10_000:
+                resume_buckets.clear()
+            bucket = resume_buckets[ip] = TokenBucket(2.0, 20.0)
+        return bucket.take()
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
@@ -198,9 +303,11 @@ def create_app(
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options")
-            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"))
+            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip)
         except LobbyError as exc:
             return _json_error(exc)
+        except sqlite3.Error:
+            return _store_error()
         return JSONResponse({"table": table.public(), "host": host}, status_code=201)
 
     async def api_table(request: Request) -> Response:
@@ -253,6 +360,8 @@ def create_app(
                 return JSONResponse({"table": table.public()})
         except LobbyError as exc:
             return _json_error(exc)
+        except sqlite3.Error:
+            return _store_error()
 
     async def i18n(request: Request) -> Response:
         lang = request.path_params["lang"]
@@ -283,7 +392,7 @@ def create_app(
             if table is None:
                 await websocket.close(code=CLOSE_NO_TABLE)
                 return
-            await serve_socket(websocket, table, rate, burst)
+            await serve_socket(websocket, table, rate, burst, lambda: may_resume(ip))
         finally:
             if table is not None:
                 table.visitors -= 1
@@ -300,13 +409,18 @@ def create_app(
 
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(min(60.0, max(0.05, keep / 4)))
+                await asyncio.sleep(min(60.0, max(0.05, min(keep, unjoined) / 4)))
                 hub.sweep()
 
         task = asyncio.get_running_loop().create_task(sweeper())
         yield
         task.cancel()
         hub.close_all()
+        if pool is not None:
+            pool.close()
+        if close_store:
+            store.close()
+            print("cardtable: stopped; database closed", file=sys.stderr, flush=True)
 
     app = Starlette(
         routes=[
@@ -322,15 +436,18 @@ def create_app(
             Mount("/static", app=StaticFiles(directory=WEB / "static"), name="static"),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(SecurityHeaders), Middleware(HostGuard, names=names)],
     )
     app.state.hub = hub
     app.state.sockets_per_ip = sockets_per_ip
     return app
 
 
-async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float) -> None:
-    """One client: hello first, then actions and pings, until it goes away."""
+async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float,
+                       may_resume: Callable[[], bool] = lambda: True) -> None:
+    """One client: hello first, then actions and pings, until it goes away. A ``hello`` with
+    ``since`` gets the events it missed only while ``may_resume()`` (the address's resume
+    rate); otherwise it gets the state alone, which is all a client needs to go on."""
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
@@ -394,13 +511,19 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 if seat is not None:  # the limit belongs to the seat: reconnecting does not refill it
                     bucket = table.buckets.setdefault(seat, bucket)
                 conn.lang = msg.get("lang", "en")
+                since = msg.get("since")
+                if since is not None and since < table.version and not may_resume():
+                    since = None
                 async with table.lock:
-                    table.attach(conn, seat, msg.get("since"))
+                    table.attach(conn, seat, since)
             elif not said_hello:
                 conn.close_soon(CLOSE_POLICY, "hello first")
                 break
             elif conn.seat is None:
                 conn.push({"type": "error", "code": "spectator", "message": f"spectators cannot {kind}",
+                           **({"seq": msg["seq"]} if kind == "act" else {})})
+            elif table.row.status == "over":  # a seat's token is read-only once the game is over (A4)
+                conn.push({"type": "error", "code": "over", "message": f"the game is over: no more {kind}",
                            **({"seq": msg["seq"]} if kind == "act" else {})})
             elif kind == "chat":
                 async with table.lock:

@@ -3,21 +3,42 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
+import sqlite3
 import sys
+from typing import Any
 
 from ..core.errors import ConfigError
 
 MISSING = "the web server needs its extra: pip install 'cardtable[web]'"
 
 
+def port_number(text: str) -> int:
+    """``--port``: a TCP port, 1 to 65535 (0: any free port, the one taken is announced)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: ports are 1 to 65535") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports are 1 to 65535")
+    return port
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser("serve", help="play in the browser: run the web server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port, 1 to 65535 (default 8000)")
     serve.add_argument("--db", default=None,
                        help="database URL sqlite:///path (default: the user's data directory)")
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
-                       help="an extra browser origin allowed to connect (exact match; repeatable)")
+                       help="an extra browser origin allowed to connect (exact scheme, host and port; repeatable)")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="a name (or address) the server is reached by, besides the loopback names and "
+                            "--host; the Host header is checked against them (DNS rebinding; repeatable)")
+    serve.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                       help="comma-separated proxy addresses whose X-Forwarded-For is trusted "
+                            "(default: none; clients are known by their own address)")
     serve.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves")
     serve.add_argument("--rate", type=float, default=20.0, help="messages a second per connection (default 20)")
     serve.add_argument("--burst", type=float, default=40.0, help="burst of messages per connection (default 40)")
@@ -33,9 +54,61 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                             "the database keeps it and it is loaded again when asked for)")
     serve.add_argument("--max-per-ip", type=int, default=20,
                        help="open WebSockets allowed from one address (default 20)")
+    serve.add_argument("--max-open-tables", type=int, default=10,
+                       help="open (not started) tables one address may hold (default 10)")
+    serve.add_argument("--unjoined", type=float, default=120.0,
+                       help="seconds an open table nobody sat at or connected to stays listed (default 120)")
+    serve.add_argument("--max-conn-per-ip", type=int, default=64,
+                       help="open connections (HTTP and WebSocket) allowed from one address (default 64)")
+    serve.add_argument("--header-timeout", type=float, default=10.0,
+                       help="seconds a request's headers may take before its connection is closed (default 10)")
+    serve.add_argument("--bot-workers", type=int, default=None,
+                       help="processes bots think in, each address's tables taking turns "
+                            "(default: one per core; 0: on the server's event loop)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.set_defaults(run=cmd_serve)
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``, or a :class:`ConfigError` that says why not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ConfigError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(f"port {port} on {host} is in use by another program: "
+                              "stop it or choose another --port") from None
+        if exc.errno == errno.EACCES:
+            raise ConfigError(f"port {port} on {host} needs privileges: choose a --port above 1023") from None
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return sock
+
+
+def open_store(url: str | None, synchronous: str) -> Any:
+    """The server's :class:`~cardtable.server.store.Store` from ``--db``; a :class:`ConfigError`
+    naming the file when it is not a database this server can use."""
+    from .store import Store, db_path_from_url
+
+    try:
+        path = db_path_from_url(url)
+    except ValueError as exc:
+        raise ConfigError(f"--db: {exc}") from None
+    try:
+        return Store(path, synchronous=synchronous)
+    except sqlite3.DatabaseError as exc:
+        raise ConfigError(f"--db {path}: not a cardtable database or damaged ({exc}); "
+                          "move it away or name another file") from None
+    except OSError as exc:
+        raise ConfigError(f"--db {path}: {exc.strerror}") from None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -46,28 +119,49 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ConfigError(MISSING) from None
     if args.keep < 1:
         raise ConfigError("--keep is at least 1 second")
+    if args.max_conn_per_ip < 2 or args.header_timeout <= 0:
+        raise ConfigError("--max-conn-per-ip is at least 2 and --header-timeout above 0")
     from .app import create_app
-    from .store import Store, db_path_from_url
+    from .botpool import machine_workers
+    from .guard import ConnectionGuard, guarded_http, raise_open_file_limit
+    from .logs import quiet_client_noise
 
+    store = open_store(args.db, args.sync)
     try:
-        path = db_path_from_url(args.db)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    store = Store(path, synchronous=args.sync)
-    app = create_app(store, allow_origins=tuple(args.allow_origin), bot_delay=args.bot_delay,
-                     rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
-                     hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
-                     countdown=args.countdown if args.countdown > 0 else None)
-    print(f"cardtable: serving on http://{args.host}:{args.port}/ (database {path})", file=sys.stderr, flush=True)
-    uvicorn.run(
+        sock = bind(args.host, args.port)
+    except ConfigError:
+        store.close()
+        raise
+    hosts = (*args.allow_host, *((args.host,) if args.host not in ("0.0.0.0", "::", "") else ()))
+    try:
+        app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
+                         bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
+                         hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
+                         countdown=args.countdown if args.countdown > 0 else None, close_store=True,
+                         max_open_per_ip=args.max_open_tables, unjoined=args.unjoined,
+                         bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers)
+    except sqlite3.DatabaseError as exc:
+        sock.close()
+        store.close()
+        raise ConfigError(f"--db {store.path}: not a cardtable database or damaged ({exc})") from None
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"cardtable: serving on http://{shown}:{port}/ (database {store.path})", file=sys.stderr, flush=True)
+    guard = ConnectionGuard(per_address=args.max_conn_per_ip, header_timeout=args.header_timeout)
+    files = raise_open_file_limit()
+    config = uvicorn.Config(
         app,
-        host=args.host,
-        port=args.port,
+        http=guarded_http(guard),  # a cap per address and a deadline for headers: descriptors cannot run out
+        timeout_keep_alive=5,
+        limit_concurrency=max(64, files - 64),  # past that, 503 rather than no answer at all
         ws_max_size=16384,
         ws_ping_interval=5.0,
         ws_ping_timeout=10.0,
         log_level="warning",
         access_log=False,  # no seat tokens travel in URLs, but keep the log quiet anyway
+        proxy_headers=args.forwarded_allow_ips is not None,  # X-Forwarded-For only from named proxies (P11)
+        forwarded_allow_ips=args.forwarded_allow_ips or "",
     )
-    store.close()
+    quiet_client_noise()  # after uvicorn.Config has set its loggers up
+    uvicorn.Server(config).run(sockets=[sock])
     return 0

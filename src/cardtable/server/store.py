@@ -18,11 +18,18 @@ import os
 import sqlite3
 import threading
 import time
+import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 1
+BUSY_TIMEOUT = 0.05
+"""Seconds a write waits for a lock another process holds before it fails."""
+RETRY_AFTER = 0.5
+"""After a write failed, seconds every further write fails at once (without waiting for the lock):
+sixty tables retrying cannot hold the event loop for sixty busy timeouts."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,17 +84,33 @@ def default_db_path() -> Path:
     return Path(base) / "cardtable" / "server.sqlite3"
 
 
-def db_path_from_url(url: str | None) -> Path | str:
-    """A path from ``sqlite:///path`` (or a bare path); ``sqlite://:memory:`` for tests."""
+def db_path_from_url(url: str | None) -> Path:
+    """The database file of ``sqlite:///path`` (``sqlite:////abs/path``; percent-escapes decoded)
+    or of a bare path. What the server cannot honour is a :class:`ValueError` rather than a
+    surprise: URL options such as ``?mode=ro`` (the server writes every action), an in-memory
+    database (a restart would lose every game), a host part."""
     if url is None:
         return default_db_path()
-    if url in ("sqlite://:memory:", ":memory:"):
-        return ":memory:"
-    if url.startswith("sqlite:///"):
-        return Path(url[len("sqlite:///"):])  # sqlite:///rel/path or sqlite:////abs/path
-    if "://" in url:
+    if url in (":memory:", "sqlite://:memory:", "sqlite:///:memory:") or url.startswith("file::memory:"):
+        raise ValueError("an in-memory database keeps nothing over a restart; name a file")
+    if "://" not in url:
+        if "?" in url:
+            raise ValueError(f"{url!r}: a path has no options; use sqlite:///path/to/file.sqlite3")
+        return Path(url)
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "sqlite":
         raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path/to/file.sqlite3")
-    return Path(url)
+    if parts.netloc:
+        raise ValueError(f"{url!r} names a host; SQLite is a local file: sqlite:///path/to/file.sqlite3")
+    if parts.query or parts.fragment:
+        query = urllib.parse.parse_qs(parts.query)
+        if query.get("mode") == ["ro"]:
+            raise ValueError("a read-only database (mode=ro) cannot be served: the server writes every action")
+        raise ValueError(f"URL options are not supported ({parts.query or parts.fragment}); name the file alone")
+    path = urllib.parse.unquote(parts.path[1:])  # sqlite:///rel/path -> rel/path, sqlite:////abs -> /abs
+    if not path or path.endswith("/"):
+        raise ValueError(f"{url!r} names no file path")
+    return Path(path)
 
 
 class BadRow(Exception):
@@ -130,13 +153,17 @@ class ActionRow:
 
 class Store:
     """One SQLite database. All calls are synchronous and short; the server calls
-    them from its event loop (one connection, one thread)."""
+    them from its event loop (one connection, one thread). A write that cannot be done
+    (the disk is full, another process holds the file) raises :class:`sqlite3.Error`
+    within :data:`BUSY_TIMEOUT` seconds; nothing is half-written."""
 
-    def __init__(self, path: Path | str, *, synchronous: str = "NORMAL") -> None:
+    def __init__(self, path: Path | str, *, synchronous: str = "NORMAL", busy: float = BUSY_TIMEOUT) -> None:
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        # a file locked by another process fails a write after ``busy`` seconds rather than
+        # holding the event loop (every game's pings) for sqlite's default five
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=busy)
         self.db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives a crash of the process (SIGKILL);
         # FULL also survives a power cut, at the cost of an fsync per action.
@@ -146,6 +173,8 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        self._failing_until = 0.0
+        self._failure = ""
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if isinstance(path, Path):
@@ -172,9 +201,23 @@ class Store:
             self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self.db.close()
 
+    # ------------------------------------------------------------- writes
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write: refused at once while the store is failing (for :data:`RETRY_AFTER`
+        seconds after a failed write), then tried again."""
+        if time.monotonic() < self._failing_until:
+            raise sqlite3.OperationalError(f"the store is not writable now ({self._failure})")
+        try:
+            yield
+        except sqlite3.OperationalError as exc:  # locked, full, an I/O error: not a row's own fault
+            self._failing_until, self._failure = time.monotonic() + RETRY_AFTER, str(exc)
+            raise
+        self._failing_until = 0.0
+
     # ------------------------------------------------------------- tables
     def create_table(self, row: TableRow) -> None:
-        with self.db:
+        with self._writing(), self.db:
             self.db.execute("BEGIN")
             self.db.execute(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -187,26 +230,31 @@ class Store:
                 )
 
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        self.db.execute(
-            "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-            (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
-        )
+        with self._writing():
+            self.db.execute(
+                "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
+                (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
+            )
 
     def start(self, table_id: str, seed: int) -> None:
-        self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
+        with self._writing():
+            self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
 
     def set_status(self, table_id: str, status: str) -> None:
-        self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+        with self._writing():
+            self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None) -> None:
         """Append one accepted action; committed when this returns."""
-        self.db.execute(
-            "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, version, seat, action, client_seq, time.time()),
-        )
+        with self._writing():
+            self.db.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, version, seat, action, client_seq, time.time()),
+            )
 
     def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
-        self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
+        with self._writing():
+            self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
 
     def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
         """The table's ``last`` chat lines, oldest first."""

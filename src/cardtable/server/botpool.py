@@ -1,0 +1,130 @@
+"""Bot thinking off the event loop: a process pool sized to the machine, shared fairly.
+
+A search bot can think for half a second; on the server's one event loop that is half a second
+of every game's acks and pings. :class:`BotPool` runs :meth:`Bot.act` in worker processes (the
+bot, its view and its random generator go there pickled, a few kilobytes, and come back with the
+bot's updated memory). Jobs wait in one queue per owner (the address that made the table) and
+the owners take turns, so one address with sixty expert tables gets one share of the machine,
+like any other address; a table has one job at a time, so it gets one share of its owner's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import multiprocessing
+import os
+import pickle
+import random
+import time
+from collections import deque
+from typing import Any
+
+from ..core.game import Action
+
+
+def machine_workers() -> int:
+    """Worker processes for this machine: one per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+QUICK = 0.002
+"""Seconds of thinking under which a bot is cheaper to run on the loop than to send to a worker."""
+
+
+def think(bot: Any, view: Any, rng: random.Random) -> tuple[Action, Any, random.Random, float]:
+    """One move of ``bot`` (in a worker): the action, the bot and generator after it, and the
+    seconds it thought."""
+    start = time.perf_counter()
+    action = bot.act(view, rng)
+    return action, bot, rng, time.perf_counter() - start
+
+
+class BotPool:
+    """``workers`` processes (started when first needed); owners take turns for them."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self._busy = 0
+        self._waiting: dict[str, deque[asyncio.Future[None]]] = {}
+        self._turns: deque[str] = deque()  # owners with jobs waiting, in turn order
+        self.jobs = 0  # moves worked out in the pool
+        self.fallbacks = 0  # moves worked out in the server process (a bot that cannot be pickled)
+
+    @property
+    def executor(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("forkserver"), initializer=_behind_the_loop)
+        return self._executor
+
+    async def think(self, owner: str, bot: Any, view: Any, rng: random.Random
+                    ) -> tuple[Action, Any, random.Random, float]:
+        """``bot``'s move on ``view``, worked out in the pool when ``owner``'s turn comes."""
+        try:
+            job = pickle.dumps((bot, view, rng))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            self.fallbacks += 1
+            return think(bot, view, rng)
+        loop = asyncio.get_running_loop()
+        if self._busy < self.workers:
+            self._busy += 1
+        else:
+            gate: asyncio.Future[None] = loop.create_future()
+            queue = self._waiting.setdefault(owner, deque())
+            if not queue:
+                self._turns.append(owner)
+            queue.append(gate)
+            try:
+                await gate  # a worker was handed to this job
+            except asyncio.CancelledError:
+                if gate.done() and not gate.cancelled():
+                    self._hand_on()
+                raise
+        try:
+            self.jobs += 1
+            return await loop.run_in_executor(self.executor, _think_pickled, job)
+        finally:
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        """A worker is free: the next owner in turn gets it (or nobody waits)."""
+        while self._turns:
+            owner = self._turns.popleft()
+            queue = self._waiting[owner]
+            gate = queue.popleft()
+            if queue:
+                self._turns.append(owner)  # to the back: the others go first
+            else:
+                del self._waiting[owner]
+            if not gate.done():
+                gate.set_result(None)
+                return
+        self._busy -= 1
+
+    def close(self) -> None:
+        """Stop the workers (a move being worked out is dropped) and wait until they are gone."""
+        if self._executor is not None:
+            processes = list(getattr(self._executor, "_processes", {}).values())
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(5.0)
+            self._executor = None
+
+
+def _behind_the_loop() -> None:
+    """A worker yields the cores to the server's event loop (acks and pings go first)."""
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def _think_pickled(job: bytes) -> tuple[Action, Any, random.Random, float]:
+    bot, view, rng = pickle.loads(job)
+    return think(bot, view, rng)

@@ -1,0 +1,183 @@
+"""Every live table of the server: loaded from the store, created, found, swept (LD8)."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+import time
+from typing import Any
+
+from ..core.errors import ConfigError
+from ..core.registry import load
+from .botpool import BotPool
+from .lobby import LobbyError, check_row, new_token
+from .protocol import dumps
+from .store import BadRow, SeatRow, Store, TableRow, token_hash
+from .tables import Table
+
+
+class Hub:
+    """Every live table: games in progress (replayed) and open tables younger than
+    :attr:`keep` are loaded from the store at start; any other one is loaded again
+    when someone asks for it. :meth:`sweep` lets go of tables nobody is at (LD8)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.0,
+        max_tables: int = 10_000,
+        hold: float | None = 60.0,
+        keep: float = 600.0,
+        countdown: float | None = None,
+        max_open_per_owner: int = 10,
+        unjoined: float = 120.0,
+        pool: BotPool | None = None,
+    ) -> None:
+        self.store = store
+        self.pool = pool
+        self.max_open_per_owner = max_open_per_owner
+        self.unjoined = unjoined
+        self.hold = hold
+        self.countdown = countdown
+        self.keep = keep
+        self.bot_delay = bot_delay
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}
+        stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
+        for row in store.tables(("open", "playing")):
+            if isinstance(row, BadRow):
+                self._mark_broken(row.table_id, str(row))
+            elif row.status == "playing" or row.created >= stale:
+                self._load(row)
+
+    def _load(self, row: TableRow) -> Table | None:
+        try:
+            check_row(row)
+            table = self._table(row)
+            dumps(table.public())  # what the lobby and the socket will send of it must be sendable
+        except Exception as exc:  # a row this version cannot load, replay or show (S10): serve the rest
+            self._mark_broken(row.id, f"{row.game} {exc}")
+            return None
+        self.tables[row.id] = table
+        return table
+
+    def _table(self, row: TableRow) -> Table:
+        return Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
+                     pool=self.pool)
+
+    def _mark_broken(self, table_id: str, why: str) -> None:
+        """Leave a table out of memory and the lobby from now on (one line in the log)."""
+        self.broken[table_id] = why
+        print(f"cardtable serve: table {table_id} not loaded: {why}", file=sys.stderr)
+
+    def resume_bots(self) -> None:
+        """After a restart, let bots that are to move go on (needs a running loop)."""
+        for table in self.tables.values():
+            table.resume()
+
+    def find(self, table_id: Any) -> Table | None:
+        """The table ``table_id``, loaded from the store if it is not in memory; ``None`` if none."""
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 64:
+            return None
+        table = self.tables.get(table_id)
+        if table is None and table_id not in self.broken:
+            try:
+                row = self.store.table(table_id)
+            except BadRow as exc:
+                self._mark_broken(table_id, str(exc))
+                return None
+            if row is not None:
+                table = self._load(row)
+                if table is not None:
+                    table.resume()
+        return table
+
+    def get(self, table_id: Any) -> Table:
+        table = self.find(table_id)
+        if table is None:
+            raise LobbyError(404, "no_table", "no such table")
+        return table
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Drop from memory the tables nobody has been at for :attr:`keep` seconds
+        that are open or over, and open tables nobody joined (no one sat or connected) after
+        :attr:`unjoined` seconds, so a flood of empty tables cannot hold the caps (the store
+        keeps them; :meth:`find` loads them again). A game in progress stays: its bots and
+        timers are running."""
+        now = time.monotonic() if now is None else now
+        gone = [
+            tid for tid, t in self.tables.items()
+            if (t.row.status in ("open", "over") and t.idle_since(now) >= self.keep)
+            or (t.row.status == "open" and not t.joined and t.idle_since(now) >= self.unjoined)
+        ]
+        for tid in gone:
+            self.tables.pop(tid).release()
+        return gone
+
+    def open_tables_of(self, owner: str) -> int:
+        return sum(1 for t in self.tables.values() if t.owner == owner and t.row.status == "open")
+
+    def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None
+               ) -> tuple[Table, str]:
+        """A new open table; returns it and its host token (to add bots and start).
+        ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables."""
+        if owner is not None and self.open_tables_of(owner) >= self.max_open_per_owner:
+            self.sweep()
+            if self.open_tables_of(owner) >= self.max_open_per_owner:
+                raise LobbyError(429, "too_many_open", f"{self.max_open_per_owner} open tables from one address "
+                                 "at most: start one, or wait until an unjoined one expires")
+        if len(self.tables) >= self.max_tables:
+            self.sweep()
+            if len(self.tables) >= self.max_tables:
+                raise LobbyError(503, "full", "too many tables")
+        if not isinstance(game, str) or (preset is not None and not isinstance(preset, str)):
+            raise LobbyError(400, "bad_request", "game and preset are strings")
+        options = {} if options is None else options
+        if not isinstance(options, dict) or len(options) > 32:
+            raise LobbyError(400, "bad_request", "options is an object")
+        try:
+            loaded = load(game, preset, **options)
+            dumps(loaded.changed_options())  # finite numbers only: the lobby shows them as JSON
+        except (ConfigError, TypeError) as exc:
+            raise LobbyError(400, "bad_options", str(exc)) from None
+        except ValueError:
+            raise LobbyError(400, "bad_options", "option values are finite numbers, texts or lists") from None
+        host = new_token()
+        row = TableRow(
+            id=secrets.token_urlsafe(8),
+            game=loaded.name,
+            preset=loaded.preset,
+            options=loaded.changed_options(),
+            seed=None,
+            bot_seed=secrets.randbits(63),
+            host_hash=token_hash(host),
+            status="open",
+            created=time.time(),
+            seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
+        )
+        self.store.create_table(row)
+        table = self._table(row)
+        table.owner = owner
+        self.tables[row.id] = table
+        return table, host
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The lobby: the last 100 open or playing tables. A table whose summary cannot be
+        sent (whatever its row holds) is left out and marked broken; the rest is listed."""
+        out = []
+        for t in [t for t in self.tables.values() if t.row.status in ("open", "playing")]:
+            try:
+                entry = t.public()
+                dumps(entry)
+            except Exception as exc:
+                self.tables.pop(t.id).release()
+                self._mark_broken(t.id, f"{type(exc).__name__}: {exc}")
+                continue
+            out.append(entry)
+        return out[-100:]
+
+    def close_all(self) -> None:
+        for table in self.tables.values():
+            table.close_all()

@@ -1,0 +1,180 @@
+"""A table's game from start to end: the match, the committed log, and every action through it.
+
+The single writer: every action, a person's, a bot's or a timer's, goes through
+:meth:`Flow.act` under the table's lock, is checked by the host, appended to the store
+(committed) and only then acknowledged and fanned out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sqlite3
+import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..bots import make_bot
+from ..core.errors import CardtableError, IllegalActionError
+from ..core.game import Action
+from ..core.seats import SIMULTANEOUS
+from ..host.clock import PausableClock
+from ..host.match import Match
+from .lobby import LobbyError, error_frame
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+
+class Flow:
+    """Start, replay after a restart, actions and the end of one table's game."""
+
+    def __init__(self, table: Table) -> None:
+        self.t = table
+        self.last_seq: dict[int, tuple[int, int]] = {}  # seat -> (its last client seq, the version it made)
+        self._pending: tuple[int, int | None] | None = None  # the seat's action being committed
+
+    # -------------------------------------------------------------- start
+    def start(self, seed: int | None = None) -> None:
+        t = self.t
+        if t.row.status != "open":
+            raise LobbyError(409, "started", "the game has started")
+        if any(s.kind == "open" for s in t.row.seats):
+            raise LobbyError(409, "seats_open", "every seat needs a player or a bot")
+        seed = secrets.randbits(64) if seed is None else seed
+        t.store.start(t.id, seed)
+        t.row.seed = seed
+        t.row.status = "playing"
+        self.new_match()
+        t.fanout.broadcast_table()
+        t.fanout.broadcast_state()
+        t.presence.away_since_start()
+        t.presence.update_pause()
+        t.bots.kick()
+        t.driver.arm_timer()
+
+    def new_match(self) -> Match:
+        t = self.t
+        realtime = t.game.new_state(seed=0).current_player() == SIMULTANEOUS
+        bots = {} if realtime else {s.seat: make_bot(t.row.game, s.name) for s in t.row.seats if s.kind == "bot"}
+        clock = PausableClock() if realtime else None
+        match = Match(t.game, seed=t.row.seed, bots=bots, bot_seed=t.row.bot_seed, clock=clock)
+        match.listeners.append(self._persist)
+        t.match = match
+        t.rt = None
+        if realtime:
+            t.driver.make_host()
+        return match
+
+    def replay(self) -> None:
+        """Rebuild the game from the seed and the committed log (after a restart or a failed write)."""
+        t = self.t
+        match = self.new_match()
+        t.fanout.checkpoints.clear()
+        self.last_seq = {}
+        for row in t.store.actions(t.id):
+            match.state.play(t.game.parse_action(row.action))
+            match.seq = row.version
+            if row.client_seq is not None:
+                self.last_seq[row.seat] = (row.client_seq, row.version)
+        if t.rt is not None:
+            t.driver.make_host()
+            t.presence.update_pause()
+
+    # ------------------------------------------------------------ actions
+    @contextlib.contextmanager
+    def pending_action(self, seat: int, client_seq: int | None) -> Iterator[None]:
+        """While a seat's action is with the host: its client seq goes into the log with it."""
+        self._pending = (seat, client_seq)
+        try:
+            yield
+        finally:
+            self._pending = None
+
+    def client_seq_of(self, seat: int) -> int | None:
+        """The client seq of ``seat``'s action being committed now (``None``: a bot's, a timer's)."""
+        if self._pending is not None and self._pending[0] == seat:
+            return self._pending[1]
+        return None
+
+    def acked(self, seat: int, client_seq: int | None, version: int) -> None:
+        if client_seq is not None:
+            self.last_seq[seat] = (client_seq, version)
+
+    def write_failed(self, client_seq: int | None) -> dict[str, Any]:
+        """The log could not be written: rebuild from what is committed, try again later by
+        itself (bots, timers); the seat's ``server`` error."""
+        self.rebuild()
+        self.t.driver.failed()
+        self.t.after_change()
+        return error_frame("server", "the action could not be saved (the server's store is not writable "
+                           "now); try again", client_seq)
+
+    def rebuild(self) -> None:
+        """The game as committed, after a write that failed (the state in memory went ahead of the log)."""
+        try:
+            self.replay()
+        except Exception as exc:  # not even readable: the next look (after the backoff) tries again
+            print(f"cardtable serve: table {self.t.id} could not be rebuilt yet: {exc}", file=sys.stderr)
+
+    def _persist(self, seat: int, action: Action) -> None:
+        """Host listener: every accepted action (a seat's, a bot's, a timer's) is
+        committed to the log before the host returns, so before any ack."""
+        t = self.t
+        assert t.match is not None
+        t.store.append(t.id, t.match.seq, seat, str(action), self.client_seq_of(seat))
+        t.driver.succeeded()
+
+    def act(self, seat: int, client_seq: int | None, text: str, seen: int | None = None) -> dict[str, Any]:
+        """Apply ``seat``'s action; the reply frame (``ack`` or ``error``) for that seat.
+
+        ``seen`` is the version of the state the client chose the action on: in
+        a simultaneous game an action that was overtaken (``seen`` older than
+        now) and is no longer legal is an ``error`` with code ``lost_race``
+        rather than ``illegal`` (SP-13). The caller holds the table's lock. Other
+        seats and spectators get the new state through the fan-out.
+        """
+        t = self.t
+        if t.match is None:
+            return error_frame("not_started", "the game has not started", client_seq)
+        if client_seq is not None:
+            last = self.last_seq.get(seat)
+            if last is not None and client_seq <= last[0]:
+                # a resend (R2, R3): answer with the original result, apply nothing
+                return {"type": "ack", "seq": client_seq, "version": last[1] if client_seq == last[0] else None,
+                        "dup": True}
+        try:
+            action = t.game.parse_action(text)
+        except CardtableError as exc:
+            return error_frame("bad_action", str(exc), client_seq)
+        named = getattr(action, "seat", None)
+        if isinstance(named, int) and named != seat:  # Spit actions name a seat: it must be the token's (P7)
+            return error_frame("illegal", "that action belongs to another seat", client_seq)
+        if t.rt is not None:
+            return t.driver.act(seat, client_seq, action, seen)
+        before = t.match.seq
+        with self.pending_action(seat, client_seq):
+            try:
+                version = t.match.submit(seat, action)
+            except IllegalActionError as exc:
+                if t.match.seq != before:  # a timer expiry was accepted first
+                    t.after_change()
+                return error_frame("illegal", str(exc), client_seq)
+            except Exception:
+                return self.write_failed(client_seq)
+        self.acked(seat, client_seq, version)
+        return {"type": "ack", "seq": client_seq, "version": version}
+
+    def after_change(self) -> None:
+        """Mark the end, fan the new state out and let the bots move."""
+        t = self.t
+        if t.match is not None and t.match.is_over and t.row.status != "over":
+            try:
+                t.store.set_status(t.id, "over")
+            except sqlite3.Error:
+                t.driver.failed()  # marked over when the store works again
+            else:
+                t.row.status = "over"
+                t.fanout.broadcast_table()
+        t.fanout.broadcast_state()
+        t.bots.kick()

@@ -1,0 +1,106 @@
+"""Issue 12 item 3: bots think off the event loop, addresses take turns, and bots alone that
+nobody watches wait."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from cardtable.server.botpool import BotPool
+from cardtable.server.store import Store
+
+from .conftest import _client
+from .helpers import new_table, receive_until
+from .test_protocol import hello
+
+
+class Recorder:
+    """A picklable stand-in bot that notes who asked and answers at once."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def act(self, view: Any, rng: random.Random) -> str:
+        return self.name
+
+
+def test_ld3_owners_take_turns_for_the_bot_workers():
+    """One address with many tables waiting does not push another address's one move to the back."""
+    pool = BotPool(1)
+    pool._executor = concurrent.futures.ThreadPoolExecutor(1)  # type: ignore[assignment]  (in-process, same queue)
+    order: list[str] = []
+
+    async def move(owner: str, name: str) -> None:
+        action, _, _, _ = await pool.think(owner, Recorder(name), None, random.Random(0))
+        order.append(action)
+
+    async def main() -> None:
+        jobs = [move("flood", f"flood {i}") for i in range(6)] + [move("honest", "honest")]
+        await asyncio.gather(*jobs)
+
+    asyncio.run(main())
+    pool.close()
+    assert order.index("honest") <= 2, order  # its turn comes after one flood move, not six
+    assert pool.jobs == 7 and pool._busy == 0
+
+
+def _wait(test: Any, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_ld3_bots_alone_wait_while_nobody_watches_and_go_on_when_somebody_does(db_path: Path):
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, countdown=0.2) as client:
+        for game, bots in (("trash", {0: "random", 1: "random"}), ("spit", {0: "medium", 1: "medium"})):
+            table_id, _, _ = new_table(client, bots, game=game, sit=())
+            table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+            time.sleep(0.5)
+            assert table.version == 0, game  # nobody watches: nothing is worked out
+            with client.websocket_connect(f"/ws/{table_id}") as ws:
+                hello(ws)
+                _wait(lambda: table.version > 3, 90.0)  # noqa: B023
+            time.sleep(1.5)  # a move already being worked out may still land
+            version = table.version
+            time.sleep(0.8)
+            assert table.version == version or table.match.is_over, game  # the watcher left: it waits again
+    store.close()
+
+
+def test_ld1_expert_bots_think_in_the_pool_and_the_loop_keeps_answering(db_path: Path):
+    """Three tables of expert Trex bots (half a second a move on the event loop) beside a person:
+    the person's pings are answered quickly all the while."""
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, bot_workers=2) as client:
+        pool = client.app.state.hub.pool  # type: ignore[attr-defined]
+        watchers = []
+        for _ in range(3):
+            table_id, _, _ = new_table(client, {s: "expert" for s in range(4)}, game="trex", sit=())
+            ws = client.websocket_connect(f"/ws/{table_id}").__enter__()
+            hello(ws)
+            watchers.append(ws)
+        honest_id, _, tokens = new_table(client, {1: "random"})
+        with client.websocket_connect(f"/ws/{honest_id}") as honest:
+            hello(honest, tokens[0])
+            receive_until(honest, "state")
+            _wait(lambda: pool.jobs >= 2, 60.0)
+            pings = []
+            for _ in range(30):
+                start = time.monotonic()
+                honest.send_json({"type": "ping"})
+                receive_until(honest, "pong")
+                pings.append(time.monotonic() - start)
+                time.sleep(0.05)
+        for ws in watchers:
+            ws.__exit__(None, None, None)
+        assert pool.jobs >= 3 and pool.fallbacks == 0
+        pings.sort()
+        # not the half second (at least) of a search on the loop each time a bot moves
+        assert pings[len(pings) // 2] < 0.25 and pings[int(len(pings) * 0.9)] < 1.0, pings
+    store.close()

@@ -1,0 +1,152 @@
+"""Issue 12 item 8: faults of the store heal by themselves, and a locked store never freezes the loop."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from cardtable.server.store import Store
+
+from .conftest import _client
+from .helpers import my_turn_or_over, new_table, receive_until
+from .test_protocol import hello
+
+
+class Disk:
+    """The store's writes fail while :attr:`full` is set, as on a full disk."""
+
+    def __init__(self, store: Store) -> None:
+        self.full = False
+        self.failed = 0
+        for name in ("append", "set_status", "add_chat", "set_seat"):
+            setattr(store, name, self._guard(getattr(store, name)))
+
+    def _guard(self, write: Callable[..., Any]) -> Callable[..., Any]:
+        def guarded(*args: Any) -> Any:
+            if self.full:
+                self.failed += 1
+                raise sqlite3.OperationalError("database or disk is full")
+            return write(*args)
+        return guarded
+
+
+@pytest.fixture
+def disk_client(db_path: Path) -> Iterator[tuple[TestClient, Disk]]:
+    store = Store(db_path)
+    disk = Disk(store)
+    with _client(store, bot_delay=0.0, rate=1e6, burst=1e6) as c:
+        yield c, disk
+    store.close()
+
+
+def _wait(until: Callable[[], bool], timeout: float = 20.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if until():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@pytest.mark.parametrize(("game", "bots"), [("trash", {0: "random", 1: "random"}),
+                                            ("trex", {0: "random", 1: "random", 2: "random", 3: "random"}),
+                                            ("spit", {0: "medium", 1: "medium"})])
+def test_s3_a_bot_table_goes_on_by_itself_after_the_disk_was_full(disk_client: tuple[TestClient, Disk],
+                                                                  game: str, bots: dict[int, str]):
+    client, disk = disk_client
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table_id, host, _ = new_table(client, bots, game=game, sit=(), start=False)
+    watcher = client.websocket_connect(f"/ws/{table_id}")  # bots alone play while somebody watches
+    hello(watcher.__enter__())
+    disk.full = True  # the game starts (its seed is stored), then no move can be saved
+    assert client.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+    table = hub.tables[table_id]
+    assert _wait(lambda: disk.failed >= 3)
+    stuck = table.version
+    time.sleep(0.3)
+    assert table.version == stuck  # nothing is played while nothing can be saved
+    disk.full = False
+    assert _wait(lambda: table.version >= stuck + 5), "the bots did not go on after the disk was freed"
+    committed = table.store.actions(table_id)
+    assert [a.version for a in committed] == list(range(1, len(committed) + 1))
+    watcher.__exit__(None, None, None)
+
+
+def test_s3_a_persons_table_goes_on_after_the_disk_was_full(disk_client: tuple[TestClient, Disk]):
+    client, disk = disk_client
+    table_id, _, tokens = new_table(client, {1: "random"})
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        frame, _ = my_turn_or_over(ws, 0)
+        disk.full = True
+        ws.send_json({"type": "act", "seq": 1, "action": frame["view"]["legal_actions"][0]})
+        error, _ = receive_until(ws, "error")
+        assert error["code"] == "server" and error["seq"] == 1
+        ws.send_json({"type": "chat", "text": "hello?"})
+        assert receive_until(ws, "error")[0]["code"] == "server"
+        disk.full = False
+        for seq in range(2, 12):  # the same person plays on; the bot answers
+            frame, _ = my_turn_or_over(ws, 0)
+            if frame["view"]["outcome"] is not None:
+                break
+            ws.send_json({"type": "act", "seq": seq, "action": frame["view"]["legal_actions"][0]})
+            assert receive_until(ws, "ack")[0]["version"] is not None
+
+
+def test_s3_lobby_writes_that_fail_answer_503_and_change_nothing(disk_client: tuple[TestClient, Disk]):
+    client, disk = disk_client
+    table_id, _, _ = new_table(client, {}, sit=(), start=False)
+    disk.full = True
+    r = client.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "A"})
+    assert r.status_code == 503 and r.json()["error"] == "store"
+    disk.full = False
+    assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["kind"] == "open"
+    assert client.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "A"}).status_code == 200
+
+
+def test_c12_a_store_locked_by_another_process_does_not_freeze_other_games(db_path: Path):
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, rate=1e6, burst=1e6) as client:
+        a_id, _, a_tokens = new_table(client, {1: "random"})
+        b_id, _, b_tokens = new_table(client, {1: "random"})
+        other = sqlite3.connect(db_path, isolation_level=None, check_same_thread=False)
+        with client.websocket_connect(f"/ws/{a_id}") as a, client.websocket_connect(f"/ws/{b_id}") as b:
+            hello(a, a_tokens[0])
+            hello(b, b_tokens[0])
+            frame, _ = my_turn_or_over(a, 0)
+            other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            other.execute("INSERT INTO meta VALUES ('lock', 'held')")
+            pings: list[float] = []
+            done = threading.Event()
+
+            def ping_b() -> None:  # the other game's keep-alive, all the while
+                while not done.is_set():
+                    start = time.monotonic()
+                    b.send_json({"type": "ping"})
+                    receive_until(b, "pong")
+                    pings.append(time.monotonic() - start)
+
+            pinger = threading.Thread(target=ping_b)
+            pinger.start()
+            start = time.monotonic()
+            a.send_json({"type": "act", "seq": 1, "action": frame["view"]["legal_actions"][0]})
+            error, _ = receive_until(a, "error")
+            took = time.monotonic() - start
+            time.sleep(1.0)
+            done.set()
+            pinger.join()
+            other.execute("ROLLBACK")
+            assert error["code"] == "server" and took < 1.5, took
+            assert pings and max(pings) < 1.0, max(pings)
+            frame, _ = my_turn_or_over(a, 0)  # free again: the game goes on
+            a.send_json({"type": "act", "seq": 2, "action": frame["view"]["legal_actions"][0]})
+            assert receive_until(a, "ack")[0]["version"] is not None
+        other.close()
+    store.close()

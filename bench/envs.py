@@ -32,7 +32,7 @@ def aec_rate(make: Callable[[], Any], steps: int, seed: int) -> float:
     done = 0
     t = time.thread_time()
     while done < steps:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, info = env.last()
             if term or trunc:
                 env.step(None)

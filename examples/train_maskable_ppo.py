@@ -204,6 +204,7 @@ def train(game: str, steps: int, *, seed: int = 0, eval_every: int = 0, eval_gam
                       f"{time.process_time() - start:.0f} CPU s", file=log, flush=True)
                 if out is not None:
                     write_curve(out, game, curve)
+                    model.save(out / f"{game}-model.zip")  # a checkpoint: --model evaluates it
             return True
 
     if eval_every:
@@ -266,10 +267,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-games", type=int, default=300)
     p.add_argument("--final-deals", type=int, default=1000)
     p.add_argument("--out", type=Path, default=Path("docs/rl"))
+    p.add_argument("--model", type=Path, help="skip training: measure this saved model (a checkpoint)")
     a = p.parse_args(argv)
-    model, curve, illegal = train(a.game, a.steps, seed=a.seed, eval_every=a.eval_every, eval_games=a.eval_games,
-                                  out=a.out)
-    write_curve(a.out, a.game, curve)
+    if a.model is not None:
+        from sb3_contrib import MaskablePPO
+
+        model, illegal = MaskablePPO.load(a.model, device="cpu"), 0
+        a.steps = int(model.num_timesteps)
+    else:
+        model, curve, illegal = train(a.game, a.steps, seed=a.seed, eval_every=a.eval_every,
+                                      eval_games=a.eval_games, out=a.out)
+        write_curve(a.out, a.game, curve)
     if a.game == "trash":
         final = final_arena(model, a.game, a.final_deals, seed=a.seed + 1)
     else:
@@ -277,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         share = evaluate(model, a.game, env_games, seed=a.seed + 777)
         final = {"game": "trex", "deals": env_games, "win_share": share,
                  "wilson95": list(wilson(share * env_games, env_games)[1:])}
-    final["illegal_actions"] = illegal
+    final["illegal_actions_in_training"] = illegal
     final["train_steps"] = a.steps
     (a.out / f"{a.game}-final.json").write_text(json.dumps(final, indent=1))
     print(json.dumps(final, indent=1))

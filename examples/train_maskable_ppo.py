@@ -178,7 +178,8 @@ def _trex_share(env: Trainable) -> float:
 
 
 def train(game: str, steps: int, *, seed: int = 0, eval_every: int = 0, eval_games: int = 200,
-          out: Path | None = None, log: Any = sys.stdout) -> tuple[Any, list[tuple[int, float, float]], int]:
+          out: Path | None = None, log: Any = sys.stdout, n_steps: int = 1024,
+          ) -> tuple[Any, list[tuple[int, float, float]], int]:
     """Train for ``steps``; return the model, the curve ``(steps, win share, seconds)`` and the
     number of illegal actions the policy tried (always 0 with masks)."""
     import torch
@@ -189,7 +190,7 @@ def train(game: str, steps: int, *, seed: int = 0, eval_every: int = 0, eval_gam
     torch.set_num_threads(1)
     env = make_env(game, seed)
     model = MaskablePPO(
-        "MlpPolicy", env, seed=seed, device="cpu", n_steps=1024, batch_size=256, learning_rate=3e-4,
+        "MlpPolicy", env, seed=seed, device="cpu", n_steps=n_steps, batch_size=min(256, n_steps), learning_rate=3e-4,
         gamma=1.0 if game == "trex" else 0.995, ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, verbose=0,
     )
     curve: list[tuple[int, float, float]] = []

@@ -224,7 +224,8 @@ def write_curve(out: Path, game: str, curve: list[tuple[int, float, float]]) -> 
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.plot([c[0] for c in curve], [c[1] for c in curve], marker="o")
-    ax.axhline(0.5 if game == "trash" else 0.25, color="grey", linestyle="--", label="no skill")
+    ax.axhline(0.5 if game == "trash" else 0.25, color="grey", linestyle="--",
+               label="an even share" if game == "trash" else "one in four")
     ax.set_xlabel("training steps")
     ax.set_ylabel("hands won" if game == "trash" else "deals with the smallest penalty")
     ax.set_title("MaskablePPO, Trash seat vs random" if game == "trash" else "MaskablePPO, Trex TK seat vs 3 medium")

@@ -178,7 +178,8 @@ def _trex_share(env: Trainable) -> float:
 
 
 def train(game: str, steps: int, *, seed: int = 0, eval_every: int = 0, eval_games: int = 200,
-          out: Path | None = None, log: Any = sys.stdout) -> tuple[Any, list[tuple[int, float, float]], int]:
+          out: Path | None = None, log: Any = sys.stdout, n_steps: int = 1024,
+          ) -> tuple[Any, list[tuple[int, float, float]], int]:
     """Train for ``steps``; return the model, the curve ``(steps, win share, seconds)`` and the
     number of illegal actions the policy tried (always 0 with masks)."""
     import torch
@@ -189,7 +190,7 @@ def train(game: str, steps: int, *, seed: int = 0, eval_every: int = 0, eval_gam
     torch.set_num_threads(1)
     env = make_env(game, seed)
     model = MaskablePPO(
-        "MlpPolicy", env, seed=seed, device="cpu", n_steps=1024, batch_size=256, learning_rate=3e-4,
+        "MlpPolicy", env, seed=seed, device="cpu", n_steps=n_steps, batch_size=min(256, n_steps), learning_rate=3e-4,
         gamma=1.0 if game == "trex" else 0.995, ent_coef=0.01, policy_kwargs={"net_arch": [128, 128]}, verbose=0,
     )
     curve: list[tuple[int, float, float]] = []
@@ -204,6 +205,7 @@ def train(game: str, steps: int, *, seed: int = 0, eval_every: int = 0, eval_gam
                       f"{time.process_time() - start:.0f} CPU s", file=log, flush=True)
                 if out is not None:
                     write_curve(out, game, curve)
+                    model.save(out / f"{game}-model.zip")  # a checkpoint: --model evaluates it
             return True
 
     if eval_every:
@@ -222,7 +224,8 @@ def write_curve(out: Path, game: str, curve: list[tuple[int, float, float]]) -> 
 
     fig, ax = plt.subplots(figsize=(6, 3.5))
     ax.plot([c[0] for c in curve], [c[1] for c in curve], marker="o")
-    ax.axhline(0.5 if game == "trash" else 0.25, color="grey", linestyle="--", label="no skill")
+    ax.axhline(0.5 if game == "trash" else 0.25, color="grey", linestyle="--",
+               label="an even share" if game == "trash" else "one in four")
     ax.set_xlabel("training steps")
     ax.set_ylabel("hands won" if game == "trash" else "deals with the smallest penalty")
     ax.set_title("MaskablePPO, Trash seat vs random" if game == "trash" else "MaskablePPO, Trex TK seat vs 3 medium")
@@ -266,10 +269,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-games", type=int, default=300)
     p.add_argument("--final-deals", type=int, default=1000)
     p.add_argument("--out", type=Path, default=Path("docs/rl"))
+    p.add_argument("--model", type=Path, help="skip training: measure this saved model (a checkpoint)")
     a = p.parse_args(argv)
-    model, curve, illegal = train(a.game, a.steps, seed=a.seed, eval_every=a.eval_every, eval_games=a.eval_games,
-                                  out=a.out)
-    write_curve(a.out, a.game, curve)
+    if a.model is not None:
+        from sb3_contrib import MaskablePPO
+
+        model, illegal = MaskablePPO.load(a.model, device="cpu"), 0
+        a.steps = int(model.num_timesteps)
+    else:
+        model, curve, illegal = train(a.game, a.steps, seed=a.seed, eval_every=a.eval_every,
+                                      eval_games=a.eval_games, out=a.out)
+        write_curve(a.out, a.game, curve)
     if a.game == "trash":
         final = final_arena(model, a.game, a.final_deals, seed=a.seed + 1)
     else:
@@ -277,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         share = evaluate(model, a.game, env_games, seed=a.seed + 777)
         final = {"game": "trex", "deals": env_games, "win_share": share,
                  "wilson95": list(wilson(share * env_games, env_games)[1:])}
-    final["illegal_actions"] = illegal
+    final["illegal_actions_in_training"] = illegal
     final["train_steps"] = a.steps
     (a.out / f"{a.game}-final.json").write_text(json.dumps(final, indent=1))
     print(json.dumps(final, indent=1))

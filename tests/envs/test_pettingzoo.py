@@ -181,3 +181,11 @@ def test_render_ansi_is_the_spectator_view_as_text():
     quiet = trash_v0.env()
     quiet.reset(seed=3)
     assert quiet.render() is None
+
+
+def test_the_env_is_its_own_order_checker():
+    env = trex_v0.env()
+    with pytest.raises(ConfigError, match="call reset"):
+        env.step(0)
+    with pytest.raises(ConfigError, match="call reset"):
+        env.observe("player_0")

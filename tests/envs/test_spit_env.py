@@ -146,3 +146,11 @@ def test_spit_gym_env_check_env_and_real_time_bot_opponent():
     assert [a for a in state.history if a.seat == 1 and a.kind == "play"], "the bot plays in the same virtual time"
     assert state.cards_held(1) < held[1]
     assert env.unwrapped.session.now == pytest.approx(10.0)
+
+
+def test_spit_v0_render_ansi_is_the_spectator_view():
+    env = spit_v0.parallel_env(render_mode="ansi")
+    env.reset(seed=5)
+    text = env.render()
+    assert text.startswith("spit_v0: ") and "spit_sizes" in text
+    assert spit_v0.parallel_env().render() is None

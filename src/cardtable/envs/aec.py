@@ -76,6 +76,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {a: action for a in self.possible_agents}
         self._seeds = seed_stream(None)
         self.agents: list[str] = []
+        self._started = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -94,12 +95,17 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._started = True
         self._refresh()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._started:
+            raise ConfigError("call reset() before observe()")
         return self.session.observation(self._seat[agent])
 
     def step(self, action: Any) -> None:
+        if not self._started:
+            raise ConfigError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -148,6 +154,8 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        if not self._started:
+            raise ConfigError("call reset() before render()")
         return spectator_text(self.session.view(None), f"{self.metadata['name']}: {self.game!r}")
 
     def close(self) -> None:

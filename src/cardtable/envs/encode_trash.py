@@ -44,7 +44,7 @@ class TrashEncoder:
             who = "me" if i == 0 else f"seat +{i}"
             fields += [
                 (f"size_{i}", 1, f"{who}: layout size / 10"),
-                (f"hands_won_{i}", 1, f"{who}: hands won / 10"),
+                (f"hands_won_{i}", 1, f"{who}: hands won / 10 (capped at 10)"),
                 (f"slot_state_{i}", MAX_SLOTS * 3,
                  f"{who}: per slot 1..10, one-hot (not in layout, face-down, face-up)"),
                 (f"slot_card_{i}", MAX_SLOTS * RANKS, f"{who}: per slot 1..10, the face-up card, {rank_doc}"),
@@ -87,7 +87,7 @@ class TrashEncoder:
             p = (me + i) % n
             size = view.sizes[p]
             out[off[f"size_{i}"]] = size / 10.0
-            out[off[f"hands_won_{i}"]] = view.hands_won[p] / 10.0
+            out[off[f"hands_won_{i}"]] = min(view.hands_won[p], 100) / 10.0
             st = off[f"slot_state_{i}"]
             sc = off[f"slot_card_{i}"]
             layout = view.layouts[p]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
+from ..core.cards import Card
 from ..core.game import PlayerView
 
 _SKIP = frozenset({"events", "legal_actions", "game", "seat"})
@@ -26,3 +28,27 @@ def _short(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
     return "-" if value is None else str(value)
+
+
+_LONG = frozenset({"events", "legal_actions", "game", "seat", "deal_scores", "kingdom_scores", "num_players"})
+
+
+def view_line(view: PlayerView) -> str:
+    """The view on one line, cheaply (OpenSpiel's observation strings): every field but the
+    events, the legal actions and the per-deal score history (the totals stand for it)."""
+    parts = []
+    for f in fields(view):
+        if f.name in _LONG:
+            continue
+        parts.append(f"{f.name}={_fmt(getattr(view, f.name))}")
+    return " ".join(parts)
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, (tuple, list)):
+        return "(" + ",".join(_fmt(v) for v in value) + ")"
+    if value is None:
+        return "-"
+    return str(value)

@@ -86,6 +86,7 @@ class TurnSession:
         self.time_limit = game.options.get("time_limit")
         self.state: State = game.new_state(seed=0)
         self._views: dict[int | None, PlayerView] = {}
+        self._legal: dict[int, list[int]] = {}
         self._sides = [0.0] * self.n
         self.clock = 0.0
 
@@ -93,6 +94,7 @@ class TurnSession:
     def reset(self, seed: int) -> None:
         self.state = self.game.new_state(seed=seed)
         self._views = {}
+        self._legal = {}
         self._sides = [0.0] * self.n
         self.clock = 0.0
 
@@ -112,7 +114,11 @@ class TurnSession:
         return self.state.is_terminal()
 
     def legal(self, seat: int) -> list[int]:
-        return [a.index for a in self.view(seat).legal_actions]
+        """``seat``'s legal action indices now (computed once per change)."""
+        legal = self._legal.get(seat)
+        if legal is None:
+            legal = self._legal[seat] = [a.index for a in self.view(seat).legal_actions]
+        return legal
 
     def mask(self, seat: int) -> np.ndarray:
         out = np.zeros(self.num_actions, dtype=np.int8)
@@ -123,12 +129,7 @@ class TurnSession:
 
     def observation(self, seat: int) -> dict[str, np.ndarray]:
         """``{"observation", "action_mask"}`` of ``seat``, from its view alone."""
-        view = self.view(seat)
-        mask = np.zeros(self.num_actions, dtype=np.int8)
-        legal = [a.index for a in view.legal_actions]
-        if legal:
-            mask[legal] = 1
-        return {"observation": self.encoder.encode(view), "action_mask": mask}
+        return {"observation": self.encoder.encode(self.view(seat)), "action_mask": self.mask(seat)}
 
     # ------------------------------------------------------------ acting
     def is_legal(self, seat: int, index: Any) -> bool:
@@ -140,7 +141,7 @@ class TurnSession:
             return False
         if i != index:
             return False
-        return seat == self.to_act and i in self.legal(seat)
+        return i in self.legal(seat)
 
     def apply(self, seat: int, index: Any) -> list[float]:
         """Apply ``seat``'s action ``index`` (checked); return each seat's reward for it.
@@ -151,11 +152,13 @@ class TurnSession:
             raise IllegalActionError(illegal_message(self.game, seat, index, self.legal(seat)))
         self.state.apply(self.game.action_from_index(int(index)))
         self._views = {}
+        self._legal = {}
         if self.time_limit is not None and not self.state.is_terminal():
             self.clock += self.seconds_per_action
             if self.clock >= self.time_limit and not getattr(self.view(None), "time_up", True):
                 self.state.play(self.game.parse_action("time-up"))  # the host's clock (TR-V2)
                 self._views = {}
+                self._legal = {}
         return self.rewards()
 
     def rewards(self) -> list[float]:

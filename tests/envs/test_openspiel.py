@@ -1,0 +1,128 @@
+"""OpenSpiel: python_trash and python_trex registered with pyspiel, OpenSpiel's own random-simulation
+consistency test, observers from views, the resampler, and OpenSpiel's IS-MCTS and MCTS bots playing
+whole games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
+
+import cardtable.envs.openspiel as osm
+from cardtable.envs.encode_trex import TrexEncoder
+
+
+def test_load_game_after_import_and_types_as_data():
+    trex = pyspiel.load_game("python_trex")
+    gt = trex.get_type()
+    assert gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert gt.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert (trex.num_players(), trex.num_distinct_actions(), trex.max_chance_outcomes()) == (4, 76, osm.SEEDS)
+    trash = pyspiel.load_game("python_trash", {"players": 3, "options": "wild_mode=kings,jokers=true"})
+    assert trash.num_players() == 3 and trash.rules.options.wild_mode == "kings" and trash.rules.options.jokers
+    assert trash.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM and trash.utility_sum() == 1.0
+    with pytest.raises(Exception, match="colour"):
+        pyspiel.load_game("python_trash", {"options": "colour=red"})
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [("python_trash", {"max_hands": 1}), ("python_trash", {"players": 4, "max_hands": 1, "preset": "standard"}),
+     ("python_trash", {"preset": "d2_kings", "max_hands": 2}), ("python_trex", {"preset": "complex"})],
+)
+def test_openspiel_random_sim_test_passes(name, params):
+    pyspiel.random_sim_test(pyspiel.load_game(name, params), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["standard", "partnership", "inverted", "open", "seed"])
+def test_openspiel_random_sim_test_every_trex_preset(preset):
+    pyspiel.random_sim_test(pyspiel.load_game("python_trex", {"preset": preset}), num_sims=1, serialize=True,
+                            verbose=False)
+
+
+def test_chance_node_draws_the_seed_and_histories_replay():
+    game = pyspiel.load_game("python_trex", {"preset": "complex", "seeds": 10})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 10
+    state.apply_action(4)
+    rng = np.random.RandomState(0)
+    for _ in range(30):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    again = game.new_initial_state()
+    for a in state.history():
+        again.apply_action(a)
+    assert str(again) == str(state)
+    assert again.information_state_string(2) == state.information_state_string(2)
+    assert game.deserialize_state(state.serialize()).information_state_string(1) == state.information_state_string(1)
+
+
+def test_observer_tensors_and_strings_come_from_the_view():
+    game = pyspiel.load_game("python_trex")
+    state = game.new_initial_state()
+    state.apply_action(11)
+    view = state.st.view(2)
+    assert np.array_equal(np.array(state.observation_tensor(2), np.float32), TrexEncoder().encode(view))
+    obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    obs.set_from(state, 2)
+    assert obs.dict["hand"].sum() == 13
+    info = state.information_state_string(2)
+    assert info.startswith("seat 2 history ") and info != state.information_state_string(3)
+    assert str(view.hand[0]) in state.observation_string(2)
+    assert str(view.hand[0]) not in state.observation_string(3)
+
+
+def test_resampler_keeps_the_infostate_and_redeals_the_hidden_cards():
+    game = pyspiel.load_game("python_trex")
+    state = game.new_initial_state()
+    state.apply_action(5)
+    rng = np.random.RandomState(1)
+    for _ in range(9):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = [state.resample_from_infostate(player, sampler) for _ in range(5)]
+    for w in worlds:
+        assert w.information_state_string(player) == state.information_state_string(player)
+        assert w.observation_tensor(player) == state.observation_tensor(player)
+        assert w.legal_actions() == state.legal_actions()
+    others = {tuple(w.st.hand((player + 1) % 4)) for w in worlds}
+    assert len(others) > 1, "the other hands are dealt anew"
+
+
+def test_ismcts_plays_a_whole_trash_hand_against_mcts():
+    game = pyspiel.load_game("python_trash", {"max_hands": 1})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    search = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=10, random_state=np.random.RandomState(1),
+                              allow_inconsistent_action_sets=True)
+    plain = mcts.MCTSBot(game, 2.0, 10, evaluator, random_state=np.random.RandomState(2))
+    state = game.new_initial_state()
+    state.apply_action(3)
+    while not state.is_terminal():
+        state.apply_action(search.step(state) if state.current_player() == 0 else plain.step(state))
+    assert sorted(state.returns()) == [0.0, 1.0]
+
+
+def test_ismcts_and_mcts_play_a_whole_trex_game():
+    game = pyspiel.load_game("python_trex", {"preset": "complex"})
+    evaluator = osm.TotalsRolloutEvaluator(max_length=30, random_state=np.random.RandomState(0))
+    search = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=np.random.RandomState(1),
+                              allow_inconsistent_action_sets=True)
+    plain = mcts.MCTSBot(game, 2.0, 3, evaluator, random_state=np.random.RandomState(2))
+    state = game.new_initial_state()
+    state.apply_action(7)
+    rng = np.random.RandomState(3)
+    moves = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == 0:
+            action = search.step(state)
+        elif p == 2:
+            action = plain.step(state)
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        moves += 1
+    assert moves > 8 * 13 * 4 and sum(state.returns()) == 0.0, "eight deals of a zero-sum preset"

@@ -28,8 +28,10 @@ def committed_trex() -> FairDeal:
 
 
 @pytest.mark.parametrize("key", list(GAMES))
-def test_f4_every_finished_fair_game_verifies(key):
-    record = finished(key)
+@pytest.mark.parametrize("people", [255, 1, 0])
+def test_f4_every_finished_fair_game_verifies(key, people):
+    """All seats persons, one person and bots, bots only (their seeds made by the server)."""
+    record = finished(key, people)
     done = verify(record)
     assert done.deals == len(record.fairness.deals) >= 1
     assert done.actions == len(record.actions) and done.seats == len(record.fairness.seat_seeds)
@@ -189,3 +191,14 @@ def test_f4_cli_verify_fails_a_tampered_record_and_a_broken_file(tmp_path, capsy
     broken.write_text("{")
     assert main(["verify", str(broken)]) == 2
     assert "cannot read the record" in capsys.readouterr().err
+
+
+def test_f4_record_of_a_fair_state_needs_its_fairness_block():
+    from cardtable.core.errors import ConfigError
+
+    fair = committed_trex()
+    fair.reveal_seat(0, person_seed(0).hex())
+    state = fair.new_state(cardtable.load("trex"))
+    with pytest.raises(ConfigError, match=r"use FairDeal\.record"):
+        record_of(state)
+    assert fair.record(state).seed is None

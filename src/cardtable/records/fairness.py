@@ -346,11 +346,9 @@ class FairDeal:
 
     def record(self, state: State) -> Record:
         """The record of ``state``'s game with its fairness block (see :meth:`fairness`)."""
-        from dataclasses import replace
+        from .record import record_of  # record.py imports this module
 
-        from .record import record_of
-
-        return replace(record_of(state), seed=None, deck=None, fairness=self.fairness(state))
+        return record_of(state, fairness=self.fairness(state))
 
     def secret_texts(self) -> tuple[str, ...]:
         """The server seed as hex (both cases) and base64: what a leak oracle must never
@@ -439,8 +437,12 @@ def _check_commitment(seed: str, promised: str, what: str, whose: str) -> None:
 def _check_deal(shuffler: FairShuffler, deal: Shuffle | Pick, number: int) -> None:
     labels = tuple(deal.label.split(":"))
     where = f"deal {number} ({deal.label})"
+    try:
+        deal_label(labels)
+    except ValueError as exc:
+        raise FairnessError(f"deal {number}: {exc}") from None
     if isinstance(deal, Pick):
-        if deal.below < 1:
+        if not 1 <= deal.below <= 2**32:
             raise FairnessError(f"{where}: a pick below {deal.below} is impossible")
         expected = shuffler.below(deal.below, *labels)
         if expected != deal.value:

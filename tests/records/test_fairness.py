@@ -51,6 +51,7 @@ def test_f4_no_reveal_before_every_seat_has_committed():
     fair = FairDeal(4, SERVER)
     fair.add_seat_commitment(0, commitment(person_seed(0)).hex())
     fair.add_bot_seat(1)
+    assert fair.public()["seat_seeds"] == [None] * 4  # not even the bot's
     with pytest.raises(FairnessError, match=r"seats \[2, 3\] have not committed yet"):
         fair.reveal_seat(0, person_seed(0).hex())
     assert not fair.committed()
@@ -134,8 +135,12 @@ def test_f4_the_servers_store_round_trips_the_protocol():
     fair.reveal_seat(0, person_seed(0).hex())
     game = cardtable.load("trex")
     assert again.new_state(game).view(None) == fair.new_state(game).view(None)
-    with pytest.raises(ParseError, match="scheme"):
+    with pytest.raises(ParseError, match="not a cardtable-fair/1 protocol"):
         FairDeal.from_json({**fair.to_json(), "scheme": "other/9"})
+    with pytest.raises(ParseError, match="malformed"):
+        FairDeal.from_json({**fair.to_json(), "server_seed": "00"})
+    with pytest.raises(ParseError, match="one commitment and one seed slot per seat"):
+        FairDeal.from_json({**fair.to_json(), "seat_seeds": [None]})
 
 
 def test_s5_a_fair_record_replays_to_the_same_game():

@@ -241,7 +241,8 @@ class FairDeal:
     2. Every seat commits: :meth:`add_seat_commitment` for a person (the page
        made a seed and sends only its SHA-256), :meth:`add_bot_seat` for a bot.
     3. Once :meth:`committed`, every seat reveals: :meth:`reveal_seat` checks the
-       seed against its commitment (a bot's was revealed when it was made).
+       seed against its commitment (the server holds a bot's seed already; it is
+       shown, like every seed, only once every seat has committed).
     4. Once :meth:`ready`, :meth:`new_state` starts the game; every shuffle
        comes from the seeds.
     5. :meth:`public` is what anyone may see during the game; :meth:`server_reveal`
@@ -321,8 +322,9 @@ class FairDeal:
 
     def public(self) -> dict[str, Any]:
         """What anyone may see during the game: no server seed, nothing derived from it."""
+        seeds = list(self._seeds) if self.committed() else [None] * self.seats
         return {"scheme": SCHEME, "server_commitment": self.commitment(),
-                "seat_commitments": list(self._commitments), "seat_seeds": list(self._seeds)}
+                "seat_commitments": list(self._commitments), "seat_seeds": seeds}
 
     def server_reveal(self, state: State) -> str:
         """The server seed (hex), only once ``state``'s game is over."""
@@ -363,14 +365,19 @@ class FairDeal:
                 "seat_commitments": list(self._commitments), "seat_seeds": list(self._seeds)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FairDeal:
-        if data.get("scheme") != SCHEME:
-            raise ParseError(f"fairness scheme {data.get('scheme')!r} is not supported (this is {SCHEME!r})")
-        fair = cls(int(data["seats"]), _seed_bytes(str(data["server_seed"]), "the server seed"))
-        fair._commitments = [None if c is None else str(c) for c in data["seat_commitments"]]
-        fair._seeds = [None if s is None else str(s) for s in data["seat_seeds"]]
-        if len(fair._commitments) != fair.seats or len(fair._seeds) != fair.seats:
-            raise ParseError("fairness: one commitment and one seed slot per seat")
+    def from_json(cls, data: Any) -> FairDeal:
+        """The protocol from :meth:`to_json`; :class:`ParseError` if it is malformed."""
+        if not isinstance(data, dict) or data.get("scheme") != SCHEME:
+            raise ParseError(f"not a {SCHEME} protocol")
+        try:
+            fair = cls(int(data["seats"]), _seed_bytes(str(data["server_seed"]), "the server seed"))
+            commitments = [None if c is None else str(c) for c in data["seat_commitments"]]
+            seeds = [None if s is None else str(s) for s in data["seat_seeds"]]
+        except (KeyError, TypeError, ValueError, FairnessError):
+            raise ParseError(f"a stored {SCHEME} protocol is malformed") from None
+        if len(commitments) != fair.seats or len(seeds) != fair.seats:
+            raise ParseError("a stored fairness protocol needs one commitment and one seed slot per seat")
+        fair._commitments, fair._seeds = commitments, seeds
         return fair
 
 

@@ -28,8 +28,10 @@ def committed_trex() -> FairDeal:
 
 
 @pytest.mark.parametrize("key", list(GAMES))
-def test_f4_every_finished_fair_game_verifies(key):
-    record = finished(key)
+@pytest.mark.parametrize("people", [255, 1, 0])
+def test_f4_every_finished_fair_game_verifies(key, people):
+    """All seats persons, one person and bots, bots only (their seeds made by the server)."""
+    record = finished(key, people)
     done = verify(record)
     assert done.deals == len(record.fairness.deals) >= 1
     assert done.actions == len(record.actions) and done.seats == len(record.fairness.seat_seeds)
@@ -49,6 +51,7 @@ def test_f4_no_reveal_before_every_seat_has_committed():
     fair = FairDeal(4, SERVER)
     fair.add_seat_commitment(0, commitment(person_seed(0)).hex())
     fair.add_bot_seat(1)
+    assert fair.public()["seat_seeds"] == [None] * 4  # not even the bot's
     with pytest.raises(FairnessError, match=r"seats \[2, 3\] have not committed yet"):
         fair.reveal_seat(0, person_seed(0).hex())
     assert not fair.committed()
@@ -132,8 +135,12 @@ def test_f4_the_servers_store_round_trips_the_protocol():
     fair.reveal_seat(0, person_seed(0).hex())
     game = cardtable.load("trex")
     assert again.new_state(game).view(None) == fair.new_state(game).view(None)
-    with pytest.raises(ParseError, match="scheme"):
+    with pytest.raises(ParseError, match="not a cardtable-fair/1 protocol"):
         FairDeal.from_json({**fair.to_json(), "scheme": "other/9"})
+    with pytest.raises(ParseError, match="malformed"):
+        FairDeal.from_json({**fair.to_json(), "server_seed": "00"})
+    with pytest.raises(ParseError, match="one commitment and one seed slot per seat"):
+        FairDeal.from_json({**fair.to_json(), "seat_seeds": [None]})
 
 
 def test_s5_a_fair_record_replays_to_the_same_game():
@@ -189,3 +196,14 @@ def test_f4_cli_verify_fails_a_tampered_record_and_a_broken_file(tmp_path, capsy
     broken.write_text("{")
     assert main(["verify", str(broken)]) == 2
     assert "cannot read the record" in capsys.readouterr().err
+
+
+def test_f4_record_of_a_fair_state_needs_its_fairness_block():
+    from cardtable.core.errors import ConfigError
+
+    fair = committed_trex()
+    fair.reveal_seat(0, person_seed(0).hex())
+    state = fair.new_state(cardtable.load("trex"))
+    with pytest.raises(ConfigError, match=r"use FairDeal\.record"):
+        record_of(state)
+    assert fair.record(state).seed is None

@@ -63,7 +63,7 @@ def test_f4_every_changed_card_after_a_shuffle_is_caught(key):
     for number, deal in enumerate(fair.deals, 1):
         if not isinstance(deal, Shuffle):
             continue
-        places = range(len(deal.after)) if number == 1 else rng.sample(range(len(deal.after)), 3)
+        places = range(len(deal.after)) if number == 1 else rng.sample(range(len(deal.after)), min(3, len(deal.after)))
         for place in places:
             card = other_card(deal.after[place])
             after = (*deal.after[:place], card, *deal.after[place + 1:])
@@ -267,3 +267,16 @@ def test_f4_a_game_with_a_different_number_of_seats_is_caught():
     data = original("trash")
     data["options"] = {"players": 3}
     rejected(data, "trash here has 3 seats but the record has 2 seat commitments and 2 seat seeds")
+
+
+@pytest.mark.parametrize("label", ["", "déal:0", "deal\x000"])
+def test_f4_a_malformed_label_is_a_clear_failure(label):
+    data = original("spit")
+    data["fairness"]["deals"][0]["label"] = label
+    rejected(data, "deal 1: a deal label is non-empty ASCII without NUL")
+
+
+def test_f4_an_impossible_pick_is_a_clear_failure():
+    data = original("spit")
+    data["fairness"]["deals"].append({"label": "slap:1", "below": 2**40, "value": 0})
+    rejected(data, r"a pick below 1099511627776 is impossible")

@@ -241,7 +241,8 @@ class FairDeal:
     2. Every seat commits: :meth:`add_seat_commitment` for a person (the page
        made a seed and sends only its SHA-256), :meth:`add_bot_seat` for a bot.
     3. Once :meth:`committed`, every seat reveals: :meth:`reveal_seat` checks the
-       seed against its commitment (a bot's was revealed when it was made).
+       seed against its commitment (the server holds a bot's seed already; it is
+       shown, like every seed, only once every seat has committed).
     4. Once :meth:`ready`, :meth:`new_state` starts the game; every shuffle
        comes from the seeds.
     5. :meth:`public` is what anyone may see during the game; :meth:`server_reveal`
@@ -321,8 +322,9 @@ class FairDeal:
 
     def public(self) -> dict[str, Any]:
         """What anyone may see during the game: no server seed, nothing derived from it."""
+        seeds = list(self._seeds) if self.committed() else [None] * self.seats
         return {"scheme": SCHEME, "server_commitment": self.commitment(),
-                "seat_commitments": list(self._commitments), "seat_seeds": list(self._seeds)}
+                "seat_commitments": list(self._commitments), "seat_seeds": seeds}
 
     def server_reveal(self, state: State) -> str:
         """The server seed (hex), only once ``state``'s game is over."""
@@ -346,11 +348,9 @@ class FairDeal:
 
     def record(self, state: State) -> Record:
         """The record of ``state``'s game with its fairness block (see :meth:`fairness`)."""
-        from dataclasses import replace
+        from .record import record_of  # record.py imports this module
 
-        from .record import record_of
-
-        return replace(record_of(state), seed=None, deck=None, fairness=self.fairness(state))
+        return record_of(state, fairness=self.fairness(state))
 
     def secret_texts(self) -> tuple[str, ...]:
         """The server seed as hex (both cases) and base64: what a leak oracle must never
@@ -365,14 +365,19 @@ class FairDeal:
                 "seat_commitments": list(self._commitments), "seat_seeds": list(self._seeds)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> FairDeal:
-        if data.get("scheme") != SCHEME:
-            raise ParseError(f"fairness scheme {data.get('scheme')!r} is not supported (this is {SCHEME!r})")
-        fair = cls(int(data["seats"]), _seed_bytes(str(data["server_seed"]), "the server seed"))
-        fair._commitments = [None if c is None else str(c) for c in data["seat_commitments"]]
-        fair._seeds = [None if s is None else str(s) for s in data["seat_seeds"]]
-        if len(fair._commitments) != fair.seats or len(fair._seeds) != fair.seats:
-            raise ParseError("fairness: one commitment and one seed slot per seat")
+    def from_json(cls, data: Any) -> FairDeal:
+        """The protocol from :meth:`to_json`; :class:`ParseError` if it is malformed."""
+        if not isinstance(data, dict) or data.get("scheme") != SCHEME:
+            raise ParseError(f"not a {SCHEME} protocol")
+        try:
+            fair = cls(int(data["seats"]), _seed_bytes(str(data["server_seed"]), "the server seed"))
+            commitments = [None if c is None else str(c) for c in data["seat_commitments"]]
+            seeds = [None if s is None else str(s) for s in data["seat_seeds"]]
+        except (KeyError, TypeError, ValueError, FairnessError):
+            raise ParseError(f"a stored {SCHEME} protocol is malformed") from None
+        if len(commitments) != fair.seats or len(seeds) != fair.seats:
+            raise ParseError("a stored fairness protocol needs one commitment and one seed slot per seat")
+        fair._commitments, fair._seeds = commitments, seeds
         return fair
 
 
@@ -439,8 +444,12 @@ def _check_commitment(seed: str, promised: str, what: str, whose: str) -> None:
 def _check_deal(shuffler: FairShuffler, deal: Shuffle | Pick, number: int) -> None:
     labels = tuple(deal.label.split(":"))
     where = f"deal {number} ({deal.label})"
+    try:
+        deal_label(labels)
+    except ValueError as exc:
+        raise FairnessError(f"deal {number}: {exc}") from None
     if isinstance(deal, Pick):
-        if deal.below < 1:
+        if not 1 <= deal.below <= 2**32:
             raise FairnessError(f"{where}: a pick below {deal.below} is impossible")
         expected = shuffler.below(deal.below, *labels)
         if expected != deal.value:

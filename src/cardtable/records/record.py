@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.cards import Card, parse_cards
-from ..core.errors import CardtableError, ParseError
+from ..core.errors import CardtableError, ConfigError, ParseError
 from ..core.game import Action, PlayerView, State
 from ..core.registry import load
 from .fairness import FAIR_SEED, Fairness
@@ -144,8 +144,11 @@ class Record:
         return state
 
 
-def record_of(state: State, deck: list[Card] | None = None) -> Record:
-    """The record of ``state``'s game so far (its seed, or the stacked ``deck`` it began from)."""
+def record_of(state: State, deck: list[Card] | None = None, fairness: Fairness | None = None) -> Record:
+    """The record of ``state``'s game so far (its seed, or the stacked ``deck`` it began from;
+    a fair game's ``fairness`` block, from :meth:`FairDeal.fairness`, instead of either)."""
+    if fairness is None and getattr(state, "deals", None) is not None:
+        raise ConfigError("a fair game's record needs its fairness block: use FairDeal.record(state)")
     game = state.game
     outcome = state.outcome()
     result = None
@@ -158,10 +161,11 @@ def record_of(state: State, deck: list[Card] | None = None) -> Record:
         game=game.name,
         preset=game.preset,
         options=_changed_from_preset(game),
-        seed=None if deck is not None else seed,
-        deck=tuple(str(c) for c in deck) if deck is not None else None,
+        seed=None if deck is not None or fairness is not None else seed,
+        deck=tuple(str(c) for c in deck) if deck is not None and fairness is None else None,
         actions=tuple(str(a) for a in state.history),
         result=result,
+        fairness=fairness,
     )
 
 

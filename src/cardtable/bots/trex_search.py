@@ -33,6 +33,7 @@ the deal. ``bench/search.py`` measures iterations per second.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from ..core.game import Action, PlayerView
@@ -120,7 +121,11 @@ class SearchTrexBot(ExpertTrexBot):
         totals = [0.0] * k
         done = 0
         worlds = 0
+        start = time.perf_counter()
         while limit.more(done, deadline):
+            now = time.perf_counter()
+            if deadline is not None and worlds and now + (now - start) / worlds > deadline:
+                break  # one more world would overrun the time budget
             world = dealer.deal(rng)
             if solvable(world, self.endgame):
                 exact = Endgame(world, seat).values(world)

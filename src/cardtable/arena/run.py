@@ -242,6 +242,9 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
             per_deal_win[b][(r.table, r.deal)].append(share)
             per_deal_score[b][(r.table, r.deal)].append(r.returns[s])
             seats[b] += 1
+    # rated deal by deal, every table's games of a deal together: an online rating must not see
+    # one table's games only after all of another's (a ladder sorts its results by table)
+    for r in sorted(results, key=lambda r: (r.deal, r.table, r.rotation)):
         games.append((r.seats, ranks_of(_ranking(r))))
     ratings = plackett_luce(names, games)
     stats = []

@@ -132,10 +132,17 @@ class SearchTrexBot(ExpertTrexBot):
                 for i in range(k):
                     totals[i] += exact[legal[i].arg]  # type: ignore[attr-defined]
             else:
+                values = []
                 for i in range(k):
+                    if worlds and deadline is not None and time.perf_counter() > deadline:
+                        break  # out of time mid-world: drop it, keep the worlds every candidate saw
                     trial = world.clone()
                     trial.apply(legal[i])
-                    totals[i] += rollout_deal(trial, seat)
+                    values.append(rollout_deal(trial, seat))
+                if len(values) < k:
+                    break
+                for i in range(k):
+                    totals[i] += values[i]
             done += k
             worlds += 1
         self.last_iterations = done

@@ -80,3 +80,31 @@ def test_tx37_sparring_partners_play_whole_legal_games_from_json():
     state = play_out(game, bots, seed=5, bot_seed=1)
     assert state.outcome() is not None
     assert len(state.records) == 20  # type: ignore[attr-defined]
+
+
+class JsonOnly:
+    """A view that offers nothing but its JSON and its legal actions."""
+
+    def __init__(self, view) -> None:
+        self._json = view.to_json()
+        self.legal_actions = view.legal_actions
+
+    def to_json(self):
+        return self._json
+
+
+def test_sparring_partners_decide_from_the_json_view_only():
+    state = qn_trick()
+    for name in ("spar-counter", "spar-bold"):
+        bot = make_bot("trex", name)
+        action = bot.act(JsonOnly(state.view(1)), random.Random(0))
+        assert action in state.legal_actions()
+        assert str(action) == "9S"  # both duck under the ten
+
+
+def test_roles_keep_their_trex_bots():
+    from cardtable.bots.roles import DEFAULT_BOTS, HINT_BOTS, STAND_IN_BOTS, pick_bot
+
+    assert pick_bot("trex", HINT_BOTS) == "hard" and pick_bot("trex", DEFAULT_BOTS) == "hard"
+    assert pick_bot("trex", STAND_IN_BOTS) == "medium"
+    assert isinstance(make_bot("trex", "hard"), StrongTrexBot)

@@ -7,6 +7,6 @@
 """
 
 from .run import ArenaResult, BotStats, GameResult, run_arena
-from .stats import mean_ci, plackett_luce, wilson
+from .stats import mean_ci, plackett_luce, rate_ci, wilson
 
-__all__ = ["ArenaResult", "BotStats", "GameResult", "mean_ci", "plackett_luce", "run_arena", "wilson"]
+__all__ = ["ArenaResult", "BotStats", "GameResult", "mean_ci", "plackett_luce", "rate_ci", "run_arena", "wilson"]

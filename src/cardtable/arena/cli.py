@@ -45,7 +45,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(json.dumps(_finite({
             "game": result.game, "preset": result.preset, "options": result.options, "bots": result.bots,
             "deals": result.deals, "tables": result.tables, "games": result.games, "seed": result.seed,
-            "stats": [asdict(s) for s in result.stats],
+            "seconds": result.seconds, "seats": result.seats,
+            "stats": [asdict(s) for s in result.stats], "results": [asdict(r) for r in result.results],
         }), indent=2))
     else:
         print(format_table(result, args.format))

@@ -6,7 +6,9 @@ holds bot ``B[(s + r) mod n]``. Every bot therefore plays the same cards from
 every seat, which cancels most of the luck of the deal. Results are averaged
 per deal first; the 95% intervals treat deals as the independent units: a win
 rate's is the Wilson interval of the mean per-deal win share over the number of
-deals (never below 0 or above 1, never a point), a mean score's the normal one.
+deals, with the effective number of observations of that mean (never below 0 or
+above 1, never a point; :func:`~cardtable.arena.stats.rate_ci`), a mean score's
+the normal one.
 Ratings are openskill's Plackett–Luce model (Weng and Lin 2011) fitted to the
 ranking of the seats of every game: winners first, then by return.
 
@@ -40,7 +42,7 @@ from ..core.seats import SIMULTANEOUS
 from ..host.clock import VirtualClock
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
-from .stats import mean_ci, plackett_luce, ranks_of, wilson
+from .stats import mean_ci, plackett_luce, ranks_of, rate_ci
 
 
 @dataclass(frozen=True)
@@ -240,6 +242,9 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
             per_deal_win[b][(r.table, r.deal)].append(share)
             per_deal_score[b][(r.table, r.deal)].append(r.returns[s])
             seats[b] += 1
+    # rated deal by deal, every table's games of a deal together: an online rating must not see
+    # one table's games only after all of another's (a ladder sorts its results by table)
+    for r in sorted(results, key=lambda r: (r.deal, r.table, r.rotation)):
         games.append((r.seats, ranks_of(_ranking(r))))
     ratings = plackett_luce(names, games)
     stats = []
@@ -247,10 +252,9 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
         wins = [sum(v) / len(v) for v in per_deal_win[b].values()]
         scores = [sum(v) / len(v) for v in per_deal_score[b].values()]
         n = len(wins)
-        w = sum(wins) / n if n else math.nan
-        lo, hi = wilson(w, n) if n else (math.nan, math.nan)
         mu, sigma = ratings[b]
-        stats.append(BotStats(b, seats[b], seats[b], (w, lo, hi), mean_ci(scores), mu, sigma, n))
+        win_rate = rate_ci(wins, seats[b] / max(n, 1))
+        stats.append(BotStats(b, seats[b], seats[b], win_rate, mean_ci(scores), mu, sigma, n))
     return stats
 
 

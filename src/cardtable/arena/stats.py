@@ -11,7 +11,7 @@ from ..core.errors import ConfigError
 Z95 = 1.959963984540054
 
 
-def wilson(rate: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(rate: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score 95% interval of a rate observed over ``n`` independent units.
 
     ``rate`` may come from fractional units (a deal's win share over its seatings); the
@@ -28,6 +28,27 @@ def wilson(rate: float, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (rate + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(rate * (1 - rate), 0.0) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate_ci(units: Sequence[float], weight: float = 1.0) -> tuple[float, float, float]:
+    """``(rate, low, high)`` of a rate measured as the mean of per-deal rates ``units``: the
+    Wilson interval with the effective number of observations of that mean (Kish's design
+    effect: ``rate (1 - rate) / variance of the mean``), kept between the number of deals
+    and ``weight`` observations a deal (the seat-games behind each per-deal rate).
+
+    >>> r, lo, hi = rate_ci([0.25, 0.5, 0.25, 0.0] * 25, weight=4)
+    >>> round(r, 2), 0 < lo < r < hi < 1
+    (0.25, True)
+    """
+    n = len(units)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    rate = sum(units) / n
+    most = n * max(weight, 1.0)
+    var = sum((u - rate) ** 2 for u in units) / (n - 1) if n > 1 else 0.0
+    eff = most if var <= 0 else min(max(rate * (1 - rate) * n / var, n), most)
+    lo, hi = wilson(rate, eff)
+    return (rate, lo, hi)
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:

@@ -33,6 +33,7 @@ the deal. ``bench/search.py`` measures iterations per second.
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from ..core.game import Action, PlayerView
@@ -120,17 +121,28 @@ class SearchTrexBot(ExpertTrexBot):
         totals = [0.0] * k
         done = 0
         worlds = 0
+        start = time.perf_counter()
         while limit.more(done, deadline):
+            now = time.perf_counter()
+            if deadline is not None and worlds and now + (now - start) / worlds > deadline:
+                break  # one more world would overrun the time budget
             world = dealer.deal(rng)
             if solvable(world, self.endgame):
                 exact = Endgame(world, seat).values(world)
                 for i in range(k):
                     totals[i] += exact[legal[i].arg]  # type: ignore[attr-defined]
             else:
+                values = []
                 for i in range(k):
+                    if worlds and deadline is not None and time.perf_counter() > deadline:
+                        break  # out of time mid-world: drop it, keep the worlds every candidate saw
                     trial = world.clone()
                     trial.apply(legal[i])
-                    totals[i] += rollout_deal(trial, seat)
+                    values.append(rollout_deal(trial, seat))
+                if len(values) < k:
+                    break
+                for i in range(k):
+                    totals[i] += values[i]
             done += k
             worlds += 1
         self.last_iterations = done

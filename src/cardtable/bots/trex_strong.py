@@ -157,6 +157,11 @@ def _discard(st: TrexState, p: int) -> Any:
     return best
 
 
+LEAD_WEIGHTS: Final = (0.5, 0.8, 18.0, 8.0, 3.0, 4.5)
+"""A lead's weights: the suit's points out, what void seats may unload, flushing the K♥,
+flushing a queen (on top, below others), shortening a suit."""
+
+
 def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[Any]) -> Any:
     """A lead likely to lose, or to win a cheap trick; flush the penalty cards others hold."""
     owner = st.owner
@@ -194,25 +199,26 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
         else:
             p_win = (below / nout) ** min(above, followers)
         # what the trick would cost its winner: the suit's points that fall, a void seat's unloads
-        cost = trick_cost + _cost(st, c, p) + min(suit_pts, 75) * 0.5 + voids_here * min(out_pts - suit_pts, 75) * 0.4
+        w = LEAD_WEIGHTS
+        cost = trick_cost + _cost(st, c, p) + min(suit_pts, 75) * w[0] + voids_here * min(out_pts - suit_pts, 75) * w[1]
         score = -p_win * cost
         # flushing: a low lead in a suit whose penalty card is out and now unguarded on top
         k_out = owner[KING_HEARTS] >= 0 and owner[KING_HEARTS] != p
         if mask & KH and s == HEARTS and k_out and STRENGTH[c] < STRENGTH[KING_HEARTS] and (
             owner[ACE_HEARTS] < 0 or owner[ACE_HEARTS] == p
         ):
-            score += 18.0 * (1.0 - p_win)
+            score += w[2] * (1.0 - p_win)
         if mask & QN and c != QUEEN_OF[s]:
             q = QUEEN_OF[s]
             if owner[q] >= 0 and owner[q] != p and STRENGTH[c] < STRENGTH[q]:
                 higher_out = sum(1 for d in (13 * s, 13 * s + 12) if owner[d] >= 0 and owner[d] != p)
                 mine_high = sum(1 for d in (13 * s, 13 * s + 12) if owner[d] == p)
                 if mine_high == 0:
-                    score += (8.0 if higher_out == 0 else 3.0) * (1.0 - p_win)
+                    score += (w[3] if higher_out == 0 else w[4]) * (1.0 - p_win)
         if unit[c]:
             score -= 5.0 + unit[c] * 0.3
         # a short suit led becomes a void sooner (to unload on)
-        score += 1.5 / len(h[s]) if s not in seen else 0.0
+        score += w[5] / len(h[s]) if s not in seen else 0.0
         seen.add(s)
         k = (score, -STRENGTH[c])
         if k > key:
@@ -244,6 +250,11 @@ def _run(st: TrexState, p: int, c: int, step: int) -> tuple[int, int, int]:
     return chain, mine, theirs
 
 
+TREX_WEIGHTS: Final = (3.0, 1.0, 3.0, 0.45, 1.8, 2.5)
+"""The layout score of a play: a first card of ours released, each further one, our cards
+behind it, theirs behind it, their cards it releases now, a pure blocker."""
+
+
 def _trex(st: TrexState) -> Any:
     """The layout race: release our own cards, keep others blocked, open the jack we need."""
     p = st.turn
@@ -269,9 +280,10 @@ def _trex(st: TrexState) -> Any:
         else:
             chain, mine, theirs = _run(st, p, c, 1 if r > 11 else -1)
         # our cards behind it need it played; their cards behind it stay blocked while we hold it
-        score = 3.0 * min(chain, 1) + 1.0 * chain + 1.2 * mine - 0.9 * theirs - 2.5 * gift
+        w = TREX_WEIGHTS
+        score = w[0] * min(chain, 1) + w[1] * chain + w[2] * mine - w[3] * theirs - w[4] * gift
         if mine == 0 and theirs and mine_total > 1:
-            score -= 1.0  # a pure blocker: play it last
+            score -= w[5]  # a pure blocker: play it last
         k = (score, -c)
         if k > key:
             key, best = k, c

@@ -1,0 +1,57 @@
+"""How long ``expert`` (Trex search) thinks per decision, and how many worlds it plays.
+
+    python bench/trex_think.py [--seconds S | --iterations N] [--deals D] [--seed S]
+
+Plays ``expert`` at seat 0 against three ``hard`` (the strong policy) from the start of a
+seeded game, timing every decision of seat 0 that has more than one legal action, for the
+first ``D`` deals. Prints the median, 95th percentile and maximum thinking time and the
+median number of worlds sampled. With ``--iterations`` it shows what a fixed budget costs in
+time on this machine (the arena's ``--iterations`` rows are reproducible; their time is not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import cardtable
+from cardtable.bots import Budget, make_bot
+from cardtable.bots.trex_search import DEFAULT_SECONDS, SearchTrexBot
+from cardtable.host.match import Match
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--iterations", type=int, default=None)
+    ap.add_argument("--deals", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=3)
+    a = ap.parse_args(argv)
+    game = cardtable.load("trex")
+    expert = SearchTrexBot(game=game)
+    budget = Budget(a.iterations, a.seconds if a.seconds or a.iterations else DEFAULT_SECONDS)
+    bots = {0: expert, 1: make_bot("trex", "hard"), 2: make_bot("trex", "hard"), 3: make_bot("trex", "hard")}
+    match = Match(game, seed=a.seed, bots=bots, bot_seed=1)
+    times: list[float] = []
+    worlds: list[int] = []
+    while not match.is_over and match.state.deal_index < a.deals:  # type: ignore[attr-defined]
+        seat = match.to_move()
+        view = match.view(seat)
+        t = time.perf_counter()
+        action = match.bots[seat].act(view, match.rngs[seat], budget if seat == 0 else None)
+        dt = time.perf_counter() - t
+        if seat == 0 and len(view.legal_actions) > 1:
+            times.append(dt)
+            worlds.append(expert.last_worlds)
+        match.submit(seat, action)
+    times.sort()
+    label = f"--iterations {a.iterations}" if a.iterations else f"--seconds {budget.seconds}"
+    print(f"expert {label}: {len(times)} decisions over {a.deals} deals; "
+          f"median {1000 * statistics.median(times):.0f} ms, p95 {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms, "
+          f"max {1000 * times[-1]:.0f} ms; median {statistics.median(worlds):.0f} worlds")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -256,6 +256,23 @@ class Session:
             return None
         return self._step(player, acted, display, before)
 
+    def bot_seat(self) -> int | None:
+        """The bot seat to move in a turn-based game (None: a human's turn, a race, or the end)."""
+        player = self.to_move()
+        return player if player >= 0 and player in self.match.bots else None
+
+    def think(self, seat: int) -> Action:
+        """What the bot at ``seat`` would play now; touches nothing but the bot's own generator,
+        so the app may run it in a thread while the screen stays alive."""
+        view = self.match.view(seat)
+        return self.match.bots[seat].act(view, self.match.rngs[seat], self.match.budgets.get(seat))
+
+    def play_bot(self, seat: int, action: Action, display: int | None) -> Step:
+        """Submit the action :meth:`think` chose for ``seat``."""
+        before = self._last_seq(display)
+        self.match.submit(seat, action)
+        return self._step(seat, action, display, before)
+
     def poll_timers(self, display: int | None) -> Step | None:
         """Let the host feed a due timer expiry (an action of no seat); the step if one was fed."""
         before, count = self._last_seq(display), len(self.match.state.history)

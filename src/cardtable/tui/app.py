@@ -319,6 +319,9 @@ class TableScreen(Screen[None]):
             seat = self.viewer if self.viewer in humans else humans[0]
             if s.hot_seat and self.viewer != seat:
                 self.awaiting = None
+                if not s.covers:  # nothing private to hide (Trash): the table turns to that seat
+                    self._show_seat(seat)
+                    return
                 self.app.push_screen(CoverScreen(s, seat), callback=lambda _: self._show_seat(seat))
                 return
             forced = forced_action(s.game.name, s.view(seat))
@@ -336,7 +339,7 @@ class TableScreen(Screen[None]):
             return
         self.awaiting = None
         if s.bot_to_move():
-            if s.hot_seat and self.viewer is not None:  # nobody's cards while the bots play
+            if s.covers and self.viewer is not None:  # nobody's cards while the bots play
                 self._switch_viewer(None)
             self._texts()
             if not self._bot_pending:

@@ -26,7 +26,7 @@ from ..host.match import Match
 from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..i18n import event_text, translate
 from ..records.record import Record
-from .seats import HINT_BOTS, SeatSpec, pick_bot
+from .seats import HINT_BOTS, NO_PRIVATE_CARDS, SeatSpec, pick_bot
 
 
 def tr(key: str, lang: str, **values: object) -> str:
@@ -154,6 +154,11 @@ class Session:
     def hot_seat(self) -> bool:
         """Several humans share the keyboard: hands are covered between their turns."""
         return len(self.humans) > 1
+
+    @property
+    def covers(self) -> bool:
+        """Hot-seat play of a game with private cards: a cover screen between two people's turns."""
+        return self.hot_seat and self.game.name not in NO_PRIVATE_CARDS
 
     def is_human(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat].is_human

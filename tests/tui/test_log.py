@@ -33,3 +33,18 @@ async def test_item_5_each_event_drawn_is_the_logs_last_line_and_in_sight():
 
         scr._log = spy
         await settle(pilot, lambda: checked >= 60 and log.max_scroll_y > 0, limit=20000)
+
+
+@sync
+async def test_item_10_in_80x24_the_log_column_keeps_every_word():
+    """The log wraps at the width it is given: no line is wider than the column (nothing is cut)."""
+    game = cardtable.load("trex")
+    s = Session.start(game, parse_seats("human,hard,hard,hard", "trex"), seed=3, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = screen(app).log_widget
+        await settle(pilot, lambda: len(log.lines) > 8)
+        await pilot.pause(0.1)
+        assert log.display and log.region.right <= 80
+        width = log.scrollable_content_region.width
+        assert max(line.text.rstrip().__len__() for line in log.lines) <= width

@@ -167,7 +167,7 @@ class TableScreen(Screen[None]):
     DEFAULT_CSS = """
     TableScreen #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
     TableScreen #main { height: 1fr; }
-    TableScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
+    TableScreen #log { width: 1fr; min-width: 20; max-width: 60; border-left: solid $panel-lighten-2; }
     TableScreen #table { max-width: 70%; }
     TableScreen #status { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
     TableScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }

@@ -41,7 +41,7 @@ class ReplayScreen(Screen[None]):
     ReplayScreen #title { height: 1; background: $primary-darken-2; padding: 0 1; }
     ReplayScreen #main { height: 1fr; }
     ReplayScreen #table { max-width: 70%; }
-    ReplayScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
+    ReplayScreen #log { width: 1fr; min-width: 20; max-width: 60; border-left: solid $panel-lighten-2; }
     ReplayScreen #status { height: 2; padding: 0 1; }
     ReplayScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """

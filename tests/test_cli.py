@@ -129,3 +129,27 @@ def test_bad_record_is_one_line(tmp_path, capsys):
         assert main(["replay", str(bad)]) == 2
         err = capsys.readouterr().err
         assert err.startswith("cardtable: ") and err.count("\n") == 1
+
+
+def test_issue_15_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
+    import random
+
+    from cardtable.records import record_of
+
+    state = cardtable.load("trash").new_state(seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    path = tmp_path / "done.json"
+    record_of(state).save(path)
+    assert main(["replay", str(path), "--seat", "1", "--no-color"]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-1]
+    assert last == "Result: you win (target_size); returns: 0, 1"
+    assert "{" not in last
+
+
+@pytest.mark.parametrize("bots", ["99", "0", "-1"])
+def test_issue_15_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
+    assert main(["play", "trash", "--bots", bots, "--plain"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 8 players, so --bots is 1 to 7\n"

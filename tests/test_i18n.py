@@ -35,3 +35,23 @@ def test_spanish_trash_events_and_fallbacks():
     assert event_text("trash", view.events[0], view, "es").startswith("robas ")
     assert translate("no.such.key", "es") == "no.such.key"
     assert set(catalog("es")) >= {k for k in catalog("es") if k.startswith("trash.event.")}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", game_names())
+def test_issue_15_your_own_events_read_you_in_every_game_and_language(name, lang):
+    state = cardtable.load(name).new_state(seed=3)
+    rng = random.Random(3)
+    mine = 0
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+        view = state.view(0)
+        for event in view.events:
+            if event.seat == 0:
+                mine += 1
+                text = event_text(name, event, view, lang)
+                assert translate("seat", lang, n=0) not in text, (event.kind, text)
+    assert mine > 3

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -84,7 +85,36 @@ async def play_until(app, pilot, check: Callable[[], bool], limit: int = 400) ->
         await pilot.press(key_for(s.view(app.table_screen.awaiting)))
 
 
+async def trex() -> None:
+    """The Trex table seated as played (TX-2: the next seat on your right) and a hot-seat cover."""
+    from cardtable.games.trex.actions import CONTRACT, DONE, KEEP
+
+    s = Session.start(cardtable.load("trex"), parse_seats("human,hard,hard,hard", "trex"), seed=4, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(100, 26)) as pilot:
+        for _ in range(200):
+            await until(pilot, ready(app))
+            view = s.view(0)
+            if view.phase == "trick" and len(view.trick) == 3:
+                break
+            menu = [a for a in view.legal_actions if a.kind != 0]
+            pick = next((a for a in menu if a.kind in (KEEP, DONE)
+                         or (a.kind == CONTRACT and str(a) == "contract QN")), None)
+            app.table_screen.act(pick if pick is not None else view.legal_actions[0])
+        await pilot.pause(0.2)
+        save(app, "tui-trex-table")
+    s = Session.start(cardtable.load("trex"), parse_seats("human:Ana,human:Ben,hard,hard", "trex"), seed=7)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, CoverScreen))
+        await pilot.pause()
+        save(app, "tui-trex-cover")
+
+
 async def main() -> None:
+    await trex()
+    if "--trex" in sys.argv:
+        return
     # 1. Two players, a wild to place, the hint shown.
     s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=9, bot_seed=1)
     app = TableApp(s, pace=0, bot_delay=0)
@@ -100,14 +130,10 @@ async def main() -> None:
     async with app.run_test(size=(100, 42)) as pilot:
         await play_until(app, pilot, lambda: len(s.match.state.history) > 30)
         save(app, "trash-4p-es")
-    # 3. Hot-seat cover, help, result.
+    # 3. Hot-seat help and result (Trash has no private cards: no cover between the two people).
     s = Session.start(cardtable.load("trash", target_size=9), parse_seats("human:Ana,human:Ben", "trash"), seed=3)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, CoverScreen))
-        await pilot.pause()
-        save(app, "trash-cover")
-        await pilot.press("enter")
         await until(pilot, ready(app))
         await pilot.press("question_mark")
         await pilot.pause()

@@ -81,3 +81,24 @@ def test_the_reported_command_reproduces_the_run(capsys, tmp_path, options, bots
     code, _, err = run(capsys, *argv, "-q")
     assert code == 0, err
     assert (tmp_path / spec.dirname / "run.json").exists()
+
+
+def test_issue_15_simulate_help_is_current_and_the_bar_is_rich(capsys):
+    import io
+
+    import pytest
+
+    from cardtable.cli.main import main
+    from cardtable.sim.progress import Progress
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    text = capsys.readouterr().out
+    assert "engines are present" not in text and "trex" in text and "spit" in text
+    stream = io.StringIO()
+    bar = Progress(10, stream=stream)
+    bar.update(4)
+    bar.update(6)
+    bar.close()
+    assert "10/10" in stream.getvalue() and "[" not in stream.getvalue().split("10/10")[0][-3:]
+    assert type(bar.bar).__module__ == "rich.progress"

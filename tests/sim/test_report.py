@@ -79,3 +79,24 @@ def test_trex_recorder_sees_doublings_and_trex_places():
         assert sorted(order) == [0, 1, 2, 3] and 0 <= holder < 4
     for card, doubler, capturer in row["doublings"]:
         assert 0 <= card < 52 and 0 <= doubler < 4 and -1 <= capturer < 4
+
+
+def test_issue_15_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tmp_path):
+    simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 12, tmp_path, progress=False)
+    page = build_report(tmp_path).read_text()
+    figures = sorted((tmp_path / "report" / "figures").glob("win_by_*.png"))
+    names = [f.stem for f in figures]
+    assert any(n.startswith("win_by_bot_") for n in names) and any(n.startswith("win_by_seat_") for n in names)
+    assert "<h2>Win rates</h2>" in page
+    for f in figures:
+        assert f'src="figures/{f.name}"' in page
+
+
+def test_issue_15_report_figures_are_large_enough_to_read(tmp_path):
+    import struct
+
+    simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 8, tmp_path, progress=False)
+    build_report(tmp_path)
+    for png in (tmp_path / "report" / "figures").glob("*.png"):
+        width, height = struct.unpack(">II", png.read_bytes()[16:24])
+        assert width >= 600 and height >= 300, (png.name, width, height)

@@ -9,7 +9,6 @@ from cardtable.bots import make_bot
 from cardtable.games.trash.actions import TrashAction
 from cardtable.records import Record
 from cardtable.tui.app import CoverScreen, HelpScreen, ResultScreen, TableApp
-from cardtable.tui.games.trash import SlotCell
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
@@ -52,25 +51,54 @@ async def test_tr_a_whole_match_against_a_bot_by_key_presses():
 
 @sync
 async def test_hot_seat_cover_screen_hides_the_table_between_humans():
-    s = session("human:Ana,human:Ben", seed=3)
+    """Trex hands are private: a cover between two people's turns (seed 7: Ben, seat 1, is asked
+    first and may force a redeal; Ana, seat 0, is asked last)."""
+    game = cardtable.load("trex")
+    s = Session.start(game, parse_seats("human:Ana,human:Ben,hard,hard", "trex"), seed=7, bot_seed=1)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
-        assert "Ana" in str(app.screen.query_one("#cover").render())
-        assert not app.screen.query(SlotCell)  # no card of the table is on the cover
+        assert "Ben" in str(app.screen.query_one("#cover").render())
         await pilot.press("enter")
         await settle(pilot, ready(app))
-        assert screen(app).viewer == 0 and app.screen is screen(app)
-        while s.to_move() == 0:  # Ana plays her whole turn
-            await pilot.press(trash_key(s.view(0)))
+        assert screen(app).viewer == 1 and app.screen is screen(app)
+        screen(app).act(s.view(1).legal_actions[-1])
+        for _ in range(5):  # a bot may force a redeal: Ben is asked again first
+            await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
+            if "Ana" in str(app.screen.query_one("#cover").render()):
+                break
+            await pilot.press("enter")  # (Ben's one-answer "keep" is then given for him)
             await settle(pilot, lambda: isinstance(app.screen, CoverScreen) or ready(app)())
-        assert isinstance(app.screen, CoverScreen) and "Ben" in str(app.screen.query_one("#cover").render())
-        assert screen(app).awaiting is None  # keys cannot act for Ben behind the cover
+            if screen(app).awaiting == 1:
+                screen(app).act(s.view(1).legal_actions[-1])
+        assert "Ana" in str(app.screen.query_one("#cover").render())
+        assert screen(app).awaiting is None  # keys cannot act for Ana behind the cover
         await pilot.press("enter")
-        await settle(pilot, ready(app))
-        assert screen(app).viewer == 1 and screen(app).table.current.seat == 1
-        lines = [str(line.text) for line in screen(app).query_one("#log").lines]
-        assert lines[0] == "— Ben (seat 1) —"  # Ana's log, worded for her, is gone
+
+        def log_top() -> str:
+            lines = screen(app).query_one("#log").lines
+            return str(lines[0].text) if lines else ""
+
+        await settle(pilot, lambda: log_top() == "— Ana (seat 0) —")  # Ben's log, worded for him, is gone
+
+
+@sync
+async def test_issue_15_hot_seat_trash_has_no_cover_screen():
+    """Trash has no private cards: the table turns to the next person without a cover."""
+    s = session("human:Ana,human:Ben", seed=3)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        covers = 0
+        for _ in range(30):
+            await settle(pilot, lambda: isinstance(app.screen, CoverScreen) or ready(app)())
+            covers += isinstance(app.screen, CoverScreen)
+            if covers or s.is_over:
+                break
+            seat = screen(app).awaiting
+            assert screen(app).viewer == seat
+            await pilot.press(trash_key(s.view(seat)))
+        assert covers == 0
+        assert len(s.match.state.history) > 5
 
 
 @sync
@@ -307,9 +335,6 @@ async def test_seat_names_are_text_not_markup():
     s = session("human:[b]Ana[/],human:[/]", seed=3)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, CoverScreen))
-        assert "[b]Ana[/]" in str(app.screen.query_one("#cover").render())
-        await pilot.press("enter")
         await settle(pilot, ready(app))
         assert "[b]Ana[/]" in str(screen(app).query_one("#title").render())
 

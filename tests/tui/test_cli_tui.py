@@ -162,3 +162,32 @@ async def test_replay_animation_of_a_step_left_behind_does_not_come_back(tmp_pat
         await pilot.press("right", "end")  # the first step's animation is still running
         await pilot.pause(0.8)
         assert scr.index == len(views) - 1 and scr.table.current == views[-1]
+
+
+@sync
+async def test_trex_replay_honours_the_arrows_home_end_and_its_help_shows_the_replay_keys():
+    """Issue 15 item 9: the Trex table takes the focus in play; in a replay the arrows are the replay's."""
+    from cardtable.tui.app import HelpScreen
+
+    state = cardtable.load("trex").new_state(seed=4)
+    for _ in range(14):
+        state.play(state.legal_actions()[0])
+    record = record_of(state)
+    views = [v for _, v in replay_views(record, 0)]
+    app = ReplayApp(record, 0, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        scr = app.screen
+        await pilot.press("right", "right", "right")
+        await settle(pilot, lambda: scr.index == 3)
+        await pilot.press("left")
+        await settle(pilot, lambda: scr.index == 2)
+        await pilot.press("end")
+        await settle(pilot, lambda: scr.index == len(views) - 1)
+        assert scr.table.current == views[-1]
+        await pilot.press("home")
+        await settle(pilot, lambda: scr.index == 0)
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.text
+        assert "the step before" in text and "Home / End" in text and "hint" not in text

@@ -49,8 +49,12 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 def load_game(name: str, preset: str | None, options: dict[str, Any], bots: int | None) -> Game:
     cls = game_class(name)
-    has_players = any(o.name == "players" for o in cls.OPTIONS)
-    if bots is not None and has_players:
+    players = next((o for o in cls.OPTIONS if o.name == "players"), None)
+    if bots is not None and players is not None:
+        lo, hi = int(players.minimum or 2), int(players.maximum or 2)
+        if not lo - 1 <= bots <= hi - 1:
+            raise ConfigError(f"--bots {bots}: {cls.title} is played by {lo} to {hi} players, "
+                              f"so --bots is {lo - 1} to {hi - 1}")
         if "players" in options and int(options["players"]) != bots + 1:
             raise ConfigError(f"--bots {bots} needs players={bots + 1}, but players={options['players']} was given")
         options.setdefault("players", str(bots + 1))
@@ -218,8 +222,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if view is not None and r is not None:
         print(r.render(view, color=color))
     if record.result:
-        print(f"Result: {record.result}")
+        print(result_line(record.result, seat))
     return 0
+
+
+def result_line(result: dict[str, Any], seat: int | None) -> str:
+    """A record's result in words: "Result: seat 1 wins (target_size); returns: 0, 1"."""
+    winners = [int(w) for w in result.get("winners", ())]
+    names = ["you" if w == seat else f"seat {w}" for w in winners]
+    if not names:
+        head = "no winner"
+    elif len(names) == 1:
+        head = f"{names[0]} {'win' if names[0] == 'you' else 'wins'}"
+    else:
+        head = f"{' and '.join(names)} share the win"
+    reason = result.get("reason")
+    returns = ", ".join(f"{float(r):g}" for r in result.get("returns", ()))
+    return f"Result: {head}" + (f" ({reason})" if reason else "") + (f"; returns: {returns}" if returns else "")
 
 
 def cmd_games(args: argparse.Namespace) -> int:

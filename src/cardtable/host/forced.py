@@ -26,7 +26,8 @@ from ..core.game import Action, PlayerView
 from ..i18n import translate
 
 ANSWERED_KEY = "forced.answered"
-"""The catalog key of the log line (``common.json``; ``{action}`` is the answer in words)."""
+"""The catalog key of the log line (``i18n/<lang>/play.json``, the strings every client shares;
+``{action}`` is the answer in words)."""
 
 PACE: dict[str, frozenset[str]] = {"trash": frozenset({"stock"})}
 """Per game, the single actions (their text form) that stay a key press."""

@@ -59,7 +59,8 @@ def default_language() -> str:
 
 
 def event_text(game: str, event: Event, view: PlayerView, lang: str = DEFAULT) -> str:
-    """An event in ``lang``, in the second person when it is the viewing seat's.
+    """An event in ``lang``, in the second person when it is the viewing seat's (in English too:
+    "you play 10♥", never "seat 0 plays 10♥" on seat 0's own screen).
 
     The template is ``<game>.event.<kind>``: ``.you`` added for the viewer's own
     event, ``.none`` for an event of no seat (a shared win), where the catalog has
@@ -76,11 +77,11 @@ def event_text(game: str, event: Event, view: PlayerView, lang: str = DEFAULT) -
     >>> event_text("spit", event, view, "es")
     'asiento 0 se lleva S1 (23 cartas)'
     """
-    if lang == "en":
-        return event.text
     templates = catalog(lang)
     key = f"{game}.event.{event.kind}"
     seat = event.seat
+    if lang == "en" and not (seat is not None and seat == view.seat and key + ".you" in templates):
+        return event.text  # the engine's sentence is the English one, but for "you …"
     if seat is None:
         if key + ".none" in templates:
             key += ".none"

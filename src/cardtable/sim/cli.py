@@ -97,7 +97,7 @@ def add_commands(sub: Any) -> None:
         description="Play seeded bot-against-bot matches in parallel; results are stored in chunks under "
                     "--out and a rerun with the same arguments resumes where it stopped.",
     )
-    sim.add_argument("game", help="trash (trex and spit when their engines are present)")
+    sim.add_argument("game", help="trash, trex or spit (cardtable games lists them)")
     sim.add_argument("--preset", help="a preset of the game (see: cardtable rules GAME)")
     sim.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="set a rule option")
     sim.add_argument("--games", "-n", type=_positive, required=True, metavar="N", help="number of matches")

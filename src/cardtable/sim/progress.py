@@ -1,45 +1,44 @@
-"""A plain-text progress bar on stderr."""
+"""The progress bar of a simulation on stderr, drawn by ``rich.progress``.
+
+On a terminal the bar is redrawn in place (matches done, rate, time left); when stderr is
+not a terminal (a log file, CI) rich prints nothing while running and the final bar once.
+"""
 
 from __future__ import annotations
 
 import sys
-import time
 from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as RichProgress
 
 
 class Progress:
-    """``[#####-----] 512/1000 matches  830/s  eta 1s``: redrawn in place on a
-    terminal, a line every few seconds otherwise."""
+    """``matches ━━━━━━━━━━╸━━━━━━━━━━ 512/1000  51%  830/s  0:00:01``."""
 
-    def __init__(self, total: int, done: int = 0, stream: TextIO | None = None, every: float = 5.0) -> None:
+    def __init__(self, total: int, done: int = 0, stream: TextIO | None = None, label: str = "matches") -> None:
         self.total = total
         self.done = done
-        self.start_done = done
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-        self.every = 0.1 if self.tty else every
-        self.start = time.perf_counter()
-        self.last = -1e9
+        self.console = Console(file=stream if stream is not None else sys.stderr, highlight=False)
+        self.bar = RichProgress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+            TextColumn("[progress.data.speed]{task.fields[rate]}"),
+            TimeRemainingColumn(), console=self.console, refresh_per_second=10,
+        )
+        self.task = self.bar.add_task(label, total=total, completed=done, rate="")
+        self.started = False  # drawn from the first finished chunk on: a run that fails first prints no bar
 
     def update(self, n: int) -> None:
+        if not self.started:
+            self.started = True
+            self.bar.start()
         self.done += n
-        now = time.perf_counter()
-        if now - self.last >= self.every or self.done >= self.total:
-            self.last = now
-            self._draw(now)
-
-    def _draw(self, now: float) -> None:
-        width = 30
-        frac = self.done / self.total if self.total else 1.0
-        bar = "#" * int(frac * width) + "-" * (width - int(frac * width))
-        elapsed = now - self.start
-        rate = (self.done - self.start_done) / elapsed if elapsed > 0 else 0.0
-        eta = (self.total - self.done) / rate if rate > 0 else 0.0
-        text = f"[{bar}] {self.done}/{self.total} matches  {rate:.0f}/s  eta {eta:.0f}s"
-        self.stream.write(("\r" + text) if self.tty else text + "\n")
-        self.stream.flush()
+        self.bar.advance(self.task, n)
+        speed = self.bar.tasks[0].speed
+        if speed:
+            self.bar.update(self.task, rate=f"{speed:.0f}/s")
 
     def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.started:
+            self.bar.stop()

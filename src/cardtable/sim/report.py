@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ class ReportContext:
 
         path = self.fig_dir / f"{name}.png"
         fig.tight_layout()
-        fig.savefig(path, dpi=90)
+        fig.savefig(path, dpi=DPI)
         plt.close(fig)
         rel = f"figures/{name}.png"
         self.figures.append(rel)
@@ -92,7 +93,7 @@ class ReportContext:
     ) -> str:
         """Horizontal bars with 95% error bars; one panel per measure."""
         plt = pyplot()
-        fig, axes = plt.subplots(1, len(panels), figsize=(3.3 * len(panels) + 1.8, 0.32 * len(labels) + 1.3),
+        fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels) + 2.0, max(2.6, 0.4 * len(labels) + 1.4)),
                                  sharey=True, squeeze=False)
         ys = list(range(len(labels)))
         for j, (ax, (xlabel, ests)) in enumerate(zip(axes[0], panels, strict=True)):
@@ -127,6 +128,10 @@ class ReportContext:
         return self.save(fig, name)
 
 
+DPI = 130
+"""Figures are saved large enough to read on a laptop screen without zooming."""
+
+
 def pyplot() -> Any:
     try:
         import matplotlib
@@ -157,6 +162,28 @@ def para(text: str) -> str:
 
 def _est(d: Mapping[str, Any]) -> Estimate:
     return Estimate(d["mean"], d["low"], d["high"], d["n"])
+
+
+def win_rates(runs: Sequence[Run], ctx: ReportContext) -> Section:
+    """Every run's win rates as figures: by seat, and by bot when the line-up is mixed."""
+    parts = []
+    for run in runs:
+        s = summarize(run.spec, run.rows)
+        if "seat_win_rate" not in s:
+            continue
+        slug = re.sub(r"[^a-z0-9]+", "_", f"{run.game} {run.label}".lower()).strip("_")
+        seats = [_est(e) for e in s["seat_win_rate"]]
+        fair = 1 / len(seats)
+        parts.append(f"<h3>{html.escape(run.label)}</h3>")
+        parts.append(ctx.bars(f"win_by_seat_{slug}", f"{run.label}: win rate by seat ({len(run.rows)} matches)",
+                              [f"seat {i}" for i in range(len(seats))], [("win rate", seats)], refs=[fair]))
+        bots = s.get("bot_win_rate", {})
+        if bots:
+            names = sorted(bots, key=lambda b: -_est(bots[b]).mean)
+            parts.append(ctx.bars(f"win_by_bot_{slug}", f"{run.label}: win rate by bot, every seat",
+                                  names, [("win rate", [_est(bots[b]) for b in names])], refs=[fair]))
+    return Section("Win rates", para("Each bar is a win rate with its 95% confidence interval; the dashed line is "
+                                     "an even share (one in the number of players).") + "".join(parts))
 
 
 def overview(runs: Sequence[Run]) -> Section:
@@ -225,7 +252,7 @@ def build_report(root: Path, out: Path | None = None) -> Path:
     out = out or root / "report"
     out.mkdir(parents=True, exist_ok=True)
     ctx = ReportContext(out)
-    sections = [overview(runs)]
+    sections = [overview(runs), win_rates(runs, ctx)]
     sp = speed(runs)
     if sp is not None:
         sections.append(sp)

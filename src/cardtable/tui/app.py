@@ -10,6 +10,7 @@ game's table before the view after the action is drawn.
 from __future__ import annotations
 
 from collections import deque
+from contextlib import suppress
 from typing import Literal
 
 from rich.text import Text
@@ -166,7 +167,7 @@ class TableScreen(Screen[None]):
     DEFAULT_CSS = """
     TableScreen #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
     TableScreen #main { height: 1fr; }
-    TableScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
+    TableScreen #log { width: 1fr; min-width: 20; max-width: 60; border-left: solid $panel-lighten-2; }
     TableScreen #table { max-width: 70%; }
     TableScreen #status { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
     TableScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
@@ -186,6 +187,7 @@ class TableScreen(Screen[None]):
         self._pending = False  # a tick is scheduled
         self._bot_pending = False  # a bot move is scheduled
         self._forced_pending = False  # a one-answer question is being answered
+        self.threaded_bots = True  # bots think in a thread (tests may switch it off)
         self._last_actor: int | None = None
         self._result_shown = False
         self.retired = False  # a finished match under a newer one
@@ -263,15 +265,22 @@ class TableScreen(Screen[None]):
         self._texts()
 
     def _log(self, event: Event, view: PlayerView) -> None:
-        log = self.log_widget
         if event.seat is not None and event.seat != self._last_actor and self._last_actor is not None:
-            log.write(Text("─" * 24, style="dim"))
+            self._write(Text("─" * 24, style="dim"))
         if event.seat is not None:
             self._last_actor = event.seat
         text = event_line(self.session.game.name, event, view, self.session.lang)
         mine = event.seat is not None and event.seat == view.seat
         style = "green" if mine else "bold yellow" if event.kind in LONG_PAUSE and event.kind != "deal" else ""
-        log.write(Text("· " + text, style=style))
+        self._write(Text("· " + text, style=style))
+
+    def _write(self, line: Text) -> None:
+        """A line at the end of the log, scrolled into sight at once: the log is never behind
+        what the table shows (a deferred scroll waits for the next refresh, which a bot's thinking
+        or a busy animation can hold back for seconds)."""
+        log = self.log_widget
+        log.write(line, scroll_end=False)
+        log.scroll_end(animate=False, immediate=True, x_axis=False)
 
     # -------------------------------------------------------------- driving
     def _kick(self, delay: float = 0.0) -> None:
@@ -310,6 +319,9 @@ class TableScreen(Screen[None]):
             seat = self.viewer if self.viewer in humans else humans[0]
             if s.hot_seat and self.viewer != seat:
                 self.awaiting = None
+                if not s.covers:  # nothing private to hide (Trash): the table turns to that seat
+                    self._show_seat(seat)
+                    return
                 self.app.push_screen(CoverScreen(s, seat), callback=lambda _: self._show_seat(seat))
                 return
             forced = forced_action(s.game.name, s.view(seat))
@@ -327,7 +339,7 @@ class TableScreen(Screen[None]):
             return
         self.awaiting = None
         if s.bot_to_move():
-            if s.hot_seat and self.viewer is not None:  # nobody's cards while the bots play
+            if s.covers and self.viewer is not None:  # nobody's cards while the bots play
                 self._switch_viewer(None)
             self._texts()
             if not self._bot_pending:
@@ -360,8 +372,8 @@ class TableScreen(Screen[None]):
             if self.app.screen is not self:  # a help screen is up: answer once it closes
                 self._kick()
                 return
-            self.log_widget.write(Text("· " + answered_line(self.table.describe(action), self.session.lang),
-                                       style="italic cyan"))
+            self._write(Text("· " + answered_line(self.table.describe(action), self.session.lang),
+                             style="italic cyan"))
             try:
                 step = self.session.submit(seat, action, display=seat)
             except CardtableError as exc:
@@ -404,10 +416,36 @@ class TableScreen(Screen[None]):
             self._kick()
             return
         self._feed_timers()
+        seat = self.session.bot_seat()
+        if seat is not None and self.threaded_bots:
+            self._think(seat)
+            return
         step = self.session.run_bot(self.viewer)
         if step is not None:
             self._enqueue(step)
         self._kick()
+
+    def _think(self, seat: int) -> None:
+        """The bot at ``seat`` thinks in a thread (the screen, its keys and its log stay alive);
+        its move is submitted back here, unless the match moved on meanwhile."""
+        s = self.session
+        count = len(s.match.state.history)
+        self._bot_pending = True
+
+        def done(action: Action) -> None:
+            self._bot_pending = False
+            if self.retired or len(s.match.state.history) != count:
+                self._kick()
+                return
+            self._enqueue(s.play_bot(seat, action, self.viewer))
+            self._kick()
+
+        def work() -> None:
+            action = s.think(seat)
+            with suppress(RuntimeError):  # the app has closed meanwhile
+                self.app.call_from_thread(done, action)
+
+        self.run_worker(work, thread=True, exit_on_error=True, group="bot")
 
     def _enqueue(self, step: Step) -> None:
         for event in step.events:

@@ -6,18 +6,32 @@ without ``--seat``), through the same game table as live play.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from ..core.game import Action, Event, PlayerView
 from ..records.record import Record, replay_views
-from .app import HelpScreen, global_keys, table_layout
+from .app import HelpScreen, table_layout
 from .games import GameTable, table_class
 from .help import help_text
 from .session import Session, event_line, tr
+
+
+def replay_keys(lang: str) -> list[tuple[str, str]]:
+    """The keys of the replay viewer, for its help screen."""
+    return [
+        ("→, Space, Enter", tr("replay.key.next", lang)),
+        ("←", tr("replay.key.back", lang)),
+        ("Home / End", tr("replay.key.ends", lang)),
+        ("? / F1", tr("replay.key.help", lang)),
+        ("q, Esc", tr("replay.key.quit", lang)),
+    ]
 
 
 class ReplayScreen(Screen[None]):
@@ -27,7 +41,7 @@ class ReplayScreen(Screen[None]):
     ReplayScreen #title { height: 1; background: $primary-darken-2; padding: 0 1; }
     ReplayScreen #main { height: 1fr; }
     ReplayScreen #table { max-width: 70%; }
-    ReplayScreen #log { width: 1fr; min-width: 30; max-width: 60; border-left: solid $panel-lighten-2; }
+    ReplayScreen #log { width: 1fr; min-width: 20; max-width: 60; border-left: solid $panel-lighten-2; }
     ReplayScreen #status { height: 2; padding: 0 1; }
     ReplayScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
     """
@@ -46,8 +60,23 @@ class ReplayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         return table_layout(self.table)
 
+    BINDINGS: ClassVar[list[BindingType]] = [  # before any table or scroll area can take them
+        Binding(key, f"step('{key}')", show=False, priority=True)
+        for key in ("right", "left", "home", "end", "space", "enter")
+    ]
+
     def on_mount(self) -> None:
+        self.table.can_focus = False  # the arrow keys step the replay (a table would move its cursor)
         self.go(0)
+
+    def action_step(self, key: str) -> None:
+        target = self._moves()[key]
+        if 0 <= target < len(self.steps) and target != self.index:
+            self.go(target, animate=target == self.index + 1)
+
+    def _moves(self) -> dict[str, int]:
+        return {"right": self.index + 1, "space": self.index + 1, "n": self.index + 1, "enter": self.index + 1,
+                "left": self.index - 1, "p": self.index - 1, "home": 0, "end": len(self.steps) - 1}
 
     def go(self, index: int, animate: bool = False) -> None:
         """Show step ``index`` (0 is the start); ``animate`` plays its events one by one first."""
@@ -90,17 +119,13 @@ class ReplayScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         key = event.key
-        moves = {"right": self.index + 1, "space": self.index + 1, "n": self.index + 1, "enter": self.index + 1,
-                 "left": self.index - 1, "p": self.index - 1, "home": 0, "end": len(self.steps) - 1}
-        if key in moves:
+        if key in ("n", "p"):
             event.stop()
-            target = moves[key]
-            if 0 <= target < len(self.steps) and target != self.index:
-                self.go(target, animate=target == self.index + 1)
+            self.action_step({"n": "right", "p": "left"}[key])
         elif key in ("question_mark", "f1"):
             event.stop()
             lang = self.session.lang
-            self.app.push_screen(HelpScreen(help_text(self.session.game, lang, global_keys(lang))))
+            self.app.push_screen(HelpScreen(help_text(self.session.game, lang, replay_keys(lang))))
         elif key in ("q", "escape"):
             event.stop()
             self.app.exit(0)

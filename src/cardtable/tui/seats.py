@@ -18,8 +18,18 @@ from ..bots.base import bot_names
 from ..bots.roles import DEFAULT_BOTS, HINT_BOTS, pick_bot
 from ..core.errors import ConfigError
 
-__all__ = ["COUNTER_CLOCKWISE", "DEFAULT_BOTS", "HINT_BOTS", "HUMAN", "SeatSpec", "around", "default_seats",
-           "parse_seats", "pick_bot"]
+__all__ = [
+    "COUNTER_CLOCKWISE",
+    "DEFAULT_BOTS",
+    "HINT_BOTS",
+    "HUMAN",
+    "NO_PRIVATE_CARDS",
+    "SeatSpec",
+    "around",
+    "default_seats",
+    "parse_seats",
+    "pick_bot",
+]
 
 HUMAN = "human"
 _HUMAN_WORDS = ("human", "h", "you", "me", "humano")
@@ -27,6 +37,11 @@ _HUMAN_WORDS = ("human", "h", "you", "me", "humano")
 COUNTER_CLOCKWISE = frozenset({"trex"})
 """Games whose play goes counter-clockwise (RULES.md 0.2, TX-2): the next seat sits on your right.
 The others (Trash, TR-6) go clockwise: the next seat sits on your left."""
+
+
+NO_PRIVATE_CARDS = frozenset({"trash"})
+"""Games where no seat sees a card another seat may not (Trash: face-down slots are hidden from
+everyone, the card in hand is public): hot-seat play needs no cover screen between turns."""
 
 
 def around(me: int, game: str) -> tuple[int, int, int, int]:

@@ -26,7 +26,7 @@ from ..host.match import Match
 from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..i18n import event_text, translate
 from ..records.record import Record
-from .seats import HINT_BOTS, SeatSpec, pick_bot
+from .seats import HINT_BOTS, NO_PRIVATE_CARDS, SeatSpec, pick_bot
 
 
 def tr(key: str, lang: str, **values: object) -> str:
@@ -155,6 +155,11 @@ class Session:
         """Several humans share the keyboard: hands are covered between their turns."""
         return len(self.humans) > 1
 
+    @property
+    def covers(self) -> bool:
+        """Hot-seat play of a game with private cards: a cover screen between two people's turns."""
+        return self.hot_seat and self.game.name not in NO_PRIVATE_CARDS
+
     def is_human(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat].is_human
 
@@ -255,6 +260,23 @@ class Session:
         if acted is None:
             return None
         return self._step(player, acted, display, before)
+
+    def bot_seat(self) -> int | None:
+        """The bot seat to move in a turn-based game (None: a human's turn, a race, or the end)."""
+        player = self.to_move()
+        return player if player >= 0 and player in self.match.bots else None
+
+    def think(self, seat: int) -> Action:
+        """What the bot at ``seat`` would play now; touches nothing but the bot's own generator,
+        so the app may run it in a thread while the screen stays alive."""
+        view = self.match.view(seat)
+        return self.match.bots[seat].act(view, self.match.rngs[seat], self.match.budgets.get(seat))
+
+    def play_bot(self, seat: int, action: Action, display: int | None) -> Step:
+        """Submit the action :meth:`think` chose for ``seat``."""
+        before = self._last_seq(display)
+        self.match.submit(seat, action)
+        return self._step(seat, action, display, before)
 
     def poll_timers(self, display: int | None) -> Step | None:
         """Let the host feed a due timer expiry (an action of no seat); the step if one was fed."""

@@ -38,6 +38,7 @@ from .protocol import (
     TokenBucket,
     parse_message,
 )
+from .replay import replay_endpoint
 from .store import Store
 from .tables import Connection, Hub, LobbyError, Table
 
@@ -289,10 +290,12 @@ def create_app(
         routes=[
             Route("/", page),
             Route("/t/{table_id}", page),
+            Route("/t/{table_id}/replay", page),
             Route("/api/games", api_games),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),
+            Route("/api/tables/{table_id}/replay", replay_endpoint(hub)),
             Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
             Route("/i18n/{lang}.json", i18n),
             WebSocketRoute("/ws/{table_id}", ws_endpoint),

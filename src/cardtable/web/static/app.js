@@ -4,6 +4,7 @@
 // never as HTML.
 import { loadLang, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
+import { replayPage, stopReplay } from "./replay.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -405,7 +406,9 @@ class TablePage {
       : null;
     this.el.chatForm.hidden = !(this.mine && this.seated); // people at the table talk; spectators read
     const record = info.status === "over"
-      ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")))
+      ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")),
+        " · ", h("a", { href: replayLink(info.id, this.mine ? this.mine.seat : null), "data-link": true, "data-testid": "replay-link" },
+          t("web.replay.open")))
       : null;
     const watchers = info.watchers
       ? h("p", { class: "muted", "data-testid": "watchers" }, `${info.watchers} ${t("web.watching")}`) : null;
@@ -427,22 +430,45 @@ class TablePage {
       t, h, lang, names: this.names(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
       table: this.info,
     });
+    const banner = this.view.outcome && this.el.board.querySelector("[data-testid=status]");
+    if (banner) {  // the end banner: watch the game again, as this seat saw it
+      banner.append(h("a", { href: replayLink(this.info.id, this.view.seat), "data-link": true, class: "again",
+        "data-testid": "replay" }, t("web.replay.open")));
+    }
   }
 }
 
 // ----------------------------------------------------------------- routing
 function route() {
+  stopReplay();
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})$/);
   if (m) return tablePage(m[1]);
   if (current) { current.stop(); current = null; }
+  const r = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})\/replay$/);
+  if (r) return replay(r[1]);
   return lobby();
 }
+
+async function replay(id) {
+  let info;
+  try { info = (await api(`/api/tables/${encodeURIComponent(id)}`)).table; } catch (e) {
+    app.replaceChildren(h("p", { class: "card-panel" }, t("web.no_table")), h("a", { href: "/", "data-link": true }, t("web.back")));
+    return;
+  }
+  document.title = `cardtable · ${info.title}`;
+  const renderer = await import(`./games/${info.game}.js`).catch(() => null);
+  connEl.textContent = "";
+  await replayPage(app, id, { h, api, names: info.seats.map(seatName), renderer, info });
+}
+
+// the page's address for a finished game's replay, as `seat` saw it (null: a spectator)
+export function replayLink(id, seat) { return `/t/${id}/replay?seat=${seat === null || seat === undefined ? "none" : seat}`; }
 
 export function go(path) { history.pushState(null, "", path); route(); }
 
 document.addEventListener("click", (ev) => {
   const a = ev.target.closest("a[data-link]");
-  if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname); }
+  if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname + a.search); }
 });
 window.addEventListener("popstate", route);
 // h: the hint (as in the terminal), unless a field has the focus or a modifier is held

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
+from .howto import howto_endpoint
 from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -291,6 +292,8 @@ def create_app(
             Route("/", page),
             Route("/t/{table_id}", page),
             Route("/t/{table_id}/replay", page),
+            Route("/howto/{game}", page),
+            Route("/api/howto/{game}", howto_endpoint()),
             Route("/api/games", api_games),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),

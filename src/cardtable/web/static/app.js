@@ -5,6 +5,8 @@
 import { loadLang, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
 import { replayPage, stopReplay } from "./replay.js";
+import { howtoPage } from "./howto.js";
+import { gameAbout, optionDoc, optionLabel, presetDoc, presetLabel, valueText } from "./words.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -60,51 +62,75 @@ function flash(message) {
 }
 
 // ------------------------------------------------------------------ lobby
+// Every game, preset and option with its name and a one-line explanation on the page (a phone has
+// no hover), what each game is and a link to its How to play page.
 async function lobby() {
   document.title = "cardtable";
   const { games } = await api("/api/games");
   const { tables } = await api("/api/tables");
   const gameSel = h("select", { id: "game", "data-testid": "game" },
     games.map((g) => h("option", { value: g.name }, g.title)));
+  const about = h("p", { class: "about", "data-testid": "game-about" });
+  const howto = h("a", { "data-testid": "howto-link", "data-link": true });
   const presetSel = h("select", { id: "preset", "data-testid": "preset" });
+  const presetNote = h("p", { class: "option-doc", "data-testid": "preset-doc" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
-  const playersRow = h("label", {}, t("web.players"), " ", players);
+  const playersLabel = h("span", {}, t("web.players"));
+  const playersRow = h("label", {}, playersLabel, " ", players);
   const more = h("div", { class: "options" });
   let touched = new Map(); // option name -> () => value, only for the options the user changed
-  const optionControl = (o) => {
+  const optionControl = (game, o) => {
     let input;
     if (o.choices) {
-      input = h("select", {}, o.choices.map((c) => h("option", { value: String(c) }, String(c))));
+      input = h("select", {}, o.choices.map((c) => h("option", { value: String(c) }, valueText(game, o.name, c))));
       input.value = String(o.default);
     } else if (o.type === "bool") {
       input = h("input", { type: "checkbox" });
       input.checked = Boolean(o.default);
     } else if (o.type === "int" || o.type === "float") {
       input = h("input", { type: "number", step: o.type === "int" ? 1 : "any", min: o.minimum ?? undefined,
-        max: o.maximum ?? undefined, placeholder: o.default === null ? "none" : String(o.default), size: 6 });
+        max: o.maximum ?? undefined, placeholder: o.default === null ? t("web.lobby.none") : String(o.default), size: 6 });
       if (o.default !== null) input.value = o.default;
     } else {
-      input = h("input", { value: o.default ?? "" });
+      input = h("input", { value: Array.isArray(o.default) ? o.default.join(",") : (o.default ?? "") });
     }
     input.setAttribute("data-option", o.name);
     input.addEventListener("change", () => touched.set(o.name, () => {
       if (input.type === "checkbox") return input.checked;
       if (input.type === "number") return input.value === "" ? null : Number(input.value);
+      if (o.choices) return o.choices.find((c) => String(c) === input.value); // true stays true, not "true"
+      if (o.type === "tuple") return input.value.split(",").map((x) => Number(x.trim()));
       return input.value;
     }));
-    return h("label", { title: o.doc }, o.name, " ", input);
+    const id = `opt-${o.name}`;
+    input.id = id;
+    return h("div", { class: "option", "data-testid": `option-${o.name}`, title: o.doc },
+      h("label", { for: id }, h("b", {}, optionLabel(game, o.name)), " ", input),
+      h("p", { class: "option-doc" }, optionDoc(game, o.name, o.doc), " ",
+        h("span", { class: "muted" }, `(${t("web.lobby.default", { value: valueText(game, o.name, o.default) })})`)));
   };
   const fill = () => {
     const g = games.find((x) => x.name === gameSel.value);
-    presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, p)));
+    about.textContent = gameAbout(g.name);
+    howto.textContent = t("web.lobby.howto", { game: g.title });
+    howto.href = `/howto/${g.name}`;
+    presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, presetLabel(g.name, p))));
     const opt = g.options.find((o) => o.name === "players");
     playersRow.hidden = !opt;
-    if (opt) { players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default; }
+    if (opt) {
+      players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default;
+      playersLabel.textContent = optionLabel(g.name, "players");
+    }
     touched = new Map();
-    more.replaceChildren(...g.options.filter((o) => o.name !== "players").map(optionControl));
+    more.replaceChildren(...g.options.filter((o) => o.name !== "players").map((o) => optionControl(g.name, o)));
+    presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
   };
   if (games.some((g) => g.name === "trash")) gameSel.value = "trash";  // the first game people meet
   gameSel.addEventListener("change", fill);
+  presetSel.addEventListener("change", () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
+  });
   fill();
   const create = async (ev) => {
     ev.preventDefault();
@@ -116,22 +142,35 @@ async function lobby() {
       go(`/t/${data.table.id}`);
     } catch (e) { flash(e.message); }
   };
-  const list = tables.length
-    ? h("ul", { class: "tables" }, tables.slice().reverse().map((tb) => h("li", {},
-        h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${tb.preset}`), " ",
-        h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ",
-          tb.seats.map(seatName).join(", ")))))
-    : h("p", { class: "muted" }, t("web.no_tables"));
+  const freeOnly = h("input", { type: "checkbox", "data-testid": "free-only" });
+  freeOnly.checked = Boolean(store.get("ct.free_only"));
+  const list = h("div", { "data-testid": "tables" });
+  const fillList = () => {
+    store.set("ct.free_only", freeOnly.checked);
+    // a free seat: an open table with a seat nobody holds yet
+    const shown = tables.slice().reverse().filter((tb) => !freeOnly.checked
+      || (tb.status === "open" && tb.seats.some((s) => s.kind === "open")));
+    list.replaceChildren(shown.length
+      ? h("ul", { class: "tables" }, shown.map((tb) => h("li", { "data-testid": `table-${tb.id}` },
+          h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${presetLabel(tb.game, tb.preset)}`), " ",
+          h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ", tb.seats.map(seatName).join(", ")))))
+      : h("p", { class: "muted" }, t(freeOnly.checked && tables.length ? "web.lobby.no_free" : "web.no_tables")));
+  };
+  freeOnly.addEventListener("change", fillList);
+  fillList();
   app.replaceChildren(
     h("section", { class: "card-panel" },
       h("h1", {}, t("web.new_table")),
       h("form", { class: "create", onsubmit: create },
         h("label", {}, t("web.game"), " ", gameSel),
+        h("div", { class: "about-row" }, about, howto),
         h("label", {}, t("web.preset"), " ", presetSel),
+        presetNote,
         playersRow,
         h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
         h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
-    h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), list));
+    h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")),
+      h("label", { class: "filter" }, freeOnly, " ", t("web.lobby.free_seat")), list));
 }
 
 // ------------------------------------------------------------------ table
@@ -182,7 +221,7 @@ class TablePage {
     const link = location.origin + `/t/${info.id}`;
     app.replaceChildren(
       h("div", { class: "table-head" },
-        h("h1", {}, info.title, " ", h("span", { class: "muted" }, info.preset)),
+        h("h1", {}, info.title, " ", h("span", { class: "muted" }, presetLabel(info.game, info.preset))),
         h("label", { class: "share" }, t("web.share"), " ",
           h("input", { readonly: true, value: link, "data-testid": "share", onclick: (e) => e.target.select() }),
           h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy")))),
@@ -446,6 +485,8 @@ function route() {
   if (current) { current.stop(); current = null; }
   const r = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})\/replay$/);
   if (r) return replay(r[1]);
+  const how = location.pathname.match(/^\/howto\/([a-z0-9_-]{1,32})$/);
+  if (how) return howto(how[1]);
   return lobby();
 }
 
@@ -459,6 +500,12 @@ async function replay(id) {
   const renderer = await import(`./games/${info.game}.js`).catch(() => null);
   connEl.textContent = "";
   await replayPage(app, id, { h, api, names: info.seats.map(seatName), renderer, info });
+}
+
+async function howto(game) {
+  connEl.textContent = "";
+  const { games } = await api("/api/games");
+  await howtoPage(app, game, { h, title: games.find((g) => g.name === game)?.title || game });
 }
 
 // the page's address for a finished game's replay, as `seat` saw it (null: a spectator)

@@ -3,6 +3,7 @@
 // draws it with the game's own renderer, with nothing to click. Keys as in the terminal replay:
 // → / Space / Enter / n the next step, ← / p the one before, Home the deal, End the last step.
 import { t, lang } from "./i18n.js";
+import { presetLabel } from "./words.js";
 
 const NEXT = new Set(["ArrowRight", " ", "Enter", "n"]);
 const BACK = new Set(["ArrowLeft", "p"]);
@@ -83,7 +84,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
 
   app.replaceChildren(
     h("div", { class: "table-head" },
-      h("h1", {}, t("web.replay.title", { game: info.title }), " ", h("span", { class: "muted" }, info.preset)),
+      h("h1", {}, t("web.replay.title", { game: info.title }), " ", h("span", { class: "muted" }, presetLabel(info.game, info.preset))),
       h("a", { href: `/t/${id}`, "data-link": true, class: "again", "data-testid": "replay-table" }, t("web.replay.to_table"))),
     controls,
     h("div", { class: "layout" }, r.board,

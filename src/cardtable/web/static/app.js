@@ -132,14 +132,24 @@ async function lobby() {
     presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
   });
   fill();
+  // with a name, the creator takes seat 0 at once (the name is kept for the next table)
+  const myName = h("input", { maxlength: 25, size: 12, placeholder: t("web.your_name"), "data-testid": "create-name",
+    value: store.get("ct.name") || "" });
   const create = async (ev) => {
     ev.preventDefault();
     const options = playersRow.hidden ? {} : { players: Number(players.value) };
     for (const [name, value] of touched) options[name] = value();
     try {
       const data = await api("/api/tables", { game: gameSel.value, preset: presetSel.value, options });
-      store.set(`ct.host.${data.table.id}`, data.host);
-      go(`/t/${data.table.id}`);
+      const id = data.table.id;
+      store.set(`ct.host.${id}`, data.host);
+      const name = myName.value.trim();
+      if (name) {
+        store.set("ct.name", name);
+        const sat = await api(`/api/tables/${id}/sit`, { seat: 0, name });
+        store.set(`ct.seat.${id}`, { seat: 0, token: sat.token });
+      }
+      go(`/t/${id}`);
     } catch (e) { flash(e.message); }
   };
   const freeOnly = h("input", { type: "checkbox", "data-testid": "free-only" });
@@ -167,6 +177,7 @@ async function lobby() {
         h("label", {}, t("web.preset"), " ", presetSel),
         presetNote,
         playersRow,
+        h("label", {}, t("web.lobby.sit_as"), " ", myName),
         h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
         h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")),
@@ -267,6 +278,7 @@ class TablePage {
   send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); }
 
   act(action) {
+    this.actedOn = this.version; // the page answers no question the person already answered
     this.seq += 1;
     store.set(`ct.seq.${this.info.id}`, this.seq);
     const msg = { type: "act", seq: this.seq, action };
@@ -331,10 +343,12 @@ class TablePage {
     const v = this.version;
     if (!this.mine || !this.seated || !view || view.outcome || view.seat !== this.mine.seat) return;
     if (view.current_player !== view.seat || view.legal_actions.length !== 1 || this.answered === v) return;
+    if (this.renderer && this.renderer.holding && this.renderer.holding()) return; // asked again on resume (ctx.resume)
     this.answered = v;
     const action = view.legal_actions[0];
     setTimeout(() => {
-      if (this.stopped || this.version !== v || this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
+      if (this.stopped || this.version !== v || this.actedOn === v) return;
+      if (this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
       const said = this.renderer && this.renderer.describe ? this.renderer.describe(action, { t }) : action;
       this.el.log.append(h("li", { class: "auto", "data-testid": "auto-answer" }, t("web.auto_answer", { action: said })));
       this.el.log.scrollTop = this.el.log.scrollHeight;
@@ -381,6 +395,38 @@ class TablePage {
     if (this.seated && this.view && this.view.legal_actions.length) this.send({ type: "hint" });
   }
 
+  // Rematch (the host, once the game is over): a new table of the same game, preset and options,
+  // this person at their seat, the same bots at theirs; started at once when nobody else is to
+  // come, else the new link goes to the old table's chat for the others.
+  async rematch() {
+    const info = this.info;
+    try {
+      const data = await api("/api/tables", { game: info.game, preset: info.preset, options: info.options || {} });
+      const id = data.table.id;
+      store.set(`ct.host.${id}`, data.host);
+      const mine = this.mine ? info.seats[this.mine.seat] : null;
+      if (mine) {
+        const sat = await api(`/api/tables/${id}/sit`, { seat: mine.seat, name: mine.name });
+        store.set(`ct.seat.${id}`, { seat: mine.seat, token: sat.token });
+      }
+      for (const s of info.seats) {
+        if (s.kind === "bot") await api(`/api/tables/${id}/bot`, { host: data.host, seat: s.seat, bot: s.name });
+      }
+      if (info.seats.every((s) => s.kind === "bot" || (mine && s.seat === mine.seat))) {
+        await api(`/api/tables/${id}/start`, { host: data.host });
+      } else {
+        this.send({ type: "chat", text: t("web.rematch.chat", { link: `${location.origin}/t/${id}` }) });
+      }
+      go(`/t/${id}`);
+    } catch (e) { flash(e.message); }
+  }
+
+  rematchButton(testid) {
+    if (!this.host || !(this.info.status === "over" || (this.view && this.view.outcome))) return null;
+    return h("button", { type: "button", class: "primary", "data-testid": testid, title: t("web.rematch.title"),
+      onclick: () => this.rematch() }, t("web.rematch"));
+  }
+
   async leave() {
     if (this.info.status === "playing" && !confirm(t("web.leave_confirm"))) return;
     try {
@@ -403,6 +449,7 @@ class TablePage {
           controls.push(name, h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
             try {
               const d = await api(`/api/tables/${info.id}/sit`, { seat: s.seat, name: name.value });
+              if (name.value.trim()) store.set("ct.name", name.value.trim());
               this.mine = { seat: s.seat, token: d.token };
               store.set(`ct.seat.${info.id}`, this.mine);
               this.ws.close(); // reconnect as that seat
@@ -452,7 +499,7 @@ class TablePage {
     const watchers = info.watchers
       ? h("p", { class: "muted", "data-testid": "watchers" }, `${info.watchers} ${t("web.watching")}`) : null;
     this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), this.pauseNote(),
-      h("ul", {}, rows), watchers, start, record].filter(Boolean));
+      h("ul", {}, rows), watchers, start, record, this.rematchButton("rematch-seats")].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
         open ? t("web.waiting") : t("web.connecting")));
@@ -467,12 +514,14 @@ class TablePage {
     }
     this.renderer.render(this.el.board, this.view, {
       t, h, lang, names: this.names(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
-      table: this.info,
+      table: this.info, resume: () => this.answerAlone(),
     });
     const banner = this.view.outcome && this.el.board.querySelector("[data-testid=status]");
     if (banner) {  // the end banner: watch the game again, as this seat saw it
       banner.append(h("a", { href: replayLink(this.info.id, this.view.seat), "data-link": true, class: "again",
         "data-testid": "replay" }, t("web.replay.open")));
+      const again = this.rematchButton("rematch");
+      if (again) banner.append(" ", again);
     }
   }
 }

@@ -76,7 +76,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     log.scrollTop = log.scrollHeight;
     const view = { ...data.view, legal_actions: [] }; // a replay is watched: nothing to play
     if (renderer) {
-      renderer.render(r.board, view, { t, h, lang, names, act: () => {}, seat: r.seat, table: info });
+      renderer.render(r.board, view, { t, h, lang, names, act: () => {}, seat: r.seat, table: info, replay: true });
     } else {
       r.board.replaceChildren(h("pre", {}, JSON.stringify(view, null, 1)));
     }

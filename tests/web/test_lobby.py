@@ -52,7 +52,7 @@ def test_every_option_and_preset_has_words_a_player_can_read(server: Server, wat
         assert not IDENTIFIER.search(text), IDENTIFIER.findall(text)
     if lang == "en":
         page.get_by_test_id("game").select_option("trex")
-        page.screenshot(path=str(SHOTS / "lobby-options.png"))
+        page.screenshot(path=str(SHOTS / "lobby-words.png"))
     assert not w.errors, w.errors
 
 

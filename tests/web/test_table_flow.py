@@ -87,16 +87,20 @@ def test_trex_the_end_of_deal_summary_waits_for_the_player(server: Server, watch
     page = w.open_as(server, table_id, token)
     summary = page.get_by_test_id("deal-summary")
     play_until(page, lambda: summary.count() > 0, prefer=trick_contract_first)
+    answered = page.get_by_test_id("auto-answer").count()
     sync_api.expect(summary).to_be_visible()
-    sync_api.expect(page.get_by_test_id("hand")).to_have_count(0)  # the next deal waits behind it
-    sync_api.expect(page.get_by_test_id("prompts")).to_have_count(0)
     page.wait_for_timeout(1500)
     sync_api.expect(summary).to_be_visible()  # it stays until the player goes on
+    assert page.get_by_test_id("auto-answer").count() == answered  # no question answered for them meanwhile
     totals = summary.locator("tbody tr").evaluate_all("trs => trs.map(tr => Number(tr.cells[2].textContent))")
     deal = summary.locator("tbody tr").evaluate_all("trs => trs.map(tr => Number(tr.cells[1].textContent))")
-    assert totals == deal  # after the first deal the running totals are that deal's scores
+    sheet = page.get_by_test_id("score-sheet")
+    rows = sheet.locator("tbody tr:not(.tx-kingdom):not(.tx-subtotal)").evaluate_all(
+        "trs => trs.map(tr => [...tr.cells].slice(2).map(td => Number(td.textContent)))")
+    assert deal == rows[-1]  # the deal just scored, seat by seat
+    assert totals == [sum(r[s] for r in rows) for s in range(4)]  # and the running totals
     page.screenshot(path=str(SHOTS / "trex-deal-summary.png"))
     page.keyboard.press("Enter")
     sync_api.expect(summary).to_have_count(0)
-    sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)
+    sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)  # the next deal
     assert not w.errors, w.errors

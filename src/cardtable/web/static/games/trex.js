@@ -38,8 +38,9 @@ export function describe(action, { t }) {
 }
 
 // The end-of-deal summary: when a deal is scored the page shows the deal's scores and the running
-// totals, and holds the next deal's hand and questions back until the player goes on (Enter,
-// Space or the button). Not in a replay, for a spectator, or at the game's end (the sheet opens).
+// totals above the table until the player goes on (Enter, Space, the button, or a move of theirs
+// in the next deal); meanwhile the page answers no one-answer question by itself (holding()).
+// Not in a replay, for a spectator, or at the game's end (the score sheet opens).
 let dealsSeen = { key: null, n: 0 }; // the deals this page has shown, per table and seat
 let summaryOn = false;
 
@@ -110,7 +111,11 @@ const live = keyboard((e, { root, view, ctx }) => {
 });
 
 export function render(root, view, ctx) {
-  const { h, t, names, act } = ctx;
+  const { h, t, names } = ctx;
+  const act = (action) => { // a move of the player's is also their "go on"
+    if (summaryOn) { dealsSeen.n = view.deal_scores.length; summaryOn = false; }
+    ctx.act(action);
+  };
   live(root, view, ctx);
   const me = view.seat;
   const seenKey = `${ctx.table ? ctx.table.id : ""}:${me}`;
@@ -306,9 +311,9 @@ export function render(root, view, ctx) {
     view.outcome ? standings(ctx, seats.map((s) => [label(s), signed(view.totals[s]), view.outcome.winners.includes(s)])) : null,
     summary,
     table,
-    prompts.length && !summaryOn ? h("div", { class: "actions tx-prompts", "data-testid": "prompts" }, prompts) : null,
+    prompts.length ? h("div", { class: "actions tx-prompts", "data-testid": "prompts" }, prompts) : null,
     layout,
-    summaryOn ? null : hand,
+    hand,
     h("p", { class: "last", "data-testid": "last" }, lastEvent),
     h("div", { class: "tx-side" }, last, extras),
     sheet,

@@ -33,7 +33,7 @@ def test_tx2_the_next_seat_is_drawn_on_your_right(server: Server, watched: Any):
     assert x1 > x0 > x3, boxes  # next (seat 1) on the right, seat 3 (who plays before me) on the left
     assert abs(y1 - y3) < 5
     assert t1[0] > t3[0]  # the trick slots follow the seats
-    page.screenshot(path=str(SHOTS / "trex-desktop.png"))
+    page.screenshot(path=str(SHOTS / "trex-seats.png"))
     assert not w.errors, w.errors
 
 
@@ -86,4 +86,5 @@ def test_spit_cards_lie_on_their_owners_side_with_their_count(server: Server, wa
         })""")
         for line, pile in counts:
             assert line == pile, counts
+    page.screenshot(path=str(SHOTS / "spit-sides.png"))
     assert not w.errors, w.errors

@@ -32,6 +32,7 @@ from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
 from .botpool import BotPool
 from .connection import Connection
+from .howto import howto_endpoint
 from .hub import Hub
 from .lobby import LobbyError
 from .protocol import (
@@ -46,6 +47,7 @@ from .protocol import (
     TokenBucket,
     parse_message,
 )
+from .replay import replay_endpoint
 from .store import Store
 from .tables import Table
 
@@ -426,10 +428,14 @@ def create_app(
         routes=[
             Route("/", page),
             Route("/t/{table_id}", page),
+            Route("/t/{table_id}/replay", page),
+            Route("/howto/{game}", page),
+            Route("/api/howto/{game}", howto_endpoint()),
             Route("/api/games", api_games),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),
+            Route("/api/tables/{table_id}/replay", replay_endpoint(hub)),
             Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
             Route("/i18n/{lang}.json", i18n),
             WebSocketRoute("/ws/{table_id}", ws_endpoint),

@@ -4,6 +4,9 @@
 // never as HTML.
 import { loadLang, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
+import { replayPage, stopReplay } from "./replay.js";
+import { howtoPage } from "./howto.js";
+import { gameAbout, optionDoc, optionLabel, presetDoc, presetLabel, valueText } from "./words.js";
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -59,78 +62,126 @@ function flash(message) {
 }
 
 // ------------------------------------------------------------------ lobby
+// Every game, preset and option with its name and a one-line explanation on the page (a phone has
+// no hover), what each game is and a link to its How to play page.
 async function lobby() {
   document.title = "cardtable";
   const { games } = await api("/api/games");
   const { tables } = await api("/api/tables");
   const gameSel = h("select", { id: "game", "data-testid": "game" },
     games.map((g) => h("option", { value: g.name }, g.title)));
+  const about = h("p", { class: "about", "data-testid": "game-about" });
+  const howto = h("a", { "data-testid": "howto-link", "data-link": true });
   const presetSel = h("select", { id: "preset", "data-testid": "preset" });
+  const presetNote = h("p", { class: "option-doc", "data-testid": "preset-doc" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
-  const playersRow = h("label", {}, t("web.players"), " ", players);
+  const playersLabel = h("span", {}, t("web.players"));
+  const playersRow = h("label", {}, playersLabel, " ", players);
   const more = h("div", { class: "options" });
   let touched = new Map(); // option name -> () => value, only for the options the user changed
-  const optionControl = (o) => {
+  const optionControl = (game, o) => {
     let input;
     if (o.choices) {
-      input = h("select", {}, o.choices.map((c) => h("option", { value: String(c) }, String(c))));
+      input = h("select", {}, o.choices.map((c) => h("option", { value: String(c) }, valueText(game, o.name, c))));
       input.value = String(o.default);
     } else if (o.type === "bool") {
       input = h("input", { type: "checkbox" });
       input.checked = Boolean(o.default);
     } else if (o.type === "int" || o.type === "float") {
       input = h("input", { type: "number", step: o.type === "int" ? 1 : "any", min: o.minimum ?? undefined,
-        max: o.maximum ?? undefined, placeholder: o.default === null ? "none" : String(o.default), size: 6 });
+        max: o.maximum ?? undefined, placeholder: o.default === null ? t("web.lobby.none") : String(o.default), size: 6 });
       if (o.default !== null) input.value = o.default;
     } else {
-      input = h("input", { value: o.default ?? "" });
+      input = h("input", { value: Array.isArray(o.default) ? o.default.join(",") : (o.default ?? "") });
     }
     input.setAttribute("data-option", o.name);
     input.addEventListener("change", () => touched.set(o.name, () => {
       if (input.type === "checkbox") return input.checked;
       if (input.type === "number") return input.value === "" ? null : Number(input.value);
+      if (o.choices) return o.choices.find((c) => String(c) === input.value); // true stays true, not "true"
+      if (o.type === "tuple") return input.value.split(",").map((x) => Number(x.trim()));
       return input.value;
     }));
-    return h("label", { title: o.doc }, o.name, " ", input);
+    const id = `opt-${o.name}`;
+    input.id = id;
+    return h("div", { class: "option", "data-testid": `option-${o.name}`, title: o.doc },
+      h("label", { for: id }, h("b", {}, optionLabel(game, o.name)), " ", input),
+      h("p", { class: "option-doc" }, optionDoc(game, o.name, o.doc), " ",
+        h("span", { class: "muted" }, `(${t("web.lobby.default", { value: valueText(game, o.name, o.default) })})`)));
   };
   const fill = () => {
     const g = games.find((x) => x.name === gameSel.value);
-    presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, p)));
+    about.textContent = gameAbout(g.name);
+    howto.textContent = t("web.lobby.howto", { game: g.title });
+    howto.href = `/howto/${g.name}`;
+    presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, presetLabel(g.name, p))));
     const opt = g.options.find((o) => o.name === "players");
     playersRow.hidden = !opt;
-    if (opt) { players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default; }
+    if (opt) {
+      players.min = opt.minimum; players.max = opt.maximum; players.value = opt.default;
+      playersLabel.textContent = optionLabel(g.name, "players");
+    }
     touched = new Map();
-    more.replaceChildren(...g.options.filter((o) => o.name !== "players").map(optionControl));
+    more.replaceChildren(...g.options.filter((o) => o.name !== "players").map((o) => optionControl(g.name, o)));
+    presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
   };
   if (games.some((g) => g.name === "trash")) gameSel.value = "trash";  // the first game people meet
   gameSel.addEventListener("change", fill);
+  presetSel.addEventListener("change", () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
+  });
   fill();
+  // with a name, the creator takes seat 0 at once (the name is kept for the next table)
+  const myName = h("input", { maxlength: 25, size: 12, placeholder: t("web.your_name"), "data-testid": "create-name",
+    value: store.get("ct.name") || "" });
   const create = async (ev) => {
     ev.preventDefault();
     const options = playersRow.hidden ? {} : { players: Number(players.value) };
     for (const [name, value] of touched) options[name] = value();
     try {
       const data = await api("/api/tables", { game: gameSel.value, preset: presetSel.value, options });
-      store.set(`ct.host.${data.table.id}`, data.host);
-      go(`/t/${data.table.id}`);
+      const id = data.table.id;
+      store.set(`ct.host.${id}`, data.host);
+      const name = myName.value.trim();
+      if (name) {
+        store.set("ct.name", name);
+        const sat = await api(`/api/tables/${id}/sit`, { seat: 0, name });
+        store.set(`ct.seat.${id}`, { seat: 0, token: sat.token });
+      }
+      go(`/t/${id}`);
     } catch (e) { flash(e.message); }
   };
-  const list = tables.length
-    ? h("ul", { class: "tables" }, tables.slice().reverse().map((tb) => h("li", {},
-        h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${tb.preset}`), " ",
-        h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ",
-          tb.seats.map(seatName).join(", ")))))
-    : h("p", { class: "muted" }, t("web.no_tables"));
+  const freeOnly = h("input", { type: "checkbox", "data-testid": "free-only" });
+  freeOnly.checked = Boolean(store.get("ct.free_only"));
+  const list = h("div", { "data-testid": "tables" });
+  const fillList = () => {
+    store.set("ct.free_only", freeOnly.checked);
+    // a free seat: an open table with a seat nobody holds yet
+    const shown = tables.slice().reverse().filter((tb) => !freeOnly.checked
+      || (tb.status === "open" && tb.seats.some((s) => s.kind === "open")));
+    list.replaceChildren(shown.length
+      ? h("ul", { class: "tables" }, shown.map((tb) => h("li", { "data-testid": `table-${tb.id}` },
+          h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${presetLabel(tb.game, tb.preset)}`), " ",
+          h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ", tb.seats.map(seatName).join(", ")))))
+      : h("p", { class: "muted" }, t(freeOnly.checked && tables.length ? "web.lobby.no_free" : "web.no_tables")));
+  };
+  freeOnly.addEventListener("change", fillList);
+  fillList();
   app.replaceChildren(
     h("section", { class: "card-panel" },
       h("h1", {}, t("web.new_table")),
       h("form", { class: "create", onsubmit: create },
         h("label", {}, t("web.game"), " ", gameSel),
+        h("div", { class: "about-row" }, about, howto),
         h("label", {}, t("web.preset"), " ", presetSel),
+        presetNote,
         playersRow,
+        h("label", {}, t("web.lobby.sit_as"), " ", myName),
         h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
         h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
-    h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), list));
+    h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")),
+      h("label", { class: "filter" }, freeOnly, " ", t("web.lobby.free_seat")), list));
 }
 
 // ------------------------------------------------------------------ table
@@ -181,7 +232,7 @@ class TablePage {
     const link = location.origin + `/t/${info.id}`;
     app.replaceChildren(
       h("div", { class: "table-head" },
-        h("h1", {}, info.title, " ", h("span", { class: "muted" }, info.preset)),
+        h("h1", {}, info.title, " ", h("span", { class: "muted" }, presetLabel(info.game, info.preset))),
         h("label", { class: "share" }, t("web.share"), " ",
           h("input", { readonly: true, value: link, "data-testid": "share", onclick: (e) => e.target.select() }),
           h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy")))),
@@ -227,6 +278,7 @@ class TablePage {
   send(msg) { if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg)); }
 
   act(action) {
+    this.actedOn = this.version; // the page answers no question the person already answered
     this.seq += 1;
     store.set(`ct.seq.${this.info.id}`, this.seq);
     const msg = { type: "act", seq: this.seq, action };
@@ -291,10 +343,12 @@ class TablePage {
     const v = this.version;
     if (!this.mine || !this.seated || !view || view.outcome || view.seat !== this.mine.seat) return;
     if (view.current_player !== view.seat || view.legal_actions.length !== 1 || this.answered === v) return;
+    if (this.renderer && this.renderer.holding && this.renderer.holding()) return; // asked again on resume (ctx.resume)
     this.answered = v;
     const action = view.legal_actions[0];
     setTimeout(() => {
-      if (this.stopped || this.version !== v || this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
+      if (this.stopped || this.version !== v || this.actedOn === v) return;
+      if (this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
       const said = this.renderer && this.renderer.describe ? this.renderer.describe(action, { t }) : action;
       this.el.log.append(h("li", { class: "auto", "data-testid": "auto-answer" }, t("web.auto_answer", { action: said })));
       this.el.log.scrollTop = this.el.log.scrollHeight;
@@ -341,6 +395,38 @@ class TablePage {
     if (this.seated && this.view && this.view.legal_actions.length) this.send({ type: "hint" });
   }
 
+  // Rematch (the host, once the game is over): a new table of the same game, preset and options,
+  // this person at their seat, the same bots at theirs; started at once when nobody else is to
+  // come, else the new link goes to the old table's chat for the others.
+  async rematch() {
+    const info = this.info;
+    try {
+      const data = await api("/api/tables", { game: info.game, preset: info.preset, options: info.options || {} });
+      const id = data.table.id;
+      store.set(`ct.host.${id}`, data.host);
+      const mine = this.mine ? info.seats[this.mine.seat] : null;
+      if (mine) {
+        const sat = await api(`/api/tables/${id}/sit`, { seat: mine.seat, name: mine.name });
+        store.set(`ct.seat.${id}`, { seat: mine.seat, token: sat.token });
+      }
+      for (const s of info.seats) {
+        if (s.kind === "bot") await api(`/api/tables/${id}/bot`, { host: data.host, seat: s.seat, bot: s.name });
+      }
+      if (info.seats.every((s) => s.kind === "bot" || (mine && s.seat === mine.seat))) {
+        await api(`/api/tables/${id}/start`, { host: data.host });
+      } else {
+        this.send({ type: "chat", text: t("web.rematch.chat", { link: `${location.origin}/t/${id}` }) });
+      }
+      go(`/t/${id}`);
+    } catch (e) { flash(e.message); }
+  }
+
+  rematchButton(testid) {
+    if (!this.host || !(this.info.status === "over" || (this.view && this.view.outcome))) return null;
+    return h("button", { type: "button", class: "primary", "data-testid": testid, title: t("web.rematch.title"),
+      onclick: () => this.rematch() }, t("web.rematch"));
+  }
+
   async leave() {
     if (this.info.status === "playing" && !confirm(t("web.leave_confirm"))) return;
     try {
@@ -363,6 +449,7 @@ class TablePage {
           controls.push(name, h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
             try {
               const d = await api(`/api/tables/${info.id}/sit`, { seat: s.seat, name: name.value });
+              if (name.value.trim()) store.set("ct.name", name.value.trim());
               this.mine = { seat: s.seat, token: d.token };
               store.set(`ct.seat.${info.id}`, this.mine);
               this.ws.close(); // reconnect as that seat
@@ -405,12 +492,14 @@ class TablePage {
       : null;
     this.el.chatForm.hidden = !(this.mine && this.seated); // people at the table talk; spectators read
     const record = info.status === "over"
-      ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")))
+      ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")),
+        " · ", h("a", { href: replayLink(info.id, this.mine ? this.mine.seat : null), "data-link": true, "data-testid": "replay-link" },
+          t("web.replay.open")))
       : null;
     const watchers = info.watchers
       ? h("p", { class: "muted", "data-testid": "watchers" }, `${info.watchers} ${t("web.watching")}`) : null;
     this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), this.pauseNote(),
-      h("ul", {}, rows), watchers, start, record].filter(Boolean));
+      h("ul", {}, rows), watchers, start, record, this.rematchButton("rematch-seats")].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
         open ? t("web.waiting") : t("web.connecting")));
@@ -425,24 +514,57 @@ class TablePage {
     }
     this.renderer.render(this.el.board, this.view, {
       t, h, lang, names: this.names(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
-      table: this.info,
+      table: this.info, resume: () => this.answerAlone(),
     });
+    const banner = this.view.outcome && this.el.board.querySelector("[data-testid=status]");
+    if (banner) {  // the end banner: watch the game again, as this seat saw it
+      banner.append(h("a", { href: replayLink(this.info.id, this.view.seat), "data-link": true, class: "again",
+        "data-testid": "replay" }, t("web.replay.open")));
+      const again = this.rematchButton("rematch");
+      if (again) banner.append(" ", again);
+    }
   }
 }
 
 // ----------------------------------------------------------------- routing
 function route() {
+  stopReplay();
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})$/);
   if (m) return tablePage(m[1]);
   if (current) { current.stop(); current = null; }
+  const r = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})\/replay$/);
+  if (r) return replay(r[1]);
+  const how = location.pathname.match(/^\/howto\/([a-z0-9_-]{1,32})$/);
+  if (how) return howto(how[1]);
   return lobby();
 }
+
+async function replay(id) {
+  let info;
+  try { info = (await api(`/api/tables/${encodeURIComponent(id)}`)).table; } catch (e) {
+    app.replaceChildren(h("p", { class: "card-panel" }, t("web.no_table")), h("a", { href: "/", "data-link": true }, t("web.back")));
+    return;
+  }
+  document.title = `cardtable · ${info.title}`;
+  const renderer = await import(`./games/${info.game}.js`).catch(() => null);
+  connEl.textContent = "";
+  await replayPage(app, id, { h, api, names: info.seats.map(seatName), renderer, info });
+}
+
+async function howto(game) {
+  connEl.textContent = "";
+  const { games } = await api("/api/games");
+  await howtoPage(app, game, { h, title: games.find((g) => g.name === game)?.title || game });
+}
+
+// the page's address for a finished game's replay, as `seat` saw it (null: a spectator)
+export function replayLink(id, seat) { return `/t/${id}/replay?seat=${seat === null || seat === undefined ? "none" : seat}`; }
 
 export function go(path) { history.pushState(null, "", path); route(); }
 
 document.addEventListener("click", (ev) => {
   const a = ev.target.closest("a[data-link]");
-  if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname); }
+  if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname + a.search); }
 });
 window.addEventListener("popstate", route);
 // h: the hint (as in the terminal), unless a field has the focus or a modifier is held

@@ -1,9 +1,10 @@
 // Message catalogs (i18n/<lang>/web.json on the server): t(key, values).
 let messages = {};
 export let lang = "en";
+const LANGS = ["en", "es", "pt"]; // each has i18n/<lang>/web.json
 
 export async function loadLang(code) {
-  lang = ["en", "es"].includes(code) ? code : "en";
+  lang = LANGS.includes(code) ? code : "en";
   const r = await fetch(`/i18n/${lang}.json`);
   messages = r.ok ? await r.json() : {};
   document.documentElement.lang = lang;
@@ -20,5 +21,6 @@ export function t(key, values = {}) {
 export function preferredLang() {
   const saved = localStorage.getItem("ct.lang");
   if (saved) return saved;
-  return (navigator.language || "en").slice(0, 2) === "es" ? "es" : "en";
+  const code = (navigator.language || "en").slice(0, 2);
+  return LANGS.includes(code) ? code : "en";
 }

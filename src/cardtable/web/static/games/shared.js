@@ -1,6 +1,8 @@
 // What the game pages share: card faces, a keyboard that is live only while its page is shown,
 // panels that stay open across redraws, the help panel, the key legend and the final standings.
 // Not a game: app.js only imports games/<game>.js for a registered game's name.
+import { optionText, presetLabel } from "../words.js";
+
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 export function cardLabel(code) {
@@ -88,8 +90,8 @@ export function helpPanel(ctx, game, settings, keys) {
   if (ctx.seat !== null && ctx.seat !== undefined) keys = [...keys, ["h", t("web.hint")]]; // app.js: the hint
   const table = ctx.table; // the lobby's facts: the preset and the options this table changed
   if (table) {
-    settings = [`${t("web.preset")}: ${table.preset}`,
-      ...Object.entries(table.options || {}).map(([k, v]) => `${k} = ${v}`), ...settings];
+    settings = [`${t("web.preset")}: ${presetLabel(game, table.preset)}`,
+      ...Object.entries(table.options || {}).map(([k, v]) => optionText(game, k, v)), ...settings];
   }
   return panel(h, `${game}.help`, { cls: "help card-panel", testid: "help" }, t("web.help"),
     h("h3", {}, t("web.help.rules")),

@@ -37,6 +37,22 @@ export function describe(action, { t }) {
   return t(`web.trex.action.${action}`);
 }
 
+// The end-of-deal summary: when a deal is scored the page shows the deal's scores and the running
+// totals above the table until the player goes on (Enter, Space, the button, or a move of theirs
+// in the next deal); meanwhile the page answers no one-answer question by itself (holding()).
+// Not in a replay, for a spectator, or at the game's end (the score sheet opens).
+let dealsSeen = { key: null, n: 0 }; // the deals this page has shown, per table and seat
+let summaryOn = false;
+
+export function holding() { return summaryOn; }
+
+function dismiss(root, view, ctx) {
+  dealsSeen.n = view.deal_scores.length;
+  summaryOn = false;
+  render(root, view, ctx);
+  if (ctx.resume) ctx.resume();
+}
+
 let cursor = null; // the card or menu item under the keyboard cursor
 let keyed = false; // the cursor shows once the keyboard has been used
 
@@ -52,6 +68,12 @@ const live = keyboard((e, { root, view, ctx }) => {
     togglePanel(root, e.key === "?" ? "trex.help" : view.outcome ? "trex.sheet.end" : "trex.sheet");
     return true;
   }
+  if (summaryOn && (e.key === "Enter" || e.key === " ")) {
+    if (onControl(e) || e.repeat) return false;
+    dismiss(root, view, ctx);
+    return true;
+  }
+  if (summaryOn) return false;
   if (view.seat === null || view.outcome || !view.legal_actions.length || onControl(e)) return false;
   const { menu, cards, items } = fixCursor(view);
   if (/^[1-9]$/.test(e.key)) {
@@ -89,9 +111,18 @@ const live = keyboard((e, { root, view, ctx }) => {
 });
 
 export function render(root, view, ctx) {
-  const { h, t, names, act } = ctx;
+  const { h, t, names } = ctx;
+  const act = (action) => { // a move of the player's is also their "go on"
+    if (summaryOn) { dealsSeen.n = view.deal_scores.length; summaryOn = false; }
+    ctx.act(action);
+  };
   live(root, view, ctx);
   const me = view.seat;
+  const seenKey = `${ctx.table ? ctx.table.id : ""}:${me}`;
+  if (dealsSeen.key !== seenKey || me === null || view.outcome || ctx.replay) {
+    dealsSeen = { key: seenKey, n: view.deal_scores.length }; // a page opened mid-game starts from now
+  }
+  summaryOn = view.deal_scores.length > dealsSeen.n;
   const legal = new Set(view.legal_actions);
   const { menu } = fixCursor(view);
   const name = (s) => (s === me ? t("web.you") : names[s] || t("web.seat", { n: s }));
@@ -232,6 +263,21 @@ export function render(root, view, ctx) {
         seats.map((s) => h("th", { title: name(s) }, s === me ? t("web.you") : t("web.seat", { n: s }))))),
       h("tbody", {}, body), h("tfoot", {}, foot)));
 
+  let summary = null;
+  if (summaryOn) {
+    const [n, , holder, code, deltas] = view.deal_scores[view.deal_scores.length - 1];
+    summary = h("section", { class: "tx-summary card-panel", "data-testid": "deal-summary", role: "dialog" },
+      h("h2", {}, t("web.trex.summary.title", { n, contract: contractName(code) }), " ",
+        h("span", { class: "muted" }, label(holder))),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, t("web.trex.summary.seat")), h("th", {}, t("web.trex.summary.deal")),
+        h("th", {}, t("web.trex.summary.total")))),
+      h("tbody", {}, seats.map((s) => h("tr", { class: s === me ? "me" : "" }, h("td", {}, label(s)),
+        num(deltas[s]), num(view.totals[s]))))),
+      h("p", {}, h("button", { type: "button", class: "primary", "data-testid": "summary-continue",
+        onclick: () => dismiss(root, view, ctx) }, t("web.trex.summary.continue")), " ",
+      h("span", { class: "muted" }, t("web.trex.summary.keys"))));
+  }
+
   let status;
   if (view.outcome) {
     const w = view.outcome.winners;
@@ -263,6 +309,7 @@ export function render(root, view, ctx) {
       view.outcome ? h("a", { href: "/", "data-link": true, class: "again", "data-testid": "again" }, t("web.again")) : null),
     view.outcome ? null : h("p", { class: "tx-info", "data-testid": "trex-info" }, info.join(" · ")),
     view.outcome ? standings(ctx, seats.map((s) => [label(s), signed(view.totals[s]), view.outcome.winners.includes(s)])) : null,
+    summary,
     table,
     prompts.length ? h("div", { class: "actions tx-prompts", "data-testid": "prompts" }, prompts) : null,
     layout,

@@ -1,0 +1,76 @@
+"""The page's catalogs in every language: Portuguese has every key English has, with the same
+placeholders; each game, preset, option and choice a player sees in the lobby has a label and a
+one-line explanation in each language."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from cardtable.i18n import LANGUAGES
+from cardtable.server.app import games_info
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
+
+
+def web_catalog(lang: str) -> dict[str, str]:
+    data = json.loads(resources.files("cardtable.i18n").joinpath(lang, "web.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def placeholders(template: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", template))
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
+def test_every_language_has_every_key_and_placeholder(lang: str):
+    en, other = web_catalog("en"), web_catalog(lang)
+    assert sorted(set(en) - set(other)) == []
+    assert sorted(set(other) - set(en)) == []
+    for key, template in en.items():
+        assert placeholders(template) == placeholders(other[key]), (lang, key)
+        assert other[key].strip(), (lang, key)
+
+
+def test_the_page_offers_every_language_with_a_catalog():
+    page = (WEB / "index.html").read_text(encoding="utf-8")
+    script = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
+    for code in LANGUAGES:
+        assert f'<option value="{code}">' in page, code
+        assert f'"{code}"' in script, code
+
+
+def choice_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_lobby_word_has_a_label_and_an_explanation(lang: str):
+    cat = web_catalog(lang)
+    missing = []
+    for g in games_info():
+        game = g["name"]
+        missing += [k for k in (f"web.game.{game}.about",) if k not in cat]
+        for preset in g["presets"]:
+            missing += [k for k in (f"web.preset.{game}.{preset}", f"web.preset.{game}.{preset}.doc") if k not in cat]
+        for o in g["options"]:
+            name = o["name"]
+            missing += [k for k in (f"web.option.{game}.{name}", f"web.option.{game}.{name}.doc") if k not in cat]
+            for c in o["choices"] or ():
+                key = f"web.choice.{game}.{o['name']}.{choice_text(c)}"
+                if key not in cat:
+                    missing.append(key)
+        for bot in g["bots"]:
+            level = bot.split("-", 1)[1] if bot.startswith(("policy-", "reaction-")) else bot
+            if f"web.bot.level.{level}" not in cat:
+                missing.append(f"web.bot.level.{level}")
+    assert missing == []
+    # a label is words, not the identifier it stands for
+    for key, text in cat.items():
+        if key.startswith(("web.option.", "web.preset.")):
+            assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), (key, text)

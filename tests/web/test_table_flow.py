@@ -1,0 +1,106 @@
+"""What players expect from a table, on the page (Chromium): the creator seated at once, a
+rematch with the same seats and bots, Trex's end-of-deal summary that waits for the player."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from tests.server.netserver import Server
+
+from .conftest import SHOTS, sync_api
+
+CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
+
+
+def test_the_creator_is_seated_at_once_and_the_name_is_kept(server: Server, watched: Any):
+    w = watched()
+    page = w.page
+    page.goto(server.http + "/")
+    page.get_by_test_id("create-name").fill("Zoe")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    seats = page.get_by_test_id("seats")
+    sync_api.expect(seats.locator("li.me")).to_contain_text("Zoe")
+    sync_api.expect(page.get_by_test_id("sit-1")).to_have_count(0)  # seated: no "sit" for another seat
+    table_id = page.url.rsplit("/", 1)[1]
+    assert server.get(f"/api/tables/{table_id}")["table"]["seats"][0] == {
+        "seat": 0, "kind": "human", "name": "Zoe", "online": True, "auto": False}
+    page.get_by_test_id("bot-1").click()
+    sync_api.expect(page.get_by_test_id("start")).to_be_enabled()
+    page.goto(server.http + "/")
+    sync_api.expect(page.get_by_test_id("create-name")).to_have_value("Zoe")
+    assert not w.errors, w.errors
+
+
+def play_until(page: Any, done: Any, limit: int = 600, prefer: Any = None) -> None:
+    for _ in range(limit):
+        if done():
+            return
+        legal = page.locator("[data-legal]")
+        try:
+            legal.first.wait_for(state="visible", timeout=2000)
+        except sync_api.Error:
+            continue
+        actions = [a for a in legal.evaluate_all("els => els.map(e => e.dataset.legal)") if a]
+        choice = prefer(actions) if prefer else None
+        with contextlib.suppress(sync_api.Error):
+            if choice:
+                page.locator(f'[data-legal="{choice}"]').first.click(timeout=1500)
+            else:
+                legal.last.click(timeout=1500)
+    raise AssertionError("not done in time")
+
+
+def test_rematch_starts_a_new_game_with_the_same_seats_and_bots(server: Server, watched: Any):
+    table_id, host, token = server.seated({1: "sensible"}, target_size=9)
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    page = w.page
+    page.goto(server.http + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))", [f"ct.host.{table_id}", host])
+    w.open_as(server, table_id, token)
+    rematch = page.get_by_test_id("rematch")
+    play_until(page, lambda: rematch.count() > 0)
+    page.screenshot(path=str(SHOTS / "trash-rematch.png"))
+    rematch.click()
+    page.wait_for_url(re.compile(r".*/t/(?!" + table_id + r")[A-Za-z0-9_-]+$"))
+    new_id = page.url.rsplit("/", 1)[1]
+    old, new = server.get(f"/api/tables/{table_id}")["table"], server.get(f"/api/tables/{new_id}")["table"]
+    assert new["status"] == "playing" and new["options"] == old["options"] and new["preset"] == old["preset"]
+    assert [(s["kind"], s["name"]) for s in new["seats"]] == [("human", "Ada"), ("bot", "sensible")]
+    sync_api.expect(page.get_by_test_id("layout-0")).to_be_visible()  # seat 0 again, playing
+    sync_api.expect(page.get_by_test_id("seats").locator("li.me")).to_contain_text("Ada")
+    assert not w.errors, w.errors
+
+
+def trick_contract_first(actions: list[str]) -> str | None:
+    contract = next((a for a in actions if a.startswith("contract ") and a != "contract TR"), None)
+    return contract or next((a for a in actions if a in ("keep", "done")), None)
+
+
+def test_trex_the_end_of_deal_summary_waits_for_the_player(server: Server, watched: Any):
+    table_id, host, token = server.seated({1: "rules", 2: "rules", 3: "rules"}, game="trex")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    page = w.open_as(server, table_id, token)
+    summary = page.get_by_test_id("deal-summary")
+    play_until(page, lambda: summary.count() > 0, prefer=trick_contract_first)
+    answered = page.get_by_test_id("auto-answer").count()
+    sync_api.expect(summary).to_be_visible()
+    page.wait_for_timeout(1500)
+    sync_api.expect(summary).to_be_visible()  # it stays until the player goes on
+    assert page.get_by_test_id("auto-answer").count() == answered  # no question answered for them meanwhile
+    totals = summary.locator("tbody tr").evaluate_all("trs => trs.map(tr => Number(tr.cells[2].textContent))")
+    deal = summary.locator("tbody tr").evaluate_all("trs => trs.map(tr => Number(tr.cells[1].textContent))")
+    sheet = page.get_by_test_id("score-sheet")
+    rows = sheet.locator("tbody tr:not(.tx-kingdom):not(.tx-subtotal)").evaluate_all(
+        "trs => trs.map(tr => [...tr.cells].slice(2).map(td => Number(td.textContent)))")
+    assert deal == rows[-1]  # the deal just scored, seat by seat
+    assert totals == [sum(r[s] for r in rows) for s in range(4)]  # and the running totals
+    page.screenshot(path=str(SHOTS / "trex-deal-summary.png"))
+    page.keyboard.press("Enter")
+    sync_api.expect(summary).to_have_count(0)
+    sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)  # the next deal
+    assert not w.errors, w.errors

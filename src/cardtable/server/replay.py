@@ -20,7 +20,8 @@ from starlette.responses import JSONResponse, Response
 from ..i18n import LANGUAGES, event_text
 from ..records.record import Record, replay_views
 from .encode import view_json
-from .tables import Hub, LobbyError
+from .hub import Hub
+from .lobby import LobbyError
 
 LOG_LINES = 60
 """Lines of "What happened" sent with a step (the page keeps as many)."""

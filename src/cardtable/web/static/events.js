@@ -1,6 +1,6 @@
 // An event of the viewing seat told in the second person ("you play 7♥"), in the page's language.
 // The server's sentence names the seat ("seat 0 plays 7♥") where its catalog has no such form;
-// web.<game>.event.<kind>.you is filled from the event's data as cardtable.i18n.event_text
+// web.<game>.you.<kind> is filled from the event's data as cardtable.i18n.event_text
 // fills its templates: who, c (the card), n (the value, else the slot), s (a plural s for n),
 // signed (n with its sign), and each arg by name (an int arg also with its plural <name>_s;
 // a contract by its name, a place as an ordinal).
@@ -9,7 +9,7 @@ import { cardLabel } from "./games/shared.js";
 
 export function ownText(game, e, seat) {
   if (seat === null || seat === undefined || e.seat !== seat) return e.text;
-  const key = `web.${game}.event.${e.kind}.you`;
+  const key = `web.${game}.you.${e.kind}`;
   if (!has(key)) return e.text;
   const n = e.value ?? e.slot;
   const values = { c: e.card ? cardLabel(e.card) : "", n, s: n === 1 ? "" : "s", signed: n > 0 ? `+${n}` : String(n) };

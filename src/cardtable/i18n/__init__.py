@@ -21,7 +21,7 @@ from typing import Any
 
 from ..core.game import Event, PlayerView
 
-LANGUAGES = ("en", "es", "pt")
+LANGUAGES = ("en", "es", "pt", "ar")
 DEFAULT = "en"
 
 

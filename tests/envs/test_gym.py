@@ -33,7 +33,7 @@ def test_opponents_are_our_bots_and_the_seat_only_acts_on_its_turn():
     env = gymnasium.make("cardtable/Trex-v0", opponents=["medium", "hard", "random"], seat=2)
     _, info = env.reset(seed=5)
     base = env.unwrapped
-    assert [b.name for b in base.bots.values()] == ["rules", "expert-rules", "random"]
+    assert [b.name for b in base.bots.values()] == ["rules", "strong", "random"]
     rng = np.random.default_rng(0)
     for _ in range(60):
         assert base.session.to_act == 2

@@ -104,3 +104,28 @@ def test_ld1_expert_bots_think_in_the_pool_and_the_loop_keeps_answering(db_path:
         # not the half second (at least) of a search on the loop each time a bot moves
         assert pings[len(pings) // 2] < 0.25 and pings[int(len(pings) * 0.9)] < 1.0, pings
     store.close()
+
+
+class Delegating:
+    """Like the bots' adapter: attributes go to ``inner``, so unpickling it recurses."""
+
+    def __init__(self, inner: Recorder) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def act(self, view: Any, rng: random.Random) -> str:
+        return self.inner.act(view, rng)
+
+
+def test_ld3_a_bot_that_cannot_make_the_trip_thinks_in_the_server_and_the_table_goes_on():
+    pool = BotPool(1)
+    pool._executor = concurrent.futures.ThreadPoolExecutor(1)  # type: ignore[assignment]  (unpickles like a worker)
+
+    async def main() -> list[str]:
+        return [(await pool.think("a", Delegating(Recorder("moved")), None, random.Random(0)))[0] for _ in range(3)]
+
+    assert asyncio.run(main()) == ["moved"] * 3
+    pool.close()
+    assert Delegating in pool.unpoolable and pool.fallbacks == 3

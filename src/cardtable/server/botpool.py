@@ -22,6 +22,7 @@ import time
 from collections import deque
 from typing import Any
 
+from ..bots.base import adapt, takes_budget
 from ..core.game import Action
 
 
@@ -71,8 +72,10 @@ class BotPool:
         if type(bot) in self.unpoolable:
             self.fallbacks += 1
             return think(bot, view, rng)
+        inner = vars(bot).get("inner") if hasattr(bot, "__dict__") else None
+        plain = inner is not None and not takes_budget(inner)  # the bots' adapter around a plain bot
         try:
-            job = pickle.dumps((bot, view, rng))
+            job = pickle.dumps((inner if plain else bot, view, rng))
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
             self.unpoolable.add(type(bot))
             self.fallbacks += 1
@@ -94,7 +97,8 @@ class BotPool:
                 raise
         try:
             self.jobs += 1
-            return await loop.run_in_executor(self.executor, _think_pickled, job)
+            action, thought, rng, took = await loop.run_in_executor(self.executor, _think_pickled, job)
+            return action, (adapt(thought) if plain else thought), rng, took
         except concurrent.futures.process.BrokenProcessPool:  # a worker died: new workers next time
             self._executor = None
             self.fallbacks += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
 import multiprocessing
 import os
@@ -21,6 +22,7 @@ import time
 from collections import deque
 from typing import Any
 
+from ..bots.base import adapt, takes_budget
 from ..core.game import Action
 
 
@@ -55,6 +57,7 @@ class BotPool:
         self._turns: deque[str] = deque()  # owners with jobs waiting, in turn order
         self.jobs = 0  # moves worked out in the pool
         self.fallbacks = 0  # moves worked out in the server process (a bot that cannot be pickled)
+        self.unpoolable: set[type] = set()  # bot classes that did not survive the trip to a worker
 
     @property
     def executor(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -66,9 +69,15 @@ class BotPool:
     async def think(self, owner: str, bot: Any, view: Any, rng: random.Random
                     ) -> tuple[Action, Any, random.Random, float]:
         """``bot``'s move on ``view``, worked out in the pool when ``owner``'s turn comes."""
+        if type(bot) in self.unpoolable:
+            self.fallbacks += 1
+            return think(bot, view, rng)
+        inner = vars(bot).get("inner") if hasattr(bot, "__dict__") else None
+        plain = inner is not None and not takes_budget(inner)  # the bots' adapter around a plain bot
         try:
-            job = pickle.dumps((bot, view, rng))
-        except (pickle.PicklingError, TypeError, AttributeError):
+            job = pickle.dumps((inner if plain else bot, view, rng))
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            self.unpoolable.add(type(bot))
             self.fallbacks += 1
             return think(bot, view, rng)
         loop = asyncio.get_running_loop()
@@ -88,7 +97,16 @@ class BotPool:
                 raise
         try:
             self.jobs += 1
-            return await loop.run_in_executor(self.executor, _think_pickled, job)
+            action, thought, rng, took = await loop.run_in_executor(self.executor, _think_pickled, job)
+            return action, (adapt(thought) if plain else thought), rng, took
+        except concurrent.futures.process.BrokenProcessPool:  # a worker died: new workers next time
+            self._executor = None
+            self.fallbacks += 1
+            return think(bot, view, rng)
+        except Exception:  # the bot does not survive the trip (it cannot be unpickled): it thinks here
+            self.unpoolable.add(type(bot))
+            self.fallbacks += 1
+            return think(bot, view, rng)
         finally:
             self._hand_on()
 

@@ -43,6 +43,7 @@ bench: setup
 	$(BIN)/python bench/spit_races.py
 	$(BIN)/python bench/restart.py
 	$(BIN)/python bench/fanout.py
+	$(BIN)/python bench/envs.py
 
 ## regenerate the golden playthroughs after an intended rule change
 golden: setup

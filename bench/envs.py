@@ -86,10 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
-
     from cardtable.envs import spit_v0, trash_v0, trex_v0
 
+    try:
+        import pygame  # noqa: F401  (PettingZoo's classic card envs import it)
+        import rlcard  # noqa: F401
+        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+    except ImportError as exc:
+        print(f"bench/envs.py: the peers are not installed ({exc}): pip install rlcard pygame")
+        return 1
     rows: list[tuple[str, float]] = [
         ("pettingzoo texas_holdem_v4", aec_rate(texas_holdem_v4.env, a.steps, a.seed)),
         ("pettingzoo leduc_holdem_v4", aec_rate(leduc_holdem_v4.env, a.steps, a.seed)),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cardtable
 from cardtable.records import record_of
-from cardtable.tui.app import CoverScreen, ResultScreen, TableApp
+from cardtable.tui.app import CoverScreen, ResultScreen, SummaryScreen, TableApp
 from cardtable.tui.replay import ReplayApp
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
@@ -103,6 +103,13 @@ async def trex() -> None:
             app.table_screen.act(pick if pick is not None else view.legal_actions[0])
         await pilot.pause(0.2)
         save(app, "tui-trex-table")
+        for _ in range(200):  # on to the end of the deal: the summary waits for the player
+            await until(pilot, lambda: isinstance(app.screen, SummaryScreen) or ready(app)())
+            if isinstance(app.screen, SummaryScreen):
+                break
+            app.table_screen.act(s.view(0).legal_actions[0])
+        await pilot.pause(0.2)
+        save(app, "tui-trex-summary")
     s = Session.start(cardtable.load("trex"), parse_seats("human:Ana,human:Ben,hard,hard", "trex"), seed=7)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -265,7 +265,8 @@ def test_the_command_plays_spit_in_the_app_on_the_system_clock():
     child = pexpect.spawn(exe, ["play", "spit", "--seed", "3", "--bot", "expert", "--lang", "en"],
                           encoding="utf-8", timeout=30, env=env, dimensions=(34, 110))
     try:
-        child.expect("PLAY!")
+        child.expect(r"Spit: ready\?")  # the race waits for the player (issue 15)
+        child.send("\r")
         child.expect(r"seat 1 (plays|moves|asks)")  # the bot plays by itself, in real time
         child.send("q")
         child.expect("Quit without saving")
@@ -329,3 +330,26 @@ async def test_a_slap_with_the_mouse():
         slap = s.match.state.history[-1]
         assert isinstance(slap, SpitAction) and (slap.kind, slap.seat, slap.target) == (SLAP, 0, 1)
         await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+
+
+@sync
+async def test_issue_15_spit_waits_behind_a_ready_step_and_counts_down():
+    """The race does not start when the app opens: the clock stands still until Enter and 3, 2, 1."""
+    from cardtable.tui.app import ReadyScreen
+
+    s, clock = spit_session(seed=3, bot="expert")
+    app = TableApp(s, hz=NEVER, ready=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ReadyScreen))
+        scr = rt(app)
+        count = len(s.match.state.history)
+        assert "Spit: ready?" in str(app.screen.query_one("#ready").render())
+        clock.advance(30.0)  # the expert would have spat and played by now
+        scr.pump()
+        assert len(s.match.state.history) == count and s.clock is not None and s.clock.now() == 0.0
+        app.screen.step = 0.01
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is scr)
+        clock.advance(30.0)
+        scr.pump()
+        assert len(s.match.state.history) > count

@@ -13,7 +13,7 @@ import cardtable
 from cardtable.core.cards import Card
 from cardtable.games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY
 from cardtable.games.trex.view import TrexView
-from cardtable.tui.app import TableApp
+from cardtable.tui.app import SummaryScreen, TableApp
 from cardtable.tui.games.trex import ScoreSheet, Table, sort_hand
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
@@ -81,12 +81,13 @@ def menu_key(view: TrexView, want) -> str:
     return "1"
 
 
-async def play_deal(pilot, app: TableApp, s: Session, contract: str, check_hidden: bool = True) -> list[str]:
+async def play_deal(pilot, app: TableApp, s: Session, contract: str, check_hidden: bool = True,
+                    keep_summary: bool = False) -> list[str]:
     """Press keys for seat 0 until the first deal is scored; the phases seat 0 answered."""
     answered = []
     presses = 0
     while not s.view(0).deal_scores:
-        await settle(pilot, ready(app))
+        await settle(pilot, lambda: ready(app)() or bool(s.view(0).deal_scores))
         if s.view(0).deal_scores:
             break
         view = s.view(0)
@@ -114,6 +115,9 @@ async def play_deal(pilot, app: TableApp, s: Session, contract: str, check_hidde
             assert str(s.match.state.history[before]) == str(cursor)
         presses += 1
         await settle(pilot, lambda: len(s.match.state.history) > before or s.view(0).deal_scores != ())  # noqa: B023
+    await settle(pilot, lambda: isinstance(app.screen, SummaryScreen))  # the end-of-deal summary waits
+    if not keep_summary:
+        await pilot.press("enter")
     return answered
 
 
@@ -309,3 +313,25 @@ async def test_tx_2_the_next_seat_in_play_is_drawn_on_your_right():
         drawn = rich_text(t._trick(t.tview, t.model))
         row = next(line for line in drawn.splitlines() if "seat 1" in line and "seat 3" in line)
         assert row.index("seat 3") < row.index("seat 1")
+
+
+@sync
+async def test_tx_the_end_of_deal_summary_shows_who_took_what_and_waits_for_the_player():
+    s = session()
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_deal(pilot, app, s, "KH", keep_summary=True)
+        text = rich_text(app.screen.body)
+        deltas = s.view(0).deal_scores[0][4]
+        assert "Deal 1 is over: King of Hearts (you)" in text and "took" in text and "this deal" in text
+        taker = next(q for q in range(4) if deltas[q] < 0)  # K♥ costs its taker (TX-V: -75, doubled more)
+        row = next(line for line in text.splitlines() if "K♥" in line)
+        assert (s.seat_label(taker, 0) in row) and (f"{deltas[taker]:+d}" in row)
+        for q in range(4):
+            assert f"{s.view(0).totals[q]:+d}" in text or s.view(0).totals[q] == 0
+        count = len(s.match.state.history)
+        await pilot.pause(0.3)
+        assert len(s.match.state.history) == count and isinstance(app.screen, SummaryScreen)  # it waits
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is screen(app))
+        await settle(pilot, lambda: len(s.match.state.history) > count)  # and play goes on

@@ -13,6 +13,7 @@ from collections import deque
 from contextlib import suppress
 from typing import Literal
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -135,6 +136,28 @@ class ResultScreen(ModalScreen[str]):
         if event.key in answers:
             event.stop()
             self.dismiss(answers[event.key])
+
+
+class SummaryScreen(ModalScreen[None]):
+    """A summary the player reads before play goes on (the end of a Trex deal)."""
+
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    SummaryScreen #summary { width: auto; max-width: 96%; height: auto; border: thick $accent;
+                             background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, body: RenderableType) -> None:
+        super().__init__()
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.body, id="summary")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("enter", "space", "escape"):
+            event.stop()
+            self.dismiss(None)
 
 
 class QuitScreen(ModalScreen[str]):
@@ -305,9 +328,19 @@ class TableScreen(Screen[None]):
             else:
                 self.table.show(view)
                 self._texts()
+                if self._summary(view):
+                    return  # on_screen_resume goes on once the player has read it
                 self._kick()
             return
         self._decide()
+
+    def _summary(self, view: PlayerView) -> bool:
+        """Show the table's summary (the end of a Trex deal) and wait for the player; True if shown."""
+        summary = self.table.take_summary(view)
+        if summary is None or not self.session.humans:  # bots alone: nobody to wait for
+            return False
+        self.app.push_screen(SummaryScreen(summary))
+        return True
 
     def _decide(self) -> None:
         s = self.session
@@ -458,11 +491,14 @@ class TableScreen(Screen[None]):
         while self.frames:
             _, event, view = self.frames.popleft()
             if event is not None:
+                self.table.track(event)
                 self._log(event, view)
             last = view
         if last is not None:
             self.table.show(last)
         self._texts()
+        if last is not None:
+            self._summary(last)
 
     def act(self, action: Action) -> None:
         """The seat on screen chose ``action``."""
@@ -619,9 +655,11 @@ class RealtimeScreen(TableScreen):
     host rejects it without penalty and the table shows a short "too late" note.
     """
 
-    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0) -> None:
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0,
+                 ready: bool = False) -> None:
         super().__init__(session, pace=pace, bot_delay=bot_delay)
         self.hz = hz
+        self.ready_step = ready
         humans = session.humans
         self.viewer = humans[0] if humans else None
         self.awaiting = self.viewer
@@ -630,8 +668,12 @@ class RealtimeScreen(TableScreen):
         self.host = session.live(self._arrived)
 
     def on_mount(self) -> None:
-        """After :meth:`TableScreen.on_mount` (Textual runs both): start the pump."""
+        """After :meth:`TableScreen.on_mount` (Textual runs both): start the pump; with a person at
+        the table and ``ready`` set, the race waits behind a ready screen first (its clock paused)."""
         self.log_widget.can_focus = False  # the arrow keys are the game's
+        if self.ready_step and self.viewer is not None and self.session.clock is not None:
+            self.session.clock.pause()
+            self.app.push_screen(ReadyScreen(self.session.game.title, self.session.lang))
         self.set_interval(1.0 / self.hz, self.pump)
         self.pump()
 
@@ -705,23 +747,72 @@ class RealtimeScreen(TableScreen):
         return self.table.prompt()
 
 
+class ReadyScreen(ModalScreen[None]):
+    """Before a race (Spit): the clock waits until the player presses Enter, then counts 3, 2, 1."""
+
+    DEFAULT_CSS = """
+    ReadyScreen { align: center middle; }
+    ReadyScreen #ready { width: 50; height: auto; border: thick $success; background: $surface; padding: 1 2;
+                         text-align: center; }
+    """
+
+    COUNT = 3
+
+    def __init__(self, title: str, lang: str, step: float = 0.6) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lang = lang
+        self.step = step
+        self.counting: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._text(), id="ready")
+
+    def _text(self) -> Text:
+        if self.counting is None:
+            return Text.assemble((tr("ready.title", self.lang, game=self.title_text), "bold"), "\n\n",
+                                 (tr("ready.keys", self.lang), "dim"))
+        return Text(str(self.counting), style="bold")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in ("enter", "space") and self.counting is None:
+            event.stop()
+            self.counting = self.COUNT
+            self._tick()
+        elif event.key == "q":
+            event.stop()
+            self.app.exit(0)
+
+    def _tick(self) -> None:
+        if self.counting is None:
+            return
+        if self.counting <= 0 or self.step <= 0:
+            self.dismiss(None)
+            return
+        self.query_one("#ready", Static).update(self._text())
+        self.counting -= 1
+        self.set_timer(self.step, self._tick)
+
+
 class TableApp(App[int]):
     """Terminal play of one match."""
 
     TITLE = "cardtable"
     ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
 
-    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0) -> None:
+    def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0,
+                 ready: bool = False) -> None:
         super().__init__()
         self.session = session
         self.pace = pace
         self.bot_delay = bot_delay
         self.hz = hz
+        self.ready = ready  # a real-time game waits for the player's Enter and a countdown
 
     def table_for(self, session: Session, pace: float, bot_delay: float) -> TableScreen:
         """The table screen for ``session``: a real-time one for a real-time game (Spit)."""
         if session.realtime:
-            return RealtimeScreen(session, pace=pace, bot_delay=bot_delay, hz=self.hz)
+            return RealtimeScreen(session, pace=pace, bot_delay=bot_delay, hz=self.hz, ready=self.ready)
         return TableScreen(session, pace=pace, bot_delay=bot_delay)
 
     def get_default_screen(self) -> Screen[None]:

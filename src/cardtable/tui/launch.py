@@ -22,7 +22,7 @@ def run_play(session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) ->
     _textual()
     from .app import TableApp
 
-    code = TableApp(session, pace=pace, bot_delay=bot_delay).run()
+    code = TableApp(session, pace=pace, bot_delay=bot_delay, ready=True).run()
     return int(code or 0)
 
 

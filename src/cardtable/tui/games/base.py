@@ -17,6 +17,7 @@ table through these methods only:
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from textual.message import Message
 from textual.widget import Widget
 
@@ -54,6 +55,13 @@ class GameTable(Widget):
 
     def play_event(self, event: Event) -> None:
         """Show one event of the last action on top of what is drawn (default: nothing to move)."""
+
+    def track(self, event: Event) -> None:
+        """Note an event whose frame was skipped (the animation was cut short; default: nothing)."""
+
+    def take_summary(self, view: PlayerView) -> RenderableType | None:
+        """A summary to show and wait on after ``view`` is drawn (Trex: the end of a deal), once."""
+        return None
 
     def key_action(self, key: str) -> Action | None:
         """The action a key stands for, for the seat on screen; ``None`` if the key means nothing now."""

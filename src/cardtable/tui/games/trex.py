@@ -181,6 +181,8 @@ class Table(GameTable):
         self.menu_cursor = 0
         self.hint: Action | None = None
         self.show_last = False
+        self._taken: dict[int, list[Card]] = {}  # this deal's captured scoring cards, from the events
+        self._deal_done: dict[int, list[Card]] | None = None  # set by a deal_over event
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="trex-scroll"):
@@ -220,6 +222,7 @@ class Table(GameTable):
         if m is None or view is None:
             return
         seat, card, kind = event.seat, event.card, event.kind
+        self.track(event)
         if kind == "play" and seat is not None and card is not None:
             if seat == view.seat and card in m.hand:
                 m.hand.remove(card)
@@ -248,6 +251,39 @@ class Table(GameTable):
         elif kind == "revoke" and seat is not None:
             m.note[seat] = tr("trex.revoke", self.lang)
         self._draw()
+
+    def track(self, event: Event) -> None:
+        """Keep what the deal's events say for the end-of-deal summary (also for skipped frames)."""
+        kind = event.kind
+        if kind in ("deal", "redeal_deal", "tiebreak_deal"):
+            self._taken = {}
+        elif kind == "capture" and event.seat is not None and event.card is not None:
+            self._taken.setdefault(event.seat, []).append(event.card)
+        elif kind == "deal_over":
+            self._deal_done = {q: list(cards) for q, cards in self._taken.items()}
+
+    def take_summary(self, view: PlayerView) -> RenderableType | None:
+        """The end-of-deal summary once a deal is over (who took what, the deal's scores, the
+        running totals), then None until the next deal ends."""
+        done, self._deal_done = self._deal_done, None
+        if done is None or not isinstance(view, TrexView) or not view.deal_scores:
+            return None
+        lang = self.lang
+        number, _, holder, contract, deltas = view.deal_scores[-1]
+        me = view.seat
+        title = tr("trex.summary.title", lang, n=number, contract=contract_title(contract, lang),
+                   who=self._who(holder))
+        grid = RichTable(title=title, caption=tr("trex.summary.close", lang), box=None, header_style="bold",
+                         show_edge=False, pad_edge=False)
+        grid.add_column(tr("trex.summary.seat", lang))
+        grid.add_column(tr("trex.summary.taken", lang))
+        grid.add_column(tr("trex.summary.deal", lang), justify="right")
+        grid.add_column(tr("trex.summary.total", lang), justify="right")
+        for q in seats_from(me if me is not None else 0, self.n):
+            cards = Text(" ").join(face(c) for c in sort_hand(done.get(q, []))) if done.get(q) else Text("—", "dim")
+            grid.add_row(Text(self._who(q), style="bold green" if q == me else ""), cards,
+                         _signed(deltas[q]), Text(_signed(view.totals[q]), style="bold"))
+        return grid
 
     def _draw(self) -> None:
         m, view = self.model, self.tview

@@ -99,7 +99,7 @@ def play_trex_to_the_end(page: Any, limit: int = 1500) -> int:
 @pytest.mark.parametrize(("width", "shot"), [(1280, "trex-ar-desktop.png"), (390, "trex-ar-phone.png")])
 def test_ar_a_whole_trex_game_by_clicking(server: Server, watched: Any, width: int, shot: str):
     """Complex Trex (TX-V1, 8 deals) against three bots, every decision of seat 0 a click, in Arabic."""
-    table_id, host, token = server.seated({1: "rules", 2: "rules", 3: "rules"}, game="trex", complex_mode=True)
+    table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex", complex_mode=True)
     phone = width < 500
     w = watched(width=width, height=844 if phone else 900, phone=phone, locale="ar")
     page = w.open_as(server, table_id, token, seat=0, lang="ar")

@@ -83,7 +83,7 @@ def test_h6_a_finished_game_offers_its_record_for_download(browser: object, serv
     sync_api.expect(page.get_by_test_id("record")).to_have_count(0)  # not while the game is on
     sync_api.expect(page.get_by_test_id("layout-0")).to_be_attached()
     settings = page.get_by_test_id("settings").text_content() or ""
-    assert "standard" in settings and "target_size = 9" in settings  # the table's rules in the help
+    assert "Standard" in settings and ": 9" in settings  # the table's rules in the help, in words
     deadline = time.monotonic() + 60
     while server.get(f"/api/tables/{table_id}")["table"]["status"] != "over":
         assert time.monotonic() < deadline

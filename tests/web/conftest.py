@@ -101,6 +101,6 @@ def client(tmp_path: Path) -> Iterator[Any]:
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
     store = Store(tmp_path / "server.sqlite3")
-    with TestClient(create_app(store, bot_delay=0.0), base_url="http://testserver") as c:
+    with TestClient(create_app(store, bot_delay=0.0, allow_hosts=("testserver",)), base_url="http://testserver") as c:
         yield c
     store.close()

@@ -99,6 +99,8 @@ class _Budgetless:
         return self.inner.act(view, rng)
 
     def __getattr__(self, attr: str) -> object:  # real-time hooks (react, sent, sticky) pass through
+        if attr.startswith("_") or attr == "inner":  # while unpickling, before inner is set
+            raise AttributeError(attr)
         return getattr(self.inner, attr)
 
 

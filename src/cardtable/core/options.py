@@ -128,10 +128,15 @@ class Options(Mapping[str, Any]):
         return self._values[key]
 
     def __getattr__(self, key: str) -> Any:
+        if key.startswith("_"):  # e.g. _values while unpickling: never an option
+            raise AttributeError(key)
         try:
             return self._values[key]
         except KeyError:
             raise AttributeError(key) from None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Options, (self._values, self.preset))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Options are immutable")

@@ -1,6 +1,7 @@
 """cardtable.core: cards, seats, the Game/State protocol, views, seeded chance,
 errors and the registry. Standard library only; no I/O, clock or global random."""
 
+from .build import COMPILED, build_name
 from .cards import JOKER_ID, Card, Rank, Suit, cards_text, parse_cards, standard_deck
 from .errors import CardtableError, ConfigError, IllegalActionError, ParseError
 from .game import Action, Event, Game, Outcome, PlayerView, State
@@ -10,6 +11,7 @@ from .seats import CHANCE, SIMULTANEOUS, TERMINAL, next_seat, prev_seat, seats_f
 
 __all__ = [
     "CHANCE",
+    "COMPILED",
     "JOKER_ID",
     "SIMULTANEOUS",
     "TERMINAL",
@@ -28,6 +30,7 @@ __all__ = [
     "Rank",
     "State",
     "Suit",
+    "build_name",
     "cards_text",
     "game_class",
     "game_names",

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from enum import Enum
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from .cards import Card, parse_cards
@@ -71,48 +70,6 @@ class Event:
     value: int | None = None
     text: str = ""
     args: tuple[tuple[str, int | str], ...] = ()
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What one seat (or a spectator, ``seat is None``) may know of a state.
-
-    Every game extends this with its own fields. It never holds the seed, the
-    deck order or a card the seat may not see. :meth:`to_json` derives a
-    JSON-ready dict from the fields alone.
-    """
-
-    game: str
-    seat: int | None
-    num_players: int
-    current_player: int
-    legal_actions: tuple[Action, ...]
-    events: tuple[Event, ...]
-    outcome: Outcome | None
-
-    def to_json(self) -> dict[str, Any]:
-        """The view as plain JSON data: cards and actions as their text."""
-        out = _jsonable(self)
-        assert isinstance(out, dict)
-        return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Event):
-        out = {f.name: _jsonable(getattr(value, f.name)) for f in fields(value) if f.name != "args"}
-        out["args"] = dict(value.args)
-        return out
-    if isinstance(value, (Card, Action)):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.name.lower()
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 class Game(ABC):
@@ -231,3 +188,7 @@ class State(ABC):
                 f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}"
             )
         self.apply(action)
+
+
+# PlayerView lives in its own (interpreted) module, which needs Action and Event above
+from .view import PlayerView as PlayerView  # noqa: E402

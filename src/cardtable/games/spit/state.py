@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...core.cards import Card, cards_text
 from ...core.chance import derive, fresh_seed
@@ -149,9 +149,18 @@ class Phase(Enum):
 class SpitState(State):
     """A Spit game in progress. Create one with ``SpitGame.new_state``."""
 
-    game: SpitGame
-
-    def __init__(self, game: SpitGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+    def __init__(
+        self,
+        game: SpitGame,
+        seed: int | None = None,
+        deck: Sequence[Card | str | int] | None = None,
+        *,
+        blank: bool = False,
+    ) -> None:
+        """A new game (see ``SpitGame.new_state``); ``blank`` leaves every field unset for
+        :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
+        if blank:
+            return
         o = game.options
         self.game = game
         self.auto_flip: bool = o.auto_flip
@@ -785,8 +794,8 @@ class SpitState(State):
         stock = self.stock[p]
         up = self.up[p]
         shown: list[tuple[Card, ...]] | None = c[2]
-        down: list[int] = c[3]
-        if shown is None:
+        down: list[int] | None = c[3]  # None until first built, like shown
+        if shown is None or down is None:
             shown = c[2] = [
                 one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
                 for pile, u in zip(stock, up, strict=False)
@@ -801,20 +810,34 @@ class SpitState(State):
         return (tuple(shown), tuple(down), sum(map(len, stock)))
 
     def clone(self) -> SpitState:
-        other = object.__new__(SpitState)
-        other.__dict__.update(self.__dict__)
-        other._shared = None
-        other._pile_view = [None, None]
+        """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""
+        other = SpitState(cast("SpitGame", self.game), blank=True)
+        other.game = self.game
+        other.auto_flip = self.auto_flip
+        other.stacking = self.stacking
+        other.mutual = self.mutual
+        other.points = self.points
+        other.fresh = self.fresh
+        other.scoring = self.scoring
+        other.seed = self.seed
         other.history = list(self.history)
         other.stock = [[list(pile) for pile in piles] for piles in self.stock]
         other.up = [list(u) for u in self.up]
         other.spitcards = [list(s) for s in self.spitcards]
         other.spit = [list(s) for s in self.spit]
         other.live = list(self.live)
+        other.phase = self.phase
+        other.round = self.round
         other.requests = list(self.requests)
         other.choice = list(self.choice)
+        other.lone_target = self.lone_target
+        other.finisher = self.finisher
         other.scores = list(self.scores)
+        other.outcome_ = self.outcome_
         other.events = list(self.events)
+        other.event_seq = self.event_seq
+        other._shared = None
+        other._pile_view = [None, None]
         return other
 
     def all_cards(self) -> list[int]:

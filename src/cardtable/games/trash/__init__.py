@@ -23,7 +23,6 @@ from .state import START_SIZE, Phase, TrashState, deck_for
 from .view import TrashView
 
 
-@register
 class TrashGame(Game):
     """Trash with resolved options (see :mod:`cardtable.games.trash.options`)."""
 
@@ -66,5 +65,7 @@ class TrashGame(Game):
         return action_from_index(index)
 
 
+
+register(TrashGame)  # a call, not a decorator: mypyc compiles only undecorated classes
 
 __all__ = ["Phase", "TrashAction", "TrashGame", "TrashState", "TrashView"]

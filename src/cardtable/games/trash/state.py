@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from ...core.cards import Card, standard_deck
 from ...core.chance import derive, fresh_seed
@@ -64,9 +64,18 @@ class Phase(Enum):
 class TrashState(State):
     """A Trash match in progress. Create one with ``TrashGame.new_state``."""
 
-    game: TrashGame
-
-    def __init__(self, game: TrashGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None):
+    def __init__(
+        self,
+        game: TrashGame,
+        seed: int | None = None,
+        deck: Sequence[Card | str | int] | None = None,
+        *,
+        blank: bool = False,
+    ) -> None:
+        """A new game (see ``TrashGame.new_state``); ``blank`` leaves every field unset for
+        :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
+        if blank:
+            return
         o = game.options
         self.game = game
         self.n = n = o.players
@@ -107,7 +116,7 @@ class TrashState(State):
         if stacked is not None:
             cards = stacked
         else:
-            cards = list(self.game.cards)
+            cards = list(cast("TrashGame", self.game).cards)
             derive(self.seed, "deal", self.deal_count).shuffle(cards)
         self.deal_count += 1
         self.rebuilds = 0
@@ -449,17 +458,37 @@ class TrashState(State):
         )
 
     def clone(self) -> TrashState:
-        other = object.__new__(TrashState)
-        other.__dict__.update(self.__dict__)
-        other.history = list(self.history)
-        other.sizes = list(self.sizes)
-        other.hands_won = list(self.hands_won)
-        other.events = list(self.events)
-        other.down = [list(x) for x in self.down]
-        other.up = [list(x) for x in self.up]
-        other.ndown = list(self.ndown)
-        other.stock = list(self.stock)
-        other.discard = list(self.discard)
+        """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""
+        other = TrashState(cast("TrashGame", self.game), blank=True)
+        other.game = self.game
+        other.n = self.n
+        other.role = self.role
+        other.seed = self.seed
+        other.history = self.history.copy()
+        other.sizes = self.sizes.copy()
+        other.hands_won = self.hands_won.copy()
+        other.hands_played = self.hands_played
+        other.deal_count = self.deal_count
+        other.rebuilds = self.rebuilds
+        other.time_up = self.time_up
+        other.starter = self.starter
+        other.turn = self.turn
+        other.phase = self.phase
+        other.hand = self.hand
+        other.forced_displace = self.forced_displace
+        other.changed_since_rebuild = self.changed_since_rebuild
+        other.stalls = self.stalls
+        other.free_draws_left = self.free_draws_left
+        other.hand_winner = self.hand_winner
+        other.outcome_ = self.outcome_
+        other.events = self.events.copy()
+        other.event_seq = self.event_seq
+        other.down = [x.copy() for x in self.down]
+        other.up = [x.copy() for x in self.up]
+        other.ndown = self.ndown.copy()
+        other.stock = self.stock.copy()
+        other.discard = self.discard.copy()
+        other.stacked_deck = self.stacked_deck
         return other
 
     def all_cards(self) -> list[int]:

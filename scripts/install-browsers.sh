@@ -11,5 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then
     exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+# Another apt-get (a second checkout's setup, an unattended upgrade) may hold the lock: wait for it.
+lock=(-o DPkg::Lock::Timeout=600)
+apt-get "${lock[@]}" update -qq
+apt-get "${lock[@]}" install -y -qq chromium fonts-dejavu-core >/dev/null

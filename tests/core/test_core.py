@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import cardtable
 from cardtable.core import (
     Card,
     ConfigError,
@@ -107,6 +108,17 @@ def test_options_resolve_presets_and_overrides():
 def test_bad_options_are_config_errors(overrides, message):
     with pytest.raises(ConfigError, match=message):
         resolve("x", SPECS, PRESETS, None, overrides)
+
+
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [("trash", "time_limit"), ("spit", "spit_delay"), ("spit", "slap_timeout")],
+)
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), "NaN", "Infinity"])
+def test_non_finite_float_options_are_config_errors(game, option, value):
+    # A NaN passes every comparison with a bound (issue #12 item 1: one such table broke the lobby).
+    with pytest.raises(ConfigError, match="finite"):
+        cardtable.load(game, **{option: value})
 
 
 def test_unknown_preset():

@@ -482,6 +482,31 @@ def test_spv1_carry_over_keeps_slap_option_points_round_mode():
     assert st.round == 2 and conserved(st)
 
 
+def test_spv1_carry_over_no_cards_left_ends_game_lowest_total_wins():
+    # SP-V1 with carry_over: seat 0 empties its stock holding no spit cards (SP-25), but seat 1
+    # has the lower total after this round is scored: the game ends there and seat 1 wins.
+    st = position(piles("4H"), piles("6D"), "", "2D", s0="5S", s1="TS", scoring="points",
+                  points_round_mode="carry_over")
+    st.scores = [40, 10]
+    st.play("0 play 1 4H S0")  # seat 0 adds 0; seat 1 adds 2 (6D and its spit card 2D)
+    assert st.is_terminal() and st.scores == [40, 12]
+    assert st.outcome().winners == (1,) and st.outcome().reason == "SP-V1"
+
+
+def test_spv1_carry_over_no_cards_left_is_never_an_outright_win_a_tie_is_a_draw():
+    st = position(piles("4H"), piles("6D"), "", "2D", s0="5S", s1="TS", scoring="points",
+                  points_round_mode="carry_over")
+    st.scores = [12, 10]
+    st.play("0 play 1 4H S0")
+    assert st.scores == [12, 12]
+    assert st.outcome().winners == (0, 1) and st.outcome().returns == (0.5, 0.5)
+    # the same emptying with the lower total wins, by score (SP-V1) and not outright (SP-19)
+    st = position(piles("4H"), piles("6D"), "", "2D", s0="5S", s1="TS", scoring="points",
+                  points_round_mode="carry_over")
+    st.play("0 play 1 4H S0")
+    assert st.outcome().winners == (0,) and st.outcome().reason == "SP-V1"
+
+
 # ------------------------------------------------------------------ options, text
 def test_options_validation():
     for bad in (

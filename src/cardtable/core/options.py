@@ -7,6 +7,7 @@ when it is loaded; unknown names and bad values raise :class:`ConfigError`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,8 @@ class Option:
             value = tuple(value)
         if not isinstance(value, self.kind) or (self.kind is not bool and isinstance(value, bool)):
             raise ConfigError(f"option {self.name}: {value!r} is not a {self.kind.__name__}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"option {self.name}: {value!r} is not a finite number")
         if self.choices and value not in self.choices:
             raise ConfigError(f"option {self.name}: {value!r} is not one of {self._choices_text()}")
         if self.minimum is not None and value < self.minimum:  # type: ignore[operator]

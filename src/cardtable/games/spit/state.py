@@ -616,8 +616,14 @@ class SpitState(State):
                 derive(self.seed, "deal", self.round).shuffle(cards)
                 self._start_round([cards[:DEAL], cards[DEAL:]])
             return
-        if f >= 0 and not self.spitcards[f]:
-            self._game_over((f,), "SP-19")  # no cards left at all
+        if f >= 0 and not self.spitcards[f]:  # f has no cards left at all (SP-25)
+            if self.points:
+                # SP-V1 with carry-over: no round can be dealt to f, so the game ends with this
+                # round scored, and the lowest total still wins (a tie is a draw).
+                s = self.scores
+                self._game_over((0, 1) if s[0] == s[1] else ((0,) if s[0] < s[1] else (1,)), "SP-V1")
+            else:
+                self._game_over((f,), "SP-19")
             return
         if f >= 0 and not (self.live[0] and self.live[1]):
             # SP-22: in a one-pile round the spitter emptied their stock first: no slap; they

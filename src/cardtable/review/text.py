@@ -1,0 +1,57 @@
+"""A review as lines of text in the user's language (the terminal and ``cardtable review``)."""
+
+from __future__ import annotations
+
+from ..i18n import translate
+from . import Decision, Review
+
+
+def _points(review: Review, value: float, lang: str) -> str:
+    if review.unit == "win chance":
+        percent = round(100 * value)
+        return translate("review.unit.chance", lang, value=f"{percent:+d}" if percent else "0")
+    tenths = round(value, 1)
+    return translate("review.unit.points", lang, value=f"{tenths:+.1f}" if tenths else "0")
+
+
+def _action(review: Review, text: str, lang: str) -> str:
+    if review.game == "trex" and text.startswith("contract "):
+        code = text.split()[1]
+        return translate(f"tui.trex.contract.{code}", lang)
+    return text
+
+
+def decision_line(review: Review, d: Decision, lang: str) -> str:
+    """One decision: what was played, the best move from the seat's view and its cost."""
+    where = translate("review.where.trex" if review.game == "trex" else "review.where.trash", lang,
+                      step=d.step, deal=d.deal)
+    if d.loss <= 0:
+        judged = translate("review.best_played", lang)
+    else:
+        judged = translate("review.best", lang, best=_action(review, d.best, lang),
+                           lost=_points(review, -d.loss, lang))
+    line = translate("review.line", lang, where=where, played=_action(review, d.played, lang), judged=judged)
+    if d.hindsight and d.hindsight_loss <= 0:
+        line += " " + translate("review.hindsight_same", lang)
+    elif d.hindsight:
+        line += " " + translate("review.hindsight", lang, best=_action(review, d.hindsight_best, lang),
+                                lost=_points(review, -d.hindsight_loss, lang))
+    return line
+
+
+def review_lines(review: Review, lang: str = "en", costliest: int = 5) -> list[str]:
+    """The summary: the costliest decisions, then (Trex) every contract choice with its value."""
+    out = [translate("review.title", lang, seat=review.seat, decisions=len(review.decisions),
+                     lost=_points(review, -review.total_loss, lang), worlds=review.worlds)]
+    worst = review.costliest(costliest)
+    out.append(translate("review.costliest", lang) if worst else translate("review.none_costly", lang))
+    out += ["  " + decision_line(review, d, lang) for d in worst]
+    choices = review.contract_choices()
+    if choices:
+        out.append(translate("review.contracts", lang))
+        for d in choices:
+            values = ", ".join(f"{_action(review, a, lang)} {v:+.1f}"
+                               for a, v in sorted(d.values.items(), key=lambda kv: -kv[1]))
+            out.append("  " + translate("review.contract_line", lang, deal=d.deal,
+                                        played=_action(review, d.played, lang), values=values))
+    return out

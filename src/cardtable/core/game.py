@@ -9,6 +9,7 @@ state for a player is :meth:`State.view`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -130,12 +131,34 @@ class Game(ABC):
             ids = [c.id for c in parse_cards(deck)]
         except ParseError as exc:
             raise ConfigError(f"bad stacked deck: {exc}") from None
-        if expected is not None and sorted(ids) != sorted(expected):
-            raise ConfigError(
-                f"a stacked {self.name} deck must hold exactly the cards of the game "
-                f"({len(list(expected))} cards); got {len(ids)}"
-            )
+        if expected is not None:
+            want = sorted(expected)
+            if sorted(ids) != want:
+                raise ConfigError(
+                    f"a stacked {self.name} deck must hold exactly the cards of the game "
+                    f"({len(want)} cards); got {len(ids)}: {_deck_difference(ids, want)}"
+                )
         return ids
+
+
+def _deck_difference(ids: list[int], want: list[int]) -> str:
+    """What a stacked deck lacks and has too many of, as card text."""
+    left = Counter(want)
+    left.subtract(ids)
+    missing = sorted(left.elements())
+    extra = sorted((-left).elements())
+    parts = []
+    if missing:
+        parts.append(f"missing {_counted(missing)}")
+    if extra:
+        parts.append(f"too many {_counted(extra)}")
+    return "; ".join(parts)
+
+
+def _counted(ids: list[int]) -> str:
+    """``AS ×51, 2C`` for ids in order: each card once, with its count when above 1."""
+    counts = Counter(ids)
+    return ", ".join(f"{Card.from_id(c)}" + (f" ×{k}" if k > 1 else "") for c, k in sorted(counts.items()))
 
 
 class State(ABC):
@@ -180,6 +203,8 @@ class State(ABC):
         """
         if isinstance(action, str):
             action = self.game.parse_action(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action (play an action or its text)")
         if self.is_terminal():
             raise IllegalActionError(f"{action}: the game is over")
         legal = self.legal_actions()

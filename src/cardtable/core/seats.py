@@ -1,19 +1,41 @@
 """Seats are indices ``0..n-1``; ``next_seat`` is the next player in the game's direction.
 
 Special values of :meth:`State.current_player` are negative so they never
-collide with a seat.
+collide with a seat. They are named values that still compare (and encode in
+JSON) as ints:
+
+>>> TERMINAL == -3, str(TERMINAL), repr(SIMULTANEOUS)
+(True, 'TERMINAL', 'SIMULTANEOUS')
 """
 
 from __future__ import annotations
 
+from enum import IntEnum
 from typing import Final
 
-CHANCE: Final = -1
-"""A chance event is pending (engines here shuffle internally, so rarely seen)."""
-SIMULTANEOUS: Final = -2
-"""Every seat may act now (Spit)."""
-TERMINAL: Final = -3
-"""The game is over."""
+
+class Special(IntEnum):
+    """The values of :meth:`State.current_player` that are not a seat."""
+
+    CHANCE = -1
+    """A chance event is pending (engines here shuffle internally, so rarely seen)."""
+    SIMULTANEOUS = -2
+    """Every seat may act now (Spit)."""
+    TERMINAL = -3
+    """The game is over."""
+
+    def __str__(self) -> str:
+        return self.name
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
+
+CHANCE: Final = Special.CHANCE
+SIMULTANEOUS: Final = Special.SIMULTANEOUS
+TERMINAL: Final = Special.TERMINAL
 
 
 def next_seat(seat: int, n: int) -> int:

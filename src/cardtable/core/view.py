@@ -14,6 +14,7 @@ from typing import Any
 
 from .cards import Card
 from .game import Action, Event, Outcome
+from .seats import Special
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ def _jsonable(value: Any) -> Any:
         return out
     if isinstance(value, (Card, Action)):
         return str(value)
+    if isinstance(value, Special):  # TERMINAL and SIMULTANEOUS stay numbers in JSON
+        return int(value)
     if isinstance(value, Enum):
         return value.name.lower()
     if is_dataclass(value) and not isinstance(value, type):

@@ -861,7 +861,7 @@ class TrexState(State):
         lines = [
             f"deal {self.deal_index + 1}/{self.num_deals}{' (tie-break)' if self.tiebreak else ''}, "
             f"kingdom {self.kingdom + 1} held by seat {self.holder}, dealer {self.dealer}, "
-            f"contract {contract}, phase {self.phase.value}, turn {self.turn}",
+            f"contract {contract}, phase {self.phase.value}, turn {int(self.turn)}",
         ]
         for q in range(N):
             lines.append(

@@ -6,6 +6,7 @@ from .cards import JOKER_ID, Card, Rank, Suit, cards_text, parse_cards, standard
 from .errors import CardtableError, ConfigError, IllegalActionError, ParseError
 from .game import Action, Event, Game, Outcome, PlayerView, State
 from .options import Option, Options
+from .playout import playouts
 from .registry import game_class, game_names, load, register
 from .seats import CHANCE, SIMULTANEOUS, TERMINAL, next_seat, prev_seat, seats_from
 
@@ -37,6 +38,7 @@ __all__ = [
     "load",
     "next_seat",
     "parse_cards",
+    "playouts",
     "prev_seat",
     "register",
     "seats_from",

@@ -46,6 +46,8 @@ class TrashGame(Game):
                 f"{len(self.cards)} cards are too few for {o.players} layouts of {START_SIZE} (TR-2): add decks"
             )
         self.role = role_table(o.wild_mode)
+        # read by the state on every draw: a plain attribute rather than an option lookup
+        self.take_needs_playable: bool = o.discard_take_requires_playable
 
     @property
     def num_players(self) -> int:

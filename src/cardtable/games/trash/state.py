@@ -78,7 +78,8 @@ class TrashState(State):
             return
         o = game.options
         self.game = game
-        self.n = n = o.players
+        self.n: int = o.players
+        n = self.n
         self.role = game.role
         self.seed = fresh_seed() if seed is None else seed
         self.history: list[Action] = []
@@ -88,7 +89,7 @@ class TrashState(State):
         self.deal_count = 0  # deals including void ones; labels the shuffles
         self.rebuilds = 0  # stock rebuilds in this deal; labels the shuffles
         self.time_up = False
-        self.starter = o.first_player
+        self.starter: int = o.first_player
         self.turn = self.starter
         self.phase = Phase.DRAW
         self.hand = NO_CARD
@@ -154,7 +155,7 @@ class TrashState(State):
             return ()
         if phase is Phase.DRAW:
             if self.discard and (
-                not self.game.options.discard_take_requires_playable or self.placeable(self.turn, self.discard[-1])
+                not cast("TrashGame", self.game).take_needs_playable or self.placeable(self.turn, self.discard[-1])
             ):
                 return (A_STOCK, A_DISCARD)
             return (A_STOCK,)

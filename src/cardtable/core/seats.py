@@ -27,7 +27,8 @@ class Special(IntEnum):
     def __str__(self) -> str:
         return self.name
 
-    __repr__ = __str__
+    def __repr__(self) -> str:
+        return self.name
 
     def __format__(self, spec: str) -> str:
         return format(self.name, spec)

@@ -31,6 +31,7 @@ from ...core.chance import derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
+from ...core.shuffle import shuffle_ids
 from .actions import (
     ALL_ACTIONS,
     CHOOSE,
@@ -195,7 +196,7 @@ class SpitState(State):
             cards = game._check_deck(deck, range(52))
         else:
             cards = list(range(52))
-            derive(self.seed, "deal", 0).shuffle(cards)
+            shuffle_ids(derive(self.seed, "deal", 0), cards)
         self._start_round([cards[:DEAL], cards[DEAL:]])
 
     # ------------------------------------------------------------- set-up
@@ -613,7 +614,7 @@ class SpitState(State):
             self.phase = Phase.PLAY
             if not self._limits_reached(None):
                 cards = list(range(52))
-                derive(self.seed, "deal", self.round).shuffle(cards)
+                shuffle_ids(derive(self.seed, "deal", self.round), cards)
                 self._start_round([cards[:DEAL], cards[DEAL:]])
             return
         if f >= 0 and not self.spitcards[f]:  # f has no cards left at all (SP-25)
@@ -689,7 +690,7 @@ class SpitState(State):
         if self._limits_reached([len(h) for h in hands]):
             return  # the cards stay where the round left them
         for p in SEATS:
-            derive(self.seed, "collect", self.round, p).shuffle(hands[p])
+            shuffle_ids(derive(self.seed, "collect", self.round, p), hands[p])
         self._start_round(hands)
 
     def _limits_reached(self, held: list[int] | None) -> bool:

@@ -19,6 +19,7 @@ from ...core.chance import derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Event, Outcome, State
 from ...core.seats import TERMINAL, next_seat
+from ...core.shuffle import shuffle_ids
 from .actions import (
     A_DECLINE,
     A_DISCARD,
@@ -61,6 +62,13 @@ class Phase(Enum):
     OVER = "over"
 
 
+# the phases as module constants: a compiled module reads them directly, not through the Enum class
+_DRAW: Final = Phase.DRAW
+_PLACE_WILD: Final = Phase.PLACE_WILD
+_DISPLACE: Final = Phase.DISPLACE
+_OVER: Final = Phase.OVER
+
+
 class TrashState(State):
     """A Trash match in progress. Create one with ``TrashGame.new_state``."""
 
@@ -91,7 +99,7 @@ class TrashState(State):
         self.time_up = False
         self.starter: int = o.first_player
         self.turn = self.starter
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self.hand = NO_CARD
         self.forced_displace = False  # the card in hand was taken from the discard pile (TR-7)
         self.changed_since_rebuild = True
@@ -118,7 +126,7 @@ class TrashState(State):
             cards = stacked
         else:
             cards = list(cast("TrashGame", self.game).cards)
-            derive(self.seed, "deal", self.deal_count).shuffle(cards)
+            shuffle_ids(derive(self.seed, "deal", self.deal_count), cards)
         self.deal_count += 1
         self.rebuilds = 0
         self.stalls = 0
@@ -139,7 +147,7 @@ class TrashState(State):
         self.hand = NO_CARD
         self.forced_displace = False
         self.turn = self.starter
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self._event("deal", self.starter, NO_CARD, self.hands_played + 1)
 
     def _event(self, kind: str, seat: int, card: int = NO_CARD, slot: int = 0) -> None:
@@ -147,19 +155,19 @@ class TrashState(State):
 
     # --------------------------------------------------------------- protocol
     def current_player(self) -> int:
-        return TERMINAL if self.phase is Phase.OVER else self.turn
+        return TERMINAL if self.phase is _OVER else self.turn
 
     def legal_actions(self, seat: int | None = None) -> Sequence[TrashAction]:
         phase = self.phase
-        if phase is Phase.OVER or (seat is not None and seat != self.turn):
+        if phase is _OVER or (seat is not None and seat != self.turn):
             return ()
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             if self.discard and (
                 not cast("TrashGame", self.game).take_needs_playable or self.placeable(self.turn, self.discard[-1])
             ):
                 return (A_STOCK, A_DISCARD)
             return (A_STOCK,)
-        if phase is Phase.PLACE_WILD:
+        if phase is _PLACE_WILD:
             down = self.down[self.turn]
             return tuple(A_WILD[k] for k in range(1, len(down)) if down[k] != NO_CARD)
         return (A_DISPLACE, A_DECLINE)
@@ -180,7 +188,7 @@ class TrashState(State):
         if action == A_TIME_UP:
             if self.game.options.time_limit is None:
                 raise IllegalActionError("time-up: this match has no time_limit")
-            if self.phase is Phase.OVER or self.time_up:
+            if self.phase is _OVER or self.time_up:
                 raise IllegalActionError("time-up: the time is already up or the match is over")
             self.apply(action)
             return
@@ -234,7 +242,7 @@ class TrashState(State):
                     down = self.down[p]
                     self._place(p, next(k for k in range(1, len(down)) if down[k] != NO_CARD))
                     return
-                self.phase = Phase.PLACE_WILD
+                self.phase = _PLACE_WILD
                 return
             if r == STOP or r > self.sizes[p]:
                 self._end_turn()
@@ -250,7 +258,7 @@ class TrashState(State):
             if self.forced_displace:  # a card taken from the discard pile must be placed (TR-7)
                 self._displace(p)
                 return
-            self.phase = Phase.DISPLACE
+            self.phase = _DISPLACE
             return
 
     def _turn_over(self, p: int, slot: int) -> bool:
@@ -273,7 +281,7 @@ class TrashState(State):
 
     def _place(self, p: int, slot: int) -> None:
         """Place the wild in hand on face-down ``slot`` and carry on (TR-10.3)."""
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         if not self._turn_over(p, slot):
             self._chain()
 
@@ -286,7 +294,7 @@ class TrashState(State):
         self.changed_since_rebuild = True
         self._event("displace", p, self.hand, k)
         self.hand = wild
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self._chain()
 
     def _end_turn(self) -> None:
@@ -296,7 +304,7 @@ class TrashState(State):
         self._event("discard", p, self.hand)
         self.hand = NO_CARD
         self.forced_displace = False
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         if self.hand_winner >= 0:  # the loser's free draws (TR-V8)
             self.free_draws_left -= 1
             if self.free_draws_left == 0:
@@ -319,7 +327,7 @@ class TrashState(State):
             return False
         top = self.discard.pop()
         cards = self.discard
-        derive(self.seed, "rebuild", self.deal_count, self.rebuilds).shuffle(cards)
+        shuffle_ids(derive(self.seed, "rebuild", self.deal_count, self.rebuilds), cards)
         self.rebuilds += 1
         self.stock = cards
         self.discard = [top]
@@ -342,7 +350,7 @@ class TrashState(State):
             self.discard.append(self.hand)
             self._event("discard", p, self.hand)
             self.hand = NO_CARD
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         opts = self.game.options
         if self.hand_winner >= 0:  # the loser completed during free draws (TR-V8)
             self._finish_hand(loser_completed=p)
@@ -407,7 +415,7 @@ class TrashState(State):
             self._shrink_loser(q)
 
     def _end_match(self, winners: tuple[int, ...], reason: str) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         share = 1.0 / len(winners)
         returns = tuple(share if s in winners else 0.0 for s in range(self.n))
         self.outcome_ = Outcome(returns, winners, reason)

@@ -47,7 +47,7 @@ browsers:
 
 ## the benchmarks, each beside its named peer (the bench extra brings OpenSpiel)
 bench: setup
-	$(BIN)/python -m pip install -q -e '.[bench]'
+	CARDTABLE_PURE=1 $(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/trash.py
 	$(BIN)/python bench/trex.py
 	$(BIN)/python bench/spit.py

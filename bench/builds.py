@@ -22,8 +22,8 @@ def available() -> list[str]:
 
 
 def run_worker(script: Path, build: str, args: list[str]) -> dict[str, Any]:
-    """``script --worker BUILD args`` on ``build``; its JSON result."""
-    env = {**os.environ, "PYTHONPATH": str(BUILDS[build])}
+    """``script --worker BUILD args`` on ``build`` (``peer``: no cardtable build); its JSON result."""
+    env = {**os.environ, "PYTHONPATH": str(BUILDS.get(build, BUILDS["pure"]))}
     out = subprocess.run(
         [sys.executable, str(script), "--worker", build, *args], env=env, capture_output=True, text=True, check=True
     ).stdout

@@ -109,13 +109,13 @@ def main() -> None:
     naive = med["naive"]
     print(f"Trash, 2 players, 10 slots, one hand per game; median of {args.rounds} interleaved rounds "
           f"of {args.seconds:g} CPU s each")
-    print(f"{'':34} {'hands/s':>10} {'vs naive':>9}")
-    print(f"{'naive simulator (peer)':34} {naive:10.0f} {1.0:8.2f}x")
+    print(f"{'':42} {'hands/s':>10} {'vs naive':>9}")
+    print(f"{'naive simulator (peer)':42} {naive:10.0f} {1.0:8.2f}x")
     labels = {"api": "legal_actions + apply", "playouts": "core.playouts (batch)"}
     for build in builds:
         for key, label in labels.items():
             value = med[f"{build} {key}"]
-            print(f"{f'cardtable {build}, {label}':34} {value:10.0f} {value / naive:8.2f}x")
+            print(f"{f'cardtable {build}, {label}':42} {value:10.0f} {value / naive:8.2f}x")
     best = max(med[f"{b} api"] for b in builds) / naive
     verdict = "meets" if best >= 1.0 else "MISSES"
     print(f"best through legal_actions + apply: {best:.2f}x the naive simulator ({verdict} the 1.0x target)")

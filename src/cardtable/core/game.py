@@ -194,7 +194,7 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
-    def play(self, action: Action | str) -> None:
+    def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         """Apply ``action`` (or its text) if the rules allow it now.
 
         Raises :class:`ParseError` for text that is no action and

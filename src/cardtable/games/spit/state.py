@@ -405,11 +405,13 @@ class SpitState(State):
         return 1
 
     # -------------------------------------------------------------- checking
-    def play(self, action: Action | str) -> None:
+    def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         """Apply ``action`` if it is legal for its seat now (SP-13); otherwise raise
         :class:`IllegalActionError` and leave the state unchanged (a lost race costs nothing)."""
         if isinstance(action, str):
             action = self.game.parse_action(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action (play an action or its text)")
         why = self.illegal_reason(action)
         if why is not None:
             raise IllegalActionError(f"{action}: {why}")

@@ -182,7 +182,7 @@ class TrashState(State):
         up = self.up[seat][r]
         return up == NO_CARD or self.role[up] == WILDCARD
 
-    def play(self, action: Action | str) -> None:
+    def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if action == A_TIME_UP:

@@ -25,6 +25,8 @@ INTERPRETED = {
     # Options is a collections.abc.Mapping read by attribute (__getattr__): mypyc cannot
     # compile either for a class with a non-native base; no hot path reads it.
     "src/cardtable/core/options.py",
+    # Special (TERMINAL, SIMULTANEOUS) subclasses int, which a compiled class cannot.
+    "src/cardtable/core/seats.py",
     # The views: PlayerView and each game's frozen view dataclass built on it. mypyc would
     # make them non-native classes, which it cannot build from a dataclass with a base;
     # Spit also fills its views directly (games/spit/state.py). The states that build them

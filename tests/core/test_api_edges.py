@@ -39,7 +39,8 @@ def test_play_of_a_non_action_is_illegal_and_changes_nothing(name: str, bad: obj
 
 def test_special_players_are_named_and_compare_as_ints() -> None:
     assert (CHANCE, SIMULTANEOUS, TERMINAL) == (-1, -2, -3)
-    assert [str(v) for v in Special] == ["CHANCE", "SIMULTANEOUS", "TERMINAL"]
+    assert [str(v) for v in (CHANCE, SIMULTANEOUS, TERMINAL)] == ["CHANCE", "SIMULTANEOUS", "TERMINAL"]
+    assert isinstance(TERMINAL, Special)
     assert f"{TERMINAL}" == "TERMINAL" and repr(SIMULTANEOUS) == "SIMULTANEOUS"
     assert isinstance(TERMINAL, int) and TERMINAL < 0
     assert json.dumps([TERMINAL]) == "[-3]"

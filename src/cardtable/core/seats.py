@@ -10,33 +10,36 @@ JSON) as ints:
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import Final
 
 
-class Special(IntEnum):
-    """The values of :meth:`State.current_player` that are not a seat."""
+class Special(int):
+    """A value of :meth:`State.current_player` that is not a seat: an int that prints by name.
 
-    CHANCE = -1
-    """A chance event is pending (engines here shuffle internally, so rarely seen)."""
-    SIMULTANEOUS = -2
-    """Every seat may act now (Spit)."""
-    TERMINAL = -3
-    """The game is over."""
+    Not an ``Enum``, so every encoder that turns enums into names (views, the server) still
+    writes the number. This module stays interpreted in the compiled build (setup.py).
+    """
+
+    __slots__ = ()
 
     def __str__(self) -> str:
-        return self.name
+        return _NAMES.get(int(self), int.__repr__(self))
 
     def __repr__(self) -> str:
-        return self.name
+        return str(self)
 
     def __format__(self, spec: str) -> str:
-        return format(self.name, spec)
+        return format(str(self), spec)
 
 
-CHANCE: Final = Special.CHANCE
-SIMULTANEOUS: Final = Special.SIMULTANEOUS
-TERMINAL: Final = Special.TERMINAL
+_NAMES: Final = {-1: "CHANCE", -2: "SIMULTANEOUS", -3: "TERMINAL"}
+
+CHANCE: Final = Special(-1)
+"""A chance event is pending (engines here shuffle internally, so rarely seen)."""
+SIMULTANEOUS: Final = Special(-2)
+"""Every seat may act now (Spit)."""
+TERMINAL: Final = Special(-3)
+"""The game is over."""
 
 
 def next_seat(seat: int, n: int) -> int:

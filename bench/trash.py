@@ -1,52 +1,124 @@
-"""Trash benchmark: full 2-player, 10-slot matches (RULES.md §1 defaults).
+"""Trash benchmark beside the naive simulator (../shared/peers/trash_naive.py), pure and compiled builds.
 
-    python bench/trash.py [--matches N]
+    python bench/trash.py [--seconds S] [--rounds R]
 
-Policies, both seats alike:
-  random     a uniformly random legal action, through legal_actions + apply
-  sensible   the sensible bot through the Bot protocol (state.view each decision)
-Prints matches/s, actions per match and µs per action in a table.
+Both sides play 2-player hands of 10 slots, one hand per game:
+  cardtable  ``load("trash", max_hands=1)``, a uniformly random legal action through
+             ``legal_actions`` + ``apply`` (events and checked phases included), and the
+             batch entry ``core.playouts`` (the same random games without a loop in Python)
+  naive      ``play_hand`` with the ('smart', 'random') policies: dicts, no API, no events
+Times are CPU time of each worker process; the builds and the peer run in interleaved
+rounds and every figure is the median over the rounds. Prints hands/s and the ratios to the peer
+(target: at least 1.0x, stretch 2x).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import statistics
+import sys
 import time
+from pathlib import Path
 
-import cardtable
-from cardtable.bots import make_bot
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import available, run_worker
+
+# shared/ lies beside the clone (../shared), or beside a folder of worktrees
+PEERS = next((p / "shared" / "peers" for p in Path(__file__).resolve().parents if (p / "shared" / "peers").is_dir()),
+             Path("../shared/peers"))
 
 
-def run(matches: int, policy: str) -> tuple[float, int]:
-    """Seconds and actions for ``matches`` whole matches, both seats playing ``policy``."""
-    game = cardtable.load("trash")
-    bot = make_bot("trash", policy) if policy != "random" else None
-    actions = 0
-    start = time.perf_counter()
-    for seed in range(matches):
-        state = game.new_state(seed=seed)
-        rng = random.Random(seed)
+def bench_api(seconds: float) -> float:
+    import cardtable
+
+    game = cardtable.load("trash", max_hands=1)
+    hands = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_state(seed=hands)
+        rng = random.Random(hands)
         while not state.is_terminal():
-            if bot is None:  # the engine alone: legal_actions + apply
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            else:  # through the Bot protocol: a view for every decision
-                state.apply(bot.act(state.view(state.current_player()), rng))
-        actions += len(state.history)
-    return time.perf_counter() - start, actions
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        hands += 1
+    return hands / (time.process_time() - start)
+
+
+def bench_playouts(seconds: float) -> float:
+    import cardtable
+    from cardtable.core import playouts
+
+    game = cardtable.load("trash", max_hands=1)
+    rng = random.Random(1)
+    hands = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        playouts(game.new_state(seed=hands), 1, rng)
+        hands += 1
+    return hands / (time.process_time() - start)
+
+
+def bench_naive(seconds: float) -> float:
+    sys.path.insert(0, str(PEERS))
+    import trash_naive  # type: ignore[import-not-found]
+
+    rng = random.Random(1)
+    hands = 0
+    policies = [("smart", "random"), ("smart", "random")]
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        trash_naive.play_hand(policies, 10, rng, first=hands % 2)
+        hands += 1
+    return hands / (time.process_time() - start)
+
+
+def worker(build: str, seconds: float) -> None:
+    if build == "peer":
+        print(json.dumps({"naive": bench_naive(seconds)}))
+        return
+    import cardtable.core
+
+    assert cardtable.core.COMPILED is (build == "compiled"), f"{build} run imported {cardtable.core.build_name()}"
+    print(json.dumps({"api": bench_api(seconds), "playouts": bench_playouts(seconds)}))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--matches", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement (default 2)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    rows = [(policy, *run(args.matches, policy)) for policy in ("random", "sensible")]
-    print(f"Trash, 2 players, 10-slot matches to layout size 0; {args.matches} matches per policy")
-    print(f"{'policy':10} {'matches/s':>10} {'actions/match':>14} {'µs/action':>10}")
-    for name, seconds, actions in rows:
-        rate, per_match, micros = args.matches / seconds, actions / args.matches, seconds / actions * 1e6
-        print(f"{name:10} {rate:10.1f} {per_match:14.1f} {micros:10.2f}")
+    if args.worker:
+        worker(args.worker, args.seconds)
+        return
+    builds = available()
+    if not (PEERS / "trash_naive.py").exists():
+        sys.exit(f"the peer is missing: {PEERS / 'trash_naive.py'}")
+    if "compiled" not in builds:
+        print("the compiled build is missing (make setup builds it): pure figures only")
+    rows: dict[str, list[float]] = {}
+    me = Path(__file__).resolve()
+    for i in range(args.rounds):
+        order = ["peer", *builds] if i % 2 == 0 else [*builds, "peer"]
+        for build in order:
+            for key, value in run_worker(me, build, ["--seconds", str(args.seconds)]).items():
+                rows.setdefault(key if build == "peer" else f"{build} {key}", []).append(value)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    naive = med["naive"]
+    print(f"Trash, 2 players, 10 slots, one hand per game; median of {args.rounds} interleaved rounds "
+          f"of {args.seconds:g} CPU s each")
+    print(f"{'':42} {'hands/s':>10} {'vs naive':>9}")
+    print(f"{'naive simulator (peer)':42} {naive:10.0f} {1.0:8.2f}x")
+    labels = {"api": "legal_actions + apply", "playouts": "core.playouts (batch)"}
+    for build in builds:
+        for key, label in labels.items():
+            value = med[f"{build} {key}"]
+            print(f"{f'cardtable {build}, {label}':42} {value:10.0f} {value / naive:8.2f}x")
+    best = max(med[f"{b} api"] for b in builds) / naive
+    verdict = "meets" if best >= 1.0 else "MISSES"
+    print(f"best through legal_actions + apply: {best:.2f}x the naive simulator ({verdict} the 1.0x target)")
 
 
 if __name__ == "__main__":

@@ -1,77 +1,72 @@
-"""Trex benchmark, side by side with OpenSpiel's Hearts in the same run.
+"""Trex benchmark beside OpenSpiel's Hearts in the same run, pure and compiled builds.
 
-    python bench/trex.py [--seconds S] [--preset standard]
+    python bench/trex.py [--seconds S] [--rounds R] [--preset standard]
 
-Both engines are driven from Python the same way: at every decision a
-uniformly random legal action (``legal_actions`` then apply); OpenSpiel's chance
-nodes are sampled from ``chance_outcomes()`` with their probabilities
-(``random.choices``). cardtable's chance (the shuffle) happens inside the
-engine, from the seed.
+* cardtable, through the API: at every decision a uniformly random legal action
+  (``legal_actions`` then ``apply``); the shuffle happens inside the engine, from the seed.
+* cardtable, batch: ``core.playouts(state, 1, rng)`` plays the same kind of random games
+  with no Python loop per action in the compiled build.
+* OpenSpiel Hearts from Python: the same loop through pyspiel, chance nodes sampled from
+  ``chance_outcomes()`` (``random.choices``).
+* OpenSpiel Hearts inside C++: ``pyspiel.evaluate_bots`` with uniform random bots, the
+  whole game in C++ (the peer of the batch playouts).
 
-* A Trex "deal" runs from the shuffle to the score of one of the 20 deals of a
-  game (redeal requests, announcement, doubling and play included); deals/s is
-  20 × games/s (8 × under ``complex``).
-* An OpenSpiel Hearts game is one deal: the pass-direction and card chance
-  nodes, the passes and 13 tricks.
-
-Times are CPU time of this process (``time.process_time``), so other work on
-the machine takes nothing from either engine's figure. The machine may still be
-shared (caches, memory bandwidth), so the engines run in interleaved rounds (each
-round runs both, for ``--seconds`` each, in alternating order) and every round
-gives a ratio; the verdict is on the **median ratio** of the rounds, printed
-with its spread. Deals/s are medians over the rounds too.
-
-Prints deals/s for both, the ratio (target: cardtable ≥ 2.0 × OpenSpiel),
-whole Trex games/s and µs per action. Install OpenSpiel with
-``pip install open-spiel`` (the ``bench`` extra); without it only cardtable's
-figures are printed.
+A Trex "deal" runs from the shuffle to the score of one of the 20 deals of a game
+(8 under ``complex``); an OpenSpiel Hearts game is one deal. Times are CPU time of each
+worker process; the builds and the peer run in interleaved rounds and every figure is the
+median of the rounds. Targets: through the API at least 4x Hearts from Python; batch
+playouts at least 0.5x Hearts inside C++. OpenSpiel is the ``bench`` extra
+(``pip install open-spiel``); without it only cardtable's figures are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-import cardtable
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import available, run_worker
 
 
 def bench_trex(seconds: float, preset: str) -> dict[str, float]:
-    game = cardtable.load("trex", preset=preset)
+    import cardtable
+    from cardtable.core import playouts
+
+    game: Any = cardtable.load("trex", preset=preset)
     rng = random.Random(1)
-    games = actions = 0
+    games = 0
     start = time.process_time()
-    while True:
+    while time.process_time() - start < seconds:
         state = game.new_state(seed=games)
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply(legal[rng.randrange(len(legal))])
-            actions += 1
         games += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            break
-    deals = games * game.num_deals  # type: ignore[attr-defined]
-    return {
-        "deals_per_s": deals / elapsed,
-        "games_per_s": games / elapsed,
-        "us_per_action": elapsed / actions * 1e6,
-        "actions_per_deal": actions / deals,
-    }
+    api = games * game.num_deals / (time.process_time() - start)
+    games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        playouts(game.new_state(seed=games), 1, rng)
+        games += 1
+    batch = games * game.num_deals / (time.process_time() - start)
+    return {"api": api, "playouts": batch}
 
 
-def bench_hearts(seconds: float) -> dict[str, float] | str:
-    try:
-        import pyspiel  # type: ignore[import-not-found]
-    except ImportError as exc:
-        return f"OpenSpiel is not installed ({exc}); pip install open-spiel (the bench extra)"
+def bench_hearts(seconds: float) -> dict[str, float]:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found]
+
     game: Any = pyspiel.load_game("hearts")
     rng = random.Random(1)
-    deals = actions = 0
+    deals = 0
     start = time.process_time()
-    while True:
+    while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -81,66 +76,77 @@ def bench_hearts(seconds: float) -> dict[str, float] | str:
                 legal = state.legal_actions()
                 action = legal[rng.randrange(len(legal))]
             state.apply_action(action)
-            actions += 1
         deals += 1
-        elapsed = time.process_time() - start
-        if elapsed >= seconds:
-            break
-    return {
-        "deals_per_s": deals / elapsed,
-        "us_per_action": elapsed / actions * 1e6,
-        "actions_per_deal": actions / deals,
-    }
+    python = deals / (time.process_time() - start)
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(game.num_players())]
+    deals = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, int(np.int64(deals)))
+        deals += 1
+    cpp = deals / (time.process_time() - start)
+    return {"hearts_python": python, "hearts_cpp": cpp}
 
 
-def _median(rows: list[dict[str, float]], key: str) -> float:
-    return statistics.median(r[key] for r in rows)
+def worker(build: str, seconds: float, preset: str) -> None:
+    if build == "peer":
+        try:
+            print(json.dumps(bench_hearts(seconds)))
+        except ImportError as exc:
+            print(json.dumps({"missing": str(exc)}))
+        return
+    import cardtable.core
+
+    assert cardtable.core.COMPILED is (build == "compiled"), f"{build} run imported {cardtable.core.build_name()}"
+    print(json.dumps(bench_trex(seconds, preset)))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per engine and round (default 2)")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (default 5)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per measurement (default 2)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--preset", default="standard", help="Trex preset (default standard)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
-
-    trex: list[dict[str, float]] = []
-    hearts: list[dict[str, float]] = []
-    ratios: list[float] = []
-    missing = ""
-    for i in range(args.rounds):  # interleaved, in alternating order, so both see the same machine load
-        h: dict[str, float] | str | None = None
-        if i % 2 and not missing:
-            h = bench_hearts(args.seconds)
-        t = bench_trex(args.seconds, args.preset)
-        if not i % 2 and not missing:
-            h = bench_hearts(args.seconds)
-        trex.append(t)
-        if isinstance(h, str):
-            missing = h
-        elif h is not None:
-            hearts.append(h)
-            ratios.append(t["deals_per_s"] / h["deals_per_s"])
-    deals, games = _median(trex, "deals_per_s"), _median(trex, "games_per_s")
-    print(f"cardtable trex ({args.preset}), random legal play through legal_actions + apply:")
-    print(f"  deals/s       {deals:10.0f}   (median of {len(trex)} rounds of {args.seconds:g} s)")
-    per_game = round(deals / games)
-    print(f"  games/s       {games:10.1f}   (whole games of {per_game} deals)")
-    print(f"  us/action     {_median(trex, 'us_per_action'):10.2f}   "
-          f"({_median(trex, 'actions_per_deal'):.1f} actions per deal)")
-    if missing:
-        print(f"OpenSpiel hearts: NOT RUN. {missing}")
+    if args.worker:
+        worker(args.worker, args.seconds, args.preset)
         return
-    print("OpenSpiel hearts (pyspiel from Python), random legal play, chance sampled from chance_outcomes():")
-    print(f"  deals/s       {_median(hearts, 'deals_per_s'):10.0f}   (median of {len(hearts)} rounds)")
-    print(f"  us/action     {_median(hearts, 'us_per_action'):10.2f}   "
-          f"({_median(hearts, 'actions_per_deal'):.1f} actions per deal, chance included)")
-    ratio = statistics.median(ratios)
-    verdict = "meets" if ratio >= 2.0 else "MISSES"
-    print(
-        f"ratio cardtable/OpenSpiel deals/s: {ratio:.2f}x median of {len(ratios)} interleaved rounds "
-        f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x; {verdict} the 2.0x target)"
-    )
+    builds = available()
+    if "compiled" not in builds:
+        print("the compiled build is missing (make setup builds it): pure figures only")
+    rows: dict[str, list[float]] = {}
+    missing = ""
+    me = Path(__file__).resolve()
+    for i in range(args.rounds):
+        order = ["peer", *builds] if i % 2 == 0 else [*builds, "peer"]
+        for build in order:
+            result = run_worker(me, build, ["--seconds", str(args.seconds), "--preset", args.preset])
+            if "missing" in result:
+                missing = result["missing"]
+                continue
+            for key, value in result.items():
+                rows.setdefault(key if build == "peer" else f"{build} {key}", []).append(value)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"Trex ({args.preset}) deals/s beside OpenSpiel Hearts; median of {args.rounds} interleaved rounds "
+          f"of {args.seconds:g} CPU s each")
+    python, cpp = med.get("hearts_python"), med.get("hearts_cpp")
+    print(f"{'':40} {'deals/s':>10} {'vs py':>7} {'vs C++':>7}")
+    if python and cpp:
+        print(f"{'OpenSpiel hearts from Python (peer)':40} {python:10.0f} {1.0:6.2f}x {python / cpp:6.2f}x")
+        print(f"{'OpenSpiel hearts inside C++ (peer)':40} {cpp:10.0f} {cpp / python:6.2f}x {1.0:6.2f}x")
+    else:
+        print(f"OpenSpiel hearts: NOT RUN ({missing}); pip install open-spiel (the bench extra)")
+    labels = {"api": "legal_actions + apply", "playouts": "core.playouts (batch)"}
+    for build in builds:
+        for key, label in labels.items():
+            value = med[f"{build} {key}"]
+            ratios = f" {value / python:6.2f}x {value / cpp:6.2f}x" if python and cpp else ""
+            print(f"{f'cardtable {build}, {label}':40} {value:10.0f}{ratios}")
+    if python and cpp:
+        api = max(med[f"{b} api"] for b in builds) / python
+        batch = max(med[f"{b} playouts"] for b in builds) / cpp
+        print(f"through the API: {api:.2f}x Hearts from Python ({'meets' if api >= 4 else 'MISSES'} the 4x target); "
+              f"batch: {batch:.2f}x Hearts inside C++ ({'meets' if batch >= 0.5 else 'MISSES'} the 0.5x target)")
 
 
 if __name__ == "__main__":

@@ -101,8 +101,9 @@ def sample_trash(view: TrashView, rng: random.Random, game: TrashGame | None = N
     unseen = trash_unseen(view, game)
     rng.shuffle(unseen)
     n = view.num_players
-    st = object.__new__(TrashState)
+    st = TrashState(game, blank=True)  # every field set below (a compiled state has no other way)
     st.game = game
+    st.deals = None  # a world's later shuffles come from its own fresh seed
     st.n = n
     st.role = game.role
     st.seed = rng.getrandbits(64)  # later shuffles (stock rebuilds, next hands) are unknown: fresh

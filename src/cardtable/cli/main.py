@@ -20,6 +20,7 @@ from typing import Any
 import cardtable
 
 from ..bots.base import bot_names, make_bot
+from ..core.build import build_name
 from ..core.errors import CardtableError, ConfigError
 from ..core.game import Game
 from ..core.registry import game_class, game_names
@@ -250,7 +251,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtable", description="Trash, Trex (Trix) and Spit.")
-    p.add_argument("--version", action="version", version=f"cardtable {cardtable.__version__}")
+    p.add_argument("--version", action="version", version=f"cardtable {cardtable.__version__} ({build_name()})")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal (a Textual app; --plain for the text loop)")

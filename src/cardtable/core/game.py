@@ -9,9 +9,9 @@ state for a player is :meth:`State.view`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from enum import Enum
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from .cards import Card, parse_cards
@@ -74,48 +74,6 @@ class Event:
     args: tuple[tuple[str, int | str], ...] = ()
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    """What one seat (or a spectator, ``seat is None``) may know of a state.
-
-    Every game extends this with its own fields. It never holds the seed, the
-    deck order or a card the seat may not see. :meth:`to_json` derives a
-    JSON-ready dict from the fields alone.
-    """
-
-    game: str
-    seat: int | None
-    num_players: int
-    current_player: int
-    legal_actions: tuple[Action, ...]
-    events: tuple[Event, ...]
-    outcome: Outcome | None
-
-    def to_json(self) -> dict[str, Any]:
-        """The view as plain JSON data: cards and actions as their text."""
-        out = _jsonable(self)
-        assert isinstance(out, dict)
-        return out
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Event):
-        out = {f.name: _jsonable(getattr(value, f.name)) for f in fields(value) if f.name != "args"}
-        out["args"] = dict(value.args)
-        return out
-    if isinstance(value, (Card, Action)):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.name.lower()
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return value
-
-
 class Game(ABC):
     """A rule set with resolved options. Load one with :func:`cardtable.load`."""
 
@@ -176,12 +134,34 @@ class Game(ABC):
             ids = [c.id for c in parse_cards(deck)]
         except ParseError as exc:
             raise ConfigError(f"bad stacked deck: {exc}") from None
-        if expected is not None and sorted(ids) != sorted(expected):
-            raise ConfigError(
-                f"a stacked {self.name} deck must hold exactly the cards of the game "
-                f"({len(list(expected))} cards); got {len(ids)}"
-            )
+        if expected is not None:
+            want = sorted(expected)
+            if sorted(ids) != want:
+                raise ConfigError(
+                    f"a stacked {self.name} deck must hold exactly the cards of the game "
+                    f"({len(want)} cards); got {len(ids)}: {_deck_difference(ids, want)}"
+                )
         return ids
+
+
+def _deck_difference(ids: list[int], want: list[int]) -> str:
+    """What a stacked deck lacks and has too many of, as card text."""
+    left = Counter(want)
+    left.subtract(ids)
+    missing = sorted(left.elements())
+    extra = sorted((-left).elements())
+    parts = []
+    if missing:
+        parts.append(f"missing {_counted(missing)}")
+    if extra:
+        parts.append(f"too many {_counted(extra)}")
+    return "; ".join(parts)
+
+
+def _counted(ids: list[int]) -> str:
+    """``AS ×51, 2C`` for ids in order: each card once, with its count when above 1."""
+    counts = Counter(ids)
+    return ", ".join(f"{Card.from_id(c)}" + (f" ×{k}" if k > 1 else "") for c, k in sorted(counts.items()))
 
 
 class State(ABC):
@@ -217,7 +197,7 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
-    def play(self, action: Action | str) -> None:
+    def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         """Apply ``action`` (or its text) if the rules allow it now.
 
         Raises :class:`ParseError` for text that is no action and
@@ -226,6 +206,8 @@ class State(ABC):
         """
         if isinstance(action, str):
             action = self.game.parse_action(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action (play an action or its text)")
         if self.is_terminal():
             raise IllegalActionError(f"{action}: the game is over")
         legal = self.legal_actions()
@@ -234,3 +216,7 @@ class State(ABC):
                 f"{action} is not legal now; legal: {', '.join(str(a) for a in legal)}"
             )
         self.apply(action)
+
+
+# PlayerView lives in its own (interpreted) module, which needs Action and Event above
+from .view import PlayerView as PlayerView  # noqa: E402

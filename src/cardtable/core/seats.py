@@ -1,18 +1,44 @@
 """Seats are indices ``0..n-1``; ``next_seat`` is the next player in the game's direction.
 
 Special values of :meth:`State.current_player` are negative so they never
-collide with a seat.
+collide with a seat. They are named values that still compare (and encode in
+JSON) as ints:
+
+>>> TERMINAL == -3, str(TERMINAL), repr(SIMULTANEOUS)
+(True, 'TERMINAL', 'SIMULTANEOUS')
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-CHANCE: Final = -1
+
+class Special(int):
+    """A value of :meth:`State.current_player` that is not a seat: an int that prints by name.
+
+    Not an ``Enum``, so every encoder that turns enums into names (views, the server) still
+    writes the number. This module stays interpreted in the compiled build (setup.py).
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _NAMES.get(int(self), int.__repr__(self))
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+_NAMES: Final = {-1: "CHANCE", -2: "SIMULTANEOUS", -3: "TERMINAL"}
+
+CHANCE: Final = Special(-1)
 """A chance event is pending (engines here shuffle internally, so rarely seen)."""
-SIMULTANEOUS: Final = -2
+SIMULTANEOUS: Final = Special(-2)
 """Every seat may act now (Spit)."""
-TERMINAL: Final = -3
+TERMINAL: Final = Special(-3)
 """The game is over."""
 
 

@@ -23,7 +23,6 @@ from .state import Phase, SpitState, adjacent, layout_sizes
 from .view import SpitView
 
 
-@register
 class SpitGame(Game):
     """Spit with resolved options (see :mod:`cardtable.games.spit.options`)."""
 
@@ -60,5 +59,7 @@ class SpitGame(Game):
     def action_from_index(self, index: int) -> SpitAction:
         return action_from_index(index)
 
+
+register(SpitGame)  # a call, not a decorator: mypyc compiles only undecorated classes
 
 __all__ = ["Phase", "SpitAction", "SpitGame", "SpitState", "SpitView", "adjacent", "layout_sizes"]

@@ -24,13 +24,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...core.cards import Card, cards_text
 from ...core.chance import DealSource, derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
+from ...core.shuffle import shuffle_ids
 from .actions import (
     ALL_ACTIONS,
     CHOOSE,
@@ -149,10 +150,19 @@ class Phase(Enum):
 class SpitState(State):
     """A Spit game in progress. Create one with ``SpitGame.new_state``."""
 
-    game: SpitGame
-
-    def __init__(self, game: SpitGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
-                 deals: DealSource | None = None):
+    def __init__(
+        self,
+        game: SpitGame,
+        seed: int | None = None,
+        deck: Sequence[Card | str | int] | None = None,
+        deals: DealSource | None = None,
+        *,
+        blank: bool = False,
+    ) -> None:
+        """A new game (see ``SpitGame.new_state``); ``blank`` leaves every field unset for
+        :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
+        if blank:
+            return
         o = game.options
         self.game = game
         self.auto_flip: bool = o.auto_flip
@@ -188,10 +198,7 @@ class SpitState(State):
             cards = game._check_deck(deck, range(52))
         else:
             cards = list(range(52))
-            if self.deals is None:
-                derive(self.seed, "deal", 0).shuffle(cards)
-            else:
-                self.deals.shuffle(cards, "deal", 0)
+            self._shuffle(cards, "deal", 0)
         self._start_round([cards[:DEAL], cards[DEAL:]])
 
     # ------------------------------------------------------------- set-up
@@ -400,11 +407,13 @@ class SpitState(State):
         return 1
 
     # -------------------------------------------------------------- checking
-    def play(self, action: Action | str) -> None:
+    def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         """Apply ``action`` if it is legal for its seat now (SP-13); otherwise raise
         :class:`IllegalActionError` and leave the state unchanged (a lost race costs nothing)."""
         if isinstance(action, str):
             action = self.game.parse_action(action)
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"{action!r} is not an action (play an action or its text)")
         why = self.illegal_reason(action)
         if why is not None:
             raise IllegalActionError(f"{action}: {why}")
@@ -609,10 +618,7 @@ class SpitState(State):
             self.phase = Phase.PLAY
             if not self._limits_reached(None):
                 cards = list(range(52))
-                if self.deals is None:
-                    derive(self.seed, "deal", self.round).shuffle(cards)
-                else:
-                    self.deals.shuffle(cards, "deal", self.round)
+                self._shuffle(cards, "deal", self.round)
                 self._start_round([cards[:DEAL], cards[DEAL:]])
             return
         if f >= 0 and not self.spitcards[f]:  # f has no cards left at all (SP-25)
@@ -690,10 +696,7 @@ class SpitState(State):
         if self._limits_reached([len(h) for h in hands]):
             return  # the cards stay where the round left them
         for p in SEATS:
-            if self.deals is None:
-                derive(self.seed, "collect", self.round, p).shuffle(hands[p])
-            else:
-                self.deals.shuffle(hands[p], "collect", self.round, p)
+            self._shuffle(hands[p], "collect", self.round, p)
         self._start_round(hands)
 
     def _limits_reached(self, held: list[int] | None) -> bool:
@@ -804,8 +807,8 @@ class SpitState(State):
         stock = self.stock[p]
         up = self.up[p]
         shown: list[tuple[Card, ...]] | None = c[2]
-        down: list[int] = c[3]
-        if shown is None:
+        down: list[int] | None = c[3]  # None until first built, like shown
+        if shown is None or down is None:
             shown = c[2] = [
                 one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
                 for pile, u in zip(stock, up, strict=False)
@@ -819,21 +822,44 @@ class SpitState(State):
         c[4] = []
         return (tuple(shown), tuple(down), sum(map(len, stock)))
 
+    def _shuffle(self, cards: list[int], *labels: str | int) -> None:
+        """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
+        deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
+        if self.deals is None:
+            shuffle_ids(derive(self.seed, *labels), cards)
+        else:
+            self.deals.shuffle(cards, *labels)
+
     def clone(self) -> SpitState:
-        other = object.__new__(SpitState)
-        other.__dict__.update(self.__dict__)
-        other._shared = None
-        other._pile_view = [None, None]
+        """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""
+        other = SpitState(cast("SpitGame", self.game), blank=True)
+        other.game = self.game
+        other.auto_flip = self.auto_flip
+        other.stacking = self.stacking
+        other.mutual = self.mutual
+        other.points = self.points
+        other.fresh = self.fresh
+        other.scoring = self.scoring
+        other.seed = self.seed
+        other.deals = self.deals
         other.history = list(self.history)
         other.stock = [[list(pile) for pile in piles] for piles in self.stock]
         other.up = [list(u) for u in self.up]
         other.spitcards = [list(s) for s in self.spitcards]
         other.spit = [list(s) for s in self.spit]
         other.live = list(self.live)
+        other.phase = self.phase
+        other.round = self.round
         other.requests = list(self.requests)
         other.choice = list(self.choice)
+        other.lone_target = self.lone_target
+        other.finisher = self.finisher
         other.scores = list(self.scores)
+        other.outcome_ = self.outcome_
         other.events = list(self.events)
+        other.event_seq = self.event_seq
+        other._shared = None
+        other._pile_view = [None, None]
         return other
 
     def all_cards(self) -> list[int]:

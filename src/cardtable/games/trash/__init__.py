@@ -24,7 +24,6 @@ from .state import START_SIZE, Phase, TrashState, deck_for
 from .view import TrashView
 
 
-@register
 class TrashGame(Game):
     """Trash with resolved options (see :mod:`cardtable.games.trash.options`)."""
 
@@ -48,6 +47,8 @@ class TrashGame(Game):
                 f"{len(self.cards)} cards are too few for {o.players} layouts of {START_SIZE} (TR-2): add decks"
             )
         self.role = role_table(o.wild_mode)
+        # read by the state on every draw: a plain attribute rather than an option lookup
+        self.take_needs_playable: bool = o.discard_take_requires_playable
 
     @property
     def num_players(self) -> int:
@@ -68,5 +69,7 @@ class TrashGame(Game):
         return action_from_index(index)
 
 
+
+register(TrashGame)  # a call, not a decorator: mypyc compiles only undecorated classes
 
 __all__ = ["Phase", "TrashAction", "TrashGame", "TrashState", "TrashView"]

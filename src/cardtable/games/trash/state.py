@@ -12,13 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from ...core.cards import Card, standard_deck
 from ...core.chance import DealSource, derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Event, Outcome, State
 from ...core.seats import TERMINAL, next_seat
+from ...core.shuffle import shuffle_ids
 from .actions import (
     A_DECLINE,
     A_DISCARD,
@@ -61,17 +62,35 @@ class Phase(Enum):
     OVER = "over"
 
 
+# the phases as module constants: a compiled module reads them directly, not through the Enum class
+_DRAW: Final = Phase.DRAW
+_PLACE_WILD: Final = Phase.PLACE_WILD
+_DISPLACE: Final = Phase.DISPLACE
+_OVER: Final = Phase.OVER
+
+
 class TrashState(State):
     """A Trash match in progress. Create one with ``TrashGame.new_state``."""
 
-    game: TrashGame
     deals: DealSource | None = None  # also for states built field by field (bots.worlds)
 
-    def __init__(self, game: TrashGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
-                 deals: DealSource | None = None):
+    def __init__(
+        self,
+        game: TrashGame,
+        seed: int | None = None,
+        deck: Sequence[Card | str | int] | None = None,
+        deals: DealSource | None = None,
+        *,
+        blank: bool = False,
+    ) -> None:
+        """A new game (see ``TrashGame.new_state``); ``blank`` leaves every field unset for
+        :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
+        if blank:
+            return
         o = game.options
         self.game = game
-        self.n = n = o.players
+        self.n: int = o.players
+        n = self.n
         self.role = game.role
         self.seed = fresh_seed() if seed is None else seed
         self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
@@ -82,9 +101,9 @@ class TrashState(State):
         self.deal_count = 0  # deals including void ones; labels the shuffles
         self.rebuilds = 0  # stock rebuilds in this deal; labels the shuffles
         self.time_up = False
-        self.starter = o.first_player
+        self.starter: int = o.first_player
         self.turn = self.starter
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self.hand = NO_CARD
         self.forced_displace = False  # the card in hand was taken from the discard pile (TR-7)
         self.changed_since_rebuild = True
@@ -110,11 +129,8 @@ class TrashState(State):
         if stacked is not None:
             cards = stacked
         else:
-            cards = list(self.game.cards)
-            if self.deals is None:
-                derive(self.seed, "deal", self.deal_count).shuffle(cards)
-            else:
-                self.deals.shuffle(cards, "deal", self.deal_count)
+            cards = list(cast("TrashGame", self.game).cards)
+            self._shuffle(cards, "deal", self.deal_count)
         self.deal_count += 1
         self.rebuilds = 0
         self.stalls = 0
@@ -135,7 +151,7 @@ class TrashState(State):
         self.hand = NO_CARD
         self.forced_displace = False
         self.turn = self.starter
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self._event("deal", self.starter, NO_CARD, self.hands_played + 1)
 
     def _event(self, kind: str, seat: int, card: int = NO_CARD, slot: int = 0) -> None:
@@ -143,19 +159,19 @@ class TrashState(State):
 
     # --------------------------------------------------------------- protocol
     def current_player(self) -> int:
-        return TERMINAL if self.phase is Phase.OVER else self.turn
+        return TERMINAL if self.phase is _OVER else self.turn
 
     def legal_actions(self, seat: int | None = None) -> Sequence[TrashAction]:
         phase = self.phase
-        if phase is Phase.OVER or (seat is not None and seat != self.turn):
+        if phase is _OVER or (seat is not None and seat != self.turn):
             return ()
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             if self.discard and (
-                not self.game.options.discard_take_requires_playable or self.placeable(self.turn, self.discard[-1])
+                not cast("TrashGame", self.game).take_needs_playable or self.placeable(self.turn, self.discard[-1])
             ):
                 return (A_STOCK, A_DISCARD)
             return (A_STOCK,)
-        if phase is Phase.PLACE_WILD:
+        if phase is _PLACE_WILD:
             down = self.down[self.turn]
             return tuple(A_WILD[k] for k in range(1, len(down)) if down[k] != NO_CARD)
         return (A_DISPLACE, A_DECLINE)
@@ -170,13 +186,13 @@ class TrashState(State):
         up = self.up[seat][r]
         return up == NO_CARD or self.role[up] == WILDCARD
 
-    def play(self, action: Action | str) -> None:
+    def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if action == A_TIME_UP:
             if self.game.options.time_limit is None:
                 raise IllegalActionError("time-up: this match has no time_limit")
-            if self.phase is Phase.OVER or self.time_up:
+            if self.phase is _OVER or self.time_up:
                 raise IllegalActionError("time-up: the time is already up or the match is over")
             self.apply(action)
             return
@@ -230,7 +246,7 @@ class TrashState(State):
                     down = self.down[p]
                     self._place(p, next(k for k in range(1, len(down)) if down[k] != NO_CARD))
                     return
-                self.phase = Phase.PLACE_WILD
+                self.phase = _PLACE_WILD
                 return
             if r == STOP or r > self.sizes[p]:
                 self._end_turn()
@@ -246,7 +262,7 @@ class TrashState(State):
             if self.forced_displace:  # a card taken from the discard pile must be placed (TR-7)
                 self._displace(p)
                 return
-            self.phase = Phase.DISPLACE
+            self.phase = _DISPLACE
             return
 
     def _turn_over(self, p: int, slot: int) -> bool:
@@ -269,7 +285,7 @@ class TrashState(State):
 
     def _place(self, p: int, slot: int) -> None:
         """Place the wild in hand on face-down ``slot`` and carry on (TR-10.3)."""
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         if not self._turn_over(p, slot):
             self._chain()
 
@@ -282,7 +298,7 @@ class TrashState(State):
         self.changed_since_rebuild = True
         self._event("displace", p, self.hand, k)
         self.hand = wild
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self._chain()
 
     def _end_turn(self) -> None:
@@ -292,7 +308,7 @@ class TrashState(State):
         self._event("discard", p, self.hand)
         self.hand = NO_CARD
         self.forced_displace = False
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         if self.hand_winner >= 0:  # the loser's free draws (TR-V8)
             self.free_draws_left -= 1
             if self.free_draws_left == 0:
@@ -315,10 +331,7 @@ class TrashState(State):
             return False
         top = self.discard.pop()
         cards = self.discard
-        if self.deals is None:
-            derive(self.seed, "rebuild", self.deal_count, self.rebuilds).shuffle(cards)
-        else:
-            self.deals.shuffle(cards, "rebuild", self.deal_count, self.rebuilds)
+        self._shuffle(cards, "rebuild", self.deal_count, self.rebuilds)
         self.rebuilds += 1
         self.stock = cards
         self.discard = [top]
@@ -341,7 +354,7 @@ class TrashState(State):
             self.discard.append(self.hand)
             self._event("discard", p, self.hand)
             self.hand = NO_CARD
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         opts = self.game.options
         if self.hand_winner >= 0:  # the loser completed during free draws (TR-V8)
             self._finish_hand(loser_completed=p)
@@ -406,7 +419,7 @@ class TrashState(State):
             self._shrink_loser(q)
 
     def _end_match(self, winners: tuple[int, ...], reason: str) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         share = 1.0 / len(winners)
         returns = tuple(share if s in winners else 0.0 for s in range(self.n))
         self.outcome_ = Outcome(returns, winners, reason)
@@ -457,18 +470,47 @@ class TrashState(State):
             wild_mode=self.game.options.wild_mode,
         )
 
+    def _shuffle(self, cards: list[int], *labels: str | int) -> None:
+        """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
+        deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
+        if self.deals is None:
+            shuffle_ids(derive(self.seed, *labels), cards)
+        else:
+            self.deals.shuffle(cards, *labels)
+
     def clone(self) -> TrashState:
-        other = object.__new__(TrashState)
-        other.__dict__.update(self.__dict__)
-        other.history = list(self.history)
-        other.sizes = list(self.sizes)
-        other.hands_won = list(self.hands_won)
-        other.events = list(self.events)
-        other.down = [list(x) for x in self.down]
-        other.up = [list(x) for x in self.up]
-        other.ndown = list(self.ndown)
-        other.stock = list(self.stock)
-        other.discard = list(self.discard)
+        """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""
+        other = TrashState(cast("TrashGame", self.game), blank=True)
+        other.game = self.game
+        other.n = self.n
+        other.role = self.role
+        other.seed = self.seed
+        other.deals = self.deals
+        other.history = self.history.copy()
+        other.sizes = self.sizes.copy()
+        other.hands_won = self.hands_won.copy()
+        other.hands_played = self.hands_played
+        other.deal_count = self.deal_count
+        other.rebuilds = self.rebuilds
+        other.time_up = self.time_up
+        other.starter = self.starter
+        other.turn = self.turn
+        other.phase = self.phase
+        other.hand = self.hand
+        other.forced_displace = self.forced_displace
+        other.changed_since_rebuild = self.changed_since_rebuild
+        other.stalls = self.stalls
+        other.free_draws_left = self.free_draws_left
+        other.hand_winner = self.hand_winner
+        other.outcome_ = self.outcome_
+        other.events = self.events.copy()
+        other.event_seq = self.event_seq
+        other.down = [x.copy() for x in self.down]
+        other.up = [x.copy() for x in self.up]
+        other.ndown = self.ndown.copy()
+        other.stock = self.stock.copy()
+        other.discard = self.discard.copy()
+        other.stacked_deck = self.stacked_deck
         return other
 
     def all_cards(self) -> list[int]:

@@ -27,7 +27,6 @@ from .state import Phase, TrexState
 from .view import TrexView
 
 
-@register
 class TrexGame(Game):
     """Trex with resolved options (see :mod:`cardtable.games.trex.options`)."""
 
@@ -70,5 +69,7 @@ class TrexGame(Game):
     def action_from_index(self, index: int) -> TrexAction:
         return action_from_index(index)
 
+
+register(TrexGame)  # a call, not a decorator: mypyc compiles only undecorated classes
 
 __all__ = ["ZERO_SUM_PRESETS", "Phase", "TrexAction", "TrexGame", "TrexState", "TrexView"]

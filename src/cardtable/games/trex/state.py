@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from ...core.cards import Card, cards_text
 from ...core.chance import DealSource, fresh_seed
@@ -135,12 +135,26 @@ _TREX: Final = Phase.TREX
 class TrexState(State):
     """A Trex game in progress. Create one with ``TrexGame.new_state``."""
 
-    game: TrexGame
-
-    def __init__(self, game: TrexGame, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
-                 deals: DealSource | None = None):
+    def __init__(
+        self,
+        game: TrexGame,
+        seed: int | None = None,
+        deck: Sequence[Card | str | int] | None = None,
+        deals: DealSource | None = None,
+        *,
+        blank: bool = False,
+    ) -> None:
+        """A new game (see ``TrexGame.new_state``); ``blank`` leaves every field unset for
+        :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
+        if blank:
+            return
         o = self.opts = game.option_values  # read-only, shared with the game
         self.game = game
+        # the game's tables, kept here typed (State.game is a Game: mypyc allows no narrower re-declaration)
+        self.kingdom_contracts: tuple[int, ...] = game.kingdom_contracts
+        self.trick_contracts: dict[int, TrickContract] = game.trick_contracts
+        self.num_deals: int = game.num_deals
+        self.deals_per_kingdom: int = game.deals_per_kingdom
         self.n = N
         self.seed = fresh_seed() if seed is None else seed
         self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
@@ -255,7 +269,7 @@ class TrexState(State):
         tr_on = req is True or req == "trex_only"
         if self.contract:  # after_announcement: only the announced contract's clause
             return (kh_on and bool(self.contract & KH), tr_on and self.contract == TR)
-        left = [m for m in self.game.kingdom_contracts if not self.used & m]
+        left = [m for m in self.kingdom_contracts if not self.used & m]
         return (kh_on and any(m & KH for m in left), tr_on and TR in left)
 
     def _eligible(self, p: int) -> bool:
@@ -279,7 +293,7 @@ class TrexState(State):
         """The contract masks the holder may still announce (TX-9)."""
         if self.tiebreak:
             return [TR]
-        return [m for m in self.game.kingdom_contracts if not self.used & m]
+        return [m for m in self.kingdom_contracts if not self.used & m]
 
     def _to_choose(self) -> None:
         left = self.contracts_left()
@@ -291,7 +305,7 @@ class TrexState(State):
 
     def _announce(self, mask: int) -> None:
         self.contract = mask
-        self.trick_contract = self.game.trick_contracts.get(mask)
+        self.trick_contract = self.trick_contracts.get(mask)
         self.events.append(("contract", self.holder, NO_CARD, mask))
         self.relevant = self._redeal_relevant()
         if self.opts["redeal_timing"] == "after_announcement" and any(self.relevant):
@@ -636,10 +650,10 @@ class TrexState(State):
         self.used |= self.contract
         self.deal_index += 1
         self.deal_in_kingdom += 1
-        if self.deal_index == self.game.num_deals:
+        if self.deal_index == self.num_deals:
             self._end_game()
             return
-        if self.deal_in_kingdom == self.game.deals_per_kingdom:  # TX-8
+        if self.deal_in_kingdom == self.deals_per_kingdom:  # TX-8
             self.kingdom += 1
             self.deal_in_kingdom = 0
             self.used = 0
@@ -740,7 +754,7 @@ class TrexState(State):
             outcome=self.outcome_,
             phase=self.phase.value,
             deal_number=self.deal_index + (0 if self.phase is Phase.OVER else 1),
-            num_deals=self.game.num_deals,
+            num_deals=self.num_deals,
             kingdom=self.kingdom,
             kingdom_holder=self.holder,
             dealer=self.dealer,
@@ -772,31 +786,71 @@ class TrexState(State):
         )
 
     def clone(self) -> TrexState:
-        other = object.__new__(TrexState)
-        d = self.__dict__.copy()
-        other.__dict__ = d
-        d["history"] = self.history.copy()
-        d["events"] = self.events.copy()
-        d["totals"] = self.totals.copy()
-        d["records"] = self.records.copy()
-        d["trex_firsts"] = self.trex_firsts.copy()
-        d["redeal_shown"] = self.redeal_shown.copy()
-        d["hs"] = [[x.copy() for x in h] for h in self.hs]
-        d["count"] = self.count.copy()
-        d["owner"] = self.owner.copy()
-        d["trick"] = self.trick.copy()
-        d["last_trick"] = self.last_trick.copy()
-        d["tricks_taken"] = self.tricks_taken.copy()
-        d["taken"] = [t.copy() for t in self.taken]
-        d["captured"] = [t.copy() for t in self.captured]
-        d["doubler"] = self.doubler.copy()
-        d["doubled"] = self.doubled.copy()
-        d["deal_scores"] = self.deal_scores.copy()
-        d["lo"] = self.lo.copy()
-        d["hi"] = self.hi.copy()
-        d["frontier"] = self.frontier.copy()
-        d["layout_cards"] = self.layout_cards.copy()
-        d["out"] = self.out.copy()
+        """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""
+        other = TrexState(cast("TrexGame", self.game), blank=True)
+        other.opts = self.opts
+        other.game = self.game
+        other.kingdom_contracts = self.kingdom_contracts
+        other.trick_contracts = self.trick_contracts
+        other.num_deals = self.num_deals
+        other.deals_per_kingdom = self.deals_per_kingdom
+        other.n = self.n
+        other.seed = self.seed
+        other.deals = self.deals
+        other.history = self.history.copy()
+        other.events = self.events.copy()
+        other.event_seq = self.event_seq
+        other.shuffles = self.shuffles
+        other.deal_index = self.deal_index
+        other.kingdom = self.kingdom
+        other.deal_in_kingdom = self.deal_in_kingdom
+        other.used = self.used
+        other.holder = self.holder
+        other.first_holder = self.first_holder
+        other.dealer = self.dealer
+        other.leader = self.leader
+        other.phase = self.phase
+        other.turn = self.turn
+        other.asked = self.asked
+        other.contract = self.contract
+        other.trick_contract = self.trick_contract
+        other.totals = self.totals.copy()
+        other.records = self.records.copy()
+        other.trex_firsts = self.trex_firsts.copy()
+        other.tiebreak = self.tiebreak
+        other.tied = self.tied
+        other.tiebreak_scores = self.tiebreak_scores
+        other.outcome_ = self.outcome_
+        other.redeal_shown = self.redeal_shown.copy()
+        other.relevant = self.relevant
+        other.unchecked = self.unchecked
+        other.forced_discard = self.forced_discard
+        other.hearts_rule = self.hearts_rule
+        other.expose_twos = self.expose_twos
+        other.hs = [[x.copy() for x in h] for h in self.hs]
+        other.count = self.count.copy()
+        other.owner = self.owner.copy()
+        other.trick = self.trick.copy()
+        other.trick_leader = self.trick_leader
+        other.last_trick = self.last_trick.copy()
+        other.last_leader = self.last_leader
+        other.last_winner = self.last_winner
+        other.tricks_done = self.tricks_done
+        other.tricks_taken = self.tricks_taken.copy()
+        other.taken = [t.copy() for t in self.taken]
+        other.captured = [t.copy() for t in self.captured]
+        other.doubler = self.doubler.copy()
+        other.doubled = self.doubled.copy()
+        other.hearts_broken = self.hearts_broken
+        other.remaining = self.remaining
+        other.deal_scores = self.deal_scores.copy()
+        other.lo = self.lo.copy()
+        other.hi = self.hi.copy()
+        other.frontier = self.frontier.copy()
+        other.layout_cards = self.layout_cards.copy()
+        other.out = self.out.copy()
+        other.turns = self.turns
+        other.twos_exposed = self.twos_exposed
         return other
 
     def all_cards(self) -> list[int]:
@@ -814,9 +868,9 @@ class TrexState(State):
         o = self.game.options
         contract = contract_code(self.contract) if self.contract else "-"
         lines = [
-            f"deal {self.deal_index + 1}/{self.game.num_deals}{' (tie-break)' if self.tiebreak else ''}, "
+            f"deal {self.deal_index + 1}/{self.num_deals}{' (tie-break)' if self.tiebreak else ''}, "
             f"kingdom {self.kingdom + 1} held by seat {self.holder}, dealer {self.dealer}, "
-            f"contract {contract}, phase {self.phase.value}, turn {self.turn}",
+            f"contract {contract}, phase {self.phase.value}, turn {int(self.turn)}",
         ]
         for q in range(N):
             lines.append(

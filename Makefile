@@ -8,7 +8,8 @@ COMPILED := build/compiled
 COMPILED_STAMP := $(COMPILED)/.built
 SOURCES := $(shell find src/cardtable -name '*.py')
 # what runs on both builds: the rules, the golden playthroughs and the conformance suite
-RULE_SUITE := tests/core tests/trash tests/trex tests/spit tests/test_golden.py tests/test_conformance.py
+RULE_SUITE := tests/core tests/trash tests/trex tests/spit tests/test_golden.py tests/test_conformance.py \
+              tests/bots/test_search_bots_on_both_builds.py
 
 .PHONY: setup play test lint browsers bench golden clean
 

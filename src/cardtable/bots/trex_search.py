@@ -36,6 +36,7 @@ import random
 import time
 from typing import Any
 
+from ..core.build import COMPILED
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import CONTRACT, TR
 from ..games.trex.state import Phase
@@ -56,6 +57,16 @@ TRICK = Phase.TRICK
 TREX = Phase.TREX
 
 
+def _hook_end_of_deal(st: Any, ended: list[int]) -> bool:
+    """Make ``st`` note the end of its deal in ``ended`` instead of dealing the next one; False
+    on the compiled build, whose states call their own method directly (the rollout then plays
+    on until the next deal is dealt, and reads the totals)."""
+    if COMPILED:
+        return False
+    setattr(st, "_end_deal", lambda: ended.append(1))  # noqa: B010
+    return True
+
+
 def rollout_deal(st: Any, seat: int) -> float:
     """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
     (its team's in partnership, TX-V2).
@@ -65,9 +76,8 @@ def rollout_deal(st: Any, seat: int) -> float:
     on this world object only)."""
     o = st.game.options
     seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
-    if st.phase in (TRICK, TREX) and not st.tiebreak:
-        ended: list[int] = []
-        setattr(st, "_end_deal", lambda: ended.append(1))  # noqa: B010
+    ended: list[int] = []
+    if st.phase in (TRICK, TREX) and not st.tiebreak and _hook_end_of_deal(st, ended):
         apply = st.apply
         while not ended:
             apply(strong_policy(st))

@@ -19,6 +19,7 @@ from ..bots.base import adapt
 from ..bots.roles import STAND_IN_BOTS, pick_bot
 from ..core.chance import derive
 from ..core.game import Action
+from ..host.pacing import bot_pacing
 from ..host.realtime import Intent, RealtimeBot
 from .botpool import QUICK, BotPool
 
@@ -129,8 +130,8 @@ class BotDriver:
         return self.release(seat, action)
 
     def release(self, seat: int, action: Action) -> bool:
-        """The one place a turn-based bot's chosen move goes to the table (lock held):
-        whatever decides *when* a move may be seen (a release delay) belongs here."""
+        """The one place a turn-based bot's chosen move goes to the table (lock held); *when*
+        it may be seen is the pacing's (host/pacing.py, in :meth:`_run`)."""
         reply = self.t.act(seat, None, str(action))
         if reply["type"] != "ack":
             return False
@@ -138,12 +139,12 @@ class BotDriver:
         return True
 
     async def _run(self) -> None:
-        """The bot task: a move every ``delay`` seconds while a bot is to move and somebody watches.
+        """The bot task: a move about every ``delay`` seconds (paced) while a bot is to move and somebody watches.
         The bot thinks without the table's lock (in the pool, when there is one); if the table
         moved on meanwhile (a timer, a person), it looks again."""
         t = self.t
         while True:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(0)  # others go first; the pacing below keeps the pace of play
             async with t.lock:
                 m = t.match
                 found = None if t.unwatched() else self.mover()
@@ -152,7 +153,11 @@ class BotDriver:
                 seat, version = m.to_move(), t.version
                 bot, rng = found
                 view = m.state.view(seat)
+                asked = time.monotonic()
             action, bot, rng = await self._think(seat, bot, view, rng)
+            pacing = bot_pacing(bot, self.delay)
+            if pacing is not None:  # released a drawn delay after asking, whatever the bot held (#17)
+                await asyncio.sleep(pacing.wait(asked, time.monotonic(), m.pace_rngs[seat]))
             async with t.lock:
                 m = t.match
                 if m is None or t.version != version or m.to_move() != seat or self.mover() is None:

@@ -22,6 +22,8 @@ import json
 import time
 from typing import Any
 
+from ..i18n import LANGUAGES
+
 MAX_FRAME = 4096
 """The largest client frame the app reads (bytes of UTF-8); a larger one closes 1009."""
 
@@ -55,7 +57,7 @@ CLOSE_CODES = {
     CLOSE_SLOW: "the client is not reading its frames",
 }
 
-LANGS = ("en", "es")
+LANGS = LANGUAGES  # every language with catalogs: en, es, pt, ar
 MAX_TOKEN = 64
 MAX_ACTION = 40
 MAX_SEQ = 2**53 - 1

@@ -25,7 +25,7 @@ from textual.widgets import RichLog, Static
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
 from ..host.forced import answered_line, forced_action
-from ..host.pacing import Pacing
+from ..host.pacing import Pacing, bot_pacing
 from ..host.realtime import Arrival
 from .games import GameTable, table_class
 from .help import help_text
@@ -184,10 +184,6 @@ class QuitScreen(ModalScreen[str]):
         if event.key in answers:
             event.stop()
             self.dismiss(answers[event.key])
-
-
-SEARCH_THINK = 0.75
-"""Seconds of pacing room for a search bot: ``expert`` thinks about 0.25 s a decision."""
 
 
 class TableScreen(Screen[None]):
@@ -465,14 +461,9 @@ class TableScreen(Screen[None]):
         self._kick()
 
     def pacing(self, seat: int) -> Pacing | None:
-        """When the bot at ``seat`` shows its move: ``bot_delay`` after it was asked, plus a
-        draw of the pacing's own, plus room for a search bot's thinking, so how long a move
-        took says nothing about the bot's cards or how many moves it had (host/pacing.py).
-        None in fast mode (no delay): moves show as soon as they are made."""
-        if self.bot_delay <= 0:
-            return None
-        think = SEARCH_THINK if hasattr(self.session.match.bots[seat], "iterations") else 0.0  # a search bot
-        return Pacing(floor=self.bot_delay * 0.75 + think, spread=self.bot_delay / 2)
+        """When the bot at ``seat`` shows its move (host/pacing.py): how long a move took says
+        nothing about the bot's cards or how many moves it had. None in fast mode."""
+        return bot_pacing(self.session.match.bots[seat], self.bot_delay)
 
     def _think(self, seat: int) -> None:
         """The bot at ``seat`` thinks in a thread (the screen, its keys and its log stay alive);

@@ -1,0 +1,56 @@
+"""Issue #17 item 6 on the server: a bot's move is released a drawn delay after the bot was
+asked, not ``bot_delay`` plus its thinking time (which told the table how many moves it had)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from cardtable.host.pacing import bot_pacing
+from cardtable.server.client import GameClient
+
+from .netserver import Server
+
+DELAY = 0.3
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("pacing") / "server.sqlite3", "--bot-delay", str(DELAY)).start()
+    yield srv
+    srv.stop()
+
+
+def test_h_bot_timing_a_bots_reply_comes_a_drawn_delay_after_the_move_before_it(server: Server):
+    pacing = bot_pacing(object(), DELAY)
+    assert pacing is not None
+
+    async def main() -> list[float]:
+        table_id, tokens = server.table({1: "sensible"}, players=2, max_hands=2)
+        waits: list[float] = []
+        async with GameClient(server.ws, table_id, tokens[0]) as me:
+            rng = random.Random(3)
+            while len(waits) < 14:
+                await me.wait_turn()
+                if me.over():
+                    break
+                assert me.view is not None
+                await me.act(rng.choice(me.view["legal_actions"]))
+                if me.view["current_player"] != 1:
+                    continue
+                asked, version = time.monotonic(), me.version
+                await me.until(lambda f: f["type"] == "state" and f["version"] > version)
+                waits.append(time.monotonic() - asked)
+        return waits
+
+    waits = asyncio.run(asyncio.wait_for(main(), 120))
+    assert len(waits) >= 8
+    # Every reply waits at least the pacing's floor, and the drawn part spreads them: without
+    # pacing every reply came bot_delay plus the (tiny, move-dependent) thinking time after it.
+    assert min(waits) >= pacing.floor - 0.01
+    assert max(waits) < pacing.floor + pacing.spread + 0.3
+    assert sum(w < DELAY - 0.01 for w in waits) >= 1, waits

@@ -43,7 +43,7 @@ def test_h_bot_timing_a_bots_reply_comes_a_drawn_delay_after_the_move_before_it(
                 if me.view["current_player"] != 1:
                     continue
                 asked, version = time.monotonic(), me.version
-                await me.until(lambda f: f["type"] == "state" and f["version"] > version)
+                await me.until(lambda f, v=version: f["type"] == "state" and f["version"] > v)  # type: ignore[misc]
                 waits.append(time.monotonic() - asked)
         return waits
 

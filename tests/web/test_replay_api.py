@@ -8,14 +8,17 @@ from typing import Any
 
 from cardtable.records.record import Record, replay_views
 from tests.server.helpers import new_table
+from tests.server.test_protocol import hello
 
 
 def finished(client: Any, game: str = "trash", bots: dict[int, str] | None = None, **options: Any) -> str:
     table_id, _, _ = new_table(client, bots or {0: "random", 1: "random"}, game=game, options=options, sit=())
-    for _ in range(2000):
-        if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
-            return table_id
-        time.sleep(0.01)
+    with client.websocket_connect(f"/ws/{table_id}") as ws:  # a spectator: bots alone wait for one
+        hello(ws)
+        for _ in range(2000):
+            if client.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over":
+                return table_id
+            time.sleep(0.01)
     raise AssertionError("the game did not end")
 
 

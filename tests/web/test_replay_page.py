@@ -3,17 +3,28 @@ opened from the end banner and from a link, with the terminal replay's keys (→
 
 from __future__ import annotations
 
+import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from cardtable.server.client import GameClient
 from tests.server.netserver import Server
 
 from .conftest import SHOTS, sync_api
 
 
 def finished(server: Server, game: str = "trash", **options: Any) -> str:
+    """A game of bots played to the end while a spectator watches (bots alone wait for one)."""
     table_id, _ = server.table({0: "random", 1: "random"}, humans=(), game=game, **options)
-    for _ in range(600):
+
+    async def watch() -> None:
+        async with GameClient(server.ws, table_id) as spectator:
+            await spectator.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        pool.submit(asyncio.run, asyncio.wait_for(watch(), 60)).result()
+    for _ in range(100):
         if server.get(f"/api/tables/{table_id}")["table"]["status"] == "over":
             return table_id
         time.sleep(0.1)

@@ -68,13 +68,13 @@ SEARCH_THINK = 0.75
 
 def bot_pacing(bot: object, delay: float) -> Pacing | None:
     """How a table that shows bots' moves ``delay`` seconds apart paces ``bot``: released at
-    least ``0.75 * delay`` after it was asked (plus room for a search bot's thinking), plus a
+    least ``delay / 2`` after it was asked (plus room for a search bot's thinking), plus a
     draw of up to ``delay / 2``, so the pace of play stays what it was and no reply time says
     what the bot held. None when ``delay`` is 0 (a fast table: moves show as they are made)."""
     if delay <= 0:
         return None
     think = SEARCH_THINK if hasattr(bot, "iterations") else 0.0  # the search bots have an iteration budget
-    return Pacing(floor=0.75 * delay + think, spread=delay / 2)
+    return Pacing(floor=0.5 * delay + think, spread=delay / 2)
 
 
 __all__ = ["SEARCH_THINK", "Pacing", "bot_pacing", "pacing_for"]

@@ -9,7 +9,6 @@ game's table before the view after the action is drawn.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from contextlib import suppress
 from typing import Literal
@@ -25,7 +24,6 @@ from textual.widgets import RichLog, Static
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
 from ..host.forced import answered_line, forced_action
-from ..host.pacing import Pacing, bot_pacing
 from ..host.realtime import Arrival
 from .games import GameTable, table_class
 from .help import help_text
@@ -379,9 +377,9 @@ class TableScreen(Screen[None]):
             self._texts()
             if not self._bot_pending:
                 self._bot_pending = True
-                if self.bot_delay > 0 and not self.threaded_bots:
+                if self.bot_delay > 0:
                     self.set_timer(self.bot_delay, self._bot)
-                else:  # threaded bots are paced from the moment they are asked (see _think)
+                else:
                     self.call_later(self._bot)
             return
         self.say(tr("status.stuck", s.lang), error=True)
@@ -460,35 +458,20 @@ class TableScreen(Screen[None]):
             self._enqueue(step)
         self._kick()
 
-    def pacing(self, seat: int) -> Pacing | None:
-        """When the bot at ``seat`` shows its move (host/pacing.py): how long a move took says
-        nothing about the bot's cards or how many moves it had. None in fast mode."""
-        return bot_pacing(self.session.match.bots[seat], self.bot_delay)
-
     def _think(self, seat: int) -> None:
         """The bot at ``seat`` thinks in a thread (the screen, its keys and its log stay alive);
-        its move is submitted back here when its pacing releases it, unless the match moved on
-        meanwhile."""
+        its move is submitted back here, unless the match moved on meanwhile."""
         s = self.session
         count = len(s.match.state.history)
         self._bot_pending = True
-        pacing = self.pacing(seat)
-        asked = time.monotonic()
 
-        def release(action: Action) -> None:
+        def done(action: Action) -> None:
             self._bot_pending = False
             if self.retired or len(s.match.state.history) != count:
                 self._kick()
                 return
             self._enqueue(s.play_bot(seat, action, self.viewer))
             self._kick()
-
-        def done(action: Action) -> None:
-            wait = 0.0 if pacing is None else pacing.wait(asked, time.monotonic(), s.match.pace_rngs[seat])
-            if wait > 0:
-                self.set_timer(wait, lambda: release(action))
-            else:
-                release(action)
 
         def work() -> None:
             action = s.think(seat)

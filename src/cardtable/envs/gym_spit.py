@@ -18,6 +18,7 @@ from gymnasium import spaces
 from ..bots import Bot, make_bot
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.registry import load
+from ..core.seats import next_seat
 from ..games.spit import SpitGame
 from ..host.realtime import RealtimeBot
 from .aec import observation_space
@@ -58,7 +59,7 @@ class SpitSeatEnv(gymnasium.Env):
         assert isinstance(game, SpitGame)
         self.game = game
         self.seat = seat
-        self.other = 1 - seat
+        self.other = next_seat(seat, 2)
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)

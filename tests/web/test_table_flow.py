@@ -34,7 +34,13 @@ def test_the_creator_is_seated_at_once_and_the_name_is_kept(server: Server, watc
     assert not w.errors, w.errors
 
 
-def play_until(page: Any, done: Any, limit: int = 600, prefer: Any = None) -> None:
+def play_until(page: Any, done: Any, limit: int = 600, prefer: Any = None, unless: str | None = None) -> None:
+    """Click legal moves until ``done()``; with ``unless`` (a selector), no click once it is on the page.
+
+    The page checks ``unless`` and clicks in one task, so no frame comes between: a click of ours
+    cannot land on a question that arrived with what we wait for (a Trex deal summary comes with the
+    next deal's first question, and a move there is also the player's "go on").
+    """
     for _ in range(limit):
         if done():
             return
@@ -45,6 +51,15 @@ def play_until(page: Any, done: Any, limit: int = 600, prefer: Any = None) -> No
             continue
         actions = [a for a in legal.evaluate_all("els => els.map(e => e.dataset.legal)") if a]
         choice = prefer(actions) if prefer else None
+        if unless is not None:
+            page.evaluate("""([choice, unless]) => {
+                if (document.querySelector(unless)) return;
+                const els = [...document.querySelectorAll("[data-legal]")];
+                const el = choice ? els.find((e) => e.dataset.legal === choice) : els[els.length - 1];
+                if (el) el.click();
+            }""", [choice, unless])
+            page.wait_for_timeout(50)
+            continue
         with contextlib.suppress(sync_api.Error):
             if choice:
                 page.locator(f'[data-legal="{choice}"]').first.click(timeout=1500)
@@ -86,7 +101,8 @@ def test_trex_the_end_of_deal_summary_waits_for_the_player(server: Server, watch
     w = watched()
     page = w.open_as(server, table_id, token)
     summary = page.get_by_test_id("deal-summary")
-    play_until(page, lambda: summary.count() > 0, prefer=trick_contract_first)
+    play_until(page, lambda: summary.count() > 0, prefer=trick_contract_first,
+               unless="[data-testid=deal-summary]")
     answered = page.get_by_test_id("auto-answer").count()
     sync_api.expect(summary).to_be_visible()
     page.wait_for_timeout(1500)

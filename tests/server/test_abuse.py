@@ -216,6 +216,31 @@ def test_p11_open_tables_per_address_are_capped_and_unjoined_ones_expire(db_path
     store.close()
 
 
+def test_p11_open_tables_per_host_token_are_capped_and_the_token_hosts_them_all(db_path: Path):
+    """People behind one address share its cap; one host token (one page) holds fewer."""
+    store = Store(db_path)
+    with _client(store, max_open_per_ip=50, max_open_per_host=3) as client:
+        first = client.post("/api/tables", json={"game": "trash"}).json()
+        host = first["host"]
+        more = [client.post("/api/tables", json={"game": "trash", "host": host}) for _ in range(3)]
+        assert [r.status_code for r in more] == [201, 201, 429]
+        assert more[-1].json()["error"] == "too_many_open" and "host token" in more[-1].json()["message"]
+        assert all(r.json()["host"] == host for r in more[:2])
+        for table in [first["table"], *(r.json()["table"] for r in more[:2])]:  # the one token hosts each
+            r = client.post(f"/api/tables/{table['id']}/bot", json={"host": host, "seat": 1, "bot": "random"})
+            assert r.status_code == 200, r.text
+        # another person behind the same address still creates tables
+        assert client.post("/api/tables", json={"game": "trash"}).status_code == 201
+        # starting one frees a place under the token
+        client.post(f"/api/tables/{first['table']['id']}/sit", json={"seat": 0, "name": "A"})
+        assert client.post(f"/api/tables/{first['table']['id']}/start", json={"host": host}).status_code == 200
+        assert client.post("/api/tables", json={"game": "trash", "host": host}).status_code == 201
+        for bad in ("", "x" * 32 + "!", 7, "short"):
+            r = client.post("/api/tables", json={"game": "trash", "host": bad})
+            assert r.status_code == 400 and r.json()["error"] == "bad_request", bad
+    store.close()
+
+
 def test_lobby_bodies_are_capped_before_they_are_read(client: TestClient):
     r = client.post("/api/tables", content=b"{}", headers={"content-length": str(10**9)})
     assert r.status_code in (400, 413)

@@ -96,3 +96,25 @@ def test_ld3_a_bot_that_cannot_make_the_trip_thinks_in_the_server_and_the_table_
     assert asyncio.run(main()) == ["moved"] * 3
     pool.close()
     assert Delegating in pool.unpoolable and pool.fallbacks == 3
+
+
+def test_ld3_expert_bots_think_in_the_worker_processes_and_the_loop_keeps_answering(db_path: Path):
+    """Real ``expert`` Trex bots go to the pool (pickled there and back, search memory and all);
+    the event loop answers the lobby meanwhile and nothing falls back to thinking on it."""
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, bot_workers=1) as client:
+        table_id, _, _ = new_table(client, {s: "expert" for s in range(4)}, game="trex", sit=())
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        table, pool = hub.tables[table_id], hub.pool
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws)
+            answers = 0
+            deadline = time.monotonic() + 240.0
+            while pool.jobs < 6:
+                assert time.monotonic() < deadline, "the experts did not move"
+                assert client.get("/api/tables").status_code == 200  # served while the experts think
+                answers += 1
+                time.sleep(0.05)
+        assert table.version >= 5 and answers > 0
+        assert pool.fallbacks == 0 and not pool.unpoolable, pool.unpoolable
+    store.close()

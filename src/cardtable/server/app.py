@@ -233,6 +233,7 @@ def create_app(
     countdown: float | None = 3.0,
     close_store: bool = False,
     max_open_per_ip: int = 10,
+    max_open_per_host: int = 5,
     unjoined: float = 120.0,
     bot_workers: int = 0,
 ) -> Starlette:
@@ -244,6 +245,8 @@ def create_app(
     ``countdown``: a real-time game (Spit) stands still while a person's seat has
     no connection and goes on this many seconds after everyone is back (``None``:
     it never waits). ``max_open_per_ip``: open tables one address may hold;
+    ``max_open_per_host``: open tables one host token may hold (a creator may send the token of
+    an earlier table to host the new one with it too);
     ``unjoined``: seconds an open table nobody sat at or connected to stays (P11).
     ``allow_hosts``: names the server is reached by besides
     :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
@@ -252,7 +255,8 @@ def create_app(
     the database is closed before the process exits, whatever signal ended it)."""
     pool = BotPool(bot_workers) if bot_workers > 0 else None
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
-              max_open_per_owner=max_open_per_ip, unjoined=unjoined, pool=pool)
+              max_open_per_owner=max_open_per_ip,
+              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool)
     allow = frozenset(allow_origins)
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
@@ -304,8 +308,9 @@ def create_app(
             if not bucket.take():
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
-            only(data, "game", "preset", "options")
-            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip)
+            only(data, "game", "preset", "options", "host")
+            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
+                                     host=data.get("host"))
         except LobbyError as exc:
             return _json_error(exc)
         except sqlite3.Error:

@@ -56,6 +56,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="open WebSockets allowed from one address (default 20)")
     serve.add_argument("--max-open-tables", type=int, default=10,
                        help="open (not started) tables one address may hold (default 10)")
+    serve.add_argument("--max-open-per-host", type=int, default=5,
+                       help="open tables one host token may hold: a page hosts its tables with one token, "
+                            "so people behind one address share its cap, not this one (default 5)")
     serve.add_argument("--unjoined", type=float, default=120.0,
                        help="seconds an open table nobody sat at or connected to stays listed (default 120)")
     serve.add_argument("--max-conn-per-ip", type=int, default=64,
@@ -138,7 +141,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
                          hold=args.hold or None, create_rate=args.create_rate, keep=args.keep,
                          countdown=args.countdown if args.countdown > 0 else None, close_store=True,
-                         max_open_per_ip=args.max_open_tables, unjoined=args.unjoined,
+                         max_open_per_ip=args.max_open_tables,
+                         max_open_per_host=args.max_open_per_host, unjoined=args.unjoined,
                          bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers)
     except sqlite3.DatabaseError as exc:
         sock.close()

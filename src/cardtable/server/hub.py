@@ -10,7 +10,7 @@ from typing import Any
 from ..core.errors import ConfigError
 from ..core.registry import load
 from .botpool import BotPool
-from .lobby import LobbyError, check_row, new_token
+from .lobby import TOKEN, LobbyError, check_row, new_token
 from .protocol import dumps
 from .store import BadRow, SeatRow, Store, TableRow, token_hash
 from .tables import Table
@@ -31,12 +31,14 @@ class Hub:
         keep: float = 600.0,
         countdown: float | None = None,
         max_open_per_owner: int = 10,
+        max_open_per_host: int = 5,
         unjoined: float = 120.0,
         pool: BotPool | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.max_open_per_owner = max_open_per_owner
+        self.max_open_per_host = max_open_per_host
         self.unjoined = unjoined
         self.hold = hold
         self.countdown = countdown
@@ -119,15 +121,28 @@ class Hub:
     def open_tables_of(self, owner: str) -> int:
         return sum(1 for t in self.tables.values() if t.owner == owner and t.row.status == "open")
 
-    def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None
-               ) -> tuple[Table, str]:
+    def open_tables_hosted(self, host_hash: str) -> int:
+        return sum(1 for t in self.tables.values() if t.row.host_hash == host_hash and t.row.status == "open")
+
+    def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None,
+               host: Any = None) -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start).
-        ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables."""
-        if owner is not None and self.open_tables_of(owner) >= self.max_open_per_owner:
-            self.sweep()
-            if self.open_tables_of(owner) >= self.max_open_per_owner:
-                raise LobbyError(429, "too_many_open", f"{self.max_open_per_owner} open tables from one address "
-                                 "at most: start one, or wait until an unjoined one expires")
+        ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables.
+        ``host``: a host token the creator already holds (of an earlier table), kept for this one
+        too, so one person hosts all their tables with one token; one token may host
+        :attr:`max_open_per_host` open tables (people behind one address share its cap, not this one)."""
+        if host is not None and not (isinstance(host, str) and TOKEN.fullmatch(host)):
+            raise LobbyError(400, "bad_request", "host is a host token this server gave out")
+        host = host or new_token()
+        caps = [(lambda: self.open_tables_hosted(token_hash(host)), self.max_open_per_host, "one host token")]
+        if owner is not None:
+            caps.append((lambda: self.open_tables_of(owner), self.max_open_per_owner, "one address"))
+        for held, cap, whose in caps:
+            if held() >= cap:
+                self.sweep()
+                if held() >= cap:
+                    raise LobbyError(429, "too_many_open", f"{cap} open tables from {whose} at most: "
+                                     "start one, or wait until an unjoined one expires")
         if len(self.tables) >= self.max_tables:
             self.sweep()
             if len(self.tables) >= self.max_tables:
@@ -144,7 +159,6 @@ class Hub:
             raise LobbyError(400, "bad_options", str(exc)) from None
         except ValueError:
             raise LobbyError(400, "bad_options", "option values are finite numbers, texts or lists") from None
-        host = new_token()
         row = TableRow(
             id=secrets.token_urlsafe(8),
             game=loaded.name,

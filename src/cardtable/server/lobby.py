@@ -27,8 +27,12 @@ class LobbyError(Exception):
 
 
 def new_token() -> str:
-    """An unguessable seat token: 24 random bytes (192 bits), URL-safe."""
+    """An unguessable seat or host token: 24 random bytes (192 bits), URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
+"""What :func:`new_token` gives out."""
 
 
 def clean_name(name: Any, fallback: str, limit: int = MAX_NAME) -> str:

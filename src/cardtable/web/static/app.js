@@ -39,6 +39,16 @@ async function api(path, body) {
   return data;
 }
 
+// A new table, hosted with this page's one host token (the server's cap on open tables per
+// token counts them together); the server gives a token with the first table.
+async function newTable(body) {
+  const held = store.get("ct.host");
+  const data = await api("/api/tables", held ? { ...body, host: held } : body);
+  store.set("ct.host", data.host);
+  store.set(`ct.host.${data.table.id}`, data.host);
+  return data;
+}
+
 // Bots have a name by their seat and a level label in the page's language ("Ben · sensible bot").
 const BOT_NAMES = ["Ana", "Ben", "Cleo", "Dani", "Eva", "Fede", "Gala", "Hugo"];
 
@@ -140,9 +150,8 @@ async function lobby() {
     const options = playersRow.hidden ? {} : { players: Number(players.value) };
     for (const [name, value] of touched) options[name] = value();
     try {
-      const data = await api("/api/tables", { game: gameSel.value, preset: presetSel.value, options });
+      const data = await newTable({ game: gameSel.value, preset: presetSel.value, options });
       const id = data.table.id;
-      store.set(`ct.host.${id}`, data.host);
       const name = myName.value.trim();
       if (name) {
         store.set("ct.name", name);
@@ -401,9 +410,8 @@ class TablePage {
   async rematch() {
     const info = this.info;
     try {
-      const data = await api("/api/tables", { game: info.game, preset: info.preset, options: info.options || {} });
+      const data = await newTable({ game: info.game, preset: info.preset, options: info.options || {} });
       const id = data.table.id;
-      store.set(`ct.host.${id}`, data.host);
       const mine = this.mine ? info.seats[this.mine.seat] : null;
       if (mine) {
         const sat = await api(`/api/tables/${id}/sit`, { seat: mine.seat, name: mine.name });

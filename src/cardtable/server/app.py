@@ -410,6 +410,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if pool is not None:
+            pool.warm()
         hub.resume_bots()
         gc.collect()
         gc.freeze()  # the replayed games and loaded modules stay out of later collections

@@ -55,13 +55,14 @@ def seat_review(record: Record, seat: int, worlds: int = WORLDS) -> dict[str, An
 
 
 class ReviewCache:
-    """The reviews worked out, per (table, seat): the last ``size`` kept, one worked out at a time
-    (a second request for the same review waits for the first)."""
+    """The reviews worked out, per (table, seat): the last ``size`` kept, one worked out at a time.
+    A second request for a review being worked out waits for the same work, and a request that
+    goes away does not stop it (the next one finds it kept)."""
 
     def __init__(self, size: int = 32) -> None:
         self.size = size
         self._kept: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-        self._working: dict[tuple[str, int], asyncio.Future[dict[str, Any]]] = {}
+        self._working: dict[tuple[str, int], asyncio.Task[dict[str, Any]]] = {}
         self._one = asyncio.Lock()
 
     async def get(self, key: tuple[str, int], record: Record, worlds: int) -> dict[str, Any]:
@@ -69,25 +70,24 @@ class ReviewCache:
         if kept is not None:
             self._kept.move_to_end(key)
             return kept
-        working = self._working.get(key)
-        if working is not None:
-            return await asyncio.shield(working)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._working[key] = future
-        try:
-            async with self._one:  # one review at a time: the games being played come first
-                result = await asyncio.to_thread(seat_review, record, key[1], worlds)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: a waiter re-raises it, nobody else has to
-            raise
-        finally:
-            del self._working[key]
-        future.set_result(result)
+        task = self._working.get(key)
+        if task is None:
+            task = self._working[key] = asyncio.ensure_future(self._work(key, record, worlds))
+            task.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(task)
+
+    async def _work(self, key: tuple[str, int], record: Record, worlds: int) -> dict[str, Any]:
+        async with self._one:  # one review at a time: the games being played come first
+            result = await asyncio.to_thread(seat_review, record, key[1], worlds)
         self._kept[key] = result
         while len(self._kept) > self.size:
             self._kept.popitem(last=False)
         return result
+
+    def _done(self, key: tuple[str, int], task: asyncio.Task[dict[str, Any]]) -> None:
+        self._working.pop(key, None)
+        if not task.cancelled():
+            task.exception()  # retrieved: a failed review is asked for again next time
 
 
 def review_endpoint(hub: Hub, cache: ReviewCache | None = None, worlds: int = WORLDS) -> Any:

@@ -15,7 +15,7 @@ from cardtable.i18n import LANGUAGES, catalog
 from cardtable.server.howto import PAGES, howto_file
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .conftest import SHOTS, sync_api
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 RULE_ID = re.compile(r"\b(TR|TX|SP)-[VA]?\d+\b")
@@ -151,3 +151,22 @@ def test_the_page_draws_markdown_as_text_never_as_html(server: Server, watched: 
     assert result["html"] == 0 and "<img src=x" in result["text"] and "<script>" in result["text"]
     assert result["href"] == "#" and result["strong"] == 1
     assert page.evaluate("window.bad") is None
+
+
+def test_a_page_in_the_players_language_is_drawn_in_it(server: Server, watched: Any):
+    """The language chosen in the page picks its own file (Arabic right to left); English otherwise."""
+    translated = [(g, lang, p) for g, lang, p in PAGES_WRITTEN if lang != "en"]
+    assert any(lang == "ar" and g == "trex" for g, lang, _ in translated)
+    w = watched()
+    page = w.page
+    page.goto(server.http + "/")
+    for game, lang, path in translated:
+        page.evaluate("(l) => localStorage.setItem('ct.lang', l)", lang)
+        page.goto(f"{server.http}/howto/{game}")
+        howto = page.get_by_test_id("howto")
+        h1 = re.findall(r"^# (.+)$", path.read_text(encoding="utf-8"), re.M)
+        sync_api.expect(howto.locator("h1")).to_have_text(h1)
+        assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+        sync_api.expect(howto.get_by_test_id("howto-back")).to_have_text(catalog(lang)["web.howto.back"])
+    page.screenshot(path=str(SHOTS / "howto-trex-ar.png"))
+    assert not w.errors, w.errors

@@ -433,9 +433,11 @@ class TablePage {
         const sat = await sitAt(data.table, mine.seat, mine.name);
         store.set(`ct.seat.${id}`, { seat: mine.seat, token: sat.token });
       }
+      let fresh = data.table;
       for (const s of info.seats) {
-        if (s.kind === "bot") await api(`/api/tables/${id}/bot`, { host: data.host, seat: s.seat, bot: s.name });
+        if (s.kind === "bot") fresh = (await api(`/api/tables/${id}/bot`, { host: data.host, seat: s.seat, bot: s.name })).table;
       }
+      if (mine) await fairStep(fresh, store.get(`ct.seat.${id}`), api); // every seat committed: reveal before the start
       if (info.seats.every((s) => s.kind === "bot" || (mine && s.seat === mine.seat))) {
         await api(`/api/tables/${id}/start`, { host: data.host });
       } else {

@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
+
 from tests.server.netserver import Server
 
 from .conftest import sync_api
@@ -32,6 +34,7 @@ def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watc
     assert not w.errors, w.errors
 
 
+@pytest.mark.flaky(reruns=1)  # once seen stuck in a cold CI run, never alone: the page's text is in the message
 def test_a_question_with_several_answers_waits(server: Server, watched: Any):
     """Whenever the page offers two or more moves, nothing is answered for the player: the same
     moves are still offered a while later (the bot waits for this seat)."""
@@ -54,7 +57,7 @@ def test_a_question_with_several_answers_waits(server: Server, watched: Any):
                 break
             with contextlib.suppress(sync_api.Error):
                 legal.last.click(timeout=2000)
-    assert seen == 3
+    assert seen == 3, page.locator("main").inner_text()
     assert not w.errors, w.errors
 
 

@@ -280,3 +280,36 @@ def test_h_fair_a_resume_from_a_checkpoint_replays_the_fair_deals(tmp_path: Path
     for event in missed:
         again.setdefault(event.pop("version"), []).append(event)
     assert again and all(again[v] == sent[v] for v in again)
+
+
+def test_h_fair_an_open_table_keeps_its_commitments_over_a_restart(tmp_path: Path):
+    rng = random.Random(3)
+    path = tmp_path / "server.sqlite3"
+    store = Store(path)
+    table, _ = Hub(store).create("spit", None, {})
+    seed, promised = seed_and_commitment(rng)
+    token = table.sit(0, "Ada", promised)
+    table.add_bot(1, "medium")
+    public = table.public()["fair"]
+    store.close()
+    back = Hub(Store(path)).get(table.id)
+    assert back.public()["fair"] == public and public["waiting"] == [0]
+    back.reveal(token, seed)  # the seed the page kept still opens the commitment made before
+    back.start()
+    assert back.match is not None and back.match.fair is not None
+
+
+def test_h_fair_a_database_from_before_fair_deals_gains_the_column(tmp_path: Path):
+    import sqlite3
+
+    from cardtable.server import store as store_module
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    schema = store_module._SCHEMA.replace(",\n    fair TEXT", "")
+    assert "fair" not in schema
+    old.executescript(schema)
+    old.close()
+    store = Store(path)
+    table, _ = Hub(store).create("trash", None, {})
+    assert store.table(table.id).fair == table.row.fair and table.public()["fair"] is not None

@@ -81,6 +81,7 @@ class Match:
         advance = getattr(self.clock, "advance", None)
         self.sleep: Callable[[float], None] = sleep or advance or time.sleep
         self.listeners: list[Listener] = []
+        self._final: Record | None = None  # a finished fair game's record
 
     def add_bot(self, seat: int, bot: Bot | PlainBot, bot_seed: int) -> None:
         """Let ``bot`` play ``seat`` from now on (a person left the game)."""
@@ -137,7 +138,11 @@ class Match:
         """The game's record so far; a fair game's carries its fairness block (its server seed
         and deals only once the game is over)."""
         if self.fair is not None:
-            return self.fair.record(self.state)
+            if not self.is_over:
+                return self.fair.record(self.state)
+            if self._final is None:  # its deals come from a whole replay: once
+                self._final = self.fair.record(self.state)
+            return self._final
         return record_of(self.state)
 
     # -------------------------------------------------------------- actions

@@ -110,11 +110,6 @@ class FairPlay:
             deal.clear_seat(seat)
         self._save(deal)
 
-    def renew(self) -> None:
-        """Begin again with a new server seed (a seat never revealed; the host's call)."""
-        if self.deal is not None:
-            self._save(self.deal.renewed())
-
     # ------------------------------------------------------------ the pages' messages
     def _seat_of(self, token: Any) -> int:
         t = self.t

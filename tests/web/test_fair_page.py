@@ -42,6 +42,8 @@ def test_h_fair_the_page_commits_shows_the_commitment_and_verifies_after_the_end
     kept = page.evaluate(f"() => JSON.parse(localStorage.getItem('ct.fair.{table_id}.0'))")
     assert kept["seed"] == info["fair"]["seat_seeds"][0] and kept["server"] == commitment  # the page's own seed
     sync_api.expect(page.get_by_test_id("fair-commitment")).to_have_text(commitment)  # during the game
+    sync_api.expect(page.get_by_test_id("fair-short")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("fair-short")).to_have_text(commitment[:12] + "…")
     check = page.get_by_test_id("fair-check")
     play_until(page, lambda: check.count() > 0)
     sync_api.expect(check).to_have_attribute("data-ok", "true")

@@ -69,7 +69,8 @@ export function fairPanel(info, { h, t, names }) {
   const f = info.fair;
   if (!f) return null;
   const panel = h("details", { class: "fair", "data-testid": "fair-panel", open: info.status === "over" },
-    h("summary", {}, t("web.fair.title")),
+    h("summary", {}, t("web.fair.title"), " ", h("code", { class: "muted", "data-testid": "fair-short" },
+      `${f.server_commitment.slice(0, 12)}…`)), // always in sight; the whole of it inside
     h("p", {}, t("web.fair.commitment"), " ", h("span", { "data-testid": "fair-commitment" }, code(h, f.server_commitment))));
   if (info.status === "open" && f.waiting.length) {
     const who = f.waiting.map((s) => names[s]).join(", ");

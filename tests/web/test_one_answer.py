@@ -13,14 +13,9 @@ from tests.server.netserver import Server
 from .conftest import sync_api
 
 
-def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watched: Any):
-    """A Trex deal asks every seat about a redeal and about doubling, and a trick often leaves one
-    card to play: within a deal the page answers such a question itself, and a question with more
-    answers waits for a click."""
-    table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
-    server.post(f"/api/tables/{table_id}/start", host=host)
-    w = watched()
-    page = w.open_as(server, table_id, token)
+def until_answered_alone(page: Any) -> Any:
+    """Click the last of several answers until the page answers a one-answer question itself;
+    the page's log lines that say so."""
     auto = page.get_by_test_id("auto-answer")
     for _ in range(200):
         if auto.count():
@@ -30,6 +25,17 @@ def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watc
             legal.first.wait_for(state="visible", timeout=2000)
             if legal.count() > 1:
                 legal.last.click(timeout=2000)
+    return auto
+
+
+def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watched: Any):
+    """A Trex deal asks every seat about a redeal and about doubling, and a trick often leaves one
+    card to play: within a deal the page answers such a question itself, and a question with more
+    answers waits for a click."""
+    table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    auto = until_answered_alone(w.open_as(server, table_id, token))
     sync_api.expect(auto.first).to_contain_text("Only one answer: “")
     assert not w.errors, w.errors
 
@@ -67,15 +73,6 @@ def test_trash_a_forced_draw_is_answered_and_logged(server: Server, watched: Any
     table_id, host, token = server.seated({1: "random"})
     server.post(f"/api/tables/{table_id}/start", host=host)
     w = watched()
-    page = w.open_as(server, table_id, token)
-    auto = page.get_by_test_id("auto-answer")
-    for _ in range(200):
-        if auto.count():
-            break
-        legal = page.locator("[data-legal]")
-        with contextlib.suppress(sync_api.Error):
-            legal.first.wait_for(state="visible", timeout=2000)
-            if legal.count() > 1:
-                legal.last.click(timeout=2000)
+    auto = until_answered_alone(w.open_as(server, table_id, token))
     sync_api.expect(auto.first).to_contain_text("Only one answer")
     assert not w.errors, w.errors

@@ -185,10 +185,14 @@ class Hub:
         return table, host
 
     def listing(self) -> list[dict[str, Any]]:
-        """The lobby: the last 100 open or playing tables. A table whose summary cannot be
-        sent (whatever its row holds) is left out and marked broken; the rest is listed."""
+        """The lobby: the last 100 open or playing tables, but not a game in progress that nobody
+        has been at for :attr:`keep` seconds (stale: its link still works). A table whose summary
+        cannot be sent (whatever its row holds) is left out and marked broken; the rest is listed."""
+        now = time.monotonic()
         out = []
         for t in [t for t in self.tables.values() if t.row.status in ("open", "playing")]:
+            if t.row.status == "playing" and t.idle_since(now) >= self.keep:
+                continue
             try:
                 entry = t.public()
                 dumps(entry)

@@ -4,17 +4,21 @@
 Ground truth comes from the true state, not from views: a card may appear in a
 seat's frames only once the rules have shown it (face-up in a layout, on the
 discard pile, or drawn into hand). The stock and every face-down card, the
-owner's included (TR-14), stay off the wire, and so does the seed.
+owner's included (TR-14), stay off the wire, and so does the seed. Every game is a fair
+deal (issue 16 item 2): until it is over no frame carries its server seed in any of the forms
+:meth:`FairDeal.secret_texts` lists.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
 from typing import Any
 
 from cardtable.core.cards import Card
+from cardtable.records.fairness import FairDeal
 from cardtable.server.connection import Connection, Outgoing
 from cardtable.server.fanout import FanOut
 from cardtable.server.hub import Hub
@@ -64,6 +68,24 @@ def shown(state: Any) -> set[str]:
     return {str(Card.from_id(c)) for c in ids}
 
 
+def fair_seats(table: Any, rng: random.Random) -> tuple[str, ...]:
+    """A person at every seat of a fair table, each committing to a seed and revealing it (the
+    server seed drawn from ``rng`` too: the game is the same on every run); the server seed's
+    texts, which no frame may carry before the end."""
+    table.fairplay._save(FairDeal(table.num_players, rng.randbytes(32)))
+    seeds = [rng.randbytes(32) for _ in range(table.num_players)]
+    tokens = [table.sit(seat, f"P{seat}", hashlib.sha256(seed).hexdigest()) for seat, seed in enumerate(seeds)]
+    for token, seed in zip(tokens, seeds, strict=True):
+        table.reveal(token, seed.hex())
+    return tuple(table.fairplay.deal.secret_texts())
+
+
+def no_secret(table: Any, hidden: tuple[str, ...], text: str) -> None:
+    """The fair deal's server seed is not in ``text`` while the game runs."""
+    if table.match is None or not table.match.is_over:
+        assert not any(s in text for s in hidden), f"the server seed left the server: {text[:300]}"
+
+
 def play_one(hub: Hub, rng: random.Random) -> tuple[int, int]:
     players = rng.choice((2, 2, 2, 3, 4))
     options: dict[str, Any] = {"players": players, "wild_mode": rng.choice(("jacks", "kings", "all_faces")),
@@ -71,16 +93,14 @@ def play_one(hub: Hub, rng: random.Random) -> tuple[int, int]:
     if rng.random() < 0.3:
         options["discard_take_requires_playable"] = False
     table, _ = hub.create("trash", None, options)
-    for seat in range(players):
-        table.sit(seat, f"P{seat}")
+    hidden = fair_seats(table, rng)
     conns: dict[int | None, list[Capture]] = {s: [Capture(rng.choice(("en", "es")))] for s in range(players)}
     conns[None] = [Capture(rng.choice(("en", "es")))]
     for seat, (conn,) in conns.items():
         table.attach(conn, seat, None)
-    table.start(seed=rng.getrandbits(64))
-    assert table.match is not None
+    table.start()
+    assert table.match is not None and table.match.fair is not None
     state = table.match.state
-    seed = table.row.seed
     seen = shown(state)
     marks: dict[int, int] = {}  # frames already checked, per connection
     seq = dict.fromkeys(range(players), 0)
@@ -89,7 +109,7 @@ def play_one(hub: Hub, rng: random.Random) -> tuple[int, int]:
     def check(seat: int | None, allowed: set[str]) -> None:
         for conn in conns[seat]:
             for text in conn.frames[marks.get(id(conn), 0):]:
-                assert str(seed) not in text and f"{seed:x}" not in text, "the seed left the server"
+                no_secret(table, hidden, text)
                 leaked = cards_in(text) - allowed
                 assert not leaked, f"seat {seat} was sent hidden cards {leaked}: {text[:300]}"
                 assert not FORBIDDEN_KEYS.search(text), f"a forbidden key: {text[:300]}"
@@ -183,3 +203,26 @@ def test_h2_the_oracle_catches_a_leak(tmp_path):
             raise AssertionError("the oracle missed a leak")
     finally:
         FanOut.view_json = original  # type: ignore[method-assign]
+
+
+def test_h_fair_the_oracle_catches_the_server_seed_in_any_of_its_forms():
+    """The fair-deal check is not vacuous: a frame with the server seed's hex or base64 fails it."""
+    original = FanOut.view_json
+    for form in range(4):  # hex, HEX, base64, url-safe base64 (FairDeal.secret_texts)
+
+        def leaky(self: FanOut, seat: int | None, lang: str, form: int = form) -> dict[str, Any]:
+            data = original(self, seat, lang)
+            assert self.t.fairplay.deal is not None
+            data["note"] = "x" + self.t.fairplay.deal.secret_texts()[form] + "x"
+            return data
+
+        FanOut.view_json = leaky  # type: ignore[method-assign]
+        try:
+            try:
+                play_one(Hub(Store(":memory:")), random.Random(2))
+            except AssertionError as exc:
+                assert "server seed left" in str(exc)
+            else:
+                raise AssertionError(f"the oracle missed the server seed (form {form})")
+        finally:
+            FanOut.view_json = original  # type: ignore[method-assign]

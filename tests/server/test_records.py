@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cardtable.records.fairness import verify
 from cardtable.records.record import Record
 
 from .helpers import new_table, play_first_legal_to_end
@@ -26,7 +27,8 @@ def test_h6_the_record_with_its_seed_is_published_only_when_the_game_is_over(fas
     r = client.get(f"/api/tables/{table_id}/record")
     assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
     record = Record.from_json(r.json())
-    assert record.seed == table.row.seed and record.game == "trash"
+    assert record.seed is None and record.fairness is not None and record.game == "trash"  # a fair game
+    assert verify(record).game == "trash"
     assert str(record.replay()) == str(table.match.state)
     assert record.result is not None and record.result["reason"] == frame["view"]["outcome"]["reason"]
     assert client.get("/api/tables/nope/record").status_code == 404

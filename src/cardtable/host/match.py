@@ -25,6 +25,7 @@ from ..core.errors import IllegalActionError
 from ..core.game import Action, Game, PlayerView, State
 from ..core.registry import load
 from ..core.seats import SIMULTANEOUS, TERMINAL
+from ..records.fairness import FairDeal
 from ..records.record import Record, record_of
 from .clock import Clock, SystemClock
 from .pacing import Pacing
@@ -57,9 +58,11 @@ class Match:
         budgets: Mapping[int, Budget] | None = None,
         pacing: Pacing | None = None,
         sleep: Callable[[float], None] | None = None,
+        fair: FairDeal | None = None,
     ) -> None:
         self.game = game
-        self.state: State = game.new_state(seed=seed, deck=deck)
+        self.seed, self.deck, self.fair = seed, deck, fair  # ``fair``: every deal from its seeds
+        self.state: State = self.new_state()
         self.bots = {seat: adapt(bot) for seat, bot in (bots or {}).items()}
         self.budgets = dict(budgets or {})
         for seat, bot in self.bots.items():
@@ -78,6 +81,7 @@ class Match:
         advance = getattr(self.clock, "advance", None)
         self.sleep: Callable[[float], None] = sleep or advance or time.sleep
         self.listeners: list[Listener] = []
+        self._final: Record | None = None  # a finished fair game's record
 
     def add_bot(self, seat: int, bot: Bot | PlainBot, bot_seed: int) -> None:
         """Let ``bot`` play ``seat`` from now on (a person left the game)."""
@@ -109,6 +113,13 @@ class Match:
         return match
 
     # ---------------------------------------------------------------- state
+    def new_state(self) -> State:
+        """The game's first state as this match deals it (a replay starts here): from the
+        fair protocol's seeds, else from the seed or the stacked deck."""
+        if self.fair is not None:
+            return self.fair.new_state(self.game)
+        return self.game.new_state(seed=self.seed, deck=self.deck)
+
     @property
     def is_over(self) -> bool:
         return self.state.current_player() == TERMINAL
@@ -124,6 +135,14 @@ class Match:
         return player >= 0 and player not in self.bots
 
     def record(self) -> Record:
+        """The game's record so far; a fair game's carries its fairness block (its server seed
+        and deals only once the game is over)."""
+        if self.fair is not None:
+            if not self.is_over:
+                return self.fair.record(self.state)
+            if self._final is None:  # its deals come from a whole replay: once
+                self._final = self.fair.record(self.state)
+            return self._final
         return record_of(self.state)
 
     # -------------------------------------------------------------- actions

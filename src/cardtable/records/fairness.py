@@ -258,6 +258,7 @@ class FairDeal:
         self._server_seed = bytes(server_seed)
         self._commitments: list[str | None] = [None] * seats
         self._seeds: list[str | None] = [None] * seats
+        self._made = [False] * seats  # the server made the seat's seed (a bot's, or a client that sent none)
 
     @classmethod
     def new(cls, seats: int) -> FairDeal:
@@ -285,7 +286,33 @@ class FairDeal:
         seed = fair_seed().hex()
         self.add_seat_commitment(seat, commitment(bytes.fromhex(seed)).hex())
         self._seeds[seat] = seed
+        self._made[seat] = True
         return self._commitments[seat] or ""
+
+    def clear_seat(self, seat: int) -> None:
+        """Forget seat ``seat``'s commitment (its holder left before the start); refused once
+        every seat has committed, when seeds are public: :meth:`renewed` then."""
+        self._check_seat(seat)
+        if self.committed():
+            raise FairnessError("every seat has committed: begin again with a new server seed (renewed)")
+        self._commitments[seat] = self._seeds[seat] = None
+        self._made[seat] = False
+
+    def renewed(self, without: Sequence[int] = ()) -> FairDeal:
+        """The protocol begun again with a new server seed (a seat changed or never revealed
+        after the seeds were public): the server-made seats get new seeds, but for the seats
+        ``without`` (open again); every other seat must commit again."""
+        fair = FairDeal.new(self.seats)
+        for seat in range(self.seats):
+            if self._made[seat] and seat not in without:
+                fair.add_bot_seat(seat)
+        return fair
+
+    def waiting(self) -> list[int]:
+        """The seats whose step is next: those yet to commit, else those yet to reveal."""
+        if not self.committed():
+            return [s for s, c in enumerate(self._commitments) if c is None]
+        return [s for s, seed in enumerate(self._seeds) if seed is None]
 
     def committed(self) -> bool:
         """Every seat has committed: the reveals may begin."""
@@ -324,7 +351,8 @@ class FairDeal:
         """What anyone may see during the game: no server seed, nothing derived from it."""
         seeds = list(self._seeds) if self.committed() else [None] * self.seats
         return {"scheme": SCHEME, "server_commitment": self.commitment(),
-                "seat_commitments": list(self._commitments), "seat_seeds": seeds}
+                "seat_commitments": list(self._commitments), "seat_seeds": seeds,
+                "server_made": list(self._made)}
 
     def server_reveal(self, state: State) -> str:
         """The server seed (hex), only once ``state``'s game is over."""
@@ -362,7 +390,8 @@ class FairDeal:
     def to_json(self) -> dict[str, Any]:
         """Everything, the server seed included: for the server's own store, never a client."""
         return {"scheme": SCHEME, "seats": self.seats, "server_seed": self._server_seed.hex(),
-                "seat_commitments": list(self._commitments), "seat_seeds": list(self._seeds)}
+                "seat_commitments": list(self._commitments), "seat_seeds": list(self._seeds),
+                "server_made": list(self._made)}
 
     @classmethod
     def from_json(cls, data: Any) -> FairDeal:
@@ -373,11 +402,12 @@ class FairDeal:
             fair = cls(int(data["seats"]), _seed_bytes(str(data["server_seed"]), "the server seed"))
             commitments = [None if c is None else str(c) for c in data["seat_commitments"]]
             seeds = [None if s is None else str(s) for s in data["seat_seeds"]]
+            made = [bool(m) for m in data.get("server_made", [False] * fair.seats)]
         except (KeyError, TypeError, ValueError, FairnessError):
             raise ParseError(f"a stored {SCHEME} protocol is malformed") from None
-        if len(commitments) != fair.seats or len(seeds) != fair.seats:
+        if len(commitments) != fair.seats or len(seeds) != fair.seats or len(made) != fair.seats:
             raise ParseError("a stored fairness protocol needs one commitment and one seed slot per seat")
-        fair._commitments, fair._seeds = commitments, seeds
+        fair._commitments, fair._seeds, fair._made = commitments, seeds, made
         return fair
 
 

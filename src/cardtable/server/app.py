@@ -326,8 +326,9 @@ def create_app(
         return JSONResponse({"table": table.public()})
 
     async def api_record(request: Request) -> Response:
-        """A finished game's record (seed and actions: ``cardtable replay`` shows it); never before
-        the end, when the seed would give every hidden card away (H6)."""
+        """A finished game's record (seed and actions: ``cardtable replay`` shows it; a fair game's
+        commitments, seeds and deals: ``cardtable verify`` checks it); never before the end, when
+        the seed would give every hidden card away (H6)."""
         try:
             table = hub.get(request.path_params["table_id"])
             if table.match is None or not table.match.is_over:
@@ -345,9 +346,15 @@ def create_app(
             table = hub.get(request.path_params["table_id"])  # no await between this and the lock: not swept
             async with table.lock:
                 if op == "sit":
-                    only(data, "seat", "name")
-                    token = table.sit(data.get("seat"), data.get("name"))
+                    only(data, "seat", "name", "commitment")
+                    token = table.sit(data.get("seat"), data.get("name"), data.get("commitment"))
                     return JSONResponse({"table": table.public(), "seat": data["seat"], "token": token})
+                if op in ("commit", "reveal"):  # a seat's fair-deal commitment or seed (docs/fairness.md)
+                    field = "commitment" if op == "commit" else "seed"
+                    only(data, "token", field)
+                    step = table.commit if op == "commit" else table.reveal
+                    seat = step(data.get("token"), data.get(field))
+                    return JSONResponse({"table": table.public(), "seat": seat})
                 if op == "leave":
                     only(data, "token")
                     seat = table.leave(data.get("token"))

@@ -59,7 +59,7 @@ class FanOut:
         if since >= len(history) or len(history) - since > MAX_RESUME:
             return []
         start = max((v for v in self.checkpoints if v <= since), default=0)
-        state = self.checkpoints[start].clone() if start else t.game.new_state(seed=t.row.seed)
+        state = self.checkpoints[start].clone() if start else t.match.new_state()  # a fair game's own deals
         out: list[dict[str, Any]] = []
         for number in range(start + 1, len(history) + 1):
             state.play(history[number - 1])

@@ -20,6 +20,7 @@ from ..core.game import Action
 from ..core.seats import SIMULTANEOUS
 from ..host.clock import PausableClock
 from ..host.match import Match
+from ..records.fairness import FAIR_SEED
 from .lobby import LobbyError, error_frame
 
 if TYPE_CHECKING:
@@ -36,11 +37,22 @@ class Flow:
 
     # -------------------------------------------------------------- start
     def start(self, seed: int | None = None) -> None:
+        """The host's start. A fair table starts once every seat has revealed its seed: until
+        then the start waits for the last reveal (:meth:`FairPlay.reveal` calls this again).
+        ``seed`` (tests only): a seeded game instead, not fair."""
         t = self.t
         if t.row.status != "open":
             raise LobbyError(409, "started", "the game has started")
         if any(s.kind == "open" for s in t.row.seats):
             raise LobbyError(409, "seats_open", "every seat needs a player or a bot")
+        if seed is not None:
+            t.fairplay.seeded()
+        elif t.fairplay.deal is not None:
+            if not t.fairplay.ready():
+                t.fairplay.start_wanted = True
+                t.fanout.broadcast_table()
+                return
+            seed = FAIR_SEED
         seed = secrets.randbits(64) if seed is None else seed
         t.store.start(t.id, seed)
         t.row.seed = seed
@@ -58,7 +70,8 @@ class Flow:
         realtime = t.game.new_state(seed=0).current_player() == SIMULTANEOUS
         bots = {} if realtime else {s.seat: make_bot(t.row.game, s.name) for s in t.row.seats if s.kind == "bot"}
         clock = PausableClock() if realtime else None
-        match = Match(t.game, seed=t.row.seed, bots=bots, bot_seed=t.row.bot_seed, clock=clock)
+        fair = t.fairplay.deal if t.fairplay.ready() else None
+        match = Match(t.game, seed=t.row.seed, bots=bots, bot_seed=t.row.bot_seed, clock=clock, fair=fair)
         match.listeners.append(self._persist)
         t.match = match
         t.rt = None
@@ -67,7 +80,8 @@ class Flow:
         return match
 
     def replay(self) -> None:
-        """Rebuild the game from the seed and the committed log (after a restart or a failed write)."""
+        """Rebuild the game from the seed (a fair game: its stored protocol's seeds) and the
+        committed log (after a restart or a failed write)."""
         t = self.t
         match = self.new_match()
         t.fanout.checkpoints.clear()

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import bot_names, make_bot
 from .botplay import realtime_bot, stand_in
+from .fairplay import check_hex
 from .lobby import LobbyError, clean_name, distinct_name, new_token
 from .protocol import CLOSE_FREED, CLOSE_LEFT
 from .store import SeatRow, token_hash
@@ -48,12 +49,16 @@ class Seating:
             raise LobbyError(409, "taken", f"seat {s.seat} is taken")
         return s
 
-    def sit(self, seat: Any, name: Any) -> str:
+    def sit(self, seat: Any, name: Any, commitment: Any = None) -> str:
+        """A person takes an open seat; ``commitment``: SHA-256 (hex) of the seed their page made
+        for the fair deal (``None``: the server makes the seat's seed). Their token."""
         s = self._open_seat(seat)
+        promised = None if commitment is None else check_hex(commitment, "commitment")
         token = new_token()
         others = [o.name for o in self.t.row.seats if o.seat != s.seat and o.kind != "open"]
         shown = distinct_name(clean_name(name, f"Player {s.seat + 1}"), others, s.seat)
         self._write(s, "human", shown, token_hash(token))
+        self.t.fairplay.sat(s.seat, promised)
         self.t.joined = True
         self.t.fanout.broadcast_table()
         return token
@@ -64,6 +69,7 @@ class Seating:
         if not isinstance(bot, str) or bot not in bot_names(t.row.game):
             raise LobbyError(400, "bad_bot", "bots: " + ", ".join(bot_names(t.row.game)))
         self._write(s, "bot", bot, None)
+        t.fairplay.bot(s.seat)
         t.fanout.broadcast_table()
 
     def free(self, seat: Any) -> None:
@@ -108,6 +114,8 @@ class Seating:
     def _vacate(self, s: SeatRow, kind: str, name: str, code: int, reason: str) -> None:
         t = self.t
         self._write(s, kind, name, None)
+        if t.row.status == "open":
+            t.fairplay.vacated(s.seat)
         t.buckets.pop(s.seat, None)
         conn = t.players.pop(s.seat, None)
         if conn is not None:

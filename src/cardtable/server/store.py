@@ -1,7 +1,9 @@
 """The server's durable store: tables, seats and each game's action log in SQLite.
 
 The seed of a game lives here and nowhere else: it is read back only to replay
-a game after a restart. Seat tokens are stored as SHA-256 digests, so a copy of
+a game after a restart. So does a fair game's protocol (``fair``, the JSON of
+:meth:`cardtable.records.fairness.FairDeal.to_json`, its secret server seed included).
+Seat tokens are stored as SHA-256 digests, so a copy of
 the database does not hand out seats.
 
 Every append is committed before it returns (WAL journal): the server
@@ -42,7 +44,8 @@ CREATE TABLE IF NOT EXISTS tables (
     bot_seed INTEGER NOT NULL,
     host_hash TEXT NOT NULL,
     status TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    fair TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -141,6 +144,7 @@ class TableRow:
     status: str  # "open", "playing", "over"
     created: float
     seats: list[SeatRow] = field(default_factory=list)
+    fair: dict[str, Any] | None = None  # the fair-deal protocol with its server seed: never sent
 
 
 @dataclass
@@ -172,6 +176,9 @@ class Store:
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+        if "fair" not in columns:  # a database from before fair deals: its games stay seeded
+            self.db.execute("ALTER TABLE tables ADD COLUMN fair TEXT")
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._failing_until = 0.0
         self._failure = ""
@@ -220,9 +227,10 @@ class Store:
         with self._writing(), self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.preset, json.dumps(row.options), _i64(row.seed), _i64(row.bot_seed),
-                 row.host_hash, row.status, row.created),
+                 row.host_hash, row.status, row.created, _fair_text(row.fair)),
             )
             for s in row.seats:
                 self.db.execute(
@@ -235,6 +243,11 @@ class Store:
                 "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
                 (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
             )
+
+    def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None:
+        """The table's fair-deal protocol as it stands (every commitment and reveal; ``None``: a seeded game)."""
+        with self._writing():
+            self.db.execute("UPDATE tables SET fair = ? WHERE id = ?", (_fair_text(fair), table_id))
 
     def start(self, table_id: str, seed: int) -> None:
         with self._writing():
@@ -274,7 +287,8 @@ class Store:
         """The tables of ``statuses``, oldest first; a row that cannot be read is a :class:`BadRow`
         in its place (one bad row never hides the others)."""
         marks = ", ".join("?" for _ in statuses)
-        rows = self.db.execute(f"SELECT * FROM tables WHERE status IN ({marks}) ORDER BY created", statuses).fetchall()
+        query = f"SELECT {_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY created"
+        rows = self.db.execute(query, statuses).fetchall()
         out: list[TableRow | BadRow] = []
         for r in rows:
             try:
@@ -286,7 +300,7 @@ class Store:
     def table(self, table_id: str) -> TableRow | None:
         """One table whatever its status (a finished game is loaded when someone asks for it);
         :class:`BadRow` if its row cannot be read."""
-        row = self.db.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+        row = self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else self._row(row)
 
     def _row(self, r: tuple[Any, ...]) -> TableRow:
@@ -296,6 +310,11 @@ class Store:
                 raise ValueError("options are not an object")
             t = TableRow(str(r[0]), str(r[1]), str(r[2]), options, _u64(r[4]), _u64(r[5]) or 0, str(r[6]),
                          str(r[7]), float(r[8]))
+            if r[9] is not None:
+                fair = json.loads(r[9])
+                if not isinstance(fair, dict):
+                    raise ValueError("the fair-deal protocol is not an object")
+                t.fair = fair
             seats = self.db.execute(
                 "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
             ).fetchall()
@@ -303,6 +322,13 @@ class Store:
         except (TypeError, ValueError) as exc:
             raise BadRow(str(r[0]), f"unreadable row: {exc}") from None
         return t
+
+
+_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair"
+
+
+def _fair_text(fair: dict[str, Any] | None) -> str | None:
+    return None if fair is None else json.dumps(fair)
 
 
 def _i64(value: int | None) -> int | None:

@@ -5,6 +5,7 @@ every change, a person's, a bot's or a timer's, happens under :attr:`Table.lock`
 concerns each have a module of their own, and the table holds one of each:
 
 * :mod:`.seating` -- seats and tokens (:attr:`Table.seating`);
+* :mod:`.fairplay` -- the fair deals' commitments and reveals (:attr:`Table.fairplay`);
 * :mod:`.lifecycle` -- start, the committed log, actions, the end (:attr:`Table.flow`);
 * :mod:`.driver` -- the real-time host's driver and the game's timers (:attr:`Table.driver`);
 * :mod:`.presence` -- sockets, away seats and the real-time pause (:attr:`Table.presence`);
@@ -31,6 +32,7 @@ from .botplay import BotDriver
 from .botpool import BotPool
 from .connection import Connection
 from .driver import Driver
+from .fairplay import FairPlay
 from .fanout import FanOut
 from .lifecycle import Flow
 from .presence import Presence
@@ -70,6 +72,7 @@ class Table:
         self.joined = row.status != "open" or any(s.kind == "human" for s in row.seats)  # someone sat or came
         self.touched = time.monotonic()
         self.seating = Seating(self)
+        self.fairplay = FairPlay(self)
         self.flow = Flow(self)
         self.driver = Driver(self)
         self.presence = Presence(self)
@@ -102,7 +105,8 @@ class Table:
         yield from list(self.spectators)
 
     def public(self) -> dict[str, Any]:
-        """What anyone may know of the table: no tokens, no seed."""
+        """What anyone may know of the table: no tokens, no seed (the fair deal's server seed
+        once the game is over)."""
         return {
             "id": self.id,
             "game": self.row.game,
@@ -118,6 +122,7 @@ class Table:
                  "auto": s.seat in self.bots.standins or s.seat in self.bots.realtime_standins}
                 for s in self.row.seats
             ],
+            "fair": self.fairplay.public(),
         }
 
     def idle_since(self, now: float) -> float:
@@ -146,8 +151,14 @@ class Table:
     def is_host(self, token: Any) -> bool:
         return self.seating.is_host(token)
 
-    def sit(self, seat: Any, name: Any) -> str:
-        return self.seating.sit(seat, name)
+    def sit(self, seat: Any, name: Any, commitment: Any = None) -> str:
+        return self.seating.sit(seat, name, commitment)
+
+    def commit(self, token: Any, commitment: Any) -> int:
+        return self.fairplay.commit(token, commitment)
+
+    def reveal(self, token: Any, seed: Any) -> int:
+        return self.fairplay.reveal(token, seed)
 
     def add_bot(self, seat: Any, bot: Any) -> None:
         self.seating.add_bot(seat, bot)

@@ -6,6 +6,7 @@ import { loadLang, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
 import { replayPage, stopReplay } from "./replay.js";
 import { howtoPage } from "./howto.js";
+import { fairPanel, fairStep, newCommitment } from "./fair.js";
 import { gameAbout, optionDoc, optionLabel, presetDoc, presetLabel, valueText } from "./words.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -47,6 +48,14 @@ async function newTable(body) {
   store.set("ct.host", data.host);
   store.set(`ct.host.${data.table.id}`, data.host);
   return data;
+}
+
+// A person takes `seat` of `table` (its public info): the page commits to a fair-deal seed of
+// its own with the sit (fair.js).
+async function sitAt(table, seat, name) {
+  const body = { seat, name };
+  if (table.fair) body.commitment = await newCommitment(table.id, seat, table.fair.server_commitment);
+  return api(`/api/tables/${table.id}/sit`, body);
 }
 
 // Bots have a name by their seat and a level label in the page's language ("Ben · sensible bot").
@@ -155,7 +164,7 @@ async function lobby() {
       const name = myName.value.trim();
       if (name) {
         store.set("ct.name", name);
-        const sat = await api(`/api/tables/${id}/sit`, { seat: 0, name });
+        const sat = await sitAt(data.table, 0, name);
         store.set(`ct.seat.${id}`, { seat: 0, token: sat.token });
       }
       go(`/t/${id}`);
@@ -304,10 +313,10 @@ class TablePage {
         this.el.chatLog.replaceChildren(); // the table's chat lines follow the welcome again
         connEl.textContent = t("web.online");
         if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
-        this.info = f.table; this.renderSeats();
+        this.info = f.table; this.renderSeats(); this.fairTurn();
         break;
       case "table":
-        this.info = f.table; this.renderSeats(); break;
+        this.info = f.table; this.renderSeats(); this.fairTurn(); break;
       case "events":
         for (const e of f.events) e.text = ownText(this.info.game, e, this.seatNo);
         for (const e of f.events) if (this.logged === null || e.version > this.logged) this.addLog(e);
@@ -400,6 +409,13 @@ class TablePage {
     }
   }
 
+  // this seat's step in the fair deal (commit again, reveal), whenever the table changes
+  fairTurn() {
+    if (!this.seated) return;
+    fairStep(this.info, this.mine, api).then((lost) => { if (lost) flash(t("web.fair.lost_seed")); })
+      .catch((e) => flash(e.message));
+  }
+
   askHint() {
     if (this.seated && this.view && this.view.legal_actions.length) this.send({ type: "hint" });
   }
@@ -414,12 +430,14 @@ class TablePage {
       const id = data.table.id;
       const mine = this.mine ? info.seats[this.mine.seat] : null;
       if (mine) {
-        const sat = await api(`/api/tables/${id}/sit`, { seat: mine.seat, name: mine.name });
+        const sat = await sitAt(data.table, mine.seat, mine.name);
         store.set(`ct.seat.${id}`, { seat: mine.seat, token: sat.token });
       }
+      let fresh = data.table;
       for (const s of info.seats) {
-        if (s.kind === "bot") await api(`/api/tables/${id}/bot`, { host: data.host, seat: s.seat, bot: s.name });
+        if (s.kind === "bot") fresh = (await api(`/api/tables/${id}/bot`, { host: data.host, seat: s.seat, bot: s.name })).table;
       }
+      if (mine) await fairStep(fresh, store.get(`ct.seat.${id}`), api); // every seat committed: reveal before the start
       if (info.seats.every((s) => s.kind === "bot" || (mine && s.seat === mine.seat))) {
         await api(`/api/tables/${id}/start`, { host: data.host });
       } else {
@@ -456,7 +474,7 @@ class TablePage {
           const name = h("input", { placeholder: t("web.your_name"), maxlength: 25, "data-testid": `name-${s.seat}`, size: 10 });
           controls.push(name, h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
             try {
-              const d = await api(`/api/tables/${info.id}/sit`, { seat: s.seat, name: name.value });
+              const d = await sitAt(info, s.seat, name.value);
               if (name.value.trim()) store.set("ct.name", name.value.trim());
               this.mine = { seat: s.seat, token: d.token };
               store.set(`ct.seat.${info.id}`, this.mine);
@@ -507,7 +525,8 @@ class TablePage {
     const watchers = info.watchers
       ? h("p", { class: "muted", "data-testid": "watchers" }, `${info.watchers} ${t("web.watching")}`) : null;
     this.el.seats.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), this.pauseNote(),
-      h("ul", {}, rows), watchers, start, record, this.rematchButton("rematch-seats")].filter(Boolean));
+      h("ul", {}, rows), watchers, start, record, this.rematchButton("rematch-seats"),
+      fairPanel(info, { h, t, names: this.names() })].filter(Boolean));
     if (!this.view) {
       this.el.board.replaceChildren(h("p", { class: "waiting card-panel" },
         open ? t("web.waiting") : t("web.connecting")));

@@ -68,6 +68,29 @@ def play_until(page: Any, done: Any, limit: int = 600, prefer: Any = None, unles
     raise AssertionError("not done in time")
 
 
+def test_the_creator_without_a_name_is_seated_too_and_may_choose_only_to_watch(server: Server, watched: Any):
+    """Issue 15 item 8: seated at once whether or not a name was typed; unticking "sit" makes a
+    table to host without a seat (the choice is kept for the next table)."""
+    w = watched()
+    page = w.page
+    page.goto(server.http + "/")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    sync_api.expect(page.get_by_test_id("seats").locator("li.me")).to_contain_text("Player 1")
+    table_id = page.url.rsplit("/", 1)[1]
+    assert server.get(f"/api/tables/{table_id}")["table"]["seats"][0]["kind"] == "human"
+    page.goto(server.http + "/")
+    page.get_by_test_id("create-sit").uncheck()
+    page.get_by_test_id("create").click()
+    page.wait_for_url(re.compile(r".*/t/(?!" + table_id + r")[A-Za-z0-9_-]+$"))
+    other = page.url.rsplit("/", 1)[1]
+    assert [s["kind"] for s in server.get(f"/api/tables/{other}")["table"]["seats"]] == ["open", "open"]
+    sync_api.expect(page.get_by_test_id("sit-0")).to_be_visible()  # not seated: may sit anywhere
+    page.goto(server.http + "/")
+    sync_api.expect(page.get_by_test_id("create-sit")).not_to_be_checked()
+    assert not w.errors, w.errors
+
+
 def test_rematch_starts_a_new_game_with_the_same_seats_and_bots(server: Server, watched: Any):
     table_id, host, token = server.seated({1: "sensible"}, target_size=9)
     server.post(f"/api/tables/{table_id}/start", host=host)

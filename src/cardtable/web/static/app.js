@@ -151,7 +151,9 @@ async function lobby() {
     presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
   });
   fill();
-  // with a name, the creator takes seat 0 at once (the name is kept for the next table)
+  // the creator takes seat 0 at once, unless they untick it (the name is kept for the next table)
+  const sitBox = h("input", { type: "checkbox", "data-testid": "create-sit" });
+  sitBox.checked = store.get("ct.sit") !== false;  // sitting is the default; a host who only watches unticks it
   const myName = h("input", { maxlength: 25, size: 12, placeholder: t("web.your_name"), "data-testid": "create-name",
     value: store.get("ct.name") || "" });
   const create = async (ev) => {
@@ -162,8 +164,9 @@ async function lobby() {
       const data = await newTable({ game: gameSel.value, preset: presetSel.value, options });
       const id = data.table.id;
       const name = myName.value.trim();
-      if (name) {
-        store.set("ct.name", name);
+      store.set("ct.sit", sitBox.checked);
+      if (sitBox.checked) {  // the creator takes seat 0 at once, by the name given or the server's "Player 1"
+        if (name) store.set("ct.name", name);
         const sat = await sitAt(data.table, 0, name);
         store.set(`ct.seat.${id}`, { seat: 0, token: sat.token });
       }
@@ -195,7 +198,7 @@ async function lobby() {
         h("label", {}, t("web.preset"), " ", presetSel),
         presetNote,
         playersRow,
-        h("label", {}, t("web.lobby.sit_as"), " ", myName),
+        h("label", {}, sitBox, " ", t("web.lobby.sit_as"), " ", myName),
         h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
         h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")),

@@ -9,6 +9,7 @@ game's table before the view after the action is drawn.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from contextlib import suppress
 from typing import Literal
@@ -24,6 +25,7 @@ from textual.widgets import RichLog, Static
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
 from ..host.forced import answered_line, forced_action
+from ..host.pacing import Pacing, bot_pacing
 from ..host.realtime import Arrival
 from .games import GameTable, table_class
 from .help import help_text
@@ -377,9 +379,9 @@ class TableScreen(Screen[None]):
             self._texts()
             if not self._bot_pending:
                 self._bot_pending = True
-                if self.bot_delay > 0:
+                if self.bot_delay > 0 and not self.threaded_bots:
                     self.set_timer(self.bot_delay, self._bot)
-                else:
+                else:  # a thinking bot is asked at once; its pacing holds the move back (see _think)
                     self.call_later(self._bot)
             return
         self.say(tr("status.stuck", s.lang), error=True)
@@ -458,20 +460,37 @@ class TableScreen(Screen[None]):
             self._enqueue(step)
         self._kick()
 
+    def pacing(self, seat: int) -> Pacing | None:
+        """When the bot at ``seat`` shows its move (host/pacing.py, as the server does): a drawn
+        wait after it was asked, so how long it took says nothing about its cards or how many
+        moves it had. None with no bot delay (``--pace 0``, fast mode): no waiting at all."""
+        bot = self.session.match.bots.get(seat)
+        return None if bot is None else bot_pacing(bot, self.bot_delay)
+
     def _think(self, seat: int) -> None:
         """The bot at ``seat`` thinks in a thread (the screen, its keys and its log stay alive);
-        its move is submitted back here, unless the match moved on meanwhile."""
+        its move is released by a Textual timer when its pacing says (never a sleep on this
+        thread), unless the match moved on meanwhile."""
         s = self.session
         count = len(s.match.state.history)
         self._bot_pending = True
+        pacing = self.pacing(seat)
+        asked = time.monotonic()
 
-        def done(action: Action) -> None:
+        def release(action: Action) -> None:
             self._bot_pending = False
             if self.retired or len(s.match.state.history) != count:
                 self._kick()
                 return
             self._enqueue(s.play_bot(seat, action, self.viewer))
             self._kick()
+
+        def done(action: Action) -> None:
+            wait = 0.0 if pacing is None else pacing.wait(asked, time.monotonic(), s.match.pace_rngs[seat])
+            if wait > 0 and not self.retired:
+                self.set_timer(wait, lambda: release(action))
+            else:
+                release(action)
 
         def work() -> None:
             action = s.think(seat)

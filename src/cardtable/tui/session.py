@@ -25,6 +25,7 @@ from ..host.clock import Clock
 from ..host.match import Match
 from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..i18n import event_text, translate
+from ..i18n.bots import bot_name, bot_named
 from ..records.record import Record
 from .seats import HINT_BOTS, NO_PRIVATE_CARDS, SeatSpec, pick_bot
 
@@ -164,7 +165,8 @@ class Session:
         return 0 <= seat < len(self.seats) and self.seats[seat].is_human
 
     def seat_label(self, seat: int, viewer: int | None) -> str:
-        """How ``viewer``'s screen names ``seat``: "you", a given name, or "seat 1 (sensible)"."""
+        """How ``viewer``'s screen names ``seat``: "you", a given name, "seat 2", or a bot by its
+        name and translated level, as the page does ("Ben · sensible bot", i18n/bots.py)."""
         spec = self.seats[seat]
         if seat == viewer:
             return tr("you", self.lang)
@@ -172,13 +174,15 @@ class Session:
             return spec.name
         if spec.is_human:
             return tr("seat", self.lang, n=seat)
-        return tr("seat_bot", self.lang, n=seat, bot=spec.kind)
+        return bot_named(seat, spec.kind, self.lang)
 
     def seat_title(self, seat: int) -> str:
-        """A seat's name without "you" (for the cover screen)."""
+        """A seat's name without "you" (for the cover screen): "Ana (seat 0)", "Ben (seat 1)" for
+        the bot at seat 1, "seat 2"."""
         spec = self.seats[seat]
         base = tr("seat", self.lang, n=seat)
-        return f"{spec.name} ({base})" if spec.name else base
+        name = spec.name or ("" if spec.is_human else bot_name(seat))
+        return f"{name} ({base})" if name else base
 
     # ----------------------------------------------------------- real time
     @property

@@ -335,3 +335,14 @@ async def test_tx_the_end_of_deal_summary_shows_who_took_what_and_waits_for_the_
         await pilot.press("enter")
         await settle(pilot, lambda: app.screen is screen(app))
         await settle(pilot, lambda: len(s.match.state.history) > count)  # and play goes on
+
+
+@sync
+async def test_issue_15_item_7_the_contracts_left_are_named_in_the_language():
+    s = session()
+    s.lang = "es"
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        head = str(screen(app).query_one("#trex-head").render())
+    assert "quedan: Rey de corazones" in head and "KH" not in head and "QN" not in head

@@ -27,6 +27,7 @@ from ..core.game import Action, Event, PlayerView
 from ..host.forced import answered_line, forced_action
 from ..host.pacing import Pacing, bot_pacing
 from ..host.realtime import Arrival
+from ..i18n.words import preset_label
 from .games import GameTable, table_class
 from .help import help_text
 from .session import Session, Step, event_line, languages, tr
@@ -259,7 +260,8 @@ class TableScreen(Screen[None]):
         who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
         extra = self.table.subtitle()
         self.query_one("#title", Static).update(
-            Text(tr("title", lang, game=s.game.title, preset=s.game.preset, who=who) + (f" · {extra}" if extra else ""))
+            Text(tr("title", lang, game=s.game.title, preset=preset_label(s.game.name, s.game.preset, lang),
+                    who=who) + (f" · {extra}" if extra else ""))
         )
         self.query_one("#keys", Static).update(Text(self._keys_line()))
         line = self._status_line()

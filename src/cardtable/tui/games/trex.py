@@ -329,7 +329,8 @@ class Table(GameTable):
             out.append(tr("trex.contract", lang) + ": ", style="bold")
             out.append(tr("trex.not_announced", lang), style="dim")
             left = list(view.contracts_left)
-        out.append("  " + tr("trex.left", lang, codes=" ".join(left) if left else "—"), style="dim")
+        names = ", ".join(contract_title(c, lang) for c in left) if left else "—"
+        out.append("  " + tr("trex.left", lang, codes=names), style="dim")
         return out
 
     def _seat_block(self, view: TrexView, m: _Model, seat: int) -> Text:

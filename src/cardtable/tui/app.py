@@ -20,7 +20,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
@@ -28,7 +28,9 @@ from ..host.forced import answered_line, forced_action
 from ..host.pacing import Pacing, bot_pacing
 from ..host.realtime import Arrival
 from ..i18n.words import preset_label
+from .eventlog import EventLog
 from .games import GameTable, table_class
+from .games.base import LOG_MIN_SCREEN
 from .help import help_text
 from .session import Session, Step, event_line, languages, tr
 
@@ -56,7 +58,7 @@ def table_layout(table: GameTable) -> ComposeResult:
     yield Static(id="title")
     with Horizontal(id="main"):
         yield table
-        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield EventLog(id="log")
     yield Static(id="status")
     yield Static(id="keys")
 
@@ -249,11 +251,12 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """In a narrow terminal the table gets the whole width (the log comes back when there is room)."""
-        self.log_widget.display = event.size.width >= 76
+        self.log_widget.display = event.size.width >= LOG_MIN_SCREEN
+        self.table.fit(event.size.width, event.size.height)
 
     @property
-    def log_widget(self) -> RichLog:
-        return self.query_one("#log", RichLog)
+    def log_widget(self) -> EventLog:
+        return self.query_one("#log", EventLog)
 
     def _texts(self) -> None:
         s, lang = self.session, self.session.lang
@@ -302,12 +305,7 @@ class TableScreen(Screen[None]):
         self._write(Text("· " + text, style=style))
 
     def _write(self, line: Text) -> None:
-        """A line at the end of the log, scrolled into sight at once: the log is never behind
-        what the table shows (a deferred scroll waits for the next refresh, which a bot's thinking
-        or a busy animation can hold back for seconds)."""
-        log = self.log_widget
-        log.write(line, scroll_end=False)
-        log.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.log_widget.add(line)
 
     # -------------------------------------------------------------- driving
     def _kick(self, delay: float = 0.0) -> None:
@@ -433,10 +431,10 @@ class TableScreen(Screen[None]):
         self.table.show(view)
         if self.session.hot_seat:
             log = self.log_widget
-            log.clear()
+            log.reset()
             self._last_actor = None
             who = tr("spectator", self.session.lang) if seat is None else self.session.seat_title(seat)
-            log.write(Text(f"— {who} —", style="bold"))
+            log.add(Text(f"— {who} —", style="bold"))
             for event in view.events:
                 self._log(event, view)
 

@@ -13,11 +13,12 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from ..core.game import Action, Event, PlayerView
 from ..records.record import Record, replay_views
 from .app import HelpScreen, table_layout
+from .eventlog import EventLog
 from .games import GameTable, table_class
 from .help import help_text
 from .session import Session, event_line, tr
@@ -82,7 +83,7 @@ class ReplayScreen(Screen[None]):
         """Show step ``index`` (0 is the start); ``animate`` plays its events one by one first."""
         self.index = max(0, min(index, len(self.steps) - 1))
         action, view = self.steps[self.index]
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", EventLog)
         lang = self.session.lang
         if action is None:
             line = tr("replay.start", lang)
@@ -90,9 +91,9 @@ class ReplayScreen(Screen[None]):
             actor = self.steps[self.index - 1][1].current_player
             who = self.session.seat_label(actor, self.seat) if actor >= 0 else "—"
             line = tr("replay.step", lang, who=who, action=self.table.describe(action))
-        log.write(Text(f"{self.index}. {line}", style="bold"))
+        log.add(Text(f"{self.index}. {line}", style="bold"))
         for event in view.events:
-            log.write(Text("   " + event_line(self.session.game.name, event, view, lang)))
+            log.add(Text("   " + event_line(self.session.game.name, event, view, lang)))
         self.generation += 1  # timers of an earlier step's animation then do nothing
         if animate and self.pace > 0 and view.events:
             generation = self.generation

@@ -32,7 +32,7 @@ from .eventlog import EventLog
 from .games import GameTable, table_class
 from .games.base import LOG_MIN_SCREEN
 from .help import help_text
-from .session import Session, Step, event_line, languages, tr
+from .session import Session, Step, event_line, languages, shown, tr
 
 Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
 
@@ -80,7 +80,8 @@ class CoverScreen(Screen[None]):
         lang = self.session.lang
         who = self.session.seat_title(self.seat)
         yield Static(
-            Text.assemble((tr("cover.title", lang, who=who), "bold"), "\n\n", tr("cover.body", lang, who=who)),
+            Text.assemble((shown(tr("cover.title", lang, who=who), lang), "bold"), "\n\n",
+                          shown(tr("cover.body", lang, who=who), lang)),
             id="cover",
         )
 
@@ -133,7 +134,9 @@ class ResultScreen(ModalScreen[str]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble((self.text, "bold"), "\n\n", (tr("result.keys", self.lang), "dim")), id="result")
+        lang = self.lang
+        yield Static(Text.assemble((shown(self.text, lang), "bold"), "\n\n",
+                                   (shown(tr("result.keys", lang), lang), "dim")), id="result")
 
     def on_key(self, event: events.Key) -> None:
         answers = {"escape": "table", "enter": "table", "space": "table", "s": "save", "ctrl+s": "save", "q": "quit",
@@ -179,8 +182,9 @@ class QuitScreen(ModalScreen[str]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble((tr("quit.title", self.lang), "bold"), "\n\n", (tr("quit.keys", self.lang), "dim")),
-                     id="quit")
+        lang = self.lang
+        yield Static(Text.assemble((shown(tr("quit.title", lang), lang), "bold"), "\n\n",
+                                   (shown(tr("quit.keys", lang), lang), "dim")), id="quit")
 
     def on_key(self, event: events.Key) -> None:
         answers = {"escape": "stay", "n": "stay", "s": "save", "ctrl+s": "save", "q": "quit", "y": "quit"}
@@ -226,6 +230,7 @@ class TableScreen(Screen[None]):
         return table_layout(self.table)
 
     def on_mount(self) -> None:
+        self.log_widget.rtl = self.session.lang == "ar"
         view = self.session.view(self.viewer)
         self.table.show(view)
         for event in view.events:
@@ -262,14 +267,13 @@ class TableScreen(Screen[None]):
         s, lang = self.session, self.session.lang
         who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
         extra = self.table.subtitle()
-        self.query_one("#title", Static).update(
-            Text(tr("title", lang, game=s.game.title, preset=preset_label(s.game.name, s.game.preset, lang),
-                    who=who) + (f" · {extra}" if extra else ""))
-        )
-        self.query_one("#keys", Static).update(Text(self._keys_line()))
+        title = tr("title", lang, game=s.game.title, preset=preset_label(s.game.name, s.game.preset, lang), who=who)
+        self.query_one("#title", Static).update(Text(shown(title + (f" · {extra}" if extra else ""), lang)))
+        self.query_one("#keys", Static).update(Text(shown(self._keys_line(), lang)))
         line = self._status_line()
         status = self.query_one("#status", Static)
-        status.update(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")))
+        status.update(Text.assemble(shown(line, lang), "\n",
+                                    (shown(self.message, lang), "bold red" if self.error else "bold cyan")))
 
     def _keys_line(self) -> str:
         return tr("keys", self.session.lang)
@@ -652,6 +656,8 @@ class TableScreen(Screen[None]):
             if self.session.lang in langs else langs[0]
         self.table.refresh_texts()
         lang = self.session.lang
+        self.log_widget.rtl = lang == "ar"
+        self.log_widget.rewrap()
         self.say(tr("status.language", lang, name=tr(f"lang.{lang}", lang)))
 
     def action_fast(self) -> None:
@@ -789,8 +795,8 @@ class ReadyScreen(ModalScreen[None]):
 
     def _text(self) -> Text:
         if self.counting is None:
-            return Text.assemble((tr("ready.title", self.lang, game=self.title_text), "bold"), "\n\n",
-                                 (tr("ready.keys", self.lang), "dim"))
+            return Text.assemble((shown(tr("ready.title", self.lang, game=self.title_text), self.lang), "bold"),
+                                 "\n\n", (shown(tr("ready.keys", self.lang), self.lang), "dim"))
         return Text(str(self.counting), style="bold")
 
     def on_key(self, event: events.Key) -> None:

@@ -8,6 +8,8 @@ from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
+from ..i18n.bidi import visual_wrapped
+
 KEEP = 2000
 """Lines kept for rewrapping (older ones leave the log)."""
 
@@ -19,6 +21,7 @@ class EventLog(RichLog):
         super().__init__(id=id, wrap=True, markup=False, min_width=20, max_lines=KEEP)
         self.source: list[Text] = []
         self._wrapped_at = 0
+        self.rtl = False  # Arabic: each line wrapped in reading order, then drawn in visual order
 
     def add(self, line: Text) -> None:
         """``line`` at the end of the log, scrolled into sight at once: the log is never behind
@@ -26,7 +29,22 @@ class EventLog(RichLog):
         or a busy animation can hold back for seconds)."""
         self.source.append(line)
         del self.source[:-KEEP]
-        self.write(line, scroll_end=False)
+        self._put(line)
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def _put(self, line: Text) -> None:
+        width = self.scrollable_content_region.width
+        if not self.rtl or width <= 0:
+            self.write(line, scroll_end=False)
+            return
+        for part in visual_wrapped(line.plain, width, rtl=True):  # wrap first, then reorder
+            self.write(Text(part, style=line.style), scroll_end=False)
+
+    def rewrap(self) -> None:
+        """Draw every kept line again (at a new width, or in another direction)."""
+        self.clear()
+        for line in self.source:
+            self._put(line)
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def reset(self) -> None:
@@ -36,10 +54,7 @@ class EventLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.scrollable_content_region.width
-        if self._wrapped_at and width != self._wrapped_at and self.source:
-            self.clear()
-            for line in self.source:
-                self.write(line, scroll_end=False)
-            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if self.source and (width != self._wrapped_at or self.rtl):
+            self.rewrap()
         if width:
             self._wrapped_at = width

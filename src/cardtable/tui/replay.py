@@ -68,6 +68,7 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.table.can_focus = False  # the arrow keys step the replay (a table would move its cursor)
+        self.query_one("#log", EventLog).rtl = self.session.lang == "ar"
         self.go(0)
 
     def action_step(self, key: str) -> None:

@@ -25,9 +25,17 @@ from ..host.clock import Clock
 from ..host.match import Match
 from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..i18n import event_text, translate
+from ..i18n.bidi import visual
 from ..i18n.bots import bot_name, bot_named
 from ..records.record import Record
 from .seats import HINT_BOTS, NO_PRIVATE_CARDS, SeatSpec, pick_bot
+
+
+def shown(text: str, lang: str) -> str:
+    """``text`` as the terminal must draw it in ``lang``: Arabic reordered and joined for a
+    terminal without bidi (:func:`cardtable.i18n.bidi.visual`, ``CARDTABLE_BIDI`` chooses; see
+    docs/arabic.md), every other language as it is."""
+    return visual(text, rtl=True) if lang == "ar" else text
 
 
 def tr(key: str, lang: str, **values: object) -> str:

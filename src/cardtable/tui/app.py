@@ -581,7 +581,7 @@ class TableScreen(Screen[None]):
         handlers = {
             "question_mark": self.action_help, "f1": self.action_help, "h": self.action_hint,
             "s": self.action_save, "ctrl+s": self.action_save, "q": self.action_quit_game,
-            "l": self.action_language, "f": self.action_fast,
+            "l": self.action_language, "f": self.action_fast, "u": self.action_undo,
         }
         if key in handlers:
             event.stop()
@@ -613,7 +613,28 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         lang = self.session.lang
-        self.app.push_screen(HelpScreen(help_text(self.session.game, lang, self.table.key_help() + global_keys(lang))))
+        undo = [("u", tr("key.undo", lang))] if self._undo_on else []
+        self.app.push_screen(HelpScreen(help_text(self.session.game, lang,
+                                                  self.table.key_help() + global_keys(lang) + undo)))
+
+    @property
+    def _undo_on(self) -> bool:
+        return isinstance(self.app, TableApp) and self.app.undo and self.session.undo_allowed
+
+    def action_undo(self) -> None:
+        """Take back the person's last move and the bots' replies (an option against bots only):
+        the match is replayed without them (Session.take_back) on a fresh table screen."""
+        s, lang = self.session, self.session.lang
+        if not (isinstance(self.app, TableApp) and self.app.undo):
+            self.say(tr("status.undo_off", lang), error=True)
+        elif not s.undo_allowed:
+            self.say(tr("status.undo_people", lang), error=True)
+        elif self.awaiting is None or self.frames or self.retired:
+            return  # only on the person's turn, with nothing moving
+        elif not s.take_back():
+            self.say(tr("status.undo_nothing", lang), error=True)
+        else:
+            self.app.restart_table(tr("status.undone", lang))
 
     def action_hint(self) -> None:
         lang = self.session.lang
@@ -826,9 +847,10 @@ class TableApp(App[int]):
     ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
 
     def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0,
-                 ready: bool = False) -> None:
+                 ready: bool = False, undo: bool = False) -> None:
         super().__init__()
         self.session = session
+        self.undo = undo  # the person may take moves back (against bots only, Session.undo_allowed)
         self.pace = pace
         self.bot_delay = bot_delay
         self.hz = hz
@@ -850,6 +872,15 @@ class TableApp(App[int]):
             if isinstance(screen, TableScreen):
                 return screen
         raise LookupError("no table screen")
+
+    def restart_table(self, message: str = "") -> None:
+        """A fresh table screen for the session (after a take-back): the one below retires."""
+        old_screen = self.table_screen
+        old_screen.retired = True
+        fresh = self.table_for(self.session, old_screen._speeds[0], old_screen._speeds[1])
+        fresh.pace, fresh.bot_delay = old_screen.pace, old_screen.bot_delay
+        fresh.message = message
+        self.push_screen(fresh)
 
     def new_match(self) -> None:
         """Another match of the same game with the same seats (a fresh deal; saved under a new name)."""

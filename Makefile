@@ -46,7 +46,7 @@ lint: setup
 browsers:
 	@if [ -x scripts/install-browsers.sh ]; then scripts/install-browsers.sh; fi
 
-## the benchmarks, each beside its named peer (the bench extra brings OpenSpiel)
+## the benchmarks, each beside its named peer (the bench extra brings OpenSpiel, RLCard and pygame)
 bench: setup
 	CARDTABLE_PURE=1 $(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/trash.py
@@ -60,6 +60,7 @@ bench: setup
 	$(BIN)/python bench/restart.py
 	$(BIN)/python bench/fanout.py
 	$(BIN)/python bench/envs.py
+	$(BIN)/python bench/fastpaths.py
 
 ## regenerate the golden playthroughs after an intended rule change
 golden: setup

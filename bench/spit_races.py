@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import math
 import multiprocessing as mp
 import random
 import sys
@@ -55,17 +54,9 @@ import httpx
 from tests.server.netserver import Server
 
 from cardtable.server.client import GameClient
+from cardtable.stats import wilson
 
 TOLERANCE = 0.04
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def race_pair(legal0: list[str], legal1: list[str], rng: random.Random) -> tuple[str, str] | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -27,14 +26,13 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 
 import cardtable.envs.openspiel as osm
+from cardtable import stats
 from cardtable.bots import Budget, make_bot
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, max(0.0, centre - half), min(1.0, centre + half)
+def wilson(wins: float, n: int) -> tuple[float, float, float]:
+    """The share ``wins / n`` with its Wilson 95% interval (:func:`cardtable.stats.wilson`)."""
+    return (wins / n if n else 0.0, *stats.wilson(wins, n))
 
 
 class TimedISMCTS:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -33,6 +32,7 @@ import gymnasium
 import numpy as np
 
 import cardtable.envs  # noqa: F401  (registers cardtable/Trash-v0 and cardtable/Trex-v0)
+from cardtable import stats
 from cardtable.bots import make_bot, register_bot
 from cardtable.bots.base import adapt
 from cardtable.envs.gym import encoder_for
@@ -40,14 +40,9 @@ from cardtable.envs.gym import encoder_for
 TREX_CONTRACT = "contract TK"
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float, float]:
-    """The share ``wins / n`` with its Wilson score interval."""
-    if n == 0:
-        return (0.0, 0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+def wilson(wins: float, n: int) -> tuple[float, float, float]:
+    """The share ``wins / n`` with its Wilson 95% interval (:func:`cardtable.stats.wilson`)."""
+    return (wins / n if n else 0.0, *stats.wilson(wins, n))
 
 
 class ForcedContract:

@@ -48,17 +48,17 @@ def test_stats():
 
 def test_win_rate_intervals_are_wilson_never_negative_nor_a_point():
     for rate in (0.0, 0.01, 0.5, 0.99, 1.0):
-        lo, hi = wilson(rate, 16)
+        lo, hi = wilson(rate * 16, 16)
         assert 0.0 <= lo <= rate <= hi <= 1.0 and hi - lo > 0.1
-    assert wilson(1.0, 16)[0] < 0.85  # 16 games won of 16 is no proof of a 100% rate
-    assert wilson(0.0, 16)[1] > 0.15
+    assert wilson(16, 16)[0] < 0.85  # 16 games won of 16 is no proof of a 100% rate
+    assert wilson(0, 16)[1] > 0.15
     # 4 deals x 4 seatings all won: the interval of 16 games, not [100, 100]
     rate, lo, hi = rate_ci([1.0] * 4, weight=4)
     assert rate == 1.0 and hi == 1.0 and 0.75 < lo < 0.85
     # per-deal shares that vary less than coin flips give a narrower interval than n deals would
     shares = [0.25, 0.5, 0.25, 0.0, 0.5] * 20
     r, lo, hi = rate_ci(shares, weight=4)
-    assert 0.0 < lo < r < hi < 1.0 and hi - lo < wilson(r, len(shares))[1] - wilson(r, len(shares))[0]
+    assert 0.0 < lo < r < hi < 1.0 and hi - lo < wilson(r * len(shares), len(shares))[1] - wilson(r * len(shares), len(shares))[0]
 
 
 def test_cli_prints_a_table_and_markdown(capsys):

@@ -87,3 +87,6 @@ def test_illegal_action_raises_and_the_episode_goes_on():
         gymnasium.make("cardtable/Trex-v0", opponents=["random"])
     with pytest.raises(ConfigError, match="no trash bot"):
         gymnasium.make("cardtable/Trash-v0", opponents="nobody")
+    for bad in (0, -5, 2.5, "10"):  # the Spit seat env checks its arguments as spit_v0 does
+        with pytest.raises(ConfigError, match="max_ticks"):
+            gymnasium.make("cardtable/Spit-v0", max_ticks=bad)

@@ -107,3 +107,20 @@ def test_ld8_a_restart_does_not_bring_old_open_tables_back_to_the_lobby(tmp_path
     assert set(again.tables) == {new.id}
     assert [t["id"] for t in again.listing()] == [new.id]
     assert again.find(old.id) is not None  # its link still works
+
+
+def test_ld8_a_game_in_progress_nobody_has_been_at_leaves_the_lobby_listing_but_not_its_link(tmp_path: Path):
+    """Issue 15 item 8: stale tables leave the lobby; the game is still there for its players."""
+    hub = Hub(Store(tmp_path / "s.sqlite3"), keep=60.0)
+    table, _ = hub.create("trash", None, {})
+    table.sit(0, "A")
+    table.add_bot(1, "random")
+    table.start(seed=3)
+    assert [t["id"] for t in hub.listing()] == [table.id]
+    table.touched -= 59.0
+    assert [t["id"] for t in hub.listing()] == [table.id]  # not stale yet
+    table.touched -= 2.0  # nobody for more than keep seconds
+    assert hub.listing() == []
+    assert hub.get(table.id) is table and table.row.status == "playing"  # the link still works
+    table.touched = time.monotonic()  # somebody came back
+    assert [t["id"] for t in hub.listing()] == [table.id]

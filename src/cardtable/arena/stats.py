@@ -7,28 +7,9 @@ import math
 from collections.abc import Sequence
 
 from ..core.errors import ConfigError
+from ..stats import Z95, mean_interval, wilson
 
-Z95 = 1.959963984540054
-
-
-def wilson(rate: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score 95% interval of a rate observed over ``n`` independent units.
-
-    ``rate`` may come from fractional units (a deal's win share over its seatings); the
-    interval stays within [0, 1] and is never a point for a finite ``n``.
-
-    >>> [round(x, 3) for x in wilson(1.0, 16)]
-    [0.806, 1.0]
-    >>> [round(x, 3) for x in wilson(0.5, 100)]
-    [0.404, 0.596]
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    denom = 1 + z * z / n
-    centre = (rate + z * z / (2 * n)) / denom
-    half = z * math.sqrt(max(rate * (1 - rate), 0.0) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
+__all__ = ["Z95", "mean_ci", "plackett_luce", "ranks_of", "rate_ci", "wilson"]
 
 def rate_ci(units: Sequence[float], weight: float = 1.0) -> tuple[float, float, float]:
     """``(rate, low, high)`` of a rate measured as the mean of per-deal rates ``units``: the
@@ -47,26 +28,19 @@ def rate_ci(units: Sequence[float], weight: float = 1.0) -> tuple[float, float, 
     most = n * max(weight, 1.0)
     var = sum((u - rate) ** 2 for u in units) / (n - 1) if n > 1 else 0.0
     eff = most if var <= 0 else min(max(rate * (1 - rate) * n / var, n), most)
-    lo, hi = wilson(rate, eff)
+    lo, hi = wilson(rate * eff, eff)
     return (rate, lo, hi)
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the mean and its 95% normal-approximation interval (for scores,
-    not rates: use :func:`wilson` for those).
+    """``(mean, low, high)``: the mean and its 95% interval (:func:`cardtable.stats.mean_interval`);
+    one value has no interval (NaNs: the table says "n/a").
 
     >>> [round(x, 3) for x in mean_ci([1.0, 0.0, 1.0, 0.0])]
-    [0.5, -0.066, 1.066]
+    [0.5, -0.419, 1.419]
     """
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = sum(values) / n
-    if n == 1:
-        return (mean, math.nan, math.nan)
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return (mean, mean - half, mean + half)
+    mean, low, high = mean_interval(values)
+    return (mean, math.nan, math.nan) if len(values) == 1 else (mean, low, high)
 
 
 def plackett_luce(

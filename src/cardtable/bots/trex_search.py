@@ -36,7 +36,6 @@ import random
 import time
 from typing import Any
 
-from ..core.build import COMPILED
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import CONTRACT, TR
 from ..games.trex.state import Phase
@@ -57,29 +56,19 @@ TRICK = Phase.TRICK
 TREX = Phase.TREX
 
 
-def _hook_end_of_deal(st: Any, ended: list[int]) -> bool:
-    """Make ``st`` note the end of its deal in ``ended`` instead of dealing the next one; False
-    on the compiled build, whose states call their own method directly (the rollout then plays
-    on until the next deal is dealt, and reads the totals)."""
-    if COMPILED:
-        return False
-    setattr(st, "_end_deal", lambda: ended.append(1))  # noqa: B010
-    return True
-
-
 def rollout_deal(st: Any, seat: int) -> float:
     """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
     (its team's in partnership, TX-V2).
 
     ``st`` is a world of the bot's own: in the play phases the rollout stops as
-    the deal is scored, instead of letting the engine deal the next one (a hook
-    on this world object only)."""
+    the deal ends, instead of letting the engine score it and deal the next one
+    (``TrexState.stop_at_deal_end``, set on this world only)."""
     o = st.game.options
     seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
-    ended: list[int] = []
-    if st.phase in (TRICK, TREX) and not st.tiebreak and _hook_end_of_deal(st, ended):
+    if st.phase in (TRICK, TREX) and not st.tiebreak:
+        st.stop_at_deal_end = True
         apply = st.apply
-        while not ended:
+        while not st.deal_ended:
             apply(strong_policy(st))
         score = 0
         for q in seats:

@@ -17,7 +17,7 @@ import hmac
 import random
 import secrets
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -140,25 +140,25 @@ def fisher_yates(items: MutableSequence[T], stream: HmacStream, width: int = WOR
         items[i], items[j] = items[j], items[i]
 
 
-class DealSource:
+class DealSource(Protocol):
     """Where a game draws its shuffles and chance picks when not from its seed.
 
     An engine given one calls :meth:`shuffle` for every shuffle and :meth:`below`
     for every other chance pick, each with the labels it would give
     :func:`derive`; so a replay of the same actions with the same source meets
     the same deals. A source is immutable, so clones of a state share it.
+    A protocol, not a base class: a source written outside the compiled core (a
+    verifier's log, a test's) is one by having these two methods.
     """
 
     def shuffle(self, items: list[int], *labels: int | str) -> None:
         """Shuffle ``items`` in place for the shuffle named by ``labels``."""
-        raise NotImplementedError
 
     def below(self, n: int, *labels: int | str) -> int:
         """A uniform integer in ``range(n)`` for the pick named by ``labels``."""
-        raise NotImplementedError
 
 
-class FairShuffler(DealSource):
+class FairShuffler:
     """The deals of a provably fair game, determined by the revealed seeds alone.
 
     >>> deals = FairShuffler(bytes(32), [bytes([1]) * 32, bytes([2]) * 32])

@@ -87,6 +87,11 @@ class Game(ABC):
     def __init__(self, options: Options) -> None:
         self.options = options
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game is its class and options (what ``__init__`` derives is derived again): a
+        compiled class has no ``__dict__`` to pickle, and the server's bot pool pickles bots."""
+        return (type(self), (self.options,))
+
     @classmethod
     def load(cls: type[G], preset: str | None = None, **overrides: Any) -> G:
         """This game with ``preset`` (default ``standard``) and option overrides."""

@@ -17,14 +17,12 @@ from gymnasium import spaces
 
 from ..bots import Bot, make_bot
 from ..core.errors import ConfigError, IllegalActionError
-from ..core.registry import load
 from ..core.seats import next_seat
-from ..games.spit import SpitGame
 from ..host.realtime import RealtimeBot
 from .aec import observation_space
 from .render import spectator_text
-from .session import check_illegal_mode, seed_stream
-from .spit_session import NUM_LOCAL, EveryTick, SpitSession
+from .session import seed_stream
+from .spit_session import NUM_LOCAL, EveryTick, spit_session
 
 
 class SpitSeatEnv(gymnasium.Env):
@@ -48,23 +46,20 @@ class SpitSeatEnv(gymnasium.Env):
     ) -> None:
         if seat not in (0, 1):
             raise ConfigError(f"seat {seat}: Spit has seats 0 and 1")
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != 1:
                 raise ConfigError(f"opponents: Spit has one other seat, got {len(opponents)} bots")
             opponents = opponents[0]
-        check_illegal_mode(illegal, illegal_penalty)
-        game = load("spit", preset, **options)
-        assert isinstance(game, SpitGame)
-        self.game = game
+        self.session = spit_session(preset, options, tick_ms=tick_ms, reward_scale=reward_scale,
+                                    render_mode=render_mode, illegal=illegal, illegal_penalty=illegal_penalty,
+                                    max_ticks=max_ticks)
+        self.game = self.session.game
         self.seat = seat
         self.other = next_seat(seat, 2)
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.max_ticks = max_ticks
-        self.session = SpitSession(game, tick_ms=tick_ms, reward_scale=reward_scale)
         self._opponent = opponents
         self.observation_space = observation_space(self.session.encoder.size, NUM_LOCAL)
         self.action_space = spaces.Discrete(NUM_LOCAL)

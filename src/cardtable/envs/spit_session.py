@@ -32,11 +32,13 @@ import numpy as np
 
 from ..core.chance import derive
 from ..core.errors import ConfigError, IllegalActionError
+from ..core.registry import load
 from ..games.spit import SpitGame
 from ..games.spit.actions import ALL_ACTIONS, SpitAction
 from ..host.clock import VirtualClock
 from ..host.realtime import RealtimeBot, RealtimeHost
 from .encode_spit import SpitEncoder
+from .session import check_illegal_mode
 
 SEAT_ACTIONS: tuple[tuple[SpitAction, ...], ...] = tuple(
     tuple(a for a in ALL_ACTIONS if a.seat == s) for s in (0, 1)
@@ -53,6 +55,20 @@ def local_index(action: SpitAction) -> int:
     """The local index of a seat's action."""
     assert action.seat is not None
     return _LOCAL[action.seat][action.index]
+
+
+def spit_session(preset: str | None, options: Mapping[str, Any], *, tick_ms: int, reward_scale: float,
+                 render_mode: str | None, illegal: str, illegal_penalty: float, max_ticks: int | None
+                 ) -> SpitSession:
+    """The session of a Spit env, every argument checked (what ``spit_v0`` and ``Spit-v0`` share)."""
+    if render_mode not in (None, "ansi"):
+        raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+    check_illegal_mode(illegal, illegal_penalty)
+    if max_ticks is not None and (not isinstance(max_ticks, int) or max_ticks < 1):
+        raise ConfigError(f"max_ticks must be a positive whole number, not {max_ticks!r}")
+    game = load("spit", preset, **options)
+    assert isinstance(game, SpitGame)
+    return SpitSession(game, tick_ms=tick_ms, reward_scale=reward_scale)
 
 
 class SpitSession:

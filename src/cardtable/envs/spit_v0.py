@@ -27,12 +27,10 @@ from pettingzoo import ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils.conversions import parallel_to_aec  # type: ignore[import-untyped]
 
 from ..core.errors import ConfigError
-from ..core.registry import load
-from ..games.spit import SpitGame
 from .aec import observation_space
 from .render import spectator_text
-from .session import check_illegal_mode, seed_stream
-from .spit_session import NUM_LOCAL, SpitSession
+from .session import seed_stream
+from .spit_session import NUM_LOCAL, spit_session
 
 AGENTS = ("player_0", "player_1")
 
@@ -54,19 +52,14 @@ class SpitParallelEnv(ParallelEnv):  # type: ignore[misc]
         max_ticks: int | None = None,
         **options: Any,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        check_illegal_mode(illegal, illegal_penalty)
-        if max_ticks is not None and (not isinstance(max_ticks, int) or max_ticks < 1):
-            raise ConfigError(f"max_ticks must be a positive whole number, not {max_ticks!r}")
-        game = load("spit", preset, **options)
-        assert isinstance(game, SpitGame)
-        self.game = game
+        self.session = spit_session(preset, options, tick_ms=tick_ms, reward_scale=reward_scale,
+                                    render_mode=render_mode, illegal=illegal, illegal_penalty=illegal_penalty,
+                                    max_ticks=max_ticks)
+        self.game = self.session.game
         self.render_mode = render_mode
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.max_ticks = max_ticks
-        self.session = SpitSession(game, tick_ms=tick_ms, reward_scale=reward_scale)
         self.possible_agents = list(AGENTS)
         space = observation_space(self.session.encoder.size, NUM_LOCAL)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)

@@ -187,7 +187,7 @@ def _commitment_of(seed_hex: str, what: str) -> str:
 
 
 # ------------------------------------------------------------------ logging the deals
-class DealLog(DealSource):
+class DealLog:
     """A deal source that writes down every shuffle and pick it makes for another.
     For a private replay only: clones of a state would share the log."""
 

@@ -124,6 +124,14 @@ class Hub:
     def open_tables_hosted(self, host_hash: str) -> int:
         return sum(1 for t in self.tables.values() if t.row.host_hash == host_hash and t.row.status == "open")
 
+    def _over_caps(self, owner: str | None, host_hash: str) -> str:
+        """Whose cap of open tables a new one would pass ("" if none)."""
+        if self.open_tables_hosted(host_hash) >= self.max_open_per_host:
+            return "one host token"
+        if owner is not None and self.open_tables_of(owner) >= self.max_open_per_owner:
+            return "one address"
+        return ""
+
     def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None,
                host: Any = None) -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start).
@@ -134,15 +142,14 @@ class Hub:
         if host is not None and not (isinstance(host, str) and TOKEN.fullmatch(host)):
             raise LobbyError(400, "bad_request", "host is a host token this server gave out")
         host = host or new_token()
-        caps = [(lambda: self.open_tables_hosted(token_hash(host)), self.max_open_per_host, "one host token")]
-        if owner is not None:
-            caps.append((lambda: self.open_tables_of(owner), self.max_open_per_owner, "one address"))
-        for held, cap, whose in caps:
-            if held() >= cap:
-                self.sweep()
-                if held() >= cap:
-                    raise LobbyError(429, "too_many_open", f"{cap} open tables from {whose} at most: "
-                                     "start one, or wait until an unjoined one expires")
+        host_hash = token_hash(host)
+        if self._over_caps(owner, host_hash):
+            self.sweep()  # tables nobody joined may have expired meanwhile
+            whose = self._over_caps(owner, host_hash)
+            if whose:
+                cap = self.max_open_per_host if whose == "one host token" else self.max_open_per_owner
+                raise LobbyError(429, "too_many_open", f"{cap} open tables from {whose} at most: "
+                                 "start one, or wait until an unjoined one expires")
         if len(self.tables) >= self.max_tables:
             self.sweep()
             if len(self.tables) >= self.max_tables:
@@ -166,7 +173,7 @@ class Hub:
             options=loaded.changed_options(),
             seed=None,
             bot_seed=secrets.randbits(63),
-            host_hash=token_hash(host),
+            host_hash=host_hash,
             status="open",
             created=time.time(),
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
@@ -178,10 +185,14 @@ class Hub:
         return table, host
 
     def listing(self) -> list[dict[str, Any]]:
-        """The lobby: the last 100 open or playing tables. A table whose summary cannot be
-        sent (whatever its row holds) is left out and marked broken; the rest is listed."""
+        """The lobby: the last 100 open or playing tables, but not a game in progress that nobody
+        has been at for :attr:`keep` seconds (stale: its link still works). A table whose summary
+        cannot be sent (whatever its row holds) is left out and marked broken; the rest is listed."""
+        now = time.monotonic()
         out = []
         for t in [t for t in self.tables.values() if t.row.status in ("open", "playing")]:
+            if t.row.status == "playing" and t.idle_since(now) >= self.keep:
+                continue
             try:
                 entry = t.public()
                 dumps(entry)

@@ -1,6 +1,5 @@
-"""Small statistics for simulation summaries: 95% confidence intervals.
-
-Standard library only, so a summary needs neither numpy nor scipy.
+"""Small statistics for simulation summaries: estimates with 95% confidence intervals (the
+intervals themselves are :mod:`cardtable.stats`'s).
 
 >>> lo, hi = wilson(50, 100)
 >>> round(lo, 4), round(hi, 4)
@@ -17,48 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-Z95 = 1.959963984540054
-"""The 97.5% quantile of the standard normal distribution."""
+from ..stats import Z95, mean_interval, t975, wilson
 
-# 97.5% quantiles of Student's t for 1..30 degrees of freedom; beyond 30 a
-# correction of the normal quantile is accurate to better than 1e-3.
-_T975 = (
-    12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
-    2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
-    2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
-)
-
-
-def t975(df: int) -> float:
-    """The 97.5% quantile of Student's t with ``df`` degrees of freedom.
-
-    >>> round(t975(4), 4), round(t975(1000), 3)
-    (2.7764, 1.962)
-    """
-    if df < 1:
-        return math.inf
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = Z95  # Cornish-Fisher expansion of t in powers of 1/df
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion ``successes / n``.
-
-    ``successes`` may be fractional (a shared win counts as a share).
-
-    >>> wilson(0, 10)[0], round(wilson(0, 10)[1], 4)
-    (0.0, 0.2775)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    rate = successes / n
-    denom = 1 + z * z / n
-    centre = (rate + z * z / (2 * n)) / denom
-    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
+__all__ = ["Z95", "Estimate", "mean_ci", "proportion", "t975", "wilson", "win_share"]
 
 @dataclass(frozen=True)
 class Estimate:
@@ -104,13 +64,6 @@ def proportion(successes: float, n: int) -> Estimate:
 
 def mean_ci(values: Iterable[float]) -> Estimate:
     """The mean with its Student-t 95% interval."""
-    xs = [float(v) for v in values]
-    n = len(xs)
-    if n == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    m = math.fsum(xs) / n
-    if n == 1:
-        return Estimate(m, -math.inf, math.inf, 1)
-    var = math.fsum((x - m) ** 2 for x in xs) / (n - 1)
-    half = t975(n - 1) * math.sqrt(var / n)
-    return Estimate(m, m - half, m + half, n)
+    xs = list(values)
+    mean, low, high = mean_interval(xs)
+    return Estimate(mean, low, high, len(xs))

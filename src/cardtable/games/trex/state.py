@@ -135,6 +135,12 @@ _TREX: Final = Phase.TREX
 class TrexState(State):
     """A Trex game in progress. Create one with ``TrexGame.new_state``."""
 
+    stop_at_deal_end: bool = False
+    """For a search's own world: when its deal is over, the state notes it in :attr:`deal_ended`
+    and stops there (the deal's scores in ``deal_scores``, nothing added to the totals, no next
+    deal) instead of scoring it and dealing the next one. Never set on a game being played."""
+    deal_ended: bool = False
+
     def __init__(
         self,
         game: TrexGame,
@@ -627,6 +633,9 @@ class TrexState(State):
 
     # ------------------------------------------------------------- scoring
     def _end_deal(self) -> None:
+        if self.stop_at_deal_end:
+            self.deal_ended = True
+            return
         o = self.opts
         scores = self.deal_scores
         if self.contract == TR:  # TX-35
@@ -851,6 +860,8 @@ class TrexState(State):
         other.out = self.out.copy()
         other.turns = self.turns
         other.twos_exposed = self.twos_exposed
+        other.stop_at_deal_end = self.stop_at_deal_end
+        other.deal_ended = self.deal_ended
         return other
 
     def all_cards(self) -> list[int]:

@@ -625,7 +625,7 @@ class TableScreen(Screen[None]):
         """Take back the person's last move and the bots' replies (an option against bots only):
         the match is replayed without them (Session.take_back) on a fresh table screen."""
         s, lang = self.session, self.session.lang
-        if not (isinstance(self.app, TableApp) and self.app.undo):
+        if not (isinstance(self.app, TableApp) and self.app.undo) or s.realtime:  # never in a race
             self.say(tr("status.undo_off", lang), error=True)
         elif not s.undo_allowed:
             self.say(tr("status.undo_people", lang), error=True)

@@ -50,6 +50,7 @@ def test_h_bot_timing_a_bots_reply_comes_a_drawn_delay_after_the_move_before_it(
 
     waits = asyncio.run(asyncio.wait_for(main(), 120))
     assert len(waits) >= 10
+    waits = waits[1:]  # the server's bot workers may still be starting at the first move (a busy machine)
     # Every reply waits at least the pacing's floor, and the drawn part spreads them: without
     # pacing every reply came bot_delay plus the (tiny, move-dependent) thinking time after it.
     assert min(waits) >= pacing.floor - 0.01

@@ -48,6 +48,7 @@ from .protocol import (
     parse_message,
 )
 from .replay import replay_endpoint
+from .review import review_endpoint
 from .store import Store
 from .tables import Table
 
@@ -410,6 +411,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if pool is not None:
+            pool.warm()
         hub.resume_bots()
         gc.collect()
         gc.freeze()  # the replayed games and loaded modules stay out of later collections
@@ -441,6 +444,7 @@ def create_app(
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),
             Route("/api/tables/{table_id}/replay", replay_endpoint(hub)),
+            Route("/api/tables/{table_id}/review", review_endpoint(hub)),
             Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
             Route("/i18n/{lang}.json", i18n),
             WebSocketRoute("/ws/{table_id}", ws_endpoint),

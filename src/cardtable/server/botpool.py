@@ -62,9 +62,17 @@ class BotPool:
     @property
     def executor(self) -> concurrent.futures.ProcessPoolExecutor:
         if self._executor is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["cardtable.bots", "cardtable.games"])  # imported once, forked warm
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("forkserver"), initializer=_behind_the_loop)
+                self.workers, mp_context=context, initializer=_behind_the_loop)
         return self._executor
+
+    def warm(self) -> None:
+        """Start every worker now (the server's start-up), so that the first bot move of the first
+        game does not wait a second or two for a worker process to start and import the bots."""
+        for _ in range(self.workers):
+            self.executor.submit(_ready)
 
     async def think(self, owner: str, bot: Any, view: Any, rng: random.Random
                     ) -> tuple[Action, Any, random.Random, float]:
@@ -141,6 +149,11 @@ def _behind_the_loop() -> None:
     """A worker yields the cores to the server's event loop (acks and pings go first)."""
     with contextlib.suppress(OSError):
         os.nice(10)
+
+
+def _ready() -> None:
+    """A worker's first job: the games and bots imported, nothing else."""
+    import cardtable.bots  # noqa: F401
 
 
 def _think_pickled(job: bytes) -> tuple[Action, Any, random.Random, float]:

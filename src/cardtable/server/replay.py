@@ -60,7 +60,8 @@ class ReplayCache:
             self._kept.popitem(last=False)
 
 
-def _int(value: str | None, name: str, low: int, high: int) -> int:
+def whole_number(value: str | None, name: str, low: int, high: int) -> int:
+    """A query parameter that must be a whole number in [low, high] (a 400 otherwise)."""
     if value is None or not value.lstrip("-").isdigit() or not low <= int(value) <= high:
         raise LobbyError(400, "bad_request", f"{name} is a whole number from {low} to {high}")
     return int(value)
@@ -79,7 +80,7 @@ def replay_endpoint(hub: Hub, cache: ReplayCache | None = None) -> Any:
             q = request.query_params
             seat = None
             if q.get("seat") not in (None, "", "none"):
-                seat = _int(q.get("seat"), "seat", 0, table.num_players - 1)
+                seat = whole_number(q.get("seat"), "seat", 0, table.num_players - 1)
             lang = q.get("lang", "en")
             if lang not in LANGUAGES:
                 raise LobbyError(400, "bad_request", "lang: " + ", ".join(LANGUAGES))
@@ -89,7 +90,7 @@ def replay_endpoint(hub: Hub, cache: ReplayCache | None = None) -> Any:
                 views = await run_in_threadpool(seat_views, match.record(), seat, lang)
                 kept.put(key, views)
             last = len(views) - 1
-            step = last if q.get("step") in (None, "", "end") else _int(q.get("step"), "step", 0, last)
+            step = last if q.get("step") in (None, "", "end") else whole_number(q.get("step"), "step", 0, last)
         except LobbyError as exc:
             return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
         log: list[dict[str, Any]] = []

@@ -2,8 +2,49 @@
 // The server computes each step's view from the record (GET /api/tables/<id>/replay); the page
 // draws it with the game's own renderer, with nothing to click. Keys as in the terminal replay:
 // → / Space / Enter / n the next step, ← / p the one before, Home the deal, End the last step.
-import { t, lang } from "./i18n.js";
+// The Review panel (Trash and Trex) lists the chosen seat's costliest decisions from
+// GET /api/tables/<id>/review?seat=N; each entry moves the replay to its step.
+import { t, lang, digits } from "./i18n.js";
 import { presetLabel } from "./words.js";
+
+const REVIEWED = new Set(["trash", "trex"]); // the games cardtable.review judges (Spit is a race)
+
+// A loss as the review's unit says it: Trex points, a Trash hand's win chance
+function lost(unit, loss) {
+  if (unit === "win chance") {
+    const percent = Math.round(100 * loss);
+    return t("web.review.chance", { value: digits(percent ? `−${percent}` : "0") });
+  }
+  const tenths = Math.round(10 * loss) / 10;
+  return t("web.review.points", { value: digits(tenths ? `−${tenths.toFixed(1)}` : "0") });
+}
+
+// The panel's content for one seat's review (`data`), each costly decision a button to its step
+function reviewBody(h, data, { move, show, who }) {
+  const out = [h("h2", {}, t("web.review.title", { who })),
+    h("p", { class: "muted", "data-testid": "review-summary" }, t("web.review.summary", {
+      decisions: digits(data.decisions), lost: lost(data.unit, data.total_loss), worlds: digits(data.worlds) }))];
+  if (!data.costliest.length) out.push(h("p", { "data-testid": "review-none" }, t("web.review.none")));
+  else {
+    out.push(h("p", {}, t("web.review.costliest")));
+    out.push(h("ol", { class: "review-list", "data-testid": "review-costliest" }, data.costliest.map((d) => h("li", {},
+      h("button", { type: "button", class: "review-entry", "data-testid": `review-step-${d.step}`, "data-step": d.step,
+        onclick: () => show(d.step) },
+      h("b", {}, t("web.review.step", { step: digits(d.step) })), " · ",
+      t("web.review.played", { move: move(d.played) }), " · ",
+      t("web.review.best", { move: move(d.best) }), " · ",
+      h("span", { class: "review-loss" }, lost(data.unit, d.loss))),
+      d.hindsight_best ? h("div", { class: "muted" }, t("web.review.hindsight", { move: move(d.hindsight_best) })) : null))));
+  }
+  if (data.contracts.length) {
+    out.push(h("p", {}, t("web.review.contracts")));
+    out.push(h("ul", { class: "review-list", "data-testid": "review-contracts" }, data.contracts.map((d) => h("li", {},
+      t("web.review.contract", { deal: digits(d.deal), move: move(d.played),
+        values: Object.entries(d.values).sort((a, b) => b[1] - a[1])
+          .map(([a, v]) => `${move(a)} ${digits((v > 0 ? "+" : "") + v.toFixed(1)).replace("-", "−")}`).join(", ") })))));
+  }
+  return out;
+}
 
 const NEXT = new Set(["ArrowRight", " ", "Enter", "n"]);
 const BACK = new Set(["ArrowLeft", "p"]);
@@ -34,7 +75,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
   const r = {
     id, board: h("section", { class: "board", "data-testid": "board" }), step: 0, steps: 0,
     seat: seatParam === null || seatParam === "" || seatParam === "none" ? null : Number(seatParam),
-    asked: 0,
+    asked: 0, reviews: new Map(), // seat -> the review's answer (a promise), asked for once
   };
   active = r;
   const log = h("ol", { class: "log", "data-testid": "log" });
@@ -42,6 +83,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
   const seatSel = h("select", { "data-testid": "replay-seat", onchange: () => {
     r.seat = seatSel.value === "none" ? null : Number(seatSel.value);
     r.show(r.step);
+    if (!review.hidden) r.review();
   } }, h("option", { value: "none" }, t("web.replay.spectator")),
   info.seats.map((s) => h("option", { value: String(s.seat) }, `${t("web.seat", { n: s.seat })} · ${names[s.seat]}`)));
   seatSel.value = r.seat === null ? "none" : String(r.seat);
@@ -54,7 +96,39 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     counter,
     button("replay-next", "▶", `→ · ${t("web.replay.next")}`, () => r.step + 1),
     button("replay-last", "▶|", `End · ${t("web.replay.last")}`, () => r.steps),
+    REVIEWED.has(info.game) ? h("button", { type: "button", "data-testid": "review-open",
+      onclick: () => (review.hidden ? r.review() : (review.hidden = true)) }, t("web.review.open")) : null,
     h("p", { class: "muted replay-keys" }, t("web.replay.keys")));
+  const review = h("section", { class: "card-panel review", "data-testid": "review", hidden: true });
+
+  // the Review panel: the chosen seat's costliest decisions (worked out once per seat, after the game)
+  r.review = async () => {
+    review.hidden = false;
+    const close = h("button", { type: "button", class: "review-close", "data-testid": "review-close",
+      title: t("web.review.close"), onclick: () => { review.hidden = true; } }, "×");
+    if (r.seat === null) {
+      review.replaceChildren(close, h("p", { "data-testid": "review-spectator" }, t("web.review.spectator")));
+      return;
+    }
+    const seat = r.seat;
+    review.replaceChildren(close, h("p", { class: "muted", "data-testid": "review-working" }, t("web.review.working")));
+    if (!r.reviews.has(seat)) {
+      const asked = api(`/api/tables/${encodeURIComponent(id)}/review?seat=${seat}`);
+      asked.catch(() => r.reviews.delete(seat)); // asked again next time
+      r.reviews.set(seat, asked);
+    }
+    let data;
+    try {
+      data = await r.reviews.get(seat);
+    } catch (e) {
+      if (r.seat === seat) review.replaceChildren(close, h("p", { "data-testid": "review-error" }, e.message));
+      return;
+    }
+    if (r.seat !== seat || review.hidden) return; // another seat was chosen meanwhile
+    const move = (a) => (renderer && renderer.describe ? renderer.describe(a, { t }) : a);
+    review.replaceChildren(close, ...reviewBody(h, data, { move, show: (step) => r.show(step),
+      who: `${t("web.seat", { n: seat })} · ${names[seat]}` }));
+  };
 
   r.show = async (to) => {
     if (to < 0 || (r.steps && to > r.steps)) return;
@@ -88,7 +162,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
       h("a", { href: `/t/${id}`, "data-link": true, class: "again", "data-testid": "replay-table" }, t("web.replay.to_table"))),
     controls,
     h("div", { class: "layout" }, r.board,
-      h("aside", {}, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), log))));
+      h("aside", {}, review, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), log))));
   const step = params.get("step");
   await r.show(step === null || step === "end" ? 0 : Math.max(0, Number(step) || 0));
   if (step === "end") await r.show(r.steps);

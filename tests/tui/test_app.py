@@ -110,7 +110,7 @@ async def test_help_shows_rules_options_of_the_preset_and_keys():
         await pilot.press("question_mark")
         await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = app.screen.text
-        for word in ("d2_kings", "Kings wild", "wild_mode", "kings *", "TR-26", "1 … 9, 0", "hint"):
+        for word in ("d2_kings", "Kings wild", "wild_mode", "Kings *", "TR-26", "1 … 9, 0", "hint"):
             assert word in text, word
         await pilot.press("escape")
         await settle(pilot, lambda: app.screen is screen(app))
@@ -304,7 +304,33 @@ async def test_help_in_spanish_translates_the_option_docs():
         await pilot.press("f1")
         await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = app.screen.text
-        assert "Reglas" in text and "Qué figuras son comodín" in text and "preajuste standard" in text
+        assert "Reglas" in text and "Comodines" in text and "preajuste Estándar" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "ar"])
+@sync
+async def test_issue_15_item_7_help_shows_every_option_by_its_label_with_its_explanation(lang, monkeypatch):
+    """Every option the help shows has its players' label, value and one-line explanation in the
+    language (the page's web.option/web.choice keys); the raw name stays only as the --option key."""
+    from cardtable.i18n import catalog
+    from cardtable.i18n.words import option_doc, option_label, preset_label, value_text
+
+    monkeypatch.setenv("CARDTABLE_BIDI", "off")  # the words as stored (test_arabic.py checks their order)
+    s = session(seed=1, lang=lang)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press("f1")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = app.screen.text
+        title = str(screen(app).query_one("#title").render())
+    for spec in type(s.game).OPTIONS:
+        for key in (f"web.option.trash.{spec.name}", f"web.option.trash.{spec.name}.doc"):
+            assert key in catalog(lang), key  # translated, not the English fallback
+        label = option_label("trash", spec.name, lang)
+        value = value_text("trash", spec.name, s.game.options[spec.name], lang)
+        assert f"[b]{label}[/b]: {value}" in text and option_doc("trash", spec.name, lang) in text
+    assert preset_label("trash", "standard", lang) in title and "standard" not in title
 
 
 @sync

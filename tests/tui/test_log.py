@@ -48,3 +48,24 @@ async def test_item_10_in_80x24_the_log_column_keeps_every_word():
         assert log.display and log.region.right <= 80
         width = log.scrollable_content_region.width
         assert max(line.text.rstrip().__len__() for line in log.lines) <= width
+
+
+@sync
+async def test_issue_15_item_10_the_log_rewraps_when_its_column_narrows():
+    """Lines written in a wide log are wrapped again when the terminal narrows: no word is cut off
+    at the right edge (4-player Trash widens its table as the app mounts, so this happens at once)."""
+    game = cardtable.load("trex")
+    s = Session.start(game, parse_seats("human,hard,hard,hard", "trex"), seed=3, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(140, 34)) as pilot:
+        log = screen(app).log_widget
+        await settle(pilot, lambda: len(log.lines) > 8)
+        await pilot.pause(0.1)
+        wide = max(len(line.text.rstrip()) for line in log.lines)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.2)
+        width = log.scrollable_content_region.width
+        assert wide > width, "a line was wider than the narrow column"
+        assert max(len(line.text.rstrip()) for line in log.lines) <= width
+        words = " ".join(line.text for line in log.lines).split()
+        assert "seat" in words or "you" in words

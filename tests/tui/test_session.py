@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cardtable
 from cardtable.bots import make_bot
 from cardtable.host import VirtualClock
@@ -48,5 +50,19 @@ def test_hint_is_what_the_hint_bot_plays_and_resume_replays_exactly():
 def test_seat_labels():
     s = Session.start(cardtable.load("trash", players=3), parse_seats("human:Ana,sensible,human", "trash"), seed=1)
     assert s.hot_seat and s.humans == (0, 2)
-    assert s.seat_label(0, 0) == "you" and s.seat_label(0, 2) == "Ana" and s.seat_label(1, 0) == "seat 1 (sensible)"
-    assert s.seat_title(0) == "Ana (seat 0)" and s.seat_title(2) == "seat 2"
+    assert s.seat_label(0, 0) == "you" and s.seat_label(0, 2) == "Ana" and s.seat_label(1, 0) == "Ben · sensible bot"
+    assert s.seat_title(0) == "Ana (seat 0)" and s.seat_title(2) == "seat 2" and s.seat_title(1) == "Ben (seat 1)"
+
+
+def test_issue_15_item_6_bots_have_the_pages_names_and_translated_level_labels():
+    from cardtable.i18n.bots import BOT_NAMES
+
+    app_js = (Path(cardtable.__file__).parent / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    assert "const BOT_NAMES = [" + ", ".join(f'"{n}"' for n in BOT_NAMES) + "];" in app_js  # one list for both
+    s = Session.start(cardtable.load("trex"), parse_seats("human,hard,expert,medium", "trex"), seed=1, lang="es")
+    assert [s.seat_label(p, 0) for p in range(4)] == ["tú", "Ben · bot difícil", "Cleo · bot experto",
+                                                      "Dani · bot medio"]
+    s.lang = "ar"
+    assert s.seat_label(1, 0) == "Ben · بوت صعب"
+    spit = Session.start(cardtable.load("spit"), parse_seats("human,reaction-expert", "spit"), seed=1, lang="en")
+    assert spit.seat_label(1, 0) == "Ben · expert, reaction bot" and spit.seat_title(1) == "Ben (seat 1)"

@@ -353,3 +353,33 @@ async def test_issue_15_spit_waits_behind_a_ready_step_and_counts_down():
         clock.advance(30.0)
         scr.pump()
         assert len(s.match.state.history) > count
+
+
+@sync
+async def test_issue_15_item_3_each_spit_card_stack_is_on_its_owners_side_with_its_count_at_the_end():
+    """The seat on screen's spit cards are counted on its own line at the bottom, the other seat's on
+    the top line by its name; at the end of a won game both counts are the state's."""
+    s, clock = spit_session(seed=3, max_rounds=1)  # one round, won by the cards left (SP-26)
+    app = TableApp(s, hz=NEVER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        scr = rt(app)
+        for _ in range(20000):
+            if s.is_over:
+                break
+            keys = human_keys(drawn(app))
+            for key in keys:
+                await pilot.press(key)
+            clock.advance(0.05 if keys else 0.25)
+            scr.pump()
+            await pilot.pause()
+        assert s.is_over
+        await pilot.pause()
+        bottom = str(scr.table.query_one("#spit-title-0").render())
+        top = str(scr.table.query_one("#spit-title-1").render())
+        mine, theirs = (len(p) for p in s.match.state.spitcards)  # type: ignore[attr-defined]
+        held = drawn(app).cards_held
+        assert s.match.state.outcome() is not None
+    assert bottom.startswith("you") and f"spit cards: {mine} " in bottom
+    assert top.startswith("Ben") and f"spit cards: {theirs} " in top
+    assert f"· {held[0]} cards left" in bottom and f"· {held[1]} cards left" in top and held[0] != held[1]

@@ -311,8 +311,9 @@ async def test_tx_2_the_next_seat_in_play_is_drawn_on_your_right():
         t = table(app)
         assert t.positions() == (0, 3, 2, 1)
         drawn = rich_text(t._trick(t.tview, t.model))
-        row = next(line for line in drawn.splitlines() if "seat 1" in line and "seat 3" in line)
-        assert row.index("seat 3") < row.index("seat 1")
+        one, three = s.seat_label(1, 0), s.seat_label(3, 0)
+        row = next(line for line in drawn.splitlines() if one in line and three in line)
+        assert row.index(three) < row.index(one)
 
 
 @sync
@@ -335,3 +336,14 @@ async def test_tx_the_end_of_deal_summary_shows_who_took_what_and_waits_for_the_
         await pilot.press("enter")
         await settle(pilot, lambda: app.screen is screen(app))
         await settle(pilot, lambda: len(s.match.state.history) > count)  # and play goes on
+
+
+@sync
+async def test_issue_15_item_7_the_contracts_left_are_named_in_the_language():
+    s = session()
+    s.lang = "es"
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        head = str(screen(app).query_one("#trex-head").render())
+    assert "quedan: Rey de corazones" in head and "KH" not in head and "QN" not in head

@@ -12,8 +12,11 @@ from cardtable.tui.app import TableApp, TableScreen
 
 
 async def settle(pilot, check: Callable[[], bool], limit: int = 5000) -> None:
-    """Let the app run until ``check()`` holds."""
+    """Let the app run until ``check()`` holds (an error inside the app fails at once)."""
     for _ in range(limit):
+        crash = getattr(pilot.app, "_exception", None)
+        if crash is not None:
+            raise AssertionError(f"the app failed: {crash!r}") from crash
         if check():
             return
         await pilot.pause()
@@ -40,11 +43,16 @@ def trash_key(view: TrashView) -> str:
     return "y"
 
 
+BOUND = 240.0
+"""Seconds any pilot test may run before it fails (none may hang the suite)."""
+
+
 def sync(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """Run an async test with asyncio (no pytest plugin needed)."""
+    """Run an async test with asyncio (no pytest plugin needed), failing it after :data:`BOUND`
+    seconds instead of letting it hang."""
 
     @functools.wraps(test)
     def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(test(*args, **kwargs))
+        asyncio.run(asyncio.wait_for(test(*args, **kwargs), BOUND))
 
     return run

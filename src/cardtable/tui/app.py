@@ -9,6 +9,7 @@ game's table before the view after the action is drawn.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from contextlib import suppress
 from typing import Literal
@@ -19,15 +20,19 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from ..core.errors import CardtableError
 from ..core.game import Action, Event, PlayerView
 from ..host.forced import answered_line, forced_action
+from ..host.pacing import Pacing, bot_pacing
 from ..host.realtime import Arrival
+from ..i18n.words import preset_label
+from .eventlog import EventLog
 from .games import GameTable, table_class
+from .games.base import LOG_MIN_SCREEN
 from .help import help_text
-from .session import Session, Step, event_line, languages, tr
+from .session import Session, Step, event_line, languages, shown, tr
 
 Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
 
@@ -53,7 +58,7 @@ def table_layout(table: GameTable) -> ComposeResult:
     yield Static(id="title")
     with Horizontal(id="main"):
         yield table
-        yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield EventLog(id="log")
     yield Static(id="status")
     yield Static(id="keys")
 
@@ -75,7 +80,8 @@ class CoverScreen(Screen[None]):
         lang = self.session.lang
         who = self.session.seat_title(self.seat)
         yield Static(
-            Text.assemble((tr("cover.title", lang, who=who), "bold"), "\n\n", tr("cover.body", lang, who=who)),
+            Text.assemble((shown(tr("cover.title", lang, who=who), lang), "bold"), "\n\n",
+                          shown(tr("cover.body", lang, who=who), lang)),
             id="cover",
         )
 
@@ -128,7 +134,9 @@ class ResultScreen(ModalScreen[str]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble((self.text, "bold"), "\n\n", (tr("result.keys", self.lang), "dim")), id="result")
+        lang = self.lang
+        yield Static(Text.assemble((shown(self.text, lang), "bold"), "\n\n",
+                                   (shown(tr("result.keys", lang), lang), "dim")), id="result")
 
     def on_key(self, event: events.Key) -> None:
         answers = {"escape": "table", "enter": "table", "space": "table", "s": "save", "ctrl+s": "save", "q": "quit",
@@ -174,8 +182,9 @@ class QuitScreen(ModalScreen[str]):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        yield Static(Text.assemble((tr("quit.title", self.lang), "bold"), "\n\n", (tr("quit.keys", self.lang), "dim")),
-                     id="quit")
+        lang = self.lang
+        yield Static(Text.assemble((shown(tr("quit.title", lang), lang), "bold"), "\n\n",
+                                   (shown(tr("quit.keys", lang), lang), "dim")), id="quit")
 
     def on_key(self, event: events.Key) -> None:
         answers = {"escape": "stay", "n": "stay", "s": "save", "ctrl+s": "save", "q": "quit", "y": "quit"}
@@ -221,6 +230,7 @@ class TableScreen(Screen[None]):
         return table_layout(self.table)
 
     def on_mount(self) -> None:
+        self.log_widget.rtl = self.session.lang == "ar"
         view = self.session.view(self.viewer)
         self.table.show(view)
         for event in view.events:
@@ -246,23 +256,24 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """In a narrow terminal the table gets the whole width (the log comes back when there is room)."""
-        self.log_widget.display = event.size.width >= 76
+        self.log_widget.display = event.size.width >= LOG_MIN_SCREEN
+        self.table.fit(event.size.width, event.size.height)
 
     @property
-    def log_widget(self) -> RichLog:
-        return self.query_one("#log", RichLog)
+    def log_widget(self) -> EventLog:
+        return self.query_one("#log", EventLog)
 
     def _texts(self) -> None:
         s, lang = self.session, self.session.lang
         who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
         extra = self.table.subtitle()
-        self.query_one("#title", Static).update(
-            Text(tr("title", lang, game=s.game.title, preset=s.game.preset, who=who) + (f" · {extra}" if extra else ""))
-        )
-        self.query_one("#keys", Static).update(Text(self._keys_line()))
+        title = tr("title", lang, game=s.game.title, preset=preset_label(s.game.name, s.game.preset, lang), who=who)
+        self.query_one("#title", Static).update(Text(shown(title + (f" · {extra}" if extra else ""), lang)))
+        self.query_one("#keys", Static).update(Text(shown(self._keys_line(), lang)))
         line = self._status_line()
         status = self.query_one("#status", Static)
-        status.update(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")))
+        status.update(Text.assemble(shown(line, lang), "\n",
+                                    (shown(self.message, lang), "bold red" if self.error else "bold cyan")))
 
     def _keys_line(self) -> str:
         return tr("keys", self.session.lang)
@@ -298,12 +309,7 @@ class TableScreen(Screen[None]):
         self._write(Text("· " + text, style=style))
 
     def _write(self, line: Text) -> None:
-        """A line at the end of the log, scrolled into sight at once: the log is never behind
-        what the table shows (a deferred scroll waits for the next refresh, which a bot's thinking
-        or a busy animation can hold back for seconds)."""
-        log = self.log_widget
-        log.write(line, scroll_end=False)
-        log.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.log_widget.add(line)
 
     # -------------------------------------------------------------- driving
     def _kick(self, delay: float = 0.0) -> None:
@@ -377,9 +383,9 @@ class TableScreen(Screen[None]):
             self._texts()
             if not self._bot_pending:
                 self._bot_pending = True
-                if self.bot_delay > 0:
+                if self.bot_delay > 0 and not self.threaded_bots:
                     self.set_timer(self.bot_delay, self._bot)
-                else:
+                else:  # a thinking bot is asked at once; its pacing holds the move back (see _think)
                     self.call_later(self._bot)
             return
         self.say(tr("status.stuck", s.lang), error=True)
@@ -429,10 +435,10 @@ class TableScreen(Screen[None]):
         self.table.show(view)
         if self.session.hot_seat:
             log = self.log_widget
-            log.clear()
+            log.reset()
             self._last_actor = None
             who = tr("spectator", self.session.lang) if seat is None else self.session.seat_title(seat)
-            log.write(Text(f"— {who} —", style="bold"))
+            log.add(Text(f"— {who} —", style="bold"))
             for event in view.events:
                 self._log(event, view)
 
@@ -458,20 +464,37 @@ class TableScreen(Screen[None]):
             self._enqueue(step)
         self._kick()
 
+    def pacing(self, seat: int) -> Pacing | None:
+        """When the bot at ``seat`` shows its move (host/pacing.py, as the server does): a drawn
+        wait after it was asked, so how long it took says nothing about its cards or how many
+        moves it had. None with no bot delay (``--pace 0``, fast mode): no waiting at all."""
+        bot = self.session.match.bots.get(seat)
+        return None if bot is None else bot_pacing(bot, self.bot_delay)
+
     def _think(self, seat: int) -> None:
         """The bot at ``seat`` thinks in a thread (the screen, its keys and its log stay alive);
-        its move is submitted back here, unless the match moved on meanwhile."""
+        its move is released by a Textual timer when its pacing says (never a sleep on this
+        thread), unless the match moved on meanwhile."""
         s = self.session
         count = len(s.match.state.history)
         self._bot_pending = True
+        pacing = self.pacing(seat)
+        asked = time.monotonic()
 
-        def done(action: Action) -> None:
+        def release(action: Action) -> None:
             self._bot_pending = False
             if self.retired or len(s.match.state.history) != count:
                 self._kick()
                 return
             self._enqueue(s.play_bot(seat, action, self.viewer))
             self._kick()
+
+        def done(action: Action) -> None:
+            wait = 0.0 if pacing is None else pacing.wait(asked, time.monotonic(), s.match.pace_rngs[seat])
+            if wait > 0 and not self.retired:
+                self.set_timer(wait, lambda: release(action))
+            else:
+                release(action)
 
         def work() -> None:
             action = s.think(seat)
@@ -558,7 +581,7 @@ class TableScreen(Screen[None]):
         handlers = {
             "question_mark": self.action_help, "f1": self.action_help, "h": self.action_hint,
             "s": self.action_save, "ctrl+s": self.action_save, "q": self.action_quit_game,
-            "l": self.action_language, "f": self.action_fast,
+            "l": self.action_language, "f": self.action_fast, "u": self.action_undo,
         }
         if key in handlers:
             event.stop()
@@ -590,7 +613,28 @@ class TableScreen(Screen[None]):
 
     def action_help(self) -> None:
         lang = self.session.lang
-        self.app.push_screen(HelpScreen(help_text(self.session.game, lang, self.table.key_help() + global_keys(lang))))
+        undo = [("u", tr("key.undo", lang))] if self._undo_on else []
+        self.app.push_screen(HelpScreen(help_text(self.session.game, lang,
+                                                  self.table.key_help() + global_keys(lang) + undo)))
+
+    @property
+    def _undo_on(self) -> bool:
+        return isinstance(self.app, TableApp) and self.app.undo and self.session.undo_allowed
+
+    def action_undo(self) -> None:
+        """Take back the person's last move and the bots' replies (an option against bots only):
+        the match is replayed without them (Session.take_back) on a fresh table screen."""
+        s, lang = self.session, self.session.lang
+        if not (isinstance(self.app, TableApp) and self.app.undo) or s.realtime:  # never in a race
+            self.say(tr("status.undo_off", lang), error=True)
+        elif not s.undo_allowed:
+            self.say(tr("status.undo_people", lang), error=True)
+        elif self.awaiting is None or self.frames or self.retired:
+            return  # only on the person's turn, with nothing moving
+        elif not s.take_back():
+            self.say(tr("status.undo_nothing", lang), error=True)
+        else:
+            self.app.restart_table(tr("status.undone", lang))
 
     def action_hint(self) -> None:
         lang = self.session.lang
@@ -633,6 +677,8 @@ class TableScreen(Screen[None]):
             if self.session.lang in langs else langs[0]
         self.table.refresh_texts()
         lang = self.session.lang
+        self.log_widget.rtl = lang == "ar"
+        self.log_widget.rewrap()
         self.say(tr("status.language", lang, name=tr(f"lang.{lang}", lang)))
 
     def action_fast(self) -> None:
@@ -770,8 +816,8 @@ class ReadyScreen(ModalScreen[None]):
 
     def _text(self) -> Text:
         if self.counting is None:
-            return Text.assemble((tr("ready.title", self.lang, game=self.title_text), "bold"), "\n\n",
-                                 (tr("ready.keys", self.lang), "dim"))
+            return Text.assemble((shown(tr("ready.title", self.lang, game=self.title_text), self.lang), "bold"),
+                                 "\n\n", (shown(tr("ready.keys", self.lang), self.lang), "dim"))
         return Text(str(self.counting), style="bold")
 
     def on_key(self, event: events.Key) -> None:
@@ -801,9 +847,10 @@ class TableApp(App[int]):
     ENABLE_COMMAND_PALETTE = False  # every key is the game's (see the help screen)
 
     def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0,
-                 ready: bool = False) -> None:
+                 ready: bool = False, undo: bool = False) -> None:
         super().__init__()
         self.session = session
+        self.undo = undo  # the person may take moves back (against bots only, Session.undo_allowed)
         self.pace = pace
         self.bot_delay = bot_delay
         self.hz = hz
@@ -825,6 +872,15 @@ class TableApp(App[int]):
             if isinstance(screen, TableScreen):
                 return screen
         raise LookupError("no table screen")
+
+    def restart_table(self, message: str = "") -> None:
+        """A fresh table screen for the session (after a take-back): the one below retires."""
+        old_screen = self.table_screen
+        old_screen.retired = True
+        fresh = self.table_for(self.session, old_screen._speeds[0], old_screen._speeds[1])
+        fresh.pace, fresh.bot_delay = old_screen.pace, old_screen.bot_delay
+        fresh.message = message
+        self.push_screen(fresh)
 
     def new_match(self) -> None:
         """Another match of the same game with the same seats (a fresh deal; saved under a new name)."""

@@ -1,20 +1,15 @@
 """The help screen's text: a game's rules summary, the chosen preset, every
 option with its value and the keys. Plain Python (Rich markup), from the game's
-``OPTIONS``/``PRESET_DOCS`` and the ``tui`` catalog."""
+``OPTIONS``/``PRESET_DOCS`` and the catalogs: presets, options and values by the
+players' words the page uses (:mod:`cardtable.i18n.words`), each option with its
+one-line explanation and, dim, the name ``--option`` takes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.game import Game
 from ..i18n import catalog
+from ..i18n.words import option_doc, option_label, preset_doc, preset_label, value_text
 from .session import tr
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return "none" if v is None else str(v)
 
 
 def _esc(text: str) -> str:
@@ -24,10 +19,8 @@ def _esc(text: str) -> str:
 def help_text(game: Game, lang: str, keys: list[tuple[str, str]]) -> str:
     """Rich markup for the help screen of ``game`` (with its options) in ``lang``."""
     cls = type(game)
-    lines = [f"[b]{cls.title}[/b] — " + tr("help.preset", lang, preset=game.preset)]
-    doc = tr(f"{cls.name}.preset.{game.preset}", lang)
-    if doc == f"tui.{cls.name}.preset.{game.preset}":
-        doc = cls.PRESET_DOCS.get(game.preset, "")
+    lines = [f"[b]{cls.title}[/b] — " + _esc(tr("help.preset", lang, preset=preset_label(cls.name, game.preset, lang)))]
+    doc = preset_doc(cls.name, game.preset, lang, cls.PRESET_DOCS.get(game.preset, ""))
     if doc:
         lines.append(_esc(doc))
     rules_key = f"tui.{cls.name}.rules"
@@ -40,11 +33,10 @@ def help_text(game: Game, lang: str, keys: list[tuple[str, str]]) -> str:
     for spec in cls.OPTIONS:
         value = game.options[spec.name]
         changed = " *" if value != spec.default else ""
-        option_doc = tr(f"{cls.name}.option.{spec.name}", lang)
-        if option_doc == f"tui.{cls.name}.option.{spec.name}":
-            option_doc = spec.doc
-        lines.append(f"  [b]{spec.name}[/b] = {_esc(_value(value))}{changed}  [dim]\\[{spec.rule}][/dim]")
-        lines.append(f"      {_esc(option_doc)}")
-    lines += ["", f"[dim]{tr('help.presets', lang, names=', '.join(cls.PRESETS))}[/dim]",
+        label, shown = option_label(cls.name, spec.name, lang), value_text(cls.name, spec.name, value, lang)
+        lines.append(f"  [b]{_esc(label)}[/b]: {_esc(shown)}{changed}  [dim]\\[{spec.name} · {spec.rule}][/dim]")
+        lines.append(f"      {_esc(option_doc(cls.name, spec.name, lang, spec.doc))}")
+    names = ", ".join(f"{preset_label(cls.name, p, lang)} ({p})" for p in cls.PRESETS)
+    lines += ["", f"[dim]{_esc(tr('help.presets', lang, names=names))}[/dim]",
               f"[dim]{tr('help.close', lang)}[/dim]"]
     return "\n".join(lines)

@@ -17,12 +17,13 @@ def _textual() -> None:
         ) from None
 
 
-def run_play(session: Session, *, pace: float = 0.25, bot_delay: float = 0.4) -> int:
-    """Play ``session`` in the Textual app; returns the exit status."""
+def run_play(session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, undo: bool = False) -> int:
+    """Play ``session`` in the Textual app (``undo``: the person may take moves back against
+    bots); returns the exit status."""
     _textual()
     from .app import TableApp
 
-    code = TableApp(session, pace=pace, bot_delay=bot_delay, ready=True).run()
+    code = TableApp(session, pace=pace, bot_delay=bot_delay, ready=True, undo=undo).run()
     return int(code or 0)
 
 

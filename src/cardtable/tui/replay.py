@@ -1,23 +1,31 @@
 """``cardtable replay FILE --seat N --tui``: a record, step by step, as one seat saw it.
 
 Only ``state.view(seat)`` of each step is ever shown (the spectator's view
-without ``--seat``), through the same game table as live play.
+without ``--seat``), through the same game table as live play. ``r`` opens the
+review of the replayed seat (:mod:`cardtable.review`, from that seat's views):
+its costliest decisions, computed in a worker thread with a small budget; a
+number jumps the replay to the position of that decision.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
 
 from ..core.game import Action, Event, PlayerView
 from ..records.record import Record, replay_views
+from ..review import Review, review
+from ..review.text import decision_line, review_lines
 from .app import HelpScreen, table_layout
+from .eventlog import EventLog
 from .games import GameTable, table_class
 from .help import help_text
 from .session import Session, event_line, tr
@@ -29,9 +37,68 @@ def replay_keys(lang: str) -> list[tuple[str, str]]:
         ("→, Space, Enter", tr("replay.key.next", lang)),
         ("←", tr("replay.key.back", lang)),
         ("Home / End", tr("replay.key.ends", lang)),
+        ("r", tr("replay.key.review", lang)),
         ("? / F1", tr("replay.key.help", lang)),
         ("q, Esc", tr("replay.key.quit", lang)),
     ]
+
+
+REVIEW_WORLDS = 8
+"""Worlds per decision of the replay's review: a small budget, so that it is ready in seconds."""
+
+REVIEW_COSTLIEST = 9
+"""Decisions the review pane lists (keys 1–9 jump to them)."""
+
+
+class ReviewScreen(ModalScreen[int | None]):
+    """The review of the replayed seat: the summary and its costliest decisions, numbered; a
+    number (or Enter on the first) answers the chosen decision's step, Esc nothing."""
+
+    DEFAULT_CSS = """
+    ReviewScreen { align: center middle; }
+    ReviewScreen #review-box { width: 90%; height: 80%; border: round $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self.review: Review | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="review-box"):
+            yield Static(Text(tr("replay.reviewing", self.lang), style="dim"), id="review-text")
+
+    @property
+    def costliest(self) -> list[int]:
+        """The steps of the listed decisions, in the order shown."""
+        return [] if self.review is None else [d.step for d in self.review.costliest(REVIEW_COSTLIEST)]
+
+    def show(self, result: Review) -> None:
+        self.review = result
+        lang = self.lang
+        head = review_lines(result, lang, costliest=0)[:1]
+        out = Text("\n".join(head) + "\n\n", style="bold")
+        worst = result.costliest(REVIEW_COSTLIEST)
+        if not worst:
+            out.append(tr("replay.review_none", lang))
+        for i, d in enumerate(worst, 1):
+            out.append(f"{i}. ", style="bold cyan")
+            out.append(decision_line(result, d, lang) + "\n")
+        out.append("\n" + tr("replay.review_keys", lang), style="dim")
+        self.query_one("#review-text", Static).update(out)
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        steps = self.costliest
+        if key.isdigit() and 1 <= int(key) <= len(steps):
+            event.stop()
+            self.dismiss(steps[int(key) - 1])
+        elif key == "enter" and steps:
+            event.stop()
+            self.dismiss(steps[0])
+        elif key in ("escape", "r", "q"):
+            event.stop()
+            self.dismiss(None)
 
 
 class ReplayScreen(Screen[None]):
@@ -56,6 +123,9 @@ class ReplayScreen(Screen[None]):
         self.index = 0
         self.generation = 0
         self.table: GameTable = table_class(session.game.name)(session, id="table")
+        self.record: Record | None = None  # for the review (ReplayApp sets it)
+        self.review: Review | None = None  # computed once, on the first ``r``
+        self._pane: ReviewScreen | None = None
 
     def compose(self) -> ComposeResult:
         return table_layout(self.table)
@@ -67,6 +137,7 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.table.can_focus = False  # the arrow keys step the replay (a table would move its cursor)
+        self.query_one("#log", EventLog).rtl = self.session.lang == "ar"
         self.go(0)
 
     def action_step(self, key: str) -> None:
@@ -82,7 +153,7 @@ class ReplayScreen(Screen[None]):
         """Show step ``index`` (0 is the start); ``animate`` plays its events one by one first."""
         self.index = max(0, min(index, len(self.steps) - 1))
         action, view = self.steps[self.index]
-        log = self.query_one("#log", RichLog)
+        log = self.query_one("#log", EventLog)
         lang = self.session.lang
         if action is None:
             line = tr("replay.start", lang)
@@ -90,9 +161,9 @@ class ReplayScreen(Screen[None]):
             actor = self.steps[self.index - 1][1].current_player
             who = self.session.seat_label(actor, self.seat) if actor >= 0 else "—"
             line = tr("replay.step", lang, who=who, action=self.table.describe(action))
-        log.write(Text(f"{self.index}. {line}", style="bold"))
+        log.add(Text(f"{self.index}. {line}", style="bold"))
         for event in view.events:
-            log.write(Text("   " + event_line(self.session.game.name, event, view, lang)))
+            log.add(Text("   " + event_line(self.session.game.name, event, view, lang)))
         self.generation += 1  # timers of an earlier step's animation then do nothing
         if animate and self.pace > 0 and view.events:
             generation = self.generation
@@ -126,9 +197,45 @@ class ReplayScreen(Screen[None]):
             event.stop()
             lang = self.session.lang
             self.app.push_screen(HelpScreen(help_text(self.session.game, lang, replay_keys(lang))))
+        elif key == "r":
+            event.stop()
+            self.action_review()
         elif key in ("q", "escape"):
             event.stop()
             self.app.exit(0)
+
+    def action_review(self) -> None:
+        """Show the review of the replayed seat; the first time it is computed in a worker thread
+        (the replay stays live and the pane says so until it is ready)."""
+        lang = self.session.lang
+        if self.seat is None or self.record is None:
+            self.query_one("#status", Static).update(Text(tr("replay.review_seat", lang), style="bold red"))
+            return
+        pane = ReviewScreen(lang)
+        self._pane = pane
+        self.app.push_screen(pane, callback=self._jump)
+        if self.review is not None:
+            pane.call_after_refresh(pane.show, self.review)
+            return
+        record, seat = self.record, self.seat
+
+        def work() -> None:
+            result = review(record, seat, worlds=REVIEW_WORLDS, hindsight=False)
+            with suppress(RuntimeError):  # the app has closed meanwhile
+                self.app.call_from_thread(self._reviewed, result)
+
+        self.run_worker(work, thread=True, exclusive=True, group="review", exit_on_error=False)
+
+    def _reviewed(self, result: Review) -> None:
+        self.review = result
+        if self._pane is not None and self._pane.is_attached:
+            self._pane.show(result)
+
+    def _jump(self, step: int | None) -> None:
+        """Go to the position of the decision at record step ``step`` (what the seat saw when it chose)."""
+        self._pane = None
+        if step is not None:
+            self.go(step - 1)
 
 
 class ReplayApp(App[int]):
@@ -152,4 +259,6 @@ class ReplayApp(App[int]):
         first = steps[0][1]
         match = Match(self.record.new_state().game, seed=self.record.seed, deck=self.record.deck)
         session = Session(match, tuple(SeatSpec("human") for _ in range(first.num_players)), lang=self.lang)
-        return ReplayScreen(session, steps, self.seat, self.pace)
+        screen = ReplayScreen(session, steps, self.seat, self.pace)
+        screen.record = self.record
+        return screen

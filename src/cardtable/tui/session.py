@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -22,11 +22,21 @@ from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Action, Event, Game, PlayerView
 from ..core.seats import SIMULTANEOUS, TERMINAL
 from ..host.clock import Clock
+from ..host.forced import forced_action
 from ..host.match import Match
 from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..i18n import event_text, translate
-from ..records.record import Record
+from ..i18n.bidi import visual
+from ..i18n.bots import bot_name, bot_named
+from ..records.record import Record, replay_views
 from .seats import HINT_BOTS, NO_PRIVATE_CARDS, SeatSpec, pick_bot
+
+
+def shown(text: str, lang: str) -> str:
+    """``text`` as the terminal must draw it in ``lang``: Arabic reordered and joined for a
+    terminal without bidi (:func:`cardtable.i18n.bidi.visual`, ``CARDTABLE_BIDI`` chooses; see
+    docs/arabic.md), every other language as it is."""
+    return visual(text, rtl=True) if lang == "ar" else text
 
 
 def tr(key: str, lang: str, **values: object) -> str:
@@ -164,7 +174,8 @@ class Session:
         return 0 <= seat < len(self.seats) and self.seats[seat].is_human
 
     def seat_label(self, seat: int, viewer: int | None) -> str:
-        """How ``viewer``'s screen names ``seat``: "you", a given name, or "seat 1 (sensible)"."""
+        """How ``viewer``'s screen names ``seat``: "you", a given name, "seat 2", or a bot by its
+        name and translated level, as the page does ("Ben · sensible bot", i18n/bots.py)."""
         spec = self.seats[seat]
         if seat == viewer:
             return tr("you", self.lang)
@@ -172,13 +183,15 @@ class Session:
             return spec.name
         if spec.is_human:
             return tr("seat", self.lang, n=seat)
-        return tr("seat_bot", self.lang, n=seat, bot=spec.kind)
+        return bot_named(seat, spec.kind, self.lang)
 
     def seat_title(self, seat: int) -> str:
-        """A seat's name without "you" (for the cover screen)."""
+        """A seat's name without "you" (for the cover screen): "Ana (seat 0)", "Ben (seat 1)" for
+        the bot at seat 1, "seat 2"."""
         spec = self.seats[seat]
         base = tr("seat", self.lang, n=seat)
-        return f"{spec.name} ({base})" if spec.name else base
+        name = spec.name or ("" if spec.is_human else bot_name(seat))
+        return f"{name} ({base})" if name else base
 
     # ----------------------------------------------------------- real time
     @property
@@ -307,6 +320,41 @@ class Session:
     @property
     def hint_bot_name(self) -> str:
         return pick_bot(self.game.name, HINT_BOTS)
+
+    # ---------------------------------------------------------------- undo
+    @property
+    def undo_allowed(self) -> bool:
+        """A take-back is possible at this table: one person against bots only, turn by turn
+        (never with another person at the table, and not in a race)."""
+        return len(self.humans) == 1 and not self.realtime
+
+    def undo_point(self) -> int | None:
+        """How many actions of the record stay when the person's last move (one they chose: not
+        an answer given for them) and the bots' replies to it are taken back; None if none."""
+        if not self.undo_allowed:
+            return None
+        human = self.humans[0]
+        before: PlayerView | None = None
+        point = None
+        for k, (action, view) in enumerate(replay_views(self.record(), human)):
+            if action is not None and before is not None and before.current_player == human \
+                    and forced_action(self.game.name, before) is None:
+                point = k - 1
+            before = view
+        return point
+
+    def take_back(self) -> bool:
+        """Undo the person's last move and the bots' replies: the match is replayed from its record
+        without those actions (the same deal; only ``state.view`` is shown of it). False if there
+        is nothing to take back."""
+        point = self.undo_point()
+        if point is None:
+            return False
+        record = replace(self.record(), actions=self.record().actions[:point], result=None)
+        bots = {s: make_bot(record.game, spec.kind) for s, spec in enumerate(self.seats) if not spec.is_human}
+        self.match = Match.from_record(record, bots=bots, bot_seed=self.bot_seed)
+        self._hint_bot = None
+        return True
 
     # ---------------------------------------------------------------- save
     def record(self) -> Record:

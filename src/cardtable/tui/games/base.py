@@ -24,6 +24,17 @@ from textual.widget import Widget
 from ...core.game import Action, Event, PlayerView
 from ..session import Session, tr
 
+LOG_MIN_SCREEN = 76
+"""Narrower than this the table has the whole width and the log is hidden."""
+
+LOG_ROOM = 24
+"""Columns the log keeps beside a table that grows into a wide terminal."""
+
+
+def table_room(width: int) -> int:
+    """The columns a table may take in a terminal ``width`` columns wide (the log keeps its room)."""
+    return width if width < LOG_MIN_SCREEN else min(int(width * 0.7), width - LOG_ROOM)
+
 
 class GameTable(Widget):
     """The base of every game's table widget."""
@@ -89,6 +100,9 @@ class GameTable(Widget):
 
     def highlight(self, action: Action | None) -> None:
         """Mark the action a hint suggests (default: nothing to mark)."""
+
+    def fit(self, width: int, height: int) -> None:
+        """The terminal is ``width`` × ``height`` now: use the room (default: the CSS does it)."""
 
     def refresh_texts(self) -> None:
         """Redraw after a change of language."""

@@ -21,7 +21,7 @@ from ...games.trash.roles import WILDCARD
 from ...games.trash.view import TrashView
 from ..cards import card_text
 from ..session import Session, tr
-from .base import GameTable
+from .base import GameTable, table_room
 
 SLOT_KEYS = {str(k % 10): k for k in range(1, 11)}
 """Keys 1 … 9 and 0 choose slots 1 … 10."""
@@ -87,8 +87,8 @@ class PileCell(Static):
 class SeatPanel(Vertical):
     """One seat's name, layout size, hands won and layout in two rows."""
 
-    def __init__(self, row: int) -> None:
-        super().__init__(classes="seat", id=f"seat-row-{row}")
+    def __init__(self, row: int, other: bool) -> None:
+        super().__init__(classes="seat -other" if other else "seat", id=f"seat-row-{row}")
         self.row = row
         self.seat = -1
 
@@ -114,6 +114,9 @@ class Table(GameTable):
     Table .seat-title { height: 1; }
     Table .slots { height: 2; }
     Table .slot { width: 7; height: 2; content-align: center middle; }
+    Table #trash-others { layout: grid; grid-size: 1; grid-rows: auto; grid-gutter: 0; }
+    Table.-wide .seat.-other .slot { width: 5; }
+    Table.-wide .seat.-other .seat-title { height: 2; }
     Table .slot.-target { background: $warning 40%; }
     Table .slot.-flash { background: $success 60%; }
     Table .slot.-hint { background: $accent 70%; }
@@ -130,24 +133,45 @@ class Table(GameTable):
         self.model: _Model | None = None
         self.order: list[int] = list(range(self.n))
         self.hint: Action | None = None
+        self.wide = False  # the other seats side by side (see fit)
+        self.cols = 1
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="trash-others"):
             for row in range(self.n - 1):
-                yield SeatPanel(row)
+                yield SeatPanel(row, other=True)
         with Horizontal(id="trash-piles"):
             yield PileCell("stock")
             yield PileCell("discard")
             yield PileCell("hand")
-        yield SeatPanel(self.n - 1)
+        yield SeatPanel(self.n - 1, other=False)
 
     PANEL_HEIGHT = 7
     PILES_HEIGHT = 5
+    WIDE_PANEL = 30
+    """A seat's panel side by side with others (slots 5 wide, the title on two lines)."""
+
+    def fit(self, width: int, height: int) -> None:
+        """In a wide terminal the other seats sit side by side (three of four players' on 140
+        columns, two a row on 110), the log keeping its room; else one a row, scrolling."""
+        cols = max(1, min(self.n - 1, table_room(width) // self.WIDE_PANEL))
+        self.wide = cols > 1
+        self.set_class(self.wide, "-wide")
+        self.styles.width = max(50, cols * self.WIDE_PANEL) if self.wide else 50
+        self.query_one("#trash-others").styles.grid_size_columns = cols
+        self.cols = cols
+        self._others_height(height)
+        if self.model is not None:
+            self._draw()
 
     def on_resize(self, event: events.Resize) -> None:
+        self._others_height(event.size.height)
+
+    def _others_height(self, height: int) -> None:
         """The other seats scroll; the piles and the seat on screen always fit."""
-        room = event.size.height - self.PILES_HEIGHT - self.PANEL_HEIGHT
-        need = (self.n - 1) * self.PANEL_HEIGHT
+        room = height - self.PILES_HEIGHT - self.PANEL_HEIGHT
+        rows = -(-(self.n - 1) // self.cols)
+        need = rows * (self.PANEL_HEIGHT + (1 if self.wide else 0))
         self.query_one("#trash-others").styles.height = max(min(need, room), min(need, 3))
 
     # -------------------------------------------------------------- drawing
@@ -225,9 +249,10 @@ class Table(GameTable):
             if seat == (m.actor if m.actor is not None else m.current) and row < self.n - 1:
                 self.query_one("#trash-others", VerticalScroll).scroll_to_widget(panel, animate=False)
             panel.set_class(seat == view.seat, "-viewer")
+            narrow = self.wide and row < self.n - 1  # the name above the sizes in a narrow panel
             title = Text.assemble(
                 (self.session.seat_label(seat, view.seat), "bold"),
-                ("  " + tr("trash.size", lang, n=m.sizes[seat]), ""),
+                ("\n" if narrow else "  ", ""), (tr("trash.size", lang, n=m.sizes[seat]), ""),
                 ("  " + tr("trash.won1" if m.hands_won[seat] == 1 else "trash.won", lang, n=m.hands_won[seat]), "dim"),
             )
             if seat == m.current and m.current >= 0:
@@ -243,8 +268,8 @@ class Table(GameTable):
                 else:
                     card = m.layouts[seat][k - 1]
                     face = card_text(card, wild=card is not None and view.role(card) == WILDCARD)
-                cell.update(Text.assemble(_centre(number, 7), "\n",
-                                          _centre(face, 7)))
+                cell_width = 5 if narrow else 7
+                cell.update(Text.assemble(_centre(number, cell_width), "\n", _centre(face, cell_width)))
                 cell.set_class(mine and k in targets, "-target")
                 cell.set_class(m.flash == (seat, k), "-flash")
                 cell.set_class(mine and k == hint_slot, "-hint")

@@ -26,7 +26,7 @@ from ...games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL, Tr
 from ...games.trex.view import TrexView
 from ..seats import around
 from ..session import Session, tr
-from .base import GameTable
+from .base import GameTable, table_room
 
 SUIT_ROWS = (3, 2, 0, 1)
 """Suits top to bottom: ♠ ♥ ♣ ♦ (colours alternate)."""
@@ -184,6 +184,13 @@ class Table(GameTable):
         self._taken: dict[int, list[Card]] = {}  # this deal's captured scoring cards, from the events
         self._deal_done: dict[int, list[Card]] | None = None  # set by a deal_over event
 
+    NARROW, WIDE = 58, 84
+    """The table's width: at least NARROW; in a wide terminal up to WIDE, where the header's
+    lines (the deal, kingdom and dealer; the contract and those left) fit unwrapped."""
+
+    def fit(self, width: int, height: int) -> None:
+        self.styles.width = max(self.NARROW, min(table_room(width), self.WIDE))
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="trex-scroll"):
             yield Static(id="trex-head")
@@ -329,7 +336,8 @@ class Table(GameTable):
             out.append(tr("trex.contract", lang) + ": ", style="bold")
             out.append(tr("trex.not_announced", lang), style="dim")
             left = list(view.contracts_left)
-        out.append("  " + tr("trex.left", lang, codes=" ".join(left) if left else "—"), style="dim")
+        names = ", ".join(contract_title(c, lang) for c in left) if left else "—"
+        out.append("  " + tr("trex.left", lang, codes=names), style="dim")
         return out
 
     def _seat_block(self, view: TrexView, m: _Model, seat: int) -> Text:

@@ -1,0 +1,43 @@
+"""Bots' names and translated level labels, the same in the terminal and on the page.
+
+A bot is named by its seat (``Ana`` at seat 0, ``Ben`` at seat 1, …) and labelled with its
+level in the player's language (the ``web.bot.level.*`` keys; a ``policy-*`` or
+``reaction-*`` level is the level with its style, ``web.bot.style.*``). The page's
+``BOT_NAMES`` and ``botLevel`` (web/static/app.js) are the same list and rule and could be
+served from here.
+
+>>> bot_named(1, "hard", "es")
+'Ben · bot difícil'
+>>> bot_level("reaction-expert", "en")
+'expert, reaction'
+"""
+
+from __future__ import annotations
+
+from . import translate
+
+BOT_NAMES = ("Ana", "Ben", "Cleo", "Dani", "Eva", "Fede", "Gala", "Hugo")
+"""A bot's name by its seat (seat 8 is Ana again)."""
+
+_STYLES = ("policy", "reaction")
+
+
+def bot_name(seat: int) -> str:
+    """The name of the bot at ``seat``."""
+    return BOT_NAMES[seat % len(BOT_NAMES)]
+
+
+def bot_level(kind: str, lang: str) -> str:
+    """A bot level (``hard``, ``reaction-expert``, …) as the player reads it in ``lang``."""
+    style, _, level = kind.partition("-")
+    if style in _STYLES and level:
+        return translate(f"web.bot.style.{style}", lang, level=translate(f"web.bot.level.{level}", lang))
+    return translate(f"web.bot.level.{kind}", lang)
+
+
+def bot_named(seat: int, kind: str, lang: str) -> str:
+    """The bot at ``seat`` as a table shows it: its name and its level (``Ben · hard bot``)."""
+    return translate("web.bot.named", lang, name=bot_name(seat), level=bot_level(kind, lang))
+
+
+__all__ = ["BOT_NAMES", "bot_level", "bot_name", "bot_named"]

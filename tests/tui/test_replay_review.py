@@ -1,0 +1,71 @@
+"""Issue 16 item 3, terminal half: the replay's review pane (``r``), computed off the UI thread;
+a decision chosen in it moves the replay to that step."""
+
+from __future__ import annotations
+
+import threading
+
+import cardtable
+import cardtable.tui.replay as replay
+from cardtable.bots import make_bot
+from cardtable.host.match import play_out
+from cardtable.records.record import record_of
+from cardtable.tui.replay import ReplayApp, ReplayScreen, ReviewScreen
+
+from .util import settle, sync
+
+
+def _record():  # type: ignore[no-untyped-def]
+    game = cardtable.load("trash", max_hands=1)
+    end = play_out(game, [make_bot("trash", "random"), make_bot("trash", "hard")], seed=2)  # one costly choice
+    return record_of(end)
+
+
+@sync
+async def test_issue_16_item_3_the_replay_review_lists_the_costliest_decisions_and_jumps_to_one(monkeypatch):
+    threads: list[str] = []
+    compute = replay.review
+
+    def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+        threads.append(threading.current_thread().name)
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(replay, "review", watched)
+    record = _record()
+    app = ReplayApp(record, 0, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        main = app.screen
+        assert isinstance(main, ReplayScreen)
+        await pilot.press("r")
+        await settle(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        pane = app.screen
+        assert isinstance(pane, ReviewScreen)
+        await settle(pilot, lambda: pane.review is not None, limit=20_000)
+        assert threads and threads[0] != threading.main_thread().name  # a worker thread, not the UI's
+        assert pane.review is not None and pane.review.seat == 0 and pane.review.worlds == replay.REVIEW_WORLDS
+        steps = pane.costliest
+        assert steps, "a random player makes costly decisions"
+        text = str(pane.query_one("#review-text").render())
+        assert "1. " in text and f"step {steps[0]} " in text
+        await pilot.press("1")
+        await settle(pilot, lambda: app.screen is main)
+        assert main.index == steps[0] - 1  # the position the decision was made in
+        _, view = main.steps[main.index + 1]
+        assert view.seat == 0  # still only seat 0's views
+        await pilot.press("r")  # the second time the review is there at once
+        await settle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None)
+        assert len(threads) == 1
+        await pilot.press("escape")
+        await settle(pilot, lambda: app.screen is main)
+
+
+@sync
+async def test_issue_16_item_3_a_spectators_replay_asks_for_a_seat_to_review():
+    app = ReplayApp(_record(), None, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert "--seat" in str(app.screen.query_one("#status").render())

@@ -110,6 +110,7 @@ def test_play_without_a_game_is_trash(monkeypatch):
 
     def fake_run(session, **kwargs):
         seen["session"] = session
+        seen.update(kwargs)
         return 0
 
     monkeypatch.setattr(launch, "run_play", fake_run)
@@ -117,6 +118,17 @@ def test_play_without_a_game_is_trash(monkeypatch):
     assert main(["play", "--seed", "1", "--lang", "es"]) == 0
     s = seen["session"]
     assert s.game.name == "trash" and [str(x) for x in s.seats] == ["human", "sensible"] and s.lang == "es"
+    assert seen["undo"] is False
+
+
+def test_issue_15_item_8_play_undo_turns_undo_on_in_the_app(monkeypatch):
+    import cardtable.tui.launch as launch
+
+    seen = {}
+    monkeypatch.setattr(launch, "run_play", lambda session, **kw: seen.update(kw) or 0)
+    monkeypatch.setattr(cli_main, "_terminal", lambda: True)
+    assert main(["play", "trex", "--bots", "3", "--undo", "--seed", "1"]) == 0
+    assert seen["undo"] is True
 
 
 def test_piped_play_gets_the_plain_text_loop(tmp_path):

@@ -110,7 +110,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..tui.launch import run_play
 
     pace = 0.25 if args.pace is None else max(0.0, args.pace)
-    return run_play(session, pace=pace, bot_delay=1.5 * pace)
+    return run_play(session, pace=pace, bot_delay=1.5 * pace, undo=args.undo)
 
 
 def _terminal() -> bool:
@@ -270,6 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")
     play.add_argument("--lang", help="en, es or pt (default: from the locale)")
     play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move (--plain)")
+    play.add_argument("--undo", action="store_true",
+                      help="let the person take moves back with u (the app; only against bots, never in Spit)")
     play.add_argument("--plain", action="store_true",
                       help="the plain text loop instead of the app (also when input or output is not a terminal)")
     play.add_argument("--no-color", action="store_true", help="plain text (with --plain)")

@@ -26,6 +26,7 @@ def help_text(game: Game, lang: str, keys: list[tuple[str, str]]) -> str:
     rules_key = f"tui.{cls.name}.rules"
     if rules_key in catalog(lang) or rules_key in catalog("en"):
         lines += ["", f"[b]{tr('help.rules', lang)}[/b]", _esc(tr(f"{cls.name}.rules", lang))]
+    lines += ["", _esc(tr("help.howto", lang, game=cls.name))]
     lines += ["", f"[b]{tr('help.keys', lang)}[/b]"]
     for key, what in keys:
         lines.append(f"  [b]{_esc(key):<14}[/b] {_esc(what)}")

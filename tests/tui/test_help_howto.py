@@ -1,0 +1,21 @@
+"""Issue 15 item 7: the app's help points to the game's How to play page, which exists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import cardtable
+from cardtable.tui.help import help_text
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "ar"])
+@pytest.mark.parametrize("game", ["trash", "trex", "spit"])
+def test_the_help_names_the_how_to_play_page_of_the_game(game: str, lang: str):
+    text = help_text(cardtable.load(game), lang, [])
+    page = f"howto-{game}.md" if lang == "en" else f"howto-{game}.{lang}.md"
+    assert f"docs/{page}" in text and f"/howto/{game}" in text
+    assert (DOCS / page).is_file()

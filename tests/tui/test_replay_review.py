@@ -69,3 +69,24 @@ async def test_issue_16_item_3_a_spectators_replay_asks_for_a_seat_to_review():
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
         assert "--seat" in str(app.screen.query_one("#status").render())
+
+
+@sync
+async def test_issue_16_item_3_a_finished_trex_games_review_lists_its_costliest_decisions_and_contracts():
+    """Done when of issue 16: the review of a finished Trex game in the terminal replay, with the
+    best move once all cards are known and every contract choice with its value."""
+    game = cardtable.load("trex", complex_mode=True)
+    record = record_of(play_out(game, [make_bot("trex", "random") for _ in range(4)], seed=5))
+    app = ReplayApp(record, 1, pace=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None,
+                     limit=60_000)
+        pane = app.screen
+        assert isinstance(pane, ReviewScreen) and pane.review is not None
+        assert pane.costliest and pane.review.contract_choices()
+        text = str(pane.query_one("#review-text").render())
+        assert f"step {pane.costliest[0]} " in text
+        assert "with all cards known" in text, text[:800]
+        assert "Contract choices" in text

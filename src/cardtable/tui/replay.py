@@ -84,6 +84,9 @@ class ReviewScreen(ModalScreen[int | None]):
         for i, d in enumerate(worst, 1):
             out.append(f"{i}. ", style="bold cyan")
             out.append(decision_line(result, d, lang) + "\n")
+        contracts = review_lines(result, lang, costliest=0)[2:]  # Trex: each contract choice with its value
+        if contracts:
+            out.append("\n" + "\n".join(contracts) + "\n")
         out.append("\n" + tr("replay.review_keys", lang), style="dim")
         self.query_one("#review-text", Static).update(out)
 
@@ -220,7 +223,7 @@ class ReplayScreen(Screen[None]):
         record, seat = self.record, self.seat
 
         def work() -> None:
-            result = review(record, seat, worlds=REVIEW_WORLDS, hindsight=False)
+            result = review(record, seat, worlds=REVIEW_WORLDS, hindsight=True)  # the game is over: all cards known too
             with suppress(RuntimeError):  # the app has closed meanwhile
                 self.app.call_from_thread(self._reviewed, result)
 

@@ -58,10 +58,9 @@ def browser() -> Iterator[object]:
 
 def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> None:
     page.goto(server.http + "/")  # type: ignore[attr-defined]
+    page.get_by_test_id("create-name").fill(name)  # type: ignore[attr-defined]  # the creator is seated at once
     page.get_by_test_id("create").click()  # type: ignore[attr-defined]
     page.wait_for_url("**/t/*")  # type: ignore[attr-defined]
-    page.get_by_test_id("name-0").fill(name)  # type: ignore[attr-defined]
-    page.get_by_test_id("sit-0").click()  # type: ignore[attr-defined]
     page.get_by_test_id("bot-kind-1").select_option("sensible")  # type: ignore[attr-defined]
     page.get_by_test_id("bot-1").click()  # type: ignore[attr-defined]
     start = page.get_by_test_id("start")  # type: ignore[attr-defined]
@@ -168,10 +167,9 @@ def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object
     friend_ctx = browser.new_context(viewport={"width": 1100, "height": 800})  # type: ignore[attr-defined]
     host, friend = host_ctx.new_page(), friend_ctx.new_page()
     host.goto(server.http + "/")
+    host.get_by_test_id("create-name").fill("Host")  # the creator is seated at once
     host.get_by_test_id("create").click()
     host.wait_for_url("**/t/*")
-    host.get_by_test_id("name-0").fill("Host")
-    host.get_by_test_id("sit-0").click()
     link = host.get_by_test_id("share").input_value()
     assert link.startswith(server.http + "/t/")
     friend.goto(link)
@@ -245,10 +243,9 @@ def new_game_table(page: object, server: Server, game: str, bots: dict[int, str]
     """Create a ``game`` table in the lobby, sit at seat 0 and fill the other seats with bots."""
     page.goto(server.http + "/")  # type: ignore[attr-defined]
     page.get_by_test_id("game").select_option(game)  # type: ignore[attr-defined]
+    page.get_by_test_id("create-name").fill("Ada")  # type: ignore[attr-defined]  # the creator is seated at once
     page.get_by_test_id("create").click()  # type: ignore[attr-defined]
     page.wait_for_url("**/t/*")  # type: ignore[attr-defined]
-    page.get_by_test_id("name-0").fill("Ada")  # type: ignore[attr-defined]
-    page.get_by_test_id("sit-0").click()  # type: ignore[attr-defined]
     for seat, bot in bots.items():
         page.get_by_test_id(f"bot-kind-{seat}").select_option(bot)  # type: ignore[attr-defined]
         page.get_by_test_id(f"bot-{seat}").click()  # type: ignore[attr-defined]

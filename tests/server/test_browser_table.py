@@ -19,10 +19,9 @@ def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Serv
         # a Content-Security-Policy violation (inline code, another origin) is a console error
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     host.goto(server.http + "/")
+    host.get_by_test_id("create-name").fill("Host")  # the creator is seated at once
     host.get_by_test_id("create").click()
     host.wait_for_url("**/t/*")
-    host.get_by_test_id("name-0").fill("Host")
-    host.get_by_test_id("sit-0").click()
     host.get_by_test_id("bot-1").click()  # a bot first, then the host opens the seat again for a friend
     sync_api.expect(host.get_by_test_id("free-1")).to_be_visible()
     host.get_by_test_id("free-1").click()

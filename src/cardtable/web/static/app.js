@@ -312,6 +312,9 @@ class TablePage {
       case "welcome":
         this.backoff = 500;
         this.seated = f.seat !== null; // this socket speaks for a seat: chat and hints go
+        // a new socket: what the page answered or sent on the old one may never have arrived, so a
+        // question still open (the state that follows says) is answered again
+        this.answered = null; this.actedOn = null;
         this.seatNo = f.seat;
         this.el.chatLog.replaceChildren(); // the table's chat lines follow the welcome again
         connEl.textContent = t("web.online");

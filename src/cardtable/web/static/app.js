@@ -320,6 +320,7 @@ class TablePage {
         connEl.textContent = t("web.online");
         if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
         this.info = f.table; this.renderSeats(); this.fairTurn();
+        this.answerAlone(); // a state that came before this welcome waited for the seat to be known
         break;
       case "table":
         this.info = f.table; this.renderSeats(); this.fairTurn(); break;

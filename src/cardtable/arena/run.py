@@ -42,6 +42,7 @@ from ..core.seats import SIMULTANEOUS
 from ..host.clock import VirtualClock
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
+from ..host.workers import end_with
 from .stats import mean_ci, plackett_luce, ranks_of, rate_ci
 
 
@@ -217,7 +218,7 @@ def run_arena(
             results.append(_task(t))
             bar.step()
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=end_with, initargs=(os.getpid(),)) as pool:
             for res in pool.map(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8))):
                 results.append(res)
                 bar.step()

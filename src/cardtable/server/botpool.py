@@ -24,6 +24,7 @@ from typing import Any
 
 from ..bots.base import adapt, takes_budget
 from ..core.game import Action
+from ..host.workers import end_with
 
 
 def machine_workers() -> int:
@@ -65,7 +66,7 @@ class BotPool:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["cardtable.bots", "cardtable.games"])  # imported once, forked warm
             self._executor = concurrent.futures.ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_behind_the_loop)
+                self.workers, mp_context=context, initializer=_behind_the_loop, initargs=(os.getpid(),))
         return self._executor
 
     def warm(self) -> None:
@@ -145,10 +146,12 @@ class BotPool:
             self._executor = None
 
 
-def _behind_the_loop() -> None:
-    """A worker yields the cores to the server's event loop (acks and pings go first)."""
+def _behind_the_loop(server: int) -> None:
+    """A worker yields the cores to the server's event loop (acks and pings go first), and ends
+    when the server does, however it ended."""
     with contextlib.suppress(OSError):
         os.nice(10)
+    end_with(server)
 
 
 def _ready() -> None:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..host.workers import end_with
 from .metrics import metrics_for
 from .progress import Progress
 from .runner import run_chunk
@@ -182,7 +183,8 @@ def run_local(spec: SimSpec, work: list[list[int]], workers: int, on_chunk: OnCh
         for matches in work:
             on_chunk(*run_chunk(spec_json, matches))
         return
-    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_init) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_worker_init,
+                             initargs=(os.getpid(),)) as pool:
         todo = iter(work)
         running: set[Future[tuple[list[dict[str, Any]], float]]] = set()
         try:
@@ -217,9 +219,11 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them cleanly."""
+def _worker_init(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stops them cleanly, and end with the parent
+    however it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with(parent)
 
 
 def _take(it: Iterator[list[int]], k: int) -> list[list[int]]:

@@ -12,6 +12,8 @@ from pettingzoo.test import api_test, seed_test
 import cardtable
 from cardtable.core.errors import ConfigError, IllegalActionError
 from cardtable.envs import trash_v0, trex_v0
+from cardtable.envs.encode_trash import TrashEncoder
+from cardtable.envs.session import TurnSession
 
 TRASH_PRESETS = list(cardtable.load("trash").PRESETS)
 TREX_PRESETS = list(cardtable.load("trex").PRESETS)
@@ -102,6 +104,46 @@ def test_trex_v0_rewards_are_the_returns_and_per_deal_rewards_sum_to_them(preset
     else:
         totals = env.session.side_totals()
         assert [paid[a] for a in env.possible_agents] == totals
+
+
+@pytest.mark.parametrize("options", [{"preset": p} for p in TREX_PRESETS] + [{"reverse_scores": True}],
+                         ids=[*TREX_PRESETS, "reverse_scores"])
+def test_trex_v0_per_trick_rewards_come_with_the_tricks_and_sum_to_the_returns(options):
+    """Issue 13 item 2 (Trex rewards): ``per_trick_rewards`` pays a deal's points as they fall,
+    a trick's penalty on the step that ends the trick, and sums over the game to the returns."""
+    env = trex_v0.raw_env(per_trick_rewards=True, **options)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    paid = dict.fromkeys(env.possible_agents, 0.0)
+    paid_steps = deals = 0
+    penalty_seen = slaps = False
+    while not env.session.terminal:
+        before = env.session.view(None)
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        after = env.session.view(None)
+        deals += after.deal_number != before.deal_number
+        paid_steps += any(env.rewards.values())
+        for agent, r in env.rewards.items():
+            paid[agent] += r
+        won = [q for q in range(4) if after.tricks_taken[q] > before.tricks_taken[q]]
+        slaps |= before.contract == "TK"
+        if before.contract == "TK" and won and after.deal_number == before.deal_number:
+            sign = -1 if env.game.options.get("reverse_scores") else 1
+            winner = won[0]
+            side = [winner, (winner + 2) % 4] if after.partnership else [winner]  # TX-V2: team totals
+            assert all(env.rewards[f"player_{q}"] == sign * -15 for q in side)
+            penalty_seen = True
+    assert penalty_seen or not slaps  # the complex preset has no Slaps deal of its own
+    assert paid_steps > deals  # paid within deals, not once a deal
+    assert [paid[a] for a in env.possible_agents] == list(env.session.state.outcome().returns)
+
+
+def test_per_trick_rewards_are_a_trex_option():
+    with pytest.raises(ConfigError, match="per_trick_rewards is a Trex option"):
+        TurnSession(cardtable.load("trash"), TrashEncoder(cardtable.load("trash")), per_trick_rewards=True)
+    with pytest.raises(ConfigError, match="no option 'per_trick_rewards'"):
+        trash_v0.env(per_trick_rewards=True)
 
 
 def test_fixed_mask_length_and_same_space_objects():

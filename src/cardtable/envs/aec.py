@@ -52,6 +52,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         illegal_penalty: float = -1.0,
         reward_scale: float = 1.0,
         per_deal_rewards: bool = False,
+        per_trick_rewards: bool = False,
         seconds_per_action: float = 1.0,
     ) -> None:
         super().__init__()
@@ -64,7 +65,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
         self.illegal_penalty = float(illegal_penalty)
         self.session = TurnSession(
             game, encoder, reward_scale=reward_scale, per_deal_rewards=per_deal_rewards,
-            seconds_per_action=seconds_per_action,
+            per_trick_rewards=per_trick_rewards, seconds_per_action=seconds_per_action,
         )
         self.game = game
         n = game.num_players

@@ -36,7 +36,8 @@ from .encode_trex import TrexEncoder
 from .render import spectator_text
 from .session import Encoder, TurnSession, check_illegal_mode, seed_stream
 
-ENV_KEYS = ("illegal", "illegal_penalty", "reward_scale", "per_deal_rewards", "seconds_per_action")
+ENV_KEYS = ("illegal", "illegal_penalty", "reward_scale", "per_deal_rewards", "per_trick_rewards",
+            "seconds_per_action")
 
 
 def opponent_bots(game: str, opponents: str | Bot | Sequence[str | Bot], seats: list[int]) -> dict[int, Bot]:

@@ -58,7 +58,12 @@ class TurnSession:
 
     ``per_deal_rewards`` (Trex): each seat is paid the change of its side's total
     whenever a deal is scored, instead of the whole return at the end; the two sum
-    to the same. ``reward_scale`` multiplies every reward. ``seconds_per_action``:
+    to the same. ``per_trick_rewards`` (Trex): each seat is paid its deal's points as
+    they fall (a trick's penalty, a captured card, a doubled card's bonus, as the view's
+    running deal score ``deal_scores_now`` shows them; a Trex layout's payouts when the
+    deal is scored), and the deal's sum is its score, so this too sums to the return; a
+    tie-break deal (outside the totals) pays nothing. ``reward_scale`` multiplies every
+    reward. ``seconds_per_action``:
     under Trash's ``time_limit`` (TR-V2) the env is the host's clock: every action
     takes this much virtual time and the env feeds ``time-up`` when it runs out.
     """
@@ -70,10 +75,12 @@ class TurnSession:
         *,
         reward_scale: float = 1.0,
         per_deal_rewards: bool = False,
+        per_trick_rewards: bool = False,
         seconds_per_action: float = 1.0,
     ) -> None:
-        if per_deal_rewards and game.name != "trex":
-            raise ConfigError("per_deal_rewards is a Trex option")
+        for name, on in (("per_deal_rewards", per_deal_rewards), ("per_trick_rewards", per_trick_rewards)):
+            if on and game.name != "trex":
+                raise ConfigError(f"{name} is a Trex option")
         if not seconds_per_action > 0:
             raise ConfigError(f"seconds_per_action must be positive, not {seconds_per_action!r}")
         self.game = game
@@ -81,7 +88,9 @@ class TurnSession:
         self.n = game.num_players
         self.num_actions = game.num_distinct_actions
         self.reward_scale = float(reward_scale)
-        self.per_deal = per_deal_rewards
+        self.per_deal = per_deal_rewards or per_trick_rewards
+        self.per_trick = per_trick_rewards
+        self.reverse = bool(per_trick_rewards and game.options.get("reverse_scores"))  # TX-V7
         self.seconds_per_action = seconds_per_action
         self.time_limit = game.options.get("time_limit")
         self.state: State = game.new_state(seed=0)
@@ -174,7 +183,14 @@ class TurnSession:
         return [r * scale for r in outcome.returns]
 
     def side_totals(self) -> list[float]:
-        """Each seat's side total (team total in partnership) from the public view."""
+        """Each seat's side total (team total in partnership) from the public view; with
+        ``per_trick_rewards`` the running score of the deal in play is counted in."""
         v: Any = self.view(None)
-        totals = v.team_totals if v.team_totals is not None else v.totals
-        return [float(t) for t in totals]
+        if not self.per_trick:
+            totals = v.team_totals if v.team_totals is not None else v.totals
+            return [float(t) for t in totals]
+        sign = 0 if v.tiebreak or self.state.is_terminal() else -1 if self.reverse else 1  # a deal in play
+        running = [t + sign * d for t, d in zip(v.totals, v.deal_scores_now, strict=True)]
+        if v.partnership:  # TX-V2: a side is a seat and the seat across
+            running = [running[q] + running[(q + 2) % self.n] for q in range(self.n)]
+        return [float(t) for t in running]

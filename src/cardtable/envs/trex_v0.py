@@ -4,7 +4,8 @@ Every Trex preset (``standard``, ``seed``, ``complex``, ``partnership``,
 ``inverted``, ``open``) and option is accepted; env keywords as in
 :mod:`cardtable.envs.trash_v0`, plus ``per_deal_rewards``: pay each seat the
 change of its side's total when a deal is scored (the sum over the game is the
-same as the final return). Rewards are the game's returns (final totals, team
+same as the final return), and ``per_trick_rewards``: pay each seat its deal's
+points as they fall, trick by trick (the same sum again). Rewards are the game's returns (final totals, team
 totals in partnership), times ``reward_scale``.
 
 >>> from cardtable.envs import trex_v0
@@ -23,7 +24,7 @@ from .aec import CardtableAECEnv
 from .encode_trex import TrexEncoder
 from .trash_v0 import ENV_KEYS, split_options
 
-TREX_ENV_KEYS = (*ENV_KEYS, "per_deal_rewards")
+TREX_ENV_KEYS = (*ENV_KEYS, "per_deal_rewards", "per_trick_rewards")
 
 
 def raw_env(preset: str | None = None, **kwargs: Any) -> CardtableAECEnv:

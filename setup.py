@@ -1,4 +1,5 @@
-"""Build hook: ``cardtable.core`` and ``cardtable.games`` compiled with mypyc (issue #14).
+"""Build hook: ``cardtable.core``, ``cardtable.games`` and the Trex search's inner loop compiled with mypyc
+(issue #14).
 
 The compiled modules are built from the same Python source as the pure
 package, which is always complete: with ``CARDTABLE_PURE=1``, without mypyc or
@@ -21,6 +22,13 @@ from setuptools import setup
 
 HERE = Path(__file__).parent
 COMPILED_PACKAGES = ("src/cardtable/core", "src/cardtable/games")
+COMPILED_MODULES = (
+    # the Trex search's inner loop: its rollout policy, its rollouts and its endgame solver, which
+    # read and play the compiled TrexState; the bot classes around them stay interpreted
+    "src/cardtable/bots/trex_strong.py",
+    "src/cardtable/bots/trex_search.py",
+    "src/cardtable/bots/trex_endgame.py",
+)
 INTERPRETED = {
     # Options is a collections.abc.Mapping read by attribute (__getattr__): mypyc cannot
     # compile either for a class with a non-native base; no hot path reads it.
@@ -46,7 +54,7 @@ def compiled_sources() -> list[str]:
             rel = path.relative_to(HERE).as_posix()
             if rel not in INTERPRETED:
                 out.append(rel)
-    return out
+    return sorted(out + list(COMPILED_MODULES))
 
 
 def why_pure() -> str | None:
@@ -71,7 +79,7 @@ def ext_modules() -> list[object]:
     from mypyc.build import mypycify
 
     opt = os.environ.get("CARDTABLE_MYPYC_OPT", "3")
-    print(f"cardtable: compiling core and games with mypyc (-O{opt})", file=sys.stderr)
+    print(f"cardtable: compiling core, games and the Trex search with mypyc (-O{opt})", file=sys.stderr)
     # only some modules are compiled, so not every [[tool.mypy.overrides]] pattern is used
     return list(mypycify(["--no-warn-unused-configs", *compiled_sources()], opt_level=opt))
 

@@ -7,7 +7,7 @@
 (``max_hands=1``); the win rate is the share of hands won. ``trex``: a Trex seat
 against three ``medium`` bots in a single-contract deal (Collections, "Slaps":
 every bot, and the learning seat, announces TK when it holds the kingdom; the
-episode is the first deal, paid per deal). Every ``--eval-every`` steps the
+episode is the first deal, paid trick by trick: ``per_trick_rewards``). Every ``--eval-every`` steps the
 policy plays ``--eval-games`` games against the same bots; the curve is written
 to ``<out>/<game>-curve.json`` and ``<out>/<game>-curve.png``. At the end the
 policy is registered as the bot ``ppo`` and plays ``--final-deals`` duplicate
@@ -106,7 +106,7 @@ def make_env(game: str, seed: int = 0) -> Trainable:
         env = gymnasium.make("cardtable/Trash-v0", opponents="random", players=2, max_hands=1)
     else:
         bots = [ForcedContract(make_bot("trex", "medium")) for _ in range(3)]
-        env = gymnasium.make("cardtable/Trex-v0", opponents=bots, per_deal_rewards=True, reward_scale=0.01)
+        env = gymnasium.make("cardtable/Trex-v0", opponents=bots, per_trick_rewards=True, reward_scale=0.01)
     wrapped = Trainable(env.unwrapped)
     wrapped.reset(seed=seed)
     return wrapped

@@ -19,15 +19,19 @@ ROOT = Path(__file__).resolve().parents[2]
 INTERPRETED = {"cardtable.core.options", "cardtable.core.seats", "cardtable.core.view"}  # setup.py says why
 
 
+SEARCH_MODULES = ["cardtable.bots.trex_strong", "cardtable.bots.trex_search", "cardtable.bots.trex_endgame"]
+"""The Trex search's inner loop, compiled with the engine (setup.py's COMPILED_MODULES)."""
+
+
 def engine_modules() -> list[str]:
-    """Every module of core and games, by name, from the source tree."""
+    """Every module of core and games, by name, from the source tree, and the search's."""
     src = ROOT / "src"
     names = []
     for package in ("core", "games"):
         for path in sorted((src / "cardtable" / package).rglob("*.py")):
             parts = path.relative_to(src).with_suffix("").parts
             names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-    return names
+    return names + SEARCH_MODULES
 
 
 def is_view_module(name: str) -> bool:

@@ -40,7 +40,8 @@ SIZE = (100, 30)
 def svg_to_text(svg: str) -> str:
     """The characters of a Textual SVG screenshot, one line per terminal row."""
     rows: dict[int, dict[int, str]] = {}
-    pattern = r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="[\d.]+" clip-path="url\(#[^)]*-line-(\d+)\)">([^<]*)</text>'
+    pattern = (r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="[\d.]+" '
+               r'clip-path="url\(#[^)]*-line-(\d+)\)">([^<]*)</text>')
     for x, line, text in re.findall(pattern, svg):
         col = round(float(x) / 12.2)
         for i, ch in enumerate(html.unescape(text).replace("\xa0", " ")):

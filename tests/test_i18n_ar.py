@@ -121,9 +121,10 @@ def test_every_event_of_a_random_game_renders_in_arabic(arabic_events, name, pre
 # --- the terminal: cardtable.i18n.bidi ---------------------------------------------------
 
 LOGICAL = "المقعد 0 يلعب 10♠ (S1)"
-# drawn left to right: the pile name first, then the card, then the words, right to left,
-# each letter in its joined form (ﺪﻌﻘﻤﻟﺍ is المقعد joined and reversed); the brackets mirrored
-VISUAL = "(S1) ♠10 \ufe90\ufecc\ufee0\ufef3 0 \ufeaa\ufecc\ufed8\ufee4\ufedf\ufe8d"
+# drawn left to right: the pile name first, then the card (its face left to right: 10♠, never
+# ♠10), then the words, right to left, each letter in its joined form (ﺪﻌﻘﻤﻟﺍ is المقعد joined
+# and reversed); the brackets mirrored
+VISUAL = "(S1) 10♠ \ufe90\ufecc\ufee0\ufef3 0 \ufeaa\ufecc\ufed8\ufee4\ufedf\ufe8d"
 
 
 @pytest.fixture
@@ -142,8 +143,31 @@ def test_uba_l2_reorders_and_l4_mirrors_and_letters_join():
     assert bidi.visual("اللغة: English (en)", "app").startswith("English (en) :")  # N0: a pair inside LTR stays LTR
     assert bidi.visual(f"{LOGICAL}\nabc", "app") == f"{VISUAL}\nabc"  # line by line
     assert bidi.visual("\u200f\u200e-75 نقطة", "app").endswith("-75")  # RLM LRM: a minus stays before its number
-    assert bidi.visual("Bob يلعب 10♠", "app") == "Bob 10 \ufe90\ufecc\ufee0\ufef3♠"  # P2: a Latin first letter
-    assert bidi.visual("Bob يلعب 10♠", "app", rtl=True) == "♠10 \ufe90\ufecc\ufee0\ufef3 Bob"  # an Arabic screen
+    assert bidi.visual("Bob يلعب 10♠", "app") == "Bob \ufe90\ufecc\ufee0\ufef3 10♠"  # P2: a Latin first letter
+    assert bidi.visual("Bob يلعب 10♠", "app", rtl=True) == "10♠ \ufe90\ufecc\ufee0\ufef3 Bob"  # an Arabic screen
+
+
+@pytest.mark.usefixtures("clean_cache")
+def test_issue_16_item_1_card_faces_and_signed_numbers_stay_left_to_right():
+    pytest.importorskip("bidi")
+    shown = bidi.visual("أكلت 10♥ وQ♠ وتسجل -75 و+5 و−25", "app", rtl=True)
+    for unit in ("10♥", "Q♠", "-75", "+5", "−25"):
+        assert unit in shown, unit
+    assert "♥10" not in shown and "75-" not in shown
+    assert shown.index("Q♠") < shown.index("10♥")  # each its own unit, read from the right: 10♥ first
+    assert bidi.visual("seat 0 plays 10♠ and scores -5", "app") == "seat 0 plays 10♠ and scores -5"
+
+
+@pytest.mark.usefixtures("clean_cache")
+def test_issue_16_item_1_visual_runs_keeps_each_run_with_its_style():
+    pytest.importorskip("arabic_reshaper")
+    runs = bidi.visual_runs([("الطلب", "bold"), (": ", None), ("البنات", "cyan"), (" 10♥", "red")], "app", rtl=True)
+    assert "".join(text for text, _ in runs) == bidi.visual("الطلب: البنات 10♥", "app", rtl=True)
+    assert [style for _, style in runs] == ["red", "cyan", None, "bold"]
+    assert dict((style, text) for text, style in runs)["bold"] == bidi.visual("الطلب", "app")
+    assert bidi.visual_runs([("الطلب", "b")], "off") == [("الطلب", "b")]
+    with pytest.raises(ValueError, match="one line"):
+        bidi.visual_runs([("سطر\nسطر", None)], "app")
 
 
 @pytest.mark.usefixtures("clean_cache")
@@ -198,10 +222,10 @@ def test_without_the_ar_extra_words_are_ordered_but_not_joined(without_ar_extra)
     fallback = without_ar_extra
     assert fallback._reshape is None and fallback._get_display is None
     assert fallback.visual("المقعد 0 يلعب", "app") == "بعلي 0 دعقملا"
-    assert fallback.visual(LOGICAL, "app") == "(S1) ♠10 بعلي 0 دعقملا"
+    assert fallback.visual(LOGICAL, "app") == "(S1) 10♠ بعلي 0 دعقملا"
     assert fallback.visual("اللغة: English (en)", "app") == "English (en) :ةغللا"
     assert fallback.visual("\u200f\u200e-75 نقطة", "app") == "ةطقن -75"
-    assert fallback.visual("Bob يلعب 10♠", "app", rtl=True) == "♠10 بعلي Bob"
+    assert fallback.visual("Bob يلعب 10♠", "app", rtl=True) == "10♠ بعلي Bob"
     assert fallback.visual(LOGICAL, "off") == LOGICAL
 
 

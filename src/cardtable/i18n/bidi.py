@@ -37,8 +37,9 @@ import os
 import re
 import textwrap
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 MODES = ("terminal", "app", "off")
 ENV = "CARDTABLE_BIDI"
@@ -49,6 +50,7 @@ _MIRROR = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
 _MIRRORED = re.compile("[" + re.escape("".join(_MIRROR)) + "]")
 _DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+T = TypeVar("T")
 
 
 def arabic_digits(text: str) -> str:
@@ -112,13 +114,98 @@ def visual_wrapped(text: str, width: int, how: str | None = None, rtl: bool | No
     return out
 
 
+def visual_runs(runs: Sequence[tuple[str, T]], how: str | None = None,
+                rtl: bool | None = None) -> list[tuple[str, T]]:
+    """One line given as styled runs ``(text, style)``, as a terminal without bidi must draw it:
+    the runs of :func:`visual`'s line, left to right, each piece with the style of the characters
+    it came from (a run may come back in several pieces, and a piece is never shared by two runs).
+
+    Each run is joined on its own, with its neighbours' letters as context, so a word split
+    between two styles still joins across the split; the order is the whole line's. Card
+    faces (``10♠``) and signed numbers (``-75``) stay left to right, as in :func:`visual`.
+
+    >>> visual_runs([("abc", "bold"), (" d", None)], "app")
+    [('abc', 'bold'), (' d', None)]
+    """
+    kept = [(text, style) for text, style in runs if text]
+    line = "".join(text for text, _ in kept)
+    if "\n" in line:
+        raise ValueError("visual_runs draws one line: split the text at its line breaks first")
+    if not _RTL.search(line) or (how or mode()) != "app":
+        return kept
+    out: list[tuple[str, T]] = []
+    last = -1
+    for ch, k in _order(_shape_runs(tuple(text for text, _ in kept)), rtl):
+        if k == last:
+            out[-1] = (out[-1][0] + ch, out[-1][1])
+        else:
+            out.append((ch, kept[k][1]))
+            last = k
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _visual_line(line: str, rtl: bool | None = None) -> str:
-    shaped = _reshape(line) if _reshape else line
-    base = base_level(shaped) if rtl is None else int(rtl)
-    if _get_display and not _MIRRORED.search(shaped):  # python-bidi's order needs no mirroring (L4)
-        return str(_get_display(shaped, base_dir="R" if base else "L")).translate(_CONTROLS)
-    return _reorder(shaped, _levels(shaped, base)).translate(_CONTROLS)
+    return "".join(ch for ch, _ in _order(_shape_runs((line,)), rtl))
+
+
+_LETTER = re.compile("[\u0620-\u064a\u066e-\u06d3\u06fa-\u06ff]")
+_LTR_UNIT = re.compile(r"(?:10|[2-9TJQKA])[♣♦♥♠]|(?<![0-9A-Za-z.])[+\-\u2212]\d+(?:\.\d+)?")
+"""What is always drawn left to right, even among Arabic words: a card face (``10♠``; the
+algorithm alone draws ``♠10`` there) and a number with its sign (``-75``, not ``75-``). In a
+right-to-left line each is a unit of its own (LRM inside, RLM outside): ``10♠ (S1)`` is drawn
+``(S1) 10♠``, the card first from the right, not as one left-to-right phrase."""
+_LRM, _RLM = "\u200e", "\u200f"
+
+
+@lru_cache(maxsize=4096)
+def _shape_runs(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """Each run's letters in their joined forms (arabic-reshaper; unchanged without it). A run
+    is shaped with the letters on either side of it when a word goes on across the border."""
+    if _reshape is None:
+        return texts
+    out = []
+    for k, text in enumerate(texts):
+        alone = _reshape(text)
+        before = texts[k - 1][-1] if k and _LETTER.match(texts[k - 1][-1]) and _LETTER.match(text[0]) else ""
+        after = texts[k + 1][0] if k + 1 < len(texts) and _LETTER.match(texts[k + 1][0]) \
+            and _LETTER.match(text[-1]) else ""
+        if before or after:
+            context = _reshape(before + text + after)
+            if len(context) == len(alone) + len(before) + len(after):  # no ligature across the border
+                alone = context[len(before):len(context) - len(after)]
+        out.append(alone)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _order(runs: tuple[str, ...], rtl: bool | None) -> tuple[tuple[str, int], ...]:
+    """The characters of the shaped runs in visual order, each with the index of its run (rules
+    P2-P3, X1-I2 and L1 by :func:`_levels`, L2 and L4 here; the bidi controls dropped)."""
+    chars: list[str] = []
+    owner: list[int] = []
+    for k, text in enumerate(runs):
+        for ch in text:
+            chars.append(ch)
+            owner.append(k)
+    line = "".join(chars)
+    base = base_level(line) if rtl is None else int(rtl)
+    marked: list[str] = []
+    marked_owner: list[int] = []
+    pos = 0
+    outer, inner = (_RLM + _LRM, _LRM + _RLM) if base else (_LRM, _LRM)
+    for match in _LTR_UNIT.finditer(line):  # a left-to-right unit, on its own in a right-to-left line
+        start, end = match.span()
+        marked += [*chars[pos:start], *outer, *chars[start:end], *inner]
+        marked_owner += [*owner[pos:start], *[owner[start]] * len(outer), *owner[start:end],
+                         *[owner[end - 1]] * len(inner)]
+        pos = end
+    marked += chars[pos:]
+    marked_owner += owner[pos:]
+    text = "".join(marked)
+    levels = _levels(text, base)
+    return tuple((_MIRROR.get(text[i], text[i]) if levels[i] % 2 else text[i], marked_owner[i])
+                 for i in _visual_indices(levels) if ord(text[i]) not in _CONTROLS)
 
 
 # --- the ar extra, when installed ------------------------------------------------------
@@ -278,22 +365,29 @@ def _bracket_pairs(line: str, types: list[str], direction: list[str | None], sos
         direction[start] = direction[end] = chosen
 
 
-def _reorder(line: str, levels: list[int]) -> str:
-    """Rules L2 and L4: reverse every run at each level down to the lowest odd one, and
-    mirror the brackets that end up right-to-left."""
-    chars = [_MIRROR.get(ch, ch) if level % 2 else ch for ch, level in zip(line, levels, strict=True)]
+def _visual_indices(levels: list[int]) -> list[int]:
+    """Rule L2: the positions of a line's characters in visual order, from their levels (every
+    run at each level, down to the lowest odd one, reversed)."""
+    order = list(range(len(levels)))
     if not levels:
-        return line
+        return order
+    levels = list(levels)
     for level in range(max(levels), (min(levels) | 1) - 1, -1):
         i = 0
-        while i < len(chars):
+        while i < len(order):
             if levels[i] < level:
                 i += 1
                 continue
             j = i
-            while j < len(chars) and levels[j] >= level:
+            while j < len(order) and levels[j] >= level:
                 j += 1
-            chars[i:j] = chars[i:j][::-1]
+            order[i:j] = order[i:j][::-1]
             levels[i:j] = levels[i:j][::-1]
             i = j
-    return "".join(chars)
+    return order
+
+
+def _reorder(line: str, levels: list[int]) -> str:
+    """Rules L2 and L4: reverse every run at each level down to the lowest odd one, and
+    mirror the brackets that end up right-to-left."""
+    return "".join(_MIRROR.get(line[i], line[i]) if levels[i] % 2 else line[i] for i in _visual_indices(levels))

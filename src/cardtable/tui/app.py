@@ -32,6 +32,7 @@ from .eventlog import EventLog
 from .games import GameTable, table_class
 from .games.base import LOG_MIN_SCREEN
 from .help import help_text
+from .rtl import ui
 from .session import Session, Step, event_line, languages, shown, tr
 
 Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
@@ -105,13 +106,14 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen #help-box { width: 90%; height: 90%; border: round $accent; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lang: str = "en") -> None:
         super().__init__()
-        self.text = text
+        self.text = text  # Rich markup (help.help_text)
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(self.text, id="help-text")
+            yield Static(ui(Text.from_markup(self.text), self.lang), id="help-text")
 
     def on_key(self, event: events.Key) -> None:
         if event.key in ("escape", "q", "question_mark", "f1", "enter"):
@@ -268,12 +270,11 @@ class TableScreen(Screen[None]):
         who = tr("spectator", lang) if self.viewer is None else s.seat_title(self.viewer)
         extra = self.table.subtitle()
         title = tr("title", lang, game=s.game.title, preset=preset_label(s.game.name, s.game.preset, lang), who=who)
-        self.query_one("#title", Static).update(Text(shown(title + (f" · {extra}" if extra else ""), lang)))
-        self.query_one("#keys", Static).update(Text(shown(self._keys_line(), lang)))
+        self.query_one("#title", Static).update(ui(title + (f" · {extra}" if extra else ""), lang))
+        self.query_one("#keys", Static).update(ui(self._keys_line(), lang))
         line = self._status_line()
         status = self.query_one("#status", Static)
-        status.update(Text.assemble(shown(line, lang), "\n",
-                                    (shown(self.message, lang), "bold red" if self.error else "bold cyan")))
+        status.update(ui(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")), lang))
 
     def _keys_line(self) -> str:
         return tr("keys", self.session.lang)
@@ -615,7 +616,7 @@ class TableScreen(Screen[None]):
         lang = self.session.lang
         undo = [("u", tr("key.undo", lang))] if self._undo_on else []
         self.app.push_screen(HelpScreen(help_text(self.session.game, lang,
-                                                  self.table.key_help() + global_keys(lang) + undo)))
+                                                  self.table.key_help() + global_keys(lang) + undo), lang))
 
     @property
     def _undo_on(self) -> bool:

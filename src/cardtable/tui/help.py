@@ -28,8 +28,9 @@ def help_text(game: Game, lang: str, keys: list[tuple[str, str]]) -> str:
         lines += ["", f"[b]{tr('help.rules', lang)}[/b]", _esc(tr(f"{cls.name}.rules", lang))]
     lines += ["", _esc(tr("help.howto", lang, game=cls.name))]
     lines += ["", f"[b]{tr('help.keys', lang)}[/b]"]
+    mark = "\u200e" if lang == "ar" else ""  # Arabic: a key's name is drawn as it is written (LRM)
     for key, what in keys:
-        lines.append(f"  [b]{_esc(key):<14}[/b] {_esc(what)}")
+        lines.append(f"  [b]{mark}{_esc(key)}{mark}{' ' * max(0, 14 - len(key))}[/b] {_esc(what)}")
     lines += ["", f"[b]{tr('help.options', lang)}[/b]"]
     for spec in cls.OPTIONS:
         value = game.options[spec.name]

@@ -28,6 +28,7 @@ from .app import HelpScreen, table_layout
 from .eventlog import EventLog
 from .games import GameTable, table_class
 from .help import help_text
+from .rtl import ui
 from .session import Session, event_line, tr
 
 
@@ -66,7 +67,7 @@ class ReviewScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="review-box"):
-            yield Static(Text(tr("replay.reviewing", self.lang), style="dim"), id="review-text")
+            yield Static(ui(Text(tr("replay.reviewing", self.lang), style="dim"), self.lang), id="review-text")
 
     @property
     def costliest(self) -> list[int]:
@@ -88,7 +89,7 @@ class ReviewScreen(ModalScreen[int | None]):
         if contracts:
             out.append("\n" + "\n".join(contracts) + "\n")
         out.append("\n" + tr("replay.review_keys", lang), style="dim")
-        self.query_one("#review-text", Static).update(out)
+        self.query_one("#review-text", Static).update(ui(out, lang))
 
     def on_key(self, event: events.Key) -> None:
         key = event.key
@@ -178,10 +179,10 @@ class ReplayScreen(Screen[None]):
         who = tr("spectator", lang) if self.seat is None else tr("seat", lang, n=self.seat)
         total = len(self.steps) - 1
         title = tr("replay.title", lang, game=self.session.game.title, who=who, i=self.index, total=total)
-        self.query_one("#title", Static).update(Text(title))
+        self.query_one("#title", Static).update(ui(title, lang))
         end = tr("replay.end", lang) if self.index == len(self.steps) - 1 else ""
-        self.query_one("#status", Static).update(Text.assemble(line, "\n", (end, "dim")))
-        self.query_one("#keys", Static).update(Text(tr("replay.keys", lang)))
+        self.query_one("#status", Static).update(ui(Text.assemble(line, "\n", (end, "dim")), lang))
+        self.query_one("#keys", Static).update(ui(tr("replay.keys", lang), lang))
 
     def _frame(self, generation: int, event: Event | None, view: PlayerView | None) -> None:
         if generation != self.generation:
@@ -199,7 +200,7 @@ class ReplayScreen(Screen[None]):
         elif key in ("question_mark", "f1"):
             event.stop()
             lang = self.session.lang
-            self.app.push_screen(HelpScreen(help_text(self.session.game, lang, replay_keys(lang))))
+            self.app.push_screen(HelpScreen(help_text(self.session.game, lang, replay_keys(lang)), lang))
         elif key == "r":
             event.stop()
             self.action_review()
@@ -212,7 +213,7 @@ class ReplayScreen(Screen[None]):
         (the replay stays live and the pane says so until it is ready)."""
         lang = self.session.lang
         if self.seat is None or self.record is None:
-            self.query_one("#status", Static).update(Text(tr("replay.review_seat", lang), style="bold red"))
+            self.query_one("#status", Static).update(ui(Text(tr("replay.review_seat", lang), style="bold red"), lang))
             return
         pane = ReviewScreen(lang)
         self._pane = pane

@@ -17,6 +17,7 @@ from textual.widgets import Button, Static
 from ...core.cards import Card
 from ...core.game import Action, PlayerView
 from ..cards import card_text, pretty_cards
+from ..rtl import ui
 from ..session import tr
 from .base import GameTable
 
@@ -62,7 +63,7 @@ class Table(GameTable):
                 out.append(": ")
                 out.append_text(_render(value))
                 out.append("\n")
-        self.query_one("#generic-view", Static).update(out)
+        self.query_one("#generic-view", Static).update(ui(out, self.lang))
         box = self.query_one("#generic-actions", Container)
         box.remove_children()
         if view.seat is not None:

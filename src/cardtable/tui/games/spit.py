@@ -29,7 +29,8 @@ from ...core.game import Action, PlayerView
 from ...games.spit.actions import CHOOSE, FILL, FLIP, PLAY, SLAP, SPIT, STACK, UNSPIT, SpitAction
 from ...games.spit.view import SpitView
 from ..cards import card_text
-from ..session import Session, tr
+from ..rtl import ui, ui_line
+from ..session import Session, shown, tr
 from .base import GameTable
 
 PILE_KEYS = {str(n): n for n in range(1, 6)}
@@ -172,7 +173,7 @@ class Table(GameTable):
         other = 1 - me
         before = self._before
         for row, seat in ((0, me), (1, other)):
-            self.query_one(f"#spit-title-{row}", Static).update(self._seat_line(view, seat))
+            self.query_one(f"#spit-title-{row}", Static).update(ui(self._seat_line(view, seat), self.lang))
             for j in range(1, 6):
                 cell = self.query_one(f"#stock-{row}-{j}", StockCell)
                 cell.update(self._stock_face(view, seat, j, numbered=row == 0))
@@ -188,9 +189,9 @@ class Table(GameTable):
             spit_cell.update(self._spit_face(view, k))
             spit_cell.set_class(before is not None and before.spit_tops[k] != view.spit_tops[k], "-flash")
             spit_cell.set_class(view.phase == "slap" and view.spit_tops[k] is not None, "-slap")
-        self.query_one("#spit-phase", Static).update(self._phase_text(view))
+        self.query_one("#spit-phase", Static).update(ui(self._phase_text(view), self.lang, justify="center"))
         self.query_one("#spit-note", Static).update(
-            Text(self.note_text, style="bold red" if self.note_error else "bold cyan")
+            ui(Text(self.note_text, style="bold red" if self.note_error else "bold cyan"), self.lang, justify="center")
         )
 
     def _seat_line(self, view: SpitView, seat: int) -> Text:
@@ -225,12 +226,12 @@ class Table(GameTable):
         lang = self.lang
         whose = tr("spit.yours", lang) if k == view.seat else tr("spit.theirs", lang)
         top = view.spit_tops[k]
-        self.query_one(f"#spitpile-{k}", SpitCell).border_title = f"S{k} · {whose}"
+        self.query_one(f"#spitpile-{k}", SpitCell).border_title = shown(f"S{k} · {whose}", lang)
         if top is None:
-            return _lines(SPIT_WIDTH, Text(tr("spit.unused", lang), style="dim"))
+            return _lines(SPIT_WIDTH, ui_line(Text(tr("spit.unused", lang), style="dim"), lang))
         n = view.spit_sizes[k]
         size = tr("spit.size1" if n == 1 else "spit.size", lang, n=n)
-        return _lines(SPIT_WIDTH, card_text(top, width=7), Text(size, style="dim"))
+        return _lines(SPIT_WIDTH, card_text(top, width=7), ui_line(Text(size, style="dim"), lang))
 
     def _phase_text(self, view: SpitView) -> Text:
         lang = self.lang

@@ -20,6 +20,7 @@ from ...games.trash.actions import A_DECLINE, A_DISCARD, A_DISPLACE, A_STOCK, A_
 from ...games.trash.roles import WILDCARD
 from ...games.trash.view import TrashView
 from ..cards import card_text
+from ..rtl import ui, ui_line
 from ..session import Session, tr
 from .base import GameTable, table_room
 
@@ -257,7 +258,7 @@ class Table(GameTable):
             )
             if seat == m.current and m.current >= 0:
                 title.append("  " + tr("trash.to_play", lang), style="bold yellow")
-            self.query_one(f"#seat-title-{row}", Static).update(title)
+            self.query_one(f"#seat-title-{row}", Static).update(ui(title, lang))
             for k in range(1, 11):
                 cell = self.query_one(f"#slot-{row}-{k}", SlotCell)
                 cell.seat = seat
@@ -278,17 +279,17 @@ class Table(GameTable):
     def _draw_piles(self, m: _Model, view: TrashView) -> None:
         lang = self.lang
         stock = self.query_one("#pile-stock", PileCell)
-        stock.update(Text.assemble(tr("trash.stock", lang), "\n", card_text(None) if m.stock else Text("—"), "\n",
-                                   (_cards(lang, m.stock), "dim")))
+        stock.update(ui_line(Text.assemble(tr("trash.stock", lang), "\n", card_text(None) if m.stock else Text("—"),
+                                           "\n", (_cards(lang, m.stock), "dim")), lang))
         discard = self.query_one("#pile-discard", PileCell)
         top = m.discard[-1] if m.discard else None
-        discard.update(Text.assemble(tr("trash.discard", lang), "\n",
-                                     card_text(top) if top else Text(tr("trash.empty", lang), style="dim"), "\n",
-                                     (_cards(lang, len(m.discard)), "dim")))
+        discard.update(ui_line(Text.assemble(tr("trash.discard", lang), "\n",
+                                             card_text(top) if top else Text(tr("trash.empty", lang), style="dim"),
+                                             "\n", (_cards(lang, len(m.discard)), "dim")), lang))
         hand = self.query_one("#pile-hand", PileCell)
-        hand.update(Text.assemble(tr("trash.in_hand", lang), "\n",
-                                  card_text(m.hand, wild=m.hand is not None and view.role(m.hand) == WILDCARD)
-                                  if m.hand else Text("—", style="dim")))
+        hand.update(ui_line(Text.assemble(tr("trash.in_hand", lang), "\n",
+                                          card_text(m.hand, wild=m.hand is not None and view.role(m.hand) == WILDCARD)
+                                          if m.hand else Text("—", style="dim")), lang))
         legal = set(view.legal_actions) if view.seat is not None else set()
         stock.set_class(m.flash == (-1, 0), "-flash")
         discard.set_class(m.flash == (-1, 1), "-flash")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -24,8 +24,9 @@ from ...core.game import Action, Event, PlayerView
 from ...core.seats import seats_from
 from ...games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL, TrexAction, contract_code
 from ...games.trex.view import TrexView
+from ..rtl import Justify, mirrored, ui, ui_line
 from ..seats import around
-from ..session import Session, tr
+from ..session import Session, shown, tr
 from .base import GameTable, table_room
 
 SUIT_ROWS = (3, 2, 0, 1)
@@ -280,23 +281,41 @@ class Table(GameTable):
         me = view.seat
         title = tr("trex.summary.title", lang, n=number, contract=contract_title(contract, lang),
                    who=self._who(holder))
-        grid = RichTable(title=title, caption=tr("trex.summary.close", lang), box=None, header_style="bold",
-                         show_edge=False, pad_edge=False)
-        grid.add_column(tr("trex.summary.seat", lang))
-        grid.add_column(tr("trex.summary.taken", lang))
-        grid.add_column(tr("trex.summary.deal", lang), justify="right")
-        grid.add_column(tr("trex.summary.total", lang), justify="right")
+        columns: list[tuple[str, Justify]] = [(tr("trex.summary.seat", lang), "left"),
+                                              (tr("trex.summary.taken", lang), "left"),
+                                              (tr("trex.summary.deal", lang), "right"),
+                                              (tr("trex.summary.total", lang), "right")]
+        rows: list[list[RenderableType]] = []
         for q in seats_from(me if me is not None else 0, self.n):
             cards = Text(" ").join(face(c) for c in sort_hand(done.get(q, []))) if done.get(q) else Text("—", "dim")
-            grid.add_row(Text(self._who(q), style="bold green" if q == me else ""), cards,
-                         _signed(deltas[q]), Text(_signed(view.totals[q]), style="bold"))
-        return grid
+            rows.append([Text(self._who(q), style="bold green" if q == me else ""), cards,
+                         _signed(deltas[q]), Text(_signed(view.totals[q]), style="bold")])
+        return self._sheet(title, tr("trex.summary.close", lang), columns, rows)
+
+    def _sheet(self, title: str, caption: str, columns: list[tuple[str, Justify]], rows: list[list[RenderableType]],
+               sections: frozenset[int] = frozenset(), min_width: dict[int, int] | None = None) -> RichTable:
+        """A table of the screen: in Arabic its columns go from right to left (the first at the
+        right), each text in visual order; ``sections`` are the rows a rule follows."""
+        lang = self.lang
+        rtl = mirrored(lang)
+        order = list(range(len(columns)))[::-1] if rtl else list(range(len(columns)))
+        sheet = RichTable(title=ui_line(title, lang), caption=ui_line(caption, lang), box=None,
+                          header_style="bold", show_edge=False, pad_edge=False)
+        for k in order:
+            header, justify = columns[k]
+            if rtl and justify == "left":
+                justify = "right"
+            sheet.add_column(ui_line(header, lang), justify=justify, min_width=(min_width or {}).get(k))
+        for i, row in enumerate(rows):
+            cells = [ui(cell, lang) if isinstance(cell, (str, Text)) else cell for cell in (row[k] for k in order)]
+            sheet.add_row(*cells, end_section=i in sections)
+        return sheet
 
     def _draw(self) -> None:
         m, view = self.model, self.tview
         if m is None or view is None:
             return
-        self.query_one("#trex-head", Static).update(self._head(view, m))
+        self.query_one("#trex-head", Static).update(ui(self._head(view, m), self.lang))
         menu = self.menu_actions()
         self.query_one("#trex-menu").display = bool(menu)
         centre = self.query_one("#trex-centre", Static)
@@ -306,11 +325,11 @@ class Table(GameTable):
         if m.contract == "TR":
             centre.update(self._layout(view, m))
         elif view.phase in ("choose", "redeal", "double") and not m.trick and not self.show_last:
-            centre.update(self._seats_line(view, m))
+            centre.update(ui(self._seats_line(view, m), self.lang))
             centre.display = True
         else:
             centre.update(self._trick(view, m))
-        self.query_one("#trex-info", Static).update(self._info(view, m))
+        self.query_one("#trex-info", Static).update(ui(self._info(view, m), self.lang))
         self._draw_hand(view, m)
 
     def _who(self, seat: int) -> str:
@@ -406,10 +425,11 @@ class Table(GameTable):
         grid.add_column(ratio=1, justify="left")
         grid.add_column(width=18, justify="center")
         grid.add_column(ratio=1, justify="right")
-        grid.add_row(Text(caption, style=caption_style), self._seat_block(view, m, top).copy(), "")
-        grid.add_row(self._seat_block(view, m, left), middle, self._seat_block(view, m, right))
+        lang = self.lang
+        grid.add_row(ui(Text(caption, style=caption_style), lang), ui(self._seat_block(view, m, top), lang), "")
+        grid.add_row(ui(self._seat_block(view, m, left), lang), middle, ui(self._seat_block(view, m, right), lang))
         if view.seat is None:
-            grid.add_row("", self._seat_block(view, m, bottom), "")
+            grid.add_row("", ui(self._seat_block(view, m, bottom), lang), "")
         return grid
 
     def _seats_line(self, view: TrexView, m: _Model) -> Text:
@@ -421,29 +441,35 @@ class Table(GameTable):
             out.append("\n" if i % 2 else "   ")
         return out
 
-    def _layout(self, view: TrexView, m: _Model) -> Text:
+    def _layout(self, view: TrexView, m: _Model) -> RenderableType:
+        """The Trex layout: its four suit rows, low ranks on the left in any language (the rows
+        are the cards on the table, not a sentence), and the seats in the order of play."""
         lang = self.lang
-        out = Text(tr("trex.layout", lang), style="bold")
-        out.append("\n")
+        head = Text(tr("trex.layout", lang), style="bold")
+        rows = Text()
         for s in SUIT_ROWS:
             red = s in (1, 2)
-            out.append(f" {'♣♦♥♠'[s]}  ", style=f"bold {'red' if red else ''}")
+            rows.append(f" {'♣♦♥♠'[s]}  ", style=f"bold {'red' if red else ''}")
             span = m.layout[s]
             if span is None:
-                out.append(tr("trex.not_open", lang), style="dim")
+                rows.append(tr("trex.not_open", lang), style="dim")
             else:
                 lo, hi = span
                 row = " ".join(RANKS[r] for r in range(lo, hi + 1))
-                out.append(row.ljust(27), style="bold red" if red else "bold")
-                out.append(f"  ↓{RANKS[lo - 1]}" if lo > 2 else "  ↓—", style="dim")
-                out.append(f" ↑{RANKS[hi + 1]}" if hi < 14 else " ↑—", style="dim")
-            out.append("\n")
+                rows.append(row.ljust(27), style="bold red" if red else "bold")
+                rows.append(f"  ↓{RANKS[lo - 1]}" if lo > 2 else "  ↓—", style="dim")
+                rows.append(f" ↑{RANKS[hi + 1]}" if hi < 14 else " ↑—", style="dim")
+            rows.append("\n")
+        seats = Text()
         for i, seat in enumerate(self.play_order()):
             block = self._seat_block(view, m, seat)
-            out.append(block.plain.replace("\n", " · "),
-                       style="bold yellow" if seat == view.current_player else "" if seat == view.seat else "dim")
-            out.append("\n" if i % 2 else "   ")
-        return out
+            seats.append(block.plain.replace("\n", " · "),
+                         style="bold yellow" if seat == view.current_player else "" if seat == view.seat else "dim")
+            seats.append("\n" if i % 2 else "   ")
+        if lang == "ar":
+            seats.rstrip()
+            return Group(ui(head, lang), ui(rows[:-1], lang, rtl=False, justify="left"), ui(seats, lang))
+        return Text.assemble(head, "\n", rows, seats)
 
     def _info(self, view: TrexView, m: _Model) -> Text:
         lang = self.lang
@@ -500,7 +526,8 @@ class Table(GameTable):
         if view.seat is not None and view.seat in m.finishing:
             place = tr(f"trex.place.{m.finishing.index(view.seat)}", self.lang)
             title += " · " + tr("trex.out", self.lang, place=place)
-        box.border_title = title
+        box.border_title = shown(title, self.lang)
+        box.styles.border_title_align = "right" if mirrored(self.lang) else "left"
         for row, s in enumerate(SUIT_ROWS):
             cards = [c for c in m.hand if int(c.suit) == s]
             red = s in (1, 2)
@@ -522,15 +549,25 @@ class Table(GameTable):
                 cell.update(face(card, style))
 
     def _draw_menu(self, view: TrexView, menu: list[TrexAction]) -> None:
-        for i in range(MENU_SIZE):
-            item = self.query_one(f"#menu-{i}", MenuItem)
-            if i < len(menu):
-                item.display = True
-                item.update(Text.assemble((f"{i + 1} ", "bold"), self.describe(menu[i])))
+        rows = -(-len(menu) // 2)
+        for p in range(MENU_SIZE):
+            item = self.query_one(f"#menu-{p}", MenuItem)
+            i = self._menu_at(p, len(menu))
+            item.display = p < 2 * rows
+            item.visible = i is not None
+            if i is not None:
+                item.update(ui(Text.assemble((f"{i + 1} ", "bold"), self.describe(menu[i])), self.lang))
                 item.set_class(i == self.menu_cursor, "-cursor")
                 item.set_class(menu[i] is self.hint, "-hint")
-            else:
-                item.display = False
+
+    def _menu_at(self, position: int, size: int) -> int | None:
+        """The choice the menu shows at ``position`` of its two-column grid (None: a blank cell).
+        In Arabic drawn by the app the first choice is at the right of its row (the reading order)."""
+        i = position
+        if mirrored(self.lang):
+            row, col = divmod(position, 2)
+            i = row * 2 + 1 - col
+        return i if i < size else None
 
     # ---------------------------------------------------------------- input
     def playable(self) -> list[Card]:
@@ -560,6 +597,8 @@ class Table(GameTable):
         menu = self.menu_actions()
         if menu:
             step = {"left": -1, "up": -2, "right": 1, "down": 2}.get(key)
+            if step is not None and abs(step) == 1 and mirrored(self.lang):
+                step = -step  # the choice on the left comes next in Arabic
             if step is None:
                 return False
             self.menu_cursor = (self.menu_cursor + step) % len(menu)
@@ -632,9 +671,10 @@ class Table(GameTable):
 
     def on_menu_item_clicked(self, message: MenuItem.Clicked) -> None:
         menu = self.menu_actions()
-        if message.index < len(menu):
-            self.menu_cursor = message.index
-            self.post_message(self.Chosen(menu[message.index]))
+        i = self._menu_at(message.index, len(menu))
+        if i is not None:
+            self.menu_cursor = i
+            self.post_message(self.Chosen(menu[i]))
 
     def highlight(self, action: Action | None) -> None:
         self.hint = action
@@ -649,31 +689,32 @@ class Table(GameTable):
         """Deals by kingdom, each kingdom's total and the game totals."""
         lang = self.lang
         me = view.seat
-        sheet = RichTable(title=tr("trex.sheet.title", lang), caption=tr("trex.sheet.close", lang),
-                          show_edge=False, pad_edge=False, box=None, header_style="bold")
-        sheet.add_column(tr("trex.sheet.deal", lang))
-        sheet.add_column(tr("trex.sheet.holder", lang))
-        sheet.add_column(tr("trex.sheet.contract", lang))
-        for q in range(self.n):
-            sheet.add_column(tr("you", lang) if q == me else tr("seat", lang, n=q), justify="right", min_width=6)
+        columns: list[tuple[str, Justify]] = [(tr("trex.sheet.deal", lang), "left"),
+                                              (tr("trex.sheet.holder", lang), "left"),
+                                              (tr("trex.sheet.contract", lang), "left")]
+        columns += [(tr("you", lang) if q == me else tr("seat", lang, n=q), "right") for q in range(self.n)]
+        blank: list[RenderableType] = [""] * self.n
+        lines: list[list[RenderableType]] = []
+        sections = set()
         rows = view.deal_scores
         for i, (number, k, holder, contract, deltas) in enumerate(rows):
             if i == 0 or rows[i - 1][1] != k:
-                sheet.add_row(Text(tr("trex.sheet.kingdom", lang, k=k + 1), style="bold cyan"), "", "",
-                              *([""] * self.n))
-            sheet.add_row(str(number), tr("you", lang) if holder == me else tr("seat", lang, n=holder),
-                          contract_title(contract, lang), *(_signed(d) for d in deltas))
+                lines.append([Text(tr("trex.sheet.kingdom", lang, k=k + 1), style="bold cyan"), "", "", *blank])
+            lines.append([str(number), tr("you", lang) if holder == me else tr("seat", lang, n=holder),
+                          contract_title(contract, lang), *(_signed(d) for d in deltas)])
             if i == len(rows) - 1 or rows[i + 1][1] != k:
-                sheet.add_row(Text(tr("trex.sheet.kingdom_total", lang), style="dim"), "", "",
-                              *(Text(_signed(x), style="dim") for x in view.kingdom_scores[k]), end_section=True)
+                sections.add(len(lines))
+                lines.append([Text(tr("trex.sheet.kingdom_total", lang), style="dim"), "", "",
+                              *(Text(_signed(x), style="dim") for x in view.kingdom_scores[k])])
         if not view.deal_scores:
-            sheet.add_row(Text(tr("trex.sheet.empty", lang), style="dim"), "", "", *([""] * self.n))
-        sheet.add_row(Text(tr("trex.sheet.total", lang), style="bold"), "", "",
-                      *(Text(_signed(t), style="bold") for t in view.totals))
+            lines.append([Text(tr("trex.sheet.empty", lang), style="dim"), "", "", *blank])
+        lines.append([Text(tr("trex.sheet.total", lang), style="bold"), "", "",
+                      *(Text(_signed(t), style="bold") for t in view.totals)])
         if view.team_totals is not None:
-            sheet.add_row(Text(tr("trex.sheet.teams", lang, a=_signed(view.team_totals[0]),
-                                  b=_signed(view.team_totals[1])), style="bold"), "", "", *([""] * self.n))
-        return sheet
+            lines.append([Text(tr("trex.sheet.teams", lang, a=_signed(view.team_totals[0]),
+                                  b=_signed(view.team_totals[1])), style="bold"), "", "", *blank])
+        return self._sheet(tr("trex.sheet.title", lang), tr("trex.sheet.close", lang), columns, lines,
+                           frozenset(sections), {3 + q: 6 for q in range(self.n)})
 
     def subtitle(self) -> str:
         view = self.tview

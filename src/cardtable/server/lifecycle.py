@@ -273,5 +273,8 @@ class Flow:
             conn.drop("state")
             conn.push({**frame, "move": move} if conn.seat == seat else public)
         t.after_change()
+        if t.driver.timer_task is not None:  # the time limit's clock starts again, as after a restart
+            t.driver.timer_task.cancel()
+            t.driver.timer_task = None
         t.driver.arm_timer()
         return None

@@ -37,7 +37,6 @@ def test_issue15_item8_undo_in_the_browser_brings_the_position_back(server: Serv
     page.locator("details.more summary").click()
     undo_box = page.get_by_test_id("create-undo")
     sync_api.expect(undo_box).not_to_be_checked()  # off by default
-    page.get_by_test_id("option-undo").screenshot(path=str(SHOTS / "lobby-undo.png"))
     undo_box.check()
     page.get_by_test_id("create-name").fill("Ada")
     page.get_by_test_id("create").click()

@@ -16,6 +16,7 @@ import pytest
 
 from cardtable.records.fairness import verify
 from cardtable.records.record import Record
+from cardtable.server import lifecycle
 from cardtable.server.client import GameClient
 from cardtable.server.encode import view_json
 from cardtable.server.hub import Hub
@@ -29,6 +30,15 @@ from .test_leaks import FORBIDDEN_KEYS, Capture, cards_in, shown
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
+
+
+UNDO_RATE = lifecycle.UNDO_RATE
+
+
+@pytest.fixture(autouse=True)
+def quick_undos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scripted players undo faster than a person: no undo rate limit but where it is tested."""
+    monkeypatch.setattr(lifecycle, "UNDO_RATE", (1e6, 1e6))
 
 
 def undo_table(hub: Hub, game: str = "trash", bots: int = 1, undo: bool = True, **options: Any) -> Any:
@@ -93,13 +103,16 @@ def test_issue15_item8_undo_takes_back_the_persons_move_and_the_bots_replies(tmp
         assert table.undo(0) is None and table.version == earlier[-1]
 
 
-def test_issue15_item8_undo_is_refused_with_a_reason_when_not_allowed(tmp_path: Path):
+def test_issue15_item8_undo_is_refused_with_a_reason_when_not_allowed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(lifecycle, "UNDO_RATE", UNDO_RATE)
     hub = Hub(Store(tmp_path / "s.sqlite3"))
     plain = undo_table(hub, undo=False)
     assert plain.undo(0)["code"] == "undo_off"
     table = undo_table(hub)
     bots_move(table)
-    assert table.undo(0)["code"] == "undo_nothing"  # nothing of the person's yet
+    assert [table.undo(0)["code"] for _ in range(6)] == ["undo_nothing"] * 5 + ["rate_limited"]  # nothing yet;
+    # then a flood is cut short: each undo replays the game (UNDO_RATE)
     two, _ = hub.create("trash", None, {"players": 3}, undo=True)
     two.sit(0, "Ada")
     two.sit(1, "Ben")  # a second person joins

@@ -23,9 +23,15 @@ from ..host.match import Match
 from ..records.fairness import FAIR_SEED
 from .connection import Outgoing
 from .lobby import LobbyError, error_frame
+from .protocol import TokenBucket
 
 if TYPE_CHECKING:
     from .tables import Table
+
+UNDO_RATE = (1.0, 5.0)
+"""Undos a seat may ask for: one a second, five at once. Each replays the game from the deal (about
+18 ms at version 900 of a Trex game, compiled build), so a flood of them, even within the
+message rate limit, cannot hold the event loop every table shares."""
 
 
 class Flow:
@@ -36,6 +42,7 @@ class Flow:
         self.last_seq: dict[int, tuple[int, int]] = {}  # seat -> (its last client seq, the version it made)
         self._pending: tuple[int, int | None] | None = None  # the seat's action being committed
         self.undos = 0  # undos since this table was loaded: a bot that thought before one drops its move
+        self.undo_buckets: dict[int, TokenBucket] = {}  # per seat: an undo replays the game (UNDO_RATE)
 
     # -------------------------------------------------------------- start
     def start(self, seed: int | None = None) -> None:
@@ -246,6 +253,9 @@ class Flow:
         refused = self.undo_refused(seat)
         if refused is not None:
             return refused
+        bucket = self.undo_buckets.setdefault(seat, TokenBucket(*UNDO_RATE))
+        if not bucket.take():
+            return error_frame("rate_limited", "too many undos; wait a little")
         assert t.match is not None
         try:
             found = self.undo_point(seat)

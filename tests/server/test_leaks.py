@@ -44,6 +44,9 @@ class Capture(Connection):
         # every frame as the wire text, none replaced by a newer one
         self.frames.append(frame.text if isinstance(frame, Outgoing) else dumps(frame))
 
+    def drop(self, latest: str) -> None:
+        pass  # every frame was sent at once: none is waiting to be dropped
+
     def close_soon(self, code: int, reason: str = "") -> None:
         self.closed = True
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import math
@@ -28,7 +29,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import bot_names
-from ..core.registry import game_class, game_names
+from ..core.registry import game_class, game_names, load
+from ..core.seats import SIMULTANEOUS
 from ..i18n import LANGUAGES, catalog
 from .botpool import BotPool
 from .connection import Connection
@@ -214,8 +216,15 @@ def games_info() -> list[dict[str, Any]]:
                 for o in cls.OPTIONS
             ],
             "bots": bot_names(name),
+            "undo": not realtime(name),  # a table of it may allow undo against bots (issue 15 item 8)
         })
     return out
+
+
+@functools.cache
+def realtime(name: str) -> bool:
+    """``name`` is played in real time (Spit): everyone at once, so no undo."""
+    return load(name).new_state(seed=0).current_player() == SIMULTANEOUS
 
 
 def create_app(
@@ -309,9 +318,9 @@ def create_app(
             if not bucket.take():
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
-            only(data, "game", "preset", "options", "host")
+            only(data, "game", "preset", "options", "host", "undo")
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
-                                     host=data.get("host"))
+                                     host=data.get("host"), undo=data.get("undo", False))
         except LobbyError as exc:
             return _json_error(exc)
         except sqlite3.Error:
@@ -555,6 +564,11 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
             elif kind == "hint":
                 async with table.lock:
                     conn.push(table.hint(conn.seat))
+            elif kind == "undo":
+                async with table.lock:
+                    error = table.undo(conn.seat)
+                if error is not None:
+                    conn.push(error)
             else:
                 async with table.lock:
                     reply = table.act(conn.seat, msg["seq"], msg["action"], msg.get("version"))

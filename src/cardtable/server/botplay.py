@@ -150,7 +150,7 @@ class BotDriver:
                 found = None if t.unwatched() else self.mover()
                 if m is None or found is None:
                     return
-                seat, version = m.to_move(), t.version
+                seat, version = m.to_move(), (t.version, t.flow.undos)
                 bot, rng = found
                 view = m.state.view(seat)
                 asked = time.monotonic()
@@ -160,7 +160,8 @@ class BotDriver:
                 await asyncio.sleep(pacing.wait(asked, time.monotonic(), m.pace_rngs[seat]))
             async with t.lock:
                 m = t.match
-                if m is None or t.version != version or m.to_move() != seat or self.mover() is None:
+                # an undo may bring the table back to the same version: its count tells
+                if m is None or (t.version, t.flow.undos) != version or m.to_move() != seat or self.mover() is None:
                     continue
                 self._keep(seat, bot, rng)
                 if not self.release(seat, action):

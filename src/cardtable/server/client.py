@@ -131,6 +131,15 @@ class GameClient:
             await self.until(lambda f: f["type"] == "state" and f["version"] >= version)
         return reply
 
+    async def undo(self) -> dict[str, Any]:
+        """Ask to take back this seat's last move (a table with undo, against bots only): the
+        ``undo`` frame, after which the state it names has been received too, or the ``error``."""
+        await self.ws.send(json.dumps({"type": "undo"}))
+        reply = await self.until(lambda f: f["type"] == "undo" or (f["type"] == "error" and "seq" not in f))
+        if reply["type"] == "undo":
+            await self.until(lambda f: f["type"] == "state" and f["version"] == reply["version"])
+        return reply
+
     async def play_to_end(
         self,
         rng: random.Random | None = None,

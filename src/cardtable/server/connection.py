@@ -90,6 +90,14 @@ class Connection:
         self.queue.append(item)
         self._ready.set()
 
+    def drop(self, latest: str) -> None:
+        """Forget a queued unsent frame of key ``latest`` (an undo: a ``state`` of the line taken
+        back is not sent, nor are its events merged into the state after the undo)."""
+        for i, (key, _) in enumerate(self.queue):
+            if key == latest:
+                del self.queue[i]
+                return
+
     def close_soon(self, code: int, reason: str = "") -> None:
         """Send what is queued, then close with ``code``."""
         if not self.closed:

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
+from ..core.seats import SIMULTANEOUS
 from .botpool import BotPool
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .protocol import dumps
@@ -133,12 +134,14 @@ class Hub:
         return ""
 
     def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None,
-               host: Any = None) -> tuple[Table, str]:
+               host: Any = None, undo: Any = False) -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start).
         ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables.
         ``host``: a host token the creator already holds (of an earlier table), kept for this one
         too, so one person hosts all their tables with one token; one token may host
-        :attr:`max_open_per_host` open tables (people behind one address share its cap, not this one)."""
+        :attr:`max_open_per_host` open tables (people behind one address share its cap, not this one).
+        ``undo``: a person alone against bots may take their moves back (issue 15 item 8); never
+        in a real-time game (Spit)."""
         if host is not None and not (isinstance(host, str) and TOKEN.fullmatch(host)):
             raise LobbyError(400, "bad_request", "host is a host token this server gave out")
         host = host or new_token()
@@ -166,6 +169,10 @@ class Hub:
             raise LobbyError(400, "bad_options", str(exc)) from None
         except ValueError:
             raise LobbyError(400, "bad_options", "option values are finite numbers, texts or lists") from None
+        if not isinstance(undo, bool):
+            raise LobbyError(400, "bad_request", "undo is true or false")
+        if undo and loaded.new_state(seed=0).current_player() == SIMULTANEOUS:
+            raise LobbyError(400, "undo_realtime", f"{loaded.title} is played in real time: it has no undo")
         row = TableRow(
             id=secrets.token_urlsafe(8),
             game=loaded.name,
@@ -177,6 +184,7 @@ class Hub:
             status="open",
             created=time.time(),
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
+            undo=undo,
         )
         self.store.create_table(row)
         table = self._table(row)

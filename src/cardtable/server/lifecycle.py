@@ -21,10 +21,17 @@ from ..core.seats import SIMULTANEOUS
 from ..host.clock import PausableClock
 from ..host.match import Match
 from ..records.fairness import FAIR_SEED
+from .connection import Outgoing
 from .lobby import LobbyError, error_frame
+from .protocol import TokenBucket
 
 if TYPE_CHECKING:
     from .tables import Table
+
+UNDO_RATE = (1.0, 5.0)
+"""Undos a seat may ask for: one a second, five at once. Each replays the game from the deal (about
+18 ms at version 900 of a Trex game, compiled build), so a flood of them, even within the
+message rate limit, cannot hold the event loop every table shares."""
 
 
 class Flow:
@@ -34,6 +41,8 @@ class Flow:
         self.t = table
         self.last_seq: dict[int, tuple[int, int]] = {}  # seat -> (its last client seq, the version it made)
         self._pending: tuple[int, int | None] | None = None  # the seat's action being committed
+        self.undos = 0  # undos since this table was loaded: a bot that thought before one drops its move
+        self.undo_buckets: dict[int, TokenBucket] = {}  # per seat: an undo replays the game (UNDO_RATE)
 
     # -------------------------------------------------------------- start
     def start(self, seed: int | None = None) -> None:
@@ -91,6 +100,9 @@ class Flow:
             match.seq = row.version
             if row.client_seq is not None:
                 self.last_seq[row.seat] = (row.client_seq, row.version)
+        for seat, seq in t.store.undone_seqs(t.id).items():  # a resend of a move taken back stays a resend
+            if seq > self.last_seq.get(seat, (0, 0))[0]:
+                self.last_seq[seat] = (seq, match.seq)
         if t.rt is not None:
             t.driver.make_host()
             t.presence.update_pause()
@@ -192,3 +204,87 @@ class Flow:
                 t.fanout.broadcast_table()
         t.fanout.broadcast_state()
         t.bots.kick()
+
+    # ---------------------------------------------------------------- undo
+    def undo_refused(self, seat: int) -> dict[str, Any] | None:
+        """Why ``seat`` may not take a move back now (an ``error`` frame), or ``None``.
+
+        Undo is a table option (chosen at creation, off by default), for one person against bots
+        only: refused while any other seat is a person's, and never in a real-time game (Spit),
+        nor before the start or after the end (issue 15 item 8)."""
+        t = self.t
+        if not t.row.undo:
+            return error_frame("undo_off", "this table was created without undo")
+        if t.rt is not None:
+            return error_frame("undo_realtime", "a real-time game has no undo")
+        if t.match is None:
+            return error_frame("not_started", "the game has not started")
+        if t.match.is_over:
+            return error_frame("over", "the game is over: no more undo")
+        if any(s.kind == "human" and s.seat != seat for s in t.row.seats):
+            return error_frame("undo_people", "undo is only for a person alone against bots: "
+                               "another person plays at this table")
+        return None
+
+    def undo_point(self, seat: int) -> tuple[int, str] | None:
+        """The version the table goes back to when ``seat`` undoes: the position before its last
+        move that it chose itself (among two legal actions or more: the page answers a question
+        with one answer by itself, even Trash's lone "stock"; not a stand-in's or a timer's
+        move), so its move and every bot's reply after it are taken back; ``None`` if there is
+        none; with the point, that move's text. Found by playing the committed line again from
+        the deal."""
+        t = self.t
+        assert t.match is not None
+        state = t.match.new_state()
+        point = None
+        for row in t.store.actions(t.id):
+            if row.seat == seat and row.client_seq is not None and state.current_player() == seat \
+                    and len(state.legal_actions(seat)) > 1:
+                point = (row.version - 1, row.action)
+            state.play(t.game.parse_action(row.action))
+        return point
+
+    def undo(self, seat: int) -> dict[str, Any] | None:
+        """Take back ``seat``'s last own move and every bot move after it (lock held): committed
+        to the store, then the game is replayed from the deal to that point (as after a restart)
+        and everyone gets an ``undo`` frame and the state from ``state.view(seat)``. ``None``,
+        or an ``error`` frame for the seat (nothing changes)."""
+        t = self.t
+        refused = self.undo_refused(seat)
+        if refused is not None:
+            return refused
+        bucket = self.undo_buckets.setdefault(seat, TokenBucket(*UNDO_RATE))
+        if not bucket.take():
+            return error_frame("rate_limited", "too many undos; wait a little")
+        assert t.match is not None
+        try:
+            found = self.undo_point(seat)
+        except (sqlite3.Error, CardtableError):
+            return error_frame("server", "the game could not be read back; try again")
+        if found is None:
+            return error_frame("undo_nothing", "you have no move to take back")
+        point, move = found
+        before = t.version
+        try:
+            t.store.undo(t.id, point)
+        except sqlite3.Error:
+            return error_frame("server", "the undo could not be saved (the server's store is not writable "
+                               "now); try again")
+        self.undos += 1
+        self.replay()
+        t.bots.standins.clear()  # a stand-in's memory is of the line taken back
+        t.talk.forget()
+        view = t.match.state.view(seat)
+        after = view.events[-1].seq + 1 if view.events else None
+        frame = {"type": "undo", "seat": seat, "version": t.version, "taken": before - t.version,
+                 "next_event": after}
+        public = Outgoing(frame)
+        for conn in t.connections():  # the move taken back is named to its own seat only
+            conn.drop("state")
+            conn.push({**frame, "move": move} if conn.seat == seat else public)
+        t.after_change()
+        if t.driver.timer_task is not None:  # the time limit's clock starts again, as after a restart
+            t.driver.timer_task.cancel()
+            t.driver.timer_task = None
+        t.driver.arm_timer()
+        return None

@@ -6,6 +6,7 @@ Client to server (JSON text frames of at most :data:`MAX_FRAME` bytes)::
     {"type": "act", "seq": int, "action": str, "version"?: int}          a seat's action
     {"type": "chat", "text": str}                                         a seat's chat line
     {"type": "hint"}                                                       a seat asks the hint bot
+    {"type": "undo"}                                                       take back the seat's last move
     {"type": "ping"}                                                       keep-alive, never rate-limited
 
 Any other key, a wrong type, or another ``type`` is rejected with an ``error``
@@ -69,6 +70,7 @@ _SCHEMAS: dict[str, dict[str, tuple[type, bool]]] = {
     "act": {"seq": (int, True), "action": (str, True), "version": (int, False)},
     "chat": {"text": (str, True)},
     "hint": {},
+    "undo": {},
     "ping": {},
 }
 

@@ -6,6 +6,11 @@ a game after a restart. So does a fair game's protocol (``fair``, the JSON of
 Seat tokens are stored as SHA-256 digests, so a copy of
 the database does not hand out seats.
 
+An undo (a table created with ``undo``, one person against bots) moves the actions it takes
+back from ``actions`` to ``undone`` in one transaction: ``actions`` is always the line of play
+as it stands, so a restart replays it to the undone position; ``undone`` keeps what was taken
+back (for the server's operator; it is in no record and never sent).
+
 Every append is committed before it returns (WAL journal): the server
 acknowledges an action only after :meth:`Store.append` has returned, so a
 crash of the process (even SIGKILL) never loses an acknowledged action.
@@ -73,6 +78,16 @@ CREATE TABLE IF NOT EXISTS chat (
     at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
+CREATE TABLE IF NOT EXISTS undone (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    undo INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    client_seq INTEGER,
+    at REAL NOT NULL,
+    PRIMARY KEY (table_id, undo, version)
+);
 """
 
 
@@ -145,6 +160,7 @@ class TableRow:
     created: float
     seats: list[SeatRow] = field(default_factory=list)
     fair: dict[str, Any] | None = None  # the fair-deal protocol with its server seed: never sent
+    undo: bool = False  # a person alone against bots may take moves back (issue 15 item 8)
 
 
 @dataclass
@@ -179,6 +195,8 @@ class Store:
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
         if "fair" not in columns:  # a database from before fair deals: its games stay seeded
             self.db.execute("ALTER TABLE tables ADD COLUMN fair TEXT")
+        if "undo" not in columns:  # a database from before undo: its tables have none
+            self.db.execute("ALTER TABLE tables ADD COLUMN undo INTEGER NOT NULL DEFAULT 0")
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._failing_until = 0.0
         self._failure = ""
@@ -227,10 +245,10 @@ class Store:
         with self._writing(), self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.preset, json.dumps(row.options), _i64(row.seed), _i64(row.bot_seed),
-                 row.host_hash, row.status, row.created, _fair_text(row.fair)),
+                 row.host_hash, row.status, row.created, _fair_text(row.fair), int(row.undo)),
             )
             for s in row.seats:
                 self.db.execute(
@@ -264,6 +282,27 @@ class Store:
                 "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
                 (table_id, version, seat, action, client_seq, time.time()),
             )
+
+    def undo(self, table_id: str, keep: int) -> int:
+        """Take back every action after version ``keep``: moved to ``undone`` (numbered by the
+        table's undos) in one transaction, committed when this returns; how many were moved."""
+        with self._writing(), self.db:
+            self.db.execute("BEGIN")
+            number = self.db.execute("SELECT COALESCE(MAX(undo), 0) + 1 FROM undone WHERE table_id = ?",
+                                     (table_id,)).fetchone()[0]
+            self.db.execute(
+                "INSERT INTO undone SELECT table_id, ?, version, seat, action, client_seq, at FROM actions"
+                " WHERE table_id = ? AND version > ?", (number, table_id, keep))
+            moved: int = self.db.execute("DELETE FROM actions WHERE table_id = ? AND version > ?",
+                                         (table_id, keep)).rowcount
+        return moved
+
+    def undone_seqs(self, table_id: str) -> dict[int, int]:
+        """Each seat's highest client seq among its actions taken back (a resend of one is not
+        played again after a restart)."""
+        rows = self.db.execute("SELECT seat, MAX(client_seq) FROM undone WHERE table_id = ? AND client_seq"
+                               " IS NOT NULL GROUP BY seat", (table_id,)).fetchall()
+        return {int(seat): int(seq) for seat, seq in rows}
 
     def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
         with self._writing():
@@ -309,7 +348,7 @@ class Store:
             if not isinstance(options, dict):
                 raise ValueError("options are not an object")
             t = TableRow(str(r[0]), str(r[1]), str(r[2]), options, _u64(r[4]), _u64(r[5]) or 0, str(r[6]),
-                         str(r[7]), float(r[8]))
+                         str(r[7]), float(r[8]), undo=bool(r[10]))
             if r[9] is not None:
                 fair = json.loads(r[9])
                 if not isinstance(fair, dict):
@@ -324,7 +363,7 @@ class Store:
         return t
 
 
-_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair"
+_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo"
 
 
 def _fair_text(fair: dict[str, Any] | None) -> str | None:

@@ -123,6 +123,7 @@ class Table:
                 for s in self.row.seats
             ],
             "fair": self.fairplay.public(),
+            "undo": self.row.undo,
         }
 
     def idle_since(self, now: float) -> float:
@@ -202,6 +203,10 @@ class Table:
 
     def hint(self, seat: int) -> dict[str, Any]:
         return self.talk.hint(seat)
+
+    def undo(self, seat: int) -> dict[str, Any] | None:
+        """Take back ``seat``'s last move and the bots' replies (lock held): ``None``, or an ``error`` frame."""
+        return self.flow.undo(seat)
 
     def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:
         return self.fanout.view_json(seat, lang)

@@ -28,6 +28,10 @@ class Talk:
         self.log: deque[dict[str, Any]] = deque(table.store.chat(table.id, CHAT_KEPT), maxlen=CHAT_KEPT)
         self._hint_bots: dict[int, Bot] = {}  # one adviser per seat (a bot's memory is one seat's)
 
+    def forget(self) -> None:
+        """The advisers start afresh (an undo: their memory is of the line taken back)."""
+        self._hint_bots.clear()
+
     def chat(self, seat: int, text: str) -> dict[str, Any] | None:
         """A seat's chat line to everyone at the table (P10: control characters and runs
         of spaces removed, cut to :data:`MAX_CHAT`; clients show it as text, never HTML).

@@ -72,6 +72,7 @@ function seatName(s) {
   return s.name;
 }
 
+const UNDO_REFUSALS = ["undo_off", "undo_people", "undo_nothing", "undo_realtime"]; // said in the page's language
 const AUTO_ANSWER_MS = 700; // a one-answer question stays on screen this long before the page answers it
 
 function flash(message) {
@@ -161,7 +162,9 @@ async function lobby() {
     const options = playersRow.hidden ? {} : { players: Number(players.value) };
     for (const [name, value] of touched) options[name] = value();
     try {
-      const data = await newTable({ game: gameSel.value, preset: presetSel.value, options });
+      const body = { game: gameSel.value, preset: presetSel.value, options };
+      if (undoBox.checked) body.undo = true;
+      const data = await newTable(body);
       const id = data.table.id;
       const name = myName.value.trim();
       store.set("ct.sit", sitBox.checked);
@@ -173,6 +176,19 @@ async function lobby() {
       go(`/t/${id}`);
     } catch (e) { flash(e.message); }
   };
+  // undo against bots (issue 15 item 8): a table option, offered for the turn-based games only
+  const undoBox = h("input", { type: "checkbox", id: "opt-undo", "data-testid": "create-undo" });
+  const undoRow = h("div", { class: "option", "data-testid": "option-undo" },
+    h("label", { for: "opt-undo" }, h("b", {}, t("web.lobby.undo")), " ", undoBox),
+    h("p", { class: "option-doc" }, t("web.lobby.undo_doc"), " ",
+      h("span", { class: "muted" }, `(${t("web.lobby.default", { value: t("web.lobby.no") })})`)));
+  const fillUndo = () => {
+    const g = games.find((x) => x.name === gameSel.value);
+    undoRow.hidden = !g.undo;
+    if (!g.undo) undoBox.checked = false;
+  };
+  gameSel.addEventListener("change", fillUndo);
+  fillUndo();
   const freeOnly = h("input", { type: "checkbox", "data-testid": "free-only" });
   freeOnly.checked = Boolean(store.get("ct.free_only"));
   const list = h("div", { "data-testid": "tables" });
@@ -200,7 +216,7 @@ async function lobby() {
         playersRow,
         h("label", {}, sitBox, " ", t("web.lobby.sit_as"), " ", myName),
         h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
-        h("details", { class: "more" }, h("summary", {}, t("web.more_options")), more))),
+        h("details", { class: "more" }, h("summary", {}, t("web.more_options")), undoRow, more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")),
       h("label", { class: "filter" }, freeOnly, " ", t("web.lobby.free_seat")), list));
 }
@@ -340,8 +356,14 @@ class TablePage {
       case "hint":
         this.showHint(f);
         break;
+      case "undo":
+        this.undone(f);
+        break;
       case "error":
-        flash(f.code === "lost_race" ? t("web.too_late") : f.message); break;
+        if (f.code === "lost_race") flash(t("web.too_late"));
+        else if (UNDO_REFUSALS.includes(f.code)) flash(t(`web.undo.${f.code}`));
+        else flash(f.message);
+        break;
       default: break;
     }
   }
@@ -380,6 +402,38 @@ class TablePage {
       this.act(action);
     }, AUTO_ANSWER_MS);
   }
+
+  // Undo (issue 15 item 8): the lines of the moves taken back leave the log, one line says what
+  // was taken back, and the state frame that follows redraws the board at the earlier position.
+  undone(f) {
+    if (typeof f.next_event === "number") {
+      for (const li of [...this.el.log.querySelectorAll("li[data-seq]")]) {
+        if (Number(li.dataset.seq) >= f.next_event) li.remove();
+      }
+      this.lastSeq = f.next_event - 1;
+    }
+    this.logged = f.version;
+    this.answered = null; this.actedOn = null; // the position's questions are asked again
+    let text;
+    if (typeof f.move === "string") {
+      const said = this.renderer && this.renderer.describe ? this.renderer.describe(f.move, { t }) : f.move;
+      text = t("web.undo.yours", { move: said, n: f.taken });
+    } else {
+      text = t("web.undo.other", { name: this.names()[f.seat] || "", n: f.taken });
+    }
+    this.el.log.append(h("li", { class: "auto undo", "data-testid": "undo-line" }, text));
+    this.el.log.scrollTop = this.el.log.scrollHeight;
+  }
+
+  // Undo is offered to the one person at a table of bots that allows it, while the game runs.
+  undoAllowed() {
+    const info = this.info;
+    return Boolean(info.undo && this.mine && this.seated && info.status === "playing"
+      && !(this.view && this.view.outcome)
+      && info.seats.every((s) => s.seat === this.mine.seat || s.kind === "bot"));
+  }
+
+  askUndo() { if (this.undoAllowed()) this.send({ type: "undo" }); }
 
   addChat(m) {
     this.el.chatLog.append(h("li", {}, h("b", {}, m.name), ": ", m.text));
@@ -433,7 +487,8 @@ class TablePage {
   async rematch() {
     const info = this.info;
     try {
-      const data = await newTable({ game: info.game, preset: info.preset, options: info.options || {} });
+      const data = await newTable({ game: info.game, preset: info.preset, options: info.options || {},
+        ...(info.undo ? { undo: true } : {}) });
       const id = data.table.id;
       const mine = this.mine ? info.seats[this.mine.seat] : null;
       if (mine) {
@@ -502,6 +557,10 @@ class TablePage {
       if (mine && info.status === "playing") {
         controls.push(h("button", { type: "button", "data-testid": "hint", title: "h", onclick: () => this.askHint() },
           t("web.hint")));
+        if (this.undoAllowed()) {
+          controls.push(h("button", { type: "button", "data-testid": "undo", title: t("web.undo.title"),
+            onclick: () => this.askUndo() }, t("web.undo")));
+        }
       }
       if (mine && info.status !== "over") {
         controls.push(h("button", { type: "button", "data-testid": "leave", onclick: () => this.leave() },
@@ -601,11 +660,13 @@ document.addEventListener("click", (ev) => {
   if (a && a.origin === location.origin) { ev.preventDefault(); go(a.pathname + a.search); }
 });
 window.addEventListener("popstate", route);
-// h: the hint (as in the terminal), unless a field has the focus or a modifier is held
+// h: the hint, u: undo (as in the terminal), unless a field has the focus or a modifier is held
 document.addEventListener("keydown", (e) => {
-  if (e.key !== "h" || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+  if ((e.key !== "h" && e.key !== "u") || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
   if (e.target instanceof Element && e.target.closest("input, textarea, select, [contenteditable]")) return;
-  if (current) current.askHint();
+  if (!current) return;
+  if (e.key === "h") current.askHint();
+  else current.askUndo();
 });
 
 const langSel = document.getElementById("lang");

@@ -242,6 +242,7 @@ class TablePage {
     this.info = info;
     this.botNames = botNames;
     this.botChoice = {};
+    this.nameDraft = {}; // names typed at open seats, kept (with the focus) across redraws
     this.renderer = renderer;
     this.host = store.get(`ct.host.${info.id}`);
     this.mine = store.get(`ct.seat.${info.id}`); // {seat, token}
@@ -533,7 +534,14 @@ class TablePage {
       const controls = [];
       if (open && s.kind === "open") {
         if (!this.mine) {
-          const name = h("input", { placeholder: t("web.your_name"), maxlength: 25, "data-testid": `name-${s.seat}`, size: 10 });
+          const testid = `name-${s.seat}`;
+          const name = h("input", { placeholder: t("web.your_name"), maxlength: 25, "data-testid": testid, size: 10,
+            oninput: (e) => { this.nameDraft[s.seat] = e.target.value; } });
+          if (this.nameDraft[s.seat]) name.value = this.nameDraft[s.seat];
+          if (document.activeElement && document.activeElement.dataset.testid === testid) {
+            const at = document.activeElement.selectionStart;
+            requestAnimationFrame(() => { name.focus(); name.setSelectionRange(at, at); });
+          }
           controls.push(name, h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
             try {
               const d = await sitAt(info, s.seat, name.value);

@@ -1,0 +1,27 @@
+"""A name typed at an open seat survives the table's redraws (Chromium): another seat filling
+while a person types used to redraw the seat list and empty the box, and the person sat without
+the name they typed (seen as a flaky fair-page test)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.server.netserver import Server
+
+from .conftest import sync_api
+
+
+def test_a_typed_name_and_its_focus_survive_a_redraw_of_the_seats(server: Server, watched: Any):
+    created = server.post("/api/tables", game="trash", options={"players": 3})
+    table_id, host = created["table"]["id"], created["host"]
+    page = watched().page
+    page.goto(f"{server.http}/t/{table_id}")
+    box = page.get_by_test_id("name-0")
+    box.click()
+    box.type("Ad")
+    server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="random")  # the seats redraw
+    sync_api.expect(page.get_by_test_id("seats")).to_contain_text("bot", ignore_case=True)
+    page.keyboard.type("a")  # the focus is still in the box
+    sync_api.expect(page.get_by_test_id("name-0")).to_have_value("Ada")
+    page.get_by_test_id("sit-0").click()
+    sync_api.expect(page.get_by_test_id("seats").locator("li.me")).to_contain_text("Ada")

@@ -48,6 +48,10 @@ class Outcome:
     winners: tuple[int, ...]
     reason: str
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """By its fields: the compiled frozen class refuses to be set back field by field."""
+        return (Outcome, (self.returns, self.winners, self.reason))
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -72,6 +76,11 @@ class Event:
     value: int | None = None
     text: str = ""
     args: tuple[tuple[str, int | str], ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """An event pickles by its fields (views carry events to the server's bot pool): the
+        compiled class's state would be set back field by field, which a frozen class refuses."""
+        return (Event, (self.seq, self.kind, self.seat, self.card, self.slot, self.value, self.text, self.args))
 
 
 class Game(ABC):

@@ -82,6 +82,10 @@ class SpitAction(Action):
     card: int = -1
     target: int = 0
 
+    def __reduce__(self) -> tuple[object, tuple[str, int | None, int, int, int]]:
+        """By its fields: the compiled frozen class refuses to be set back field by field."""
+        return (SpitAction, (self.kind, self.seat, self.pile, self.card, self.target))
+
     @property
     def index(self) -> int:
         return _index(self.kind, self.seat or 0, self.pile, self.card, self.target)

@@ -41,6 +41,10 @@ class TrashAction(Action):
     kind: str
     slot: int = 0
 
+    def __reduce__(self) -> tuple[object, tuple[str, int]]:
+        """By its fields: the compiled frozen class refuses to be set back field by field."""
+        return (TrashAction, (self.kind, self.slot))
+
     @property
     def index(self) -> int:
         """0 stock, 1 discard, 2 displace, 3 decline, 3+N wild N, 14 time-up."""

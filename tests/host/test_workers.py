@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ..procs import HAS_PROC, running
+
 OWNER = """
 import concurrent.futures, multiprocessing, os, sys, time
 from cardtable.host.workers import end_with
@@ -31,15 +33,7 @@ if __name__ == "__main__":
 """
 
 
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads process states from /proc")
 @pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
 def test_workers_end_when_their_owner_is_killed(tmp_path: Path, method: str):
     script = tmp_path / "owner.py"
@@ -48,13 +42,13 @@ def test_workers_end_when_their_owner_is_killed(tmp_path: Path, method: str):
     try:
         assert owner.stdout is not None
         workers = [int(pid) for pid in owner.stdout.readline().split()]
-        assert len(workers) == 2 and all(_running(pid) for pid in workers)
+        assert len(workers) == 2 and all(running(pid) for pid in workers)
         owner.send_signal(signal.SIGKILL)
         owner.wait(10)
         deadline = time.monotonic() + 15
-        while any(_running(pid) for pid in workers) and time.monotonic() < deadline:
+        while any(running(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not any(_running(pid) for pid in workers)
+        assert not any(running(pid) for pid in workers)
     finally:
         owner.kill()
         owner.wait()

@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from cardtable.server.lobby import clean_name
 from cardtable.server.store import db_path_from_url
 
+from ..procs import HAS_PROC, descendants, running
 from .helpers import new_table, receive_until
 from .netserver import Server, free_port
 from .test_protocol import hello
@@ -77,32 +78,7 @@ def test_s1_sigterm_closes_the_database_before_the_process_exits(tmp_path: Path)
     db.close()
 
 
-def _descendants(root: int) -> set[int]:
-    """Every process below ``root`` (children, their children, ...), read from /proc."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:  # gone meanwhile
-                continue
-            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found, frontier = set(), {root}
-    while frontier:
-        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
-
-
-def _running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its parent's wait is missing
-
-
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process tree from /proc")
+@pytest.mark.skipif(not HAS_PROC, reason="reads the process tree from /proc")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["s1_graceful", "s3_sigkill"])
 def test_s1_s3_no_process_of_the_server_outlives_it(tmp_path: Path, sig: int):
     """The bot pool's workers and the fork server they come from end with the server, even when it
@@ -110,12 +86,12 @@ def test_s1_s3_no_process_of_the_server_outlives_it(tmp_path: Path, sig: int):
     server = Server(tmp_path / "s.sqlite3", "--bot-workers", "2").start()
     assert server.proc is not None
     deadline = time.monotonic() + 30
-    while len(tree := _descendants(server.proc.pid)) < 3 and time.monotonic() < deadline:
+    while len(tree := descendants(server.proc.pid)) < 3 and time.monotonic() < deadline:
         time.sleep(0.1)  # the fork server and its two workers start with the server
     assert len(tree) >= 3, tree
     server.stop(sig)
     deadline = time.monotonic() + 20
-    while (left := {pid for pid in tree if _running(pid)}) and time.monotonic() < deadline:
+    while (left := {pid for pid in tree if running(pid)}) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"still running after the server ended: {left}"
 

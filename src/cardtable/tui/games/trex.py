@@ -355,7 +355,8 @@ class Table(GameTable):
             out.append(tr("trex.contract", lang) + ": ", style="bold")
             out.append(tr("trex.not_announced", lang), style="dim")
             left = list(view.contracts_left)
-        names = ", ".join(contract_title(c, lang) for c in left) if left else "—"
+        comma = "، " if lang == "ar" else ", "  # the Arabic comma between Arabic names
+        names = comma.join(contract_title(c, lang) for c in left) if left else "—"
         out.append("  " + tr("trex.left", lang, codes=names), style="dim")
         return out
 

@@ -321,7 +321,7 @@ class TrashState(State):
                 return
             self._event("free_draw", p, NO_CARD, self.free_draws_left)
             return
-        self.turn = next_seat(p, self.n)
+        self.turn = (p + 1) % self.n  # core.seats.next_seat, inlined (seats is interpreted)
 
     def _rebuild(self) -> bool:
         """TR-8 and TR-26: rebuild the stock from the discards below the top one.

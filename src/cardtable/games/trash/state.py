@@ -201,7 +201,7 @@ class TrashState(State):
         super().play(action)
 
     def apply(self, action: Action) -> None:
-        assert isinstance(action, TrashAction)
+        action = cast(TrashAction, action)  # unchecked: a TrashAction, legal now
         self.event_seq += len(self.events)
         self.events = []
         self.history.append(action)
@@ -400,7 +400,7 @@ class TrashState(State):
         limit_hit = (rules.max_hands >= 0 and self.hands_played >= rules.max_hands) or self.time_up
         if limit_hit:
             smallest = min(self.sizes)
-            leaders = tuple(s for s in range(self.n) if self.sizes[s] == smallest)
+            leaders = tuple([s for s in range(self.n) if self.sizes[s] == smallest])
             if len(leaders) == 1 or not rules.tiebreak_extra_hands:
                 self._end_match(leaders, "time_limit" if self.time_up else "max_hands")
                 return
@@ -426,7 +426,7 @@ class TrashState(State):
     def _end_match(self, winners: tuple[int, ...], reason: str) -> None:
         self.phase = _OVER
         share = 1.0 / len(winners)
-        returns = tuple(share if s in winners else 0.0 for s in range(self.n))
+        returns = tuple([share if s in winners else 0.0 for s in range(self.n)])
         self.outcome_ = Outcome(returns, winners, reason)
         self._event("match_over", winners[0] if len(winners) == 1 else -1)
 

@@ -209,6 +209,9 @@ _ALL: Final[tuple[Card, ...]] = tuple(Card(i) for i in range(NUM_CARD_IDS))
 _ASCII: Final = tuple(_ascii(i) for i in range(NUM_CARD_IDS))
 _UNICODE: Final = tuple(_unicode(i) for i in range(NUM_CARD_IDS))
 
+CARDS: Final = _ALL
+"""``CARDS[id]`` is ``Card.from_id(id)``, without a call. For engines' views."""
+
 RANK_OF: Final = tuple(i % 13 + 1 if i < JOKER_ID else 0 for i in range(NUM_CARD_IDS))
 """``RANK_OF[id]``: 1..13, or 0 for a Joker. For engines."""
 SUIT_OF: Final = tuple(i // 13 if i < JOKER_ID else -1 for i in range(NUM_CARD_IDS))

@@ -7,10 +7,10 @@ views directly (``games/spit/state.py``), which compiled classes do not allow.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import Card
 from .game import Action, Event, Outcome
@@ -39,6 +39,41 @@ class PlayerView:
         out = _jsonable(self)
         assert isinstance(out, dict)
         return out
+
+
+V = TypeVar("V", bound=PlayerView)
+
+
+def filled_view(cls: type[V], values: dict[str, Any]) -> V:
+    """The view ``cls(**values)``, made without the frozen dataclass's generated ``__init__``
+    (one ``object.__setattr__`` per field: the larger part of building a view). ``values``
+    names every field; ``events`` may be left to :class:`EventsOnFirstUse` by putting
+    ``"_events": (build, args)`` in its place. The engines' hot path (issue 13, item 9)."""
+    view = object.__new__(cls)
+    object.__setattr__(view, "__dict__", values)
+    return view
+
+
+class EventsOnFirstUse:
+    """``events`` of a view made by :func:`filled_view` with ``"_events": (build, args)``:
+    ``build(*args)`` on first use, then an ordinary attribute of the view (environments and
+    bots never read events, so they do not pay for their sentences). A non-data descriptor:
+    a view made by its class's ``__init__`` has ``events`` in its own ``__dict__``, which
+    takes precedence. Set on the class after ``@dataclass``, so it is no field default."""
+
+    def __get__(self, view: PlayerView | None, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        d = view.__dict__
+        pending: tuple[Callable[..., tuple[Event, ...]], tuple[Any, ...]] | None = d.get("_events")
+        if pending is None:
+            if "events" in d:  # built meanwhile by another thread
+                return d["events"]
+            raise AttributeError("events")
+        build, args = pending
+        events = d["events"] = build(*args)
+        d.pop("_events", None)
+        return events
 
 
 def _jsonable(value: Any) -> Any:

@@ -47,6 +47,12 @@ def _layout() -> Layout:
 
 LAYOUT = _layout()
 _OFF = {fl.name: fl.offset for fl in LAYOUT.fields}
+_PILES = (_OFF["piles_0"], _OFF["piles_1"])
+_SPIT_PILE = (_OFF["spit_pile_0"], _OFF["spit_pile_1"])
+_PHASE, _LONE, _FINISHER, _ROUND = _OFF["phase"], _OFF["lone_pile"], _OFF["finisher"], _OFF["round"]
+_SEAT_CELLS = tuple(
+    tuple(_OFF[f"{name}_{i}"] for name in ("spit_cards", "cards_held", "spit_request", "score")) for i in range(2)
+)
 
 
 class SpitEncoder:
@@ -56,38 +62,43 @@ class SpitEncoder:
     size = LAYOUT.size
 
     def encode(self, view: SpitView) -> np.ndarray:
-        off = _OFF
         me = view.seat or 0
-        out = np.zeros(LAYOUT.size, dtype=np.float32)
         ri = _RANK_INDEX
+        out = np.zeros(LAYOUT.size, dtype=np.float32)
+        ones: list[int] = []  # the cells set to 1, in one call at the end
+        stock, face_down, tops = view.stock, view.face_down, view.spit_tops
+        spit_cards, held, requests, scores, sizes = (
+            view.spit_cards, view.cards_held, view.spit_requests, view.scores, view.spit_sizes)
         for i in range(2):
             p = (me + i) % 2
-            b = off[f"piles_{i}"]
-            for j in range(PILES):
-                cells = b + j * PILE_CELLS
-                up = view.stock[p][j]
-                down = view.face_down[p][j]
+            at = _PILES[i]
+            for up, down in zip(stock[p], face_down[p], strict=True):
                 if up:
-                    out[cells + ri[up[-1].id]] = 1.0
-                out[cells + RANKS] = len(up) / 13.0
-                out[cells + RANKS + 1] = down / 26.0
-                if not up and not down:
-                    out[cells + RANKS + 2] = 1.0
-            out[off[f"spit_cards_{i}"]] = view.spit_cards[p] / 26.0
-            out[off[f"cards_held_{i}"]] = view.cards_held[p] / 52.0
-            out[off[f"spit_request_{i}"]] = 1.0 if view.spit_requests[p] else 0.0
-            out[off[f"score_{i}"]] = view.scores[p] / 100.0
-            b = off[f"spit_pile_{i}"]
-            top = view.spit_tops[p]
+                    ones.append(at + ri[up[-1].id])
+                    out[at + RANKS] = len(up) / 13.0
+                elif not down:
+                    ones.append(at + RANKS + 2)
+                if down:
+                    out[at + RANKS + 1] = down / 26.0
+                at += PILE_CELLS
+            c_spit, c_held, c_request, c_score = _SEAT_CELLS[i]
+            out[c_spit] = spit_cards[p] / 26.0
+            out[c_held] = held[p] / 52.0
+            if requests[p]:
+                ones.append(c_request)
+            out[c_score] = scores[p] / 100.0
+            b = _SPIT_PILE[i]
+            top = tops[p]
             if top is not None:
-                out[b + ri[top.id]] = 1.0
-                out[b + RANKS + 1] = 1.0
-            out[b + RANKS] = view.spit_sizes[p] / 52.0
-        if view.phase in PHASES:
-            out[off["phase"] + PHASES.index(view.phase)] = 1.0
+                ones += (b + ri[top.id], b + RANKS + 1)
+            out[b + RANKS] = sizes[p] / 52.0
+        phase = view.phase
+        if phase in PHASES:
+            ones.append(_PHASE + PHASES.index(phase))
         if view.lone_pile is not None:
-            out[off["lone_pile"] + (view.lone_pile - me) % 2] = 1.0
+            ones.append(_LONE + (view.lone_pile - me) % 2)
         if view.finisher is not None:
-            out[off["finisher"] + (view.finisher - me) % 2] = 1.0
-        out[off["round"]] = min(view.round, 100) / 100.0
+            ones.append(_FINISHER + (view.finisher - me) % 2)
+        out[_ROUND] = min(view.round, 100) / 100.0
+        out.put(ones, 1.0)
         return out

@@ -52,6 +52,8 @@ class TrashEncoder:
         self.layout = Layout(fields)
         lay = self.layout
         self._off = {f.name: f.offset for f in lay.fields}
+        cells = ("size", "hands_won", "slot_state", "slot_card")
+        self._seat_cells = tuple(tuple(self._off[f"{name}_{i}"] for name in cells) for i in range(n))
         per_deck = max(1, self.total_cards // 52)
         self._rank_norm = np.array([1.0 / (4 * per_deck)] * 13 + [1.0 / (2 * per_deck)], dtype=np.float32)
 
@@ -65,40 +67,41 @@ class TrashEncoder:
         n = self.n
         me = view.seat or 0
         out = np.zeros(self.layout.size, dtype=np.float32)
+        ones: list[int] = []  # the cells set to 1, in one call at the end
         ri = _RANK_INDEX
         if view.card_in_hand is not None:
-            out[off["card_in_hand"] + ri[view.card_in_hand.id]] = 1.0
+            ones.append(off["card_in_hand"] + ri[view.card_in_hand.id])
         discard = view.discard
         if discard:
-            out[off["top_discard"] + ri[discard[-1].id]] = 1.0
+            ones.append(off["top_discard"] + ri[discard[-1].id])
             counts = np.bincount([ri[c.id] for c in discard], minlength=RANKS).astype(np.float32)
             base = off["discard_ranks"]
             out[base:base + RANKS] = counts * self._rank_norm
         if view.phase in PHASES:
-            out[off["phase"] + PHASES.index(view.phase)] = 1.0
+            ones.append(off["phase"] + PHASES.index(view.phase))
         if view.current_player >= 0:
-            out[off["to_act"] + (view.current_player - me) % n] = 1.0
-        out[off["starter"] + (view.starter - me) % n] = 1.0
+            ones.append(off["to_act"] + (view.current_player - me) % n)
+        ones.append(off["starter"] + (view.starter - me) % n)
         out[off["stock_count"]] = view.stock_count / self.total_cards
         out[off["hand_number"]] = min(view.hand_number, 100) / 100.0
         out[off["free_draws_left"]] = view.free_draws_left / 3.0
-        out[off["time_up"]] = 1.0 if view.time_up else 0.0
-        for i in range(n):
+        if view.time_up:
+            ones.append(off["time_up"])
+        sizes, won, layouts = view.sizes, view.hands_won, view.layouts
+        for i, (c_size, c_won, st, sc) in enumerate(self._seat_cells):
             p = (me + i) % n
-            size = view.sizes[p]
-            out[off[f"size_{i}"]] = size / 10.0
-            out[off[f"hands_won_{i}"]] = min(view.hands_won[p], 100) / 10.0
-            st = off[f"slot_state_{i}"]
-            sc = off[f"slot_card_{i}"]
-            layout = view.layouts[p]
+            size = sizes[p]
+            out[c_size] = size / 10.0
+            out[c_won] = min(won[p], 100) / 10.0
+            layout = layouts[p]
             for k in range(MAX_SLOTS):
                 if k >= size:
-                    out[st + 3 * k] = 1.0
+                    ones.append(st + 3 * k)
                     continue
                 card = layout[k]
                 if card is None:
-                    out[st + 3 * k + 1] = 1.0
+                    ones.append(st + 3 * k + 1)
                 else:
-                    out[st + 3 * k + 2] = 1.0
-                    out[sc + RANKS * k + ri[card.id]] = 1.0
+                    ones += (st + 3 * k + 2, sc + RANKS * k + ri[card.id])
+        out.put(ones, 1.0)
         return out

@@ -27,11 +27,10 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...core.cards import Card, cards_text
-from ...core.chance import DealSource, derive, fresh_seed
+from ...core.chance import DealSource, derive, fresh_seed, shuffle_derived
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
-from ...core.shuffle import shuffle_ids
 from .actions import (
     ALL_ACTIONS,
     CHOOSE,
@@ -826,7 +825,7 @@ class SpitState(State):
         """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
         deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
         if self.deals is None:
-            shuffle_ids(derive(self.seed, *labels), cards)
+            shuffle_derived(cards, self.seed, *labels)
         else:
             self.deals.shuffle(cards, *labels)
 

@@ -47,12 +47,24 @@ class TrashGame(Game):
                 f"{len(self.cards)} cards are too few for {o.players} layouts of {START_SIZE} (TR-2): add decks"
             )
         self.role = role_table(o.wild_mode)
-        # read by the state on every draw: a plain attribute rather than an option lookup
+        # the rules the state reads during play, as plain attributes: an option lookup goes
+        # through Options.__getattr__ (interpreted even in the compiled build)
+        self.players: int = o.players
+        self.first_player: int = o.first_player
         self.take_needs_playable: bool = o.discard_take_requires_playable
+        self.has_time_limit: bool = o.time_limit is not None
+        self.stall_reshuffles: int = o.stall_reshuffles
+        self.target_size: int = o.target_size
+        self.max_hands: int = o.max_hands if o.max_hands is not None else -1  # -1: no limit
+        self.tiebreak_extra_hands: bool = o.tiebreak_extra_hands
+        self.rotate_first_player: bool = o.rotate_first_player
+        self.loser_reveal: bool = o.loser_reveal
+        self.loser_free_draws: int = o.loser_free_draws
+        self.wild_mode: str = o.wild_mode
 
     @property
     def num_players(self) -> int:
-        return int(self.options.players)
+        return self.players
 
     def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
                   deals: DealSource | None = None) -> TrashState:

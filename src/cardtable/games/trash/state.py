@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, cast
 
-from ...core.cards import Card, standard_deck
-from ...core.chance import DealSource, derive, fresh_seed
+from ...core.cards import CARDS, Card, standard_deck
+from ...core.chance import DealSource, fresh_seed, shuffle_derived
 from ...core.errors import ConfigError, IllegalActionError
-from ...core.game import Action, Event, Outcome, State
+from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat
-from ...core.shuffle import shuffle_ids
+from ...core.view import filled_view
 from .actions import (
     A_DECLINE,
     A_DISCARD,
@@ -36,15 +36,13 @@ from .actions import (
     TrashAction,
 )
 from .roles import STOP, WILDCARD
-from .view import TrashView, event_text
+from .view import TrashView, built_events
 
 if TYPE_CHECKING:
     from . import TrashGame
 
 NO_CARD: Final = -1
 START_SIZE: Final = 10
-_VALUE_EVENTS: Final = frozenset({"deal", "rebuild", "free_draw", "shrink"})
-"""Events whose number is a value (hand number, count, size), not a slot."""
 
 
 def deck_for(players: int, decks: int | None, jokers: bool) -> list[int]:
@@ -67,6 +65,8 @@ _DRAW: Final = Phase.DRAW
 _PLACE_WILD: Final = Phase.PLACE_WILD
 _DISPLACE: Final = Phase.DISPLACE
 _OVER: Final = Phase.OVER
+_STOCK_ONLY: Final = (A_STOCK,)
+_STOCK_OR_DISCARD: Final = (A_STOCK, A_DISCARD)
 
 
 class TrashState(State):
@@ -87,9 +87,8 @@ class TrashState(State):
         :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
         if blank:
             return
-        o = game.options
         self.game = game
-        self.n: int = o.players
+        self.n: int = game.players
         n = self.n
         self.role = game.role
         self.seed = fresh_seed() if seed is None else seed
@@ -101,7 +100,7 @@ class TrashState(State):
         self.deal_count = 0  # deals including void ones; labels the shuffles
         self.rebuilds = 0  # stock rebuilds in this deal; labels the shuffles
         self.time_up = False
-        self.starter: int = o.first_player
+        self.starter: int = game.first_player
         self.turn = self.starter
         self.phase = _DRAW
         self.hand = NO_CARD
@@ -161,6 +160,9 @@ class TrashState(State):
     def current_player(self) -> int:
         return TERMINAL if self.phase is _OVER else self.turn
 
+    def is_terminal(self) -> bool:
+        return self.phase is _OVER
+
     def legal_actions(self, seat: int | None = None) -> Sequence[TrashAction]:
         phase = self.phase
         if phase is _OVER or (seat is not None and seat != self.turn):
@@ -169,11 +171,11 @@ class TrashState(State):
             if self.discard and (
                 not cast("TrashGame", self.game).take_needs_playable or self.placeable(self.turn, self.discard[-1])
             ):
-                return (A_STOCK, A_DISCARD)
-            return (A_STOCK,)
+                return _STOCK_OR_DISCARD
+            return _STOCK_ONLY
         if phase is _PLACE_WILD:
             down = self.down[self.turn]
-            return tuple(A_WILD[k] for k in range(1, len(down)) if down[k] != NO_CARD)
+            return tuple([A_WILD[k] for k in range(1, len(down)) if down[k] != NO_CARD])
         return (A_DISPLACE, A_DECLINE)
 
     def placeable(self, seat: int, card: int) -> bool:
@@ -190,7 +192,7 @@ class TrashState(State):
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if action == A_TIME_UP:
-            if self.game.options.time_limit is None:
+            if not cast("TrashGame", self.game).has_time_limit:
                 raise IllegalActionError("time-up: this match has no time_limit")
             if self.phase is _OVER or self.time_up:
                 raise IllegalActionError("time-up: the time is already up or the match is over")
@@ -199,7 +201,7 @@ class TrashState(State):
         super().play(action)
 
     def apply(self, action: Action) -> None:
-        assert isinstance(action, TrashAction)
+        action = cast(TrashAction, action)  # unchecked: a TrashAction, legal now
         self.event_seq += len(self.events)
         self.events = []
         self.history.append(action)
@@ -244,7 +246,10 @@ class TrashState(State):
             if r == WILDCARD:
                 if self.ndown[p] == 1:  # only one slot to choose: not a decision
                     down = self.down[p]
-                    self._place(p, next(k for k in range(1, len(down)) if down[k] != NO_CARD))
+                    k = 1
+                    while down[k] == NO_CARD:
+                        k += 1
+                    self._place(p, k)
                     return
                 self.phase = _PLACE_WILD
                 return
@@ -316,7 +321,7 @@ class TrashState(State):
                 return
             self._event("free_draw", p, NO_CARD, self.free_draws_left)
             return
-        self.turn = next_seat(p, self.n)
+        self.turn = (p + 1) % self.n  # core.seats.next_seat, inlined (seats is interpreted)
 
     def _rebuild(self) -> bool:
         """TR-8 and TR-26: rebuild the stock from the discards below the top one.
@@ -326,7 +331,7 @@ class TrashState(State):
         else:
             self.stalls += 1
         self.changed_since_rebuild = False
-        if self.stalls >= self.game.options.stall_reshuffles or len(self.discard) < 2:
+        if self.stalls >= cast("TrashGame", self.game).stall_reshuffles or len(self.discard) < 2:
             self._void()
             return False
         top = self.discard.pop()
@@ -355,13 +360,13 @@ class TrashState(State):
             self._event("discard", p, self.hand)
             self.hand = NO_CARD
         self.phase = _DRAW
-        opts = self.game.options
+        free_draws = cast("TrashGame", self.game).loser_free_draws
         if self.hand_winner >= 0:  # the loser completed during free draws (TR-V8)
             self._finish_hand(loser_completed=p)
             return
-        if opts.loser_free_draws and self.n == 2:
+        if free_draws and self.n == 2:
             self.hand_winner = p
-            self.free_draws_left = opts.loser_free_draws
+            self.free_draws_left = free_draws
             self.turn = next_seat(p, self.n)
             self._event("free_draw", self.turn, NO_CARD, self.free_draws_left)
             return
@@ -370,12 +375,12 @@ class TrashState(State):
 
     def _shrink_loser(self, q: int) -> None:
         """TR-V7/TR-A9: a loser shrinks, never below target_size + 1."""
-        if self.sizes[q] - 1 >= self.game.options.target_size + 1:
+        if self.sizes[q] - 1 >= cast("TrashGame", self.game).target_size + 1:
             self.sizes[q] -= 1
             self._event("shrink", q, NO_CARD, self.sizes[q])
 
     def _finish_hand(self, loser_completed: int = -1) -> None:
-        opts = self.game.options
+        rules = cast("TrashGame", self.game)
         winner = self.hand_winner
         self.hand_winner = -1
         self.free_draws_left = 0
@@ -385,22 +390,22 @@ class TrashState(State):
         self._event("shrink", winner, NO_CARD, self.sizes[winner])
         if loser_completed >= 0:
             self._shrink_loser(loser_completed)
-        elif opts.loser_reveal or opts.loser_free_draws:
+        elif rules.loser_reveal or rules.loser_free_draws:
             for q in range(self.n):
                 if q != winner:
                     self._reveal(q)
-        if self.sizes[winner] <= opts.target_size:
+        if self.sizes[winner] <= rules.target_size:
             self._end_match((winner,), "target_size")
             return
-        limit_hit = (opts.max_hands is not None and self.hands_played >= opts.max_hands) or self.time_up
+        limit_hit = (rules.max_hands >= 0 and self.hands_played >= rules.max_hands) or self.time_up
         if limit_hit:
             smallest = min(self.sizes)
-            leaders = tuple(s for s in range(self.n) if self.sizes[s] == smallest)
-            if len(leaders) == 1 or not opts.tiebreak_extra_hands:
+            leaders = tuple([s for s in range(self.n) if self.sizes[s] == smallest])
+            if len(leaders) == 1 or not rules.tiebreak_extra_hands:
                 self._end_match(leaders, "time_limit" if self.time_up else "max_hands")
                 return
-        if opts.rotate_first_player:
-            self.starter = (opts.first_player + self.hands_played) % self.n
+        if rules.rotate_first_player:
+            self.starter = (rules.first_player + self.hands_played) % self.n
         else:
             self.starter = winner
         self._deal()
@@ -421,7 +426,7 @@ class TrashState(State):
     def _end_match(self, winners: tuple[int, ...], reason: str) -> None:
         self.phase = _OVER
         share = 1.0 / len(winners)
-        returns = tuple(share if s in winners else 0.0 for s in range(self.n))
+        returns = tuple([share if s in winners else 0.0 for s in range(self.n)])
         self.outcome_ = Outcome(returns, winners, reason)
         self._event("match_over", winners[0] if len(winners) == 1 else -1)
 
@@ -432,49 +437,37 @@ class TrashState(State):
     def view(self, seat: int | None) -> TrashView:
         if seat is not None and not 0 <= seat < self.n:
             raise ConfigError(f"no seat {seat} in a {self.n}-player game")
-        layouts = tuple(
-            tuple(None if c == NO_CARD else Card.from_id(c) for c in up[1:]) for up in self.up
-        )
-        seq = self.event_seq
-        events = tuple(
-            Event(
-                seq + i,
-                kind,
-                None if s < 0 else s,
-                None if c == NO_CARD else Card.from_id(c),
-                None if kind in _VALUE_EVENTS else slot,
-                slot if kind in _VALUE_EVENTS else None,
-                event_text(kind, s, c, slot, seat),
-            )
-            for i, (kind, s, c, slot) in enumerate(self.events)
-        )
-        return TrashView(
-            game="trash",
-            seat=seat,
-            num_players=self.n,
-            current_player=self.current_player(),
-            legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
-            events=events,
-            outcome=self.outcome_,
-            phase=self.phase.value,
-            sizes=tuple(self.sizes),
-            layouts=layouts,
-            stock_count=len(self.stock),
-            discard=tuple(Card.from_id(c) for c in self.discard),
-            card_in_hand=None if self.hand == NO_CARD else Card.from_id(self.hand),
-            hand_number=self.hands_played + 1,
-            hands_won=tuple(self.hands_won),
-            starter=self.starter,
-            free_draws_left=self.free_draws_left,
-            time_up=self.time_up,
-            wild_mode=self.game.options.wild_mode,
-        )
+        card = CARDS
+        hand = self.hand
+        # filled directly (the frozen dataclass's __init__ is the larger part of a view's cost);
+        # the events are built when first read (core.view.EventsOnFirstUse)
+        return filled_view(TrashView, {
+            "game": "trash",
+            "seat": seat,
+            "num_players": self.n,
+            "current_player": self.current_player(),
+            "legal_actions": tuple(self.legal_actions(seat)) if seat is not None else (),
+            "_events": (built_events, (tuple(self.events), self.event_seq, seat)),
+            "outcome": self.outcome_,
+            "phase": self.phase._value_,
+            "sizes": tuple(self.sizes),
+            "layouts": tuple([tuple([None if c == NO_CARD else card[c] for c in up[1:]]) for up in self.up]),
+            "stock_count": len(self.stock),
+            "discard": tuple([card[c] for c in self.discard]),
+            "card_in_hand": None if hand == NO_CARD else card[hand],
+            "hand_number": self.hands_played + 1,
+            "hands_won": tuple(self.hands_won),
+            "starter": self.starter,
+            "free_draws_left": self.free_draws_left,
+            "time_up": self.time_up,
+            "wild_mode": cast("TrashGame", self.game).wild_mode,
+        })
 
     def _shuffle(self, cards: list[int], *labels: str | int) -> None:
         """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
         deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
         if self.deals is None:
-            shuffle_ids(derive(self.seed, *labels), cards)
+            shuffle_derived(cards, self.seed, *labels)
         else:
             self.deals.shuffle(cards, *labels)
 

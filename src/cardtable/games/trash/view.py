@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.cards import Card
-from ...core.game import PlayerView
+from ...core.cards import CARDS, Card
+from ...core.game import Event, PlayerView
+from ...core.view import EventsOnFirstUse
 from .roles import STOP, WILDCARD, role_table
 
 
@@ -55,6 +56,30 @@ class TrashView(PlayerView):
     def face_down_slots(self, seat: int) -> tuple[int, ...]:
         """The slots of ``seat`` that are still face-down."""
         return tuple(k + 1 for k, c in enumerate(self.layouts[seat]) if c is None)
+
+
+setattr(TrashView, "events", EventsOnFirstUse())  # noqa: B010 -- after @dataclass, so it is no field default
+
+_VALUE_EVENTS = frozenset({"deal", "rebuild", "free_draw", "shrink"})
+"""Events whose number is a value (hand number, count, size), not a slot."""
+
+
+def built_events(raw: tuple[tuple[str, int, int, int], ...], seq: int, viewer: int | None) -> tuple[Event, ...]:
+    """The :class:`Event` values of the engine's event tuples ``(kind, seat, card id, number)``
+    (-1 for none), numbered from ``seq``, with sentences for ``viewer``."""
+    card = CARDS
+    return tuple([
+        Event(
+            seq + i,
+            kind,
+            None if s < 0 else s,
+            None if c < 0 else card[c],
+            None if kind in _VALUE_EVENTS else number,
+            number if kind in _VALUE_EVENTS else None,
+            event_text(kind, s, c, number, viewer),
+        )
+        for i, (kind, s, c, number) in enumerate(raw)
+    ])
 
 
 _TEXTS = {

@@ -58,11 +58,21 @@ DOUBLABLE: Final = (KING_HEARTS, *QUEENS)
 
 def contract_code(mask: int) -> str:
     """``KH``, ``QN+DI``, ``CX`` (all four negatives) or ``TR``."""
+    if 0 <= mask < len(CONTRACT_CODES):
+        return CONTRACT_CODES[mask]
+    return _contract_code(mask)
+
+
+def _contract_code(mask: int) -> str:
     if mask == CX:
         return "CX"
     if mask == TR:
         return "TR"
     return "+".join(CODE[m] for m in NEGATIVES if mask & m)
+
+
+CONTRACT_CODES: Final = tuple(_contract_code(m) for m in range(2 * TR))
+"""``CONTRACT_CODES[mask]`` is ``contract_code(mask)``, for the views."""
 
 
 def contract_name(mask: int) -> str:

@@ -19,11 +19,12 @@ from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, cast
 
-from ...core.cards import Card, cards_text
+from ...core.cards import CARDS, Card, cards_text
 from ...core.chance import DealSource, fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
+from ...core.view import filled_view
 from .actions import (
     A_CONTRACT,
     A_DONE,
@@ -31,6 +32,7 @@ from .actions import (
     A_KEEP,
     A_PLAY,
     A_REDEAL,
+    CONTRACT_CODES,
     DOUBLE,
     KEEP,
     KH,
@@ -40,7 +42,7 @@ from .actions import (
     contract_code,
 )
 from .contracts import HEARTS, TrickContract
-from .view import TrexView, build_event
+from .view import TrexView, built_events
 
 if TYPE_CHECKING:
     from . import TrexGame
@@ -674,7 +676,7 @@ class TrexState(State):
     def side_totals(self) -> list[int]:
         """Each seat's result: its total, or its team's total in partnership (TX-V2)."""
         t = self.totals
-        if self.game.options.partnership:
+        if self.opts["partnership"]:
             return [t[q] + t[NEXT[NEXT[q]]] for q in range(N)]
         return list(t)
 
@@ -735,64 +737,68 @@ class TrexState(State):
     def view(self, seat: int | None) -> TrexView:
         if seat is not None and not 0 <= seat < N:
             raise ConfigError(f"no seat {seat} in a 4-player game")
-        o = self.game.options
-        cards = Card.from_id
-
-        def hand_of(q: int) -> tuple[Card, ...]:
-            return tuple(cards(c) for c in self.hand(q))
-
-        hands = tuple(hand_of(q) if (o.open_hands or q == seat) else None for q in range(N))
-        seq = self.event_seq
-        events = tuple(build_event(seq + i, kind, s, c, v) for i, (kind, s, c, v) in enumerate(self.events))
-        trick = tuple((ORDER[self.trick_leader][i], cards(c)) for i, c in enumerate(self.trick))
-        last = tuple((ORDER[self.last_leader][i], cards(c)) for i, c in enumerate(self.last_trick))
+        o = self.opts
+        card = CARDS
+        code = CONTRACT_CODES
+        open_hands = bool(o["open_hands"])
+        partnership = bool(o["partnership"])
+        hands: list[tuple[Card, ...] | None] = []
+        for q in range(N):
+            hands.append(tuple([card[c] for c in self.hand(q)]) if open_hands or q == seat else None)
+        trick_order = ORDER[self.trick_leader]
+        last_order = ORDER[self.last_leader]
         kingdom_scores = [[0] * N for _ in range(4)]
         for _, k, _, _, deltas in self.records:
+            row = kingdom_scores[k]
             for q in range(N):
-                kingdom_scores[k][q] += deltas[q]
-        twos = tuple(
-            tuple(cards(c) for c in TWOS if self.owner[c] == q) if self.twos_exposed else () for q in range(N)
-        )
-        return TrexView(
-            game="trex",
-            seat=seat,
-            num_players=N,
-            current_player=self.current_player(),
-            legal_actions=tuple(self.legal_actions(seat)) if seat is not None else (),
-            events=events,
-            outcome=self.outcome_,
-            phase=self.phase.value,
-            deal_number=self.deal_index + (0 if self.phase is Phase.OVER else 1),
-            num_deals=self.num_deals,
-            kingdom=self.kingdom,
-            kingdom_holder=self.holder,
-            dealer=self.dealer,
-            leader=self.leader,
-            contract=contract_code(self.contract) if self.contract else None,
-            contracts_left=tuple(contract_code(m) for m in self.contracts_left()),
-            hand=hand_of(seat) if seat is not None else (),
-            hands=hands,
-            hand_sizes=tuple(self.count),
-            trick=trick,
-            last_trick=last,
-            last_trick_winner=self.last_winner if self.last_winner >= 0 else None,
-            tricks_taken=tuple(self.tricks_taken),
-            captured=tuple(tuple(cards(c) for c in cap) for cap in self.captured),
-            doubled=tuple((cards(c), q) for c, q in self.doubled),
-            hearts_broken=self.hearts_broken,
-            redeal_shown=tuple((q, tuple(cards(c) for c in h)) for q, h in self.redeal_shown),
-            layout=tuple((self.lo[s], self.hi[s]) if self.hi[s] else None for s in range(4)),
-            finishing=tuple(self.out),
-            exposed_twos=twos,
-            deal_scores_now=tuple(self.deal_scores),
-            totals=tuple(self.totals),
-            team_totals=tuple(self.side_totals()) if o.partnership else None,
-            deal_scores=tuple((d, k, h, contract_code(m), deltas) for d, k, h, m, deltas in self.records),
-            kingdom_scores=tuple(tuple(row) for row in kingdom_scores),
-            trex_firsts=tuple(self.trex_firsts),
-            tiebreak=self.tiebreak,
-            partnership=bool(o.partnership),
-        )
+                row[q] += deltas[q]
+        twos: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+        if self.twos_exposed:
+            owner = self.owner
+            twos = tuple([tuple([card[c] for c in TWOS if owner[c] == q]) for q in range(N)])
+        lo, hi = self.lo, self.hi
+        # filled directly (the frozen dataclass's __init__ is the larger part of a view's cost);
+        # the events are built when first read (core.view.EventsOnFirstUse)
+        return filled_view(TrexView, {
+            "game": "trex",
+            "seat": seat,
+            "num_players": N,
+            "current_player": self.turn,
+            "legal_actions": tuple(self.legal_actions(seat)) if seat is not None else (),
+            "_events": (built_events, (tuple(self.events), self.event_seq)),
+            "outcome": self.outcome_,
+            "phase": self.phase._value_,
+            "deal_number": self.deal_index + (0 if self.phase is Phase.OVER else 1),
+            "num_deals": self.num_deals,
+            "kingdom": self.kingdom,
+            "kingdom_holder": self.holder,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "contract": code[self.contract] if self.contract else None,
+            "contracts_left": tuple([code[m] for m in self.contracts_left()]),
+            "hand": hands[seat] if seat is not None else (),
+            "hands": tuple(hands),
+            "hand_sizes": tuple(self.count),
+            "trick": tuple([(trick_order[i], card[c]) for i, c in enumerate(self.trick)]),
+            "last_trick": tuple([(last_order[i], card[c]) for i, c in enumerate(self.last_trick)]),
+            "last_trick_winner": self.last_winner if self.last_winner >= 0 else None,
+            "tricks_taken": tuple(self.tricks_taken),
+            "captured": tuple([tuple([card[c] for c in cap]) for cap in self.captured]),
+            "doubled": tuple([(card[c], q) for c, q in self.doubled]),
+            "hearts_broken": self.hearts_broken,
+            "redeal_shown": tuple([(q, tuple([card[c] for c in h])) for q, h in self.redeal_shown]),
+            "layout": tuple([(lo[s], hi[s]) if hi[s] else None for s in range(4)]),
+            "finishing": tuple(self.out),
+            "exposed_twos": twos,
+            "deal_scores_now": tuple(self.deal_scores),
+            "totals": tuple(self.totals),
+            "team_totals": tuple(self.side_totals()) if partnership else None,
+            "deal_scores": tuple([(d, k, h, code[m], deltas) for d, k, h, m, deltas in self.records]),
+            "kingdom_scores": tuple([tuple(row) for row in kingdom_scores]),
+            "trex_firsts": tuple(self.trex_firsts),
+            "tiebreak": self.tiebreak,
+            "partnership": partnership,
+        })
 
     def clone(self) -> TrexState:
         """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...core.cards import Card
+from ...core.cards import CARDS, Card
 from ...core.game import Event, PlayerView
+from ...core.view import EventsOnFirstUse
 from .actions import contract_code, contract_name, parse_contract
 
 
@@ -91,6 +92,8 @@ class TrexView(PlayerView):
         return contract_name(parse_contract(self.contract))
 
 
+setattr(TrexView, "events", EventsOnFirstUse())  # noqa: B010 -- after @dataclass, so it is no field default
+
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 PLACES = ("1st", "2nd", "3rd", "4th")
 EVENT_KINDS = frozenset({
@@ -111,12 +114,17 @@ def build_event(seq: int, kind: str, seat: int, card: int, value: int) -> Event:
         seq,
         kind,
         None if seat < 0 else seat,
-        None if card < 0 else Card.from_id(card),
+        None if card < 0 else CARDS[card],
         value if kind == "open" else None,
         None if kind == "open" else value,
         event_text(kind, seat, card, value),
         event_args(kind, value) if kind in ARG_KINDS else (),
     )
+
+
+def built_events(raw: tuple[tuple[str, int, int, int], ...], seq: int) -> tuple[Event, ...]:
+    """The :class:`Event` values of the engine's event tuples, numbered from ``seq``."""
+    return tuple([build_event(seq + i, kind, s, c, v) for i, (kind, s, c, v) in enumerate(raw)])
 
 
 def event_args(kind: str, value: int) -> tuple[tuple[str, int | str], ...]:

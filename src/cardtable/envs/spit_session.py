@@ -91,6 +91,7 @@ class SpitSession:
         self.tick = 0
         self.host = RealtimeHost(self.state, self.clock, bots=self.bots, seed=derive(seed, "env").getrandbits(63))
         self._views: dict[int, Any] = {}
+        self._masks: dict[int, np.ndarray] = {}  # per tick, like the views: a step checks and shows each
 
     @property
     def now(self) -> float:
@@ -107,7 +108,14 @@ class SpitSession:
         return v
 
     def mask(self, seat: int) -> np.ndarray:
-        out = np.zeros(NUM_LOCAL, dtype=np.int8)
+        """``seat``'s action mask at this tick (a copy: the caller may keep or change it)."""
+        return self._mask(seat).copy()
+
+    def _mask(self, seat: int) -> np.ndarray:
+        out = self._masks.get(seat)
+        if out is not None:
+            return out
+        out = self._masks[seat] = np.zeros(NUM_LOCAL, dtype=np.int8)
         if self.terminal:
             return out
         local = _LOCAL[seat]
@@ -127,7 +135,7 @@ class SpitSession:
             i = int(action)
         except (TypeError, ValueError):
             return False
-        return i == action and 0 <= i < NUM_LOCAL and bool(self.mask(seat)[i])
+        return i == action and 0 <= i < NUM_LOCAL and bool(self._mask(seat)[i])
 
     def illegal_message(self, seat: int, action: Any) -> str:
         legal = [i for i in np.flatnonzero(self.mask(seat)).tolist()]
@@ -157,6 +165,7 @@ class SpitSession:
         if not self.terminal:
             self.clock.set(max(self.clock.now(), self.now))
         self._views = {}
+        self._masks = {}
         return {
             arrival.seat: arrival.reason or "rejected"
             for arrival in host.log[start:]

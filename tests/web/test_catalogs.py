@@ -81,3 +81,24 @@ def test_every_lobby_word_has_a_label_and_an_explanation(lang: str):
     for key, text in cat.items():
         if key.startswith(("web.option.", "web.preset.")):
             assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), (key, text)
+
+
+SERVER = WEB.parent / "server"
+SPECIFIC_ERRORS = {"illegal", "bad_action", "bad_message", "lost_race"}
+"""Error codes whose message names what was wrong (the action, the field): the page shows the
+server's words, or (``lost_race``) a sentence of its own."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_error_the_server_sends_a_seat_is_said_in_the_pages_language(lang: str):
+    """A refusal with a fixed meaning (too many at once, the game waits, over, ...) reaches the
+    person in their language, not as the server's English message."""
+    codes = set()
+    for path in SERVER.glob("*.py"):
+        codes |= set(re.findall(r'error_frame\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+        codes |= set(re.findall(r'"type": "error", "code": "([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert {"rate_limited", "paused", "over", "undo_off"} <= codes  # the scan finds them
+    catalog = web_catalog(lang)
+    unsaid = sorted(c for c in codes - SPECIFIC_ERRORS
+                    if f"web.error.{c}" not in catalog and f"web.undo.{c}" not in catalog)
+    assert not unsaid, f"no {lang} sentence for the error codes {unsaid}"

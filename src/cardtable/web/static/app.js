@@ -2,7 +2,7 @@
 // No build step: plain ES modules. A game's renderer is static/games/<game>.js,
 // exporting render(root, view, ctx). Text from the server is always set as text,
 // never as HTML.
-import { loadLang, preferredLang, t, lang } from "./i18n.js";
+import { has, loadLang, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
 import { replayPage, stopReplay } from "./replay.js";
 import { howtoPage } from "./howto.js";
@@ -363,7 +363,8 @@ class TablePage {
       case "error":
         if (f.code === "lost_race") flash(t("web.too_late"));
         else if (UNDO_REFUSALS.includes(f.code)) flash(t(`web.undo.${f.code}`));
-        else flash(f.message);
+        else if (has(`web.error.${f.code}`)) flash(t(`web.error.${f.code}`)); // said in the page's language
+        else flash(f.message); // an illegal or malformed action: the server's words name what was wrong
         break;
       default: break;
     }

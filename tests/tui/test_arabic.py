@@ -34,6 +34,7 @@ from cardtable.tui.rtl import VisualText, visual_text
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
+from .test_trex_screen import screen_text
 from .util import ready, screen, settle, sync
 
 pytest.importorskip("arabic_reshaper")  # the joined forms the checks look for
@@ -59,20 +60,6 @@ def catalog_text() -> str:
 def logical(run: str) -> str:
     """A run drawn in visual order, read from its right end, in base letters."""
     return unicodedata.normalize("NFKC", run[::-1])
-
-
-def screen_text(app) -> str:  # type: ignore[no-untyped-def]
-    """The characters on screen, row by row (from Textual's SVG screenshot)."""
-    rows: dict[int, dict[int, str]] = {}
-    pattern = (r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="[\d.]+" '
-               r'clip-path="url\(#[^)]*-line-(\d+)\)">([^<]*)</text>')
-    import html
-
-    for x, line, text in re.findall(pattern, app.export_screenshot()):
-        col = round(float(x) / 12.2)
-        for i, ch in enumerate(html.unescape(text).replace("\xa0", " ")):
-            rows.setdefault(int(line), {})[col + i] = ch
-    return "\n".join("".join(cells.get(c, " ") for c in range(max(cells) + 1)) for _, cells in sorted(rows.items()))
 
 
 def check(text: str, mode: str, where: str) -> int:
@@ -196,15 +183,25 @@ async def test_issue_16_item_1_the_menu_reads_from_the_right_in_arabic(monkeypat
         assert [t._menu_at(p, 3) for p in range(4)] == [0, 1, 2, None]
 
 
+def trash_app(lang: str) -> TableApp:
+    """A 2-player Trash table against ``sensible`` (seed 5) in ``lang``."""
+    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1, lang=lang)
+    return TableApp(s, pace=0, bot_delay=0)
+
+
+async def draw_once(pilot, app: TableApp) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the table, draw from the stock and wait for the bot's reply."""
+    await settle(pilot, ready(app))
+    await pilot.press("enter")
+    await settle(pilot, lambda: ready(app)() and len(app.session.match.state.history) > 2)
+
+
 async def trash_and_spit(mode: str, monkeypatch) -> dict[str, str]:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("CARDTABLE_BIDI", mode)
     got = {}
-    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1, lang="ar")
-    app = TableApp(s, pace=0, bot_delay=0)
+    app = trash_app("ar")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, ready(app))
-        await pilot.press("enter")
-        await settle(pilot, lambda: ready(app)() and len(s.match.state.history) > 2)
+        await draw_once(pilot, app)
         await pilot.pause()
         got["trash"] = screen_text(app)
     game = cardtable.load("spit")
@@ -256,13 +253,9 @@ async def test_issue_16_item_1_title_status_and_log_in_visual_order(monkeypatch)
 
     async def drawn(mode: str) -> tuple[str, str, list[str], list[str], int]:
         monkeypatch.setenv("CARDTABLE_BIDI", mode)
-        s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1,
-                          lang="ar")
-        app = TableApp(s, pace=0, bot_delay=0)
+        app = trash_app("ar")
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, ready(app))
-            await pilot.press("enter")  # draw from the stock: a few more log lines
-            await settle(pilot, lambda: ready(app)() and len(s.match.state.history) > 2)
+            await draw_once(pilot, app)  # a few more log lines
             await pilot.pause(0.1)
             scr = screen(app)
             log = scr.log_widget
@@ -285,12 +278,9 @@ async def test_issue_16_item_1_title_status_and_log_in_visual_order(monkeypatch)
 @sync
 async def test_issue_16_item_1_other_languages_are_untouched(monkeypatch):
     monkeypatch.setenv("CARDTABLE_BIDI", "app")
-    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1, lang="es")
-    app = TableApp(s, pace=0, bot_delay=0)
+    app = trash_app("es")
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, ready(app))
-        await pilot.press("enter")
-        await settle(pilot, lambda: ready(app)() and len(s.match.state.history) > 2)
+        await draw_once(pilot, app)
         await pilot.pause()
         text = screen_text(app)
         title = text.split("\n")[0]

@@ -21,6 +21,7 @@ def test_a_typed_name_and_its_focus_survive_a_redraw_of_the_seats(server: Server
     box.type("Ad")
     server.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="random")  # the seats redraw
     sync_api.expect(page.get_by_test_id("seats")).to_contain_text("bot", ignore_case=True)
+    sync_api.expect(page.get_by_test_id("name-0")).to_be_focused()  # given back on the next frame
     page.keyboard.type("a")  # the focus is still in the box
     sync_api.expect(page.get_by_test_id("name-0")).to_have_value("Ada")
     page.get_by_test_id("sit-0").click()

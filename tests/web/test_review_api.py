@@ -52,36 +52,3 @@ def test_bad_review_requests_are_refused_clearly(client: Any):
     spit, _, _ = new_table(client, {1: "random"}, game="spit")
     r = client.get(f"/api/tables/{spit}/review?seat=0")
     assert r.status_code == 400 and r.json()["error"] == "no_review" and "spit" in r.json()["message"]
-
-
-def test_a_review_is_worked_out_once_per_table_and_seat_even_if_its_asker_goes(monkeypatch: Any):
-    import asyncio
-    import threading
-
-    from cardtable.server import review as module
-
-    calls: list[int] = []
-    gate = threading.Event()
-
-    def slow(record: Any, seat: int, worlds: int) -> dict[str, Any]:
-        calls.append(seat)
-        gate.wait(5)
-        return {"seat": seat}
-
-    monkeypatch.setattr(module, "seat_review", slow)
-
-    async def scenario() -> None:
-        cache = module.ReviewCache()
-        first = asyncio.ensure_future(cache.get(("t", 1), None, 1))  # type: ignore[arg-type]
-        await asyncio.sleep(0.05)
-        first.cancel()  # the page went away: the work goes on
-        second = asyncio.ensure_future(cache.get(("t", 1), None, 1))  # type: ignore[arg-type]
-        other = asyncio.ensure_future(cache.get(("t", 2), None, 1))  # type: ignore[arg-type]
-        await asyncio.sleep(0.05)
-        assert calls == [1]  # one review at a time
-        gate.set()
-        assert await second == {"seat": 1} and await other == {"seat": 2}
-        assert await cache.get(("t", 1), None, 1) == {"seat": 1}  # type: ignore[arg-type]
-        assert calls == [1, 2]
-
-    asyncio.run(scenario())

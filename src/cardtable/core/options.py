@@ -83,7 +83,10 @@ class Option:
                 raise ConfigError(f"option {self.name}: {value!r} is not one of {self._choices_text()}")
             return value
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
+            try:
+                value = float(value)
+            except OverflowError:  # an integer past every float
+                raise ConfigError(f"option {self.name}: the number is too large") from None
         if self.kind is tuple and isinstance(value, list):
             value = tuple(value)
         if not isinstance(value, self.kind) or (self.kind is not bool and isinstance(value, bool)):

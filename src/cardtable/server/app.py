@@ -37,6 +37,7 @@ from .connection import Connection
 from .howto import howto_endpoint
 from .hub import Hub
 from .lobby import LobbyError
+from .offload import Offload
 from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -55,6 +56,9 @@ from .store import Store
 from .tables import Table
 
 HELLO_TIMEOUT = 10.0
+UNDO_PER_ADDRESS = (5.0, 10.0)
+"""Undos one address may ask for over all its tables: five a second, ten at once (each seat also
+has its own bound, :data:`cardtable.server.lifecycle.UNDO_RATE`)."""
 SECURITY_HEADERS = [
     # the page loads only its own scripts, styles and socket: no inline code, no other origin
     (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -147,7 +151,11 @@ def split_host(host: str | None) -> tuple[str, int | None] | None:
 
 
 def split_origin(origin: str) -> tuple[str, str, int] | None:
-    """``Origin`` as (scheme, lower-case host, port with the scheme's default filled in)."""
+    """``Origin`` as (scheme, lower-case host, port with the scheme's default filled in). The
+    scheme is compared exactly: a browser always sends it in lower case (``HTTP://`` is no origin
+    a browser serializes, so it is refused)."""
+    if not origin.startswith(("http://", "https://")):
+        return None
     try:
         parts = urllib.parse.urlsplit(origin)
         port = parts.port
@@ -246,6 +254,7 @@ def create_app(
     max_open_per_host: int = 5,
     unjoined: float = 120.0,
     bot_workers: int = 0,
+    offload: Offload | None = None,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -262,8 +271,11 @@ def create_app(
     :data:`LOOPBACK_NAMES` (the ``Host`` header is checked against them).
     ``bot_workers``: processes turn-based bots think in, addresses taking turns (0: in this
     process, on the event loop). ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
-    the database is closed before the process exits, whatever signal ended it)."""
+    the database is closed before the process exits, whatever signal ended it). ``offload``: where
+    replays and reviews of finished games are worked out (default: one worker process, started
+    when first needed)."""
     pool = BotPool(bot_workers) if bot_workers > 0 else None
+    offload = offload if offload is not None else Offload()
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
               max_open_per_owner=max_open_per_ip,
               max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool)
@@ -272,14 +284,22 @@ def create_app(
     sockets_per_ip: dict[str, int] = {}
     create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
     resume_buckets: dict[str, TokenBucket] = {}  # resumes with missed events per address: 20 at once, 2 a second
+    undo_buckets: dict[str, TokenBucket] = {}  # undos per address (UNDO_PER_ADDRESS)
+
+    def take(buckets: dict[str, TokenBucket], ip: str, rate: float, burst: float) -> bool:
+        """One of ``ip``'s tokens in ``buckets`` (``rate`` a second, ``burst`` at once)."""
+        bucket = buckets.get(ip)
+        if bucket is None:
+            if len(buckets) > 10_000:
+                buckets.clear()
+            bucket = buckets[ip] = TokenBucket(rate, burst)
+        return bucket.take()
 
     def may_resume(ip: str) -> bool:
-        bucket = resume_buckets.get(ip)
-        if bucket is None:
-            if len(resume_buckets) > 10_000:
-                resume_buckets.clear()
-            bucket = resume_buckets[ip] = TokenBucket(2.0, 20.0)
-        return bucket.take()
+        return take(resume_buckets, ip, 2.0, 20.0)
+
+    def may_undo(ip: str) -> bool:
+        return take(undo_buckets, ip, *UNDO_PER_ADDRESS)
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
@@ -310,12 +330,7 @@ def create_app(
             return JSONResponse({"tables": hub.listing()})
         try:
             ip = request.client.host if request.client is not None else "?"
-            bucket = create_buckets.get(ip)
-            if bucket is None:
-                if len(create_buckets) > 10_000:
-                    create_buckets.clear()
-                bucket = create_buckets[ip] = TokenBucket(create_rate, create_burst)
-            if not bucket.take():
+            if not take(create_buckets, ip, create_rate, create_burst):
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options", "host", "undo")
@@ -416,7 +431,7 @@ def create_app(
             if table is None:
                 await websocket.close(code=CLOSE_NO_TABLE)
                 return
-            await serve_socket(websocket, table, rate, burst, lambda: may_resume(ip))
+            await serve_socket(websocket, table, rate, burst, lambda: may_resume(ip), lambda: may_undo(ip))
         finally:
             if table is not None:
                 table.visitors -= 1
@@ -442,6 +457,7 @@ def create_app(
         yield
         task.cancel()
         hub.close_all()
+        offload.close()
         if pool is not None:
             pool.close()
         if close_store:
@@ -459,8 +475,8 @@ def create_app(
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),
-            Route("/api/tables/{table_id}/replay", replay_endpoint(hub)),
-            Route("/api/tables/{table_id}/review", review_endpoint(hub)),
+            Route("/api/tables/{table_id}/replay", replay_endpoint(hub, offload)),
+            Route("/api/tables/{table_id}/review", review_endpoint(hub, offload)),
             Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
             Route("/i18n/{lang}.json", i18n),
             WebSocketRoute("/ws/{table_id}", ws_endpoint),
@@ -470,15 +486,18 @@ def create_app(
         middleware=[Middleware(SecurityHeaders), Middleware(HostGuard, names=names)],
     )
     app.state.hub = hub
+    app.state.offload = offload
     app.state.sockets_per_ip = sockets_per_ip
     return app
 
 
 async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float,
-                       may_resume: Callable[[], bool] = lambda: True) -> None:
+                       may_resume: Callable[[], bool] = lambda: True,
+                       may_undo: Callable[[], bool] = lambda: True) -> None:
     """One client: hello first, then actions and pings, until it goes away. A ``hello`` with
     ``since`` gets the events it missed only while ``may_resume()`` (the address's resume
-    rate); otherwise it gets the state alone, which is all a client needs to go on."""
+    rate); otherwise it gets the state alone, which is all a client needs to go on. An undo is
+    refused while ``may_undo()`` says no (the address's undo rate)."""
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
@@ -565,6 +584,9 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 async with table.lock:
                     conn.push(table.hint(conn.seat))
             elif kind == "undo":
+                if not may_undo():
+                    conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
+                    continue
                 async with table.lock:
                     error = table.undo(conn.seat)
                 if error is not None:

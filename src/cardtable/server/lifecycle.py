@@ -12,11 +12,12 @@ import secrets
 import sqlite3
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..bots import make_bot
 from ..core.errors import CardtableError, IllegalActionError
-from ..core.game import Action
+from ..core.game import Action, State
 from ..core.seats import SIMULTANEOUS
 from ..host.clock import PausableClock
 from ..host.match import Match
@@ -29,9 +30,21 @@ if TYPE_CHECKING:
     from .tables import Table
 
 UNDO_RATE = (1.0, 5.0)
-"""Undos a seat may ask for: one a second, five at once. Each replays the game from the deal (about
-18 ms at version 900 of a Trex game, compiled build), so a flood of them, even within the
-message rate limit, cannot hold the event loop every table shares."""
+"""Undos a seat may ask for: one a second, five at once (the server also bounds them per address).
+An undo goes back to a kept copy of the state (:class:`UndoPoint`), so it costs a database
+transaction and a new state frame, not a replay of the game."""
+
+
+@dataclass
+class UndoPoint:
+    """A position a person may take their move back to: the version before the move, the move,
+    and a copy of the state then (``None`` where a timer's action came between: rebuilt from the
+    log when needed)."""
+
+    version: int
+    seat: int
+    move: str
+    state: State | None
 
 
 class Flow:
@@ -42,7 +55,11 @@ class Flow:
         self.last_seq: dict[int, tuple[int, int]] = {}  # seat -> (its last client seq, the version it made)
         self._pending: tuple[int, int | None] | None = None  # the seat's action being committed
         self.undos = 0  # undos since this table was loaded: a bot that thought before one drops its move
-        self.undo_buckets: dict[int, TokenBucket] = {}  # per seat: an undo replays the game (UNDO_RATE)
+        self.undo_buckets: dict[int, TokenBucket] = {}  # per seat (UNDO_RATE)
+        # an undo table's positions to go back to, oldest first, and every person's own move
+        # (version, seat): an undo never takes back another person's choice
+        self.points: list[UndoPoint] = []
+        self.people_moves: list[tuple[int, int]] = []
 
     # -------------------------------------------------------------- start
     def start(self, seed: int | None = None) -> None:
@@ -95,7 +112,10 @@ class Flow:
         match = self.new_match()
         t.fanout.checkpoints.clear()
         self.last_seq = {}
+        self.points, self.people_moves = [], []
         for row in t.store.actions(t.id):
+            if t.row.undo and row.client_seq is not None:
+                self._mark_person_move(row.seat, row.version, row.action, match.state.clone)
             match.state.play(t.game.parse_action(row.action))
             match.seq = row.version
             if row.client_seq is not None:
@@ -179,6 +199,7 @@ class Flow:
         if t.rt is not None:
             return t.driver.act(seat, client_seq, action, seen)
         before = t.match.seq
+        kept = t.match.state.clone() if t.row.undo and client_seq is not None else None
         with self.pending_action(seat, client_seq):
             try:
                 version = t.match.submit(seat, action)
@@ -188,8 +209,22 @@ class Flow:
                 return error_frame("illegal", str(exc), client_seq)
             except Exception:
                 return self.write_failed(client_seq)
+        if kept is not None:  # the copy is of this move's position unless a timer's action came first
+            self._mark_person_move(seat, version, str(action), lambda: kept if version - 1 == before else None,
+                                   position=kept)
         self.acked(seat, client_seq, version)
         return {"type": "ack", "seq": client_seq, "version": version}
+
+    def _mark_person_move(self, seat: int, version: int, move: str, copy: Any, position: State | None = None) -> None:
+        """A person's own move made ``version`` (an undo table): kept as a point to go back to if
+        the person chose it among two legal actions or more (the page answers a question with one
+        answer by itself, even Trash's lone "stock"). ``position``: the state the move was chosen
+        in (default: the match's state now, before the move is played); ``copy()`` makes the copy kept."""
+        assert self.t.match is not None
+        state = position if position is not None else self.t.match.state
+        self.people_moves.append((version, seat))
+        if state.current_player() == seat and len(state.legal_actions(seat)) > 1:
+            self.points.append(UndoPoint(version - 1, seat, move, copy()))
 
     def after_change(self) -> None:
         """Mark the end, fan the new state out and let the bots move."""
@@ -226,29 +261,35 @@ class Flow:
                                "another person plays at this table")
         return None
 
-    def undo_point(self, seat: int) -> tuple[int, str] | None:
-        """The version the table goes back to when ``seat`` undoes: the position before its last
-        move that it chose itself (among two legal actions or more: the page answers a question
-        with one answer by itself, even Trash's lone "stock"; not a stand-in's or a timer's
-        move), so its move and every bot's reply after it are taken back; ``None`` if there is
-        none; with the point, that move's text. Found by playing the committed line again from
-        the deal."""
+    def undo_point(self, seat: int) -> UndoPoint | dict[str, Any]:
+        """Where the table goes back to when ``seat`` undoes: the position before its last move
+        that it chose itself (not a stand-in's or a timer's move), so its move and every bot's
+        reply after it are taken back; an ``error`` frame if there is none, or if another person's
+        own move came after it (a person who left and whose seat a stand-in now plays: an undo
+        never takes back another person's choice)."""
+        mine = next((p for p in reversed(self.points) if p.seat == seat), None)
+        if mine is None:
+            return error_frame("undo_nothing", "you have no move to take back")
+        if any(version > mine.version and other != seat for version, other in self.people_moves):
+            return error_frame("undo_people", "another person's move came after yours: it is not taken back")
+        return mine
+
+    def _state_at(self, version: int) -> State:
+        """The state at ``version``, played again from the deal (a point kept without a copy)."""
         t = self.t
         assert t.match is not None
         state = t.match.new_state()
-        point = None
         for row in t.store.actions(t.id):
-            if row.seat == seat and row.client_seq is not None and state.current_player() == seat \
-                    and len(state.legal_actions(seat)) > 1:
-                point = (row.version - 1, row.action)
+            if row.version > version:
+                break
             state.play(t.game.parse_action(row.action))
-        return point
+        return state
 
     def undo(self, seat: int) -> dict[str, Any] | None:
         """Take back ``seat``'s last own move and every bot move after it (lock held): committed
-        to the store, then the game is replayed from the deal to that point (as after a restart)
-        and everyone gets an ``undo`` frame and the state from ``state.view(seat)``. ``None``,
-        or an ``error`` frame for the seat (nothing changes)."""
+        to the store, then the table goes back to the copy of the state kept at that point, and
+        everyone gets an ``undo`` frame and the state from ``state.view(seat)``. ``None``, or an
+        ``error`` frame for the seat (nothing changes)."""
         t = self.t
         refused = self.undo_refused(seat)
         if refused is not None:
@@ -257,21 +298,21 @@ class Flow:
         if not bucket.take():
             return error_frame("rate_limited", "too many undos; wait a little")
         assert t.match is not None
+        found = self.undo_point(seat)
+        if isinstance(found, dict):
+            return found
         try:
-            found = self.undo_point(seat)
+            position = found.state if found.state is not None else self._state_at(found.version)
         except (sqlite3.Error, CardtableError):
             return error_frame("server", "the game could not be read back; try again")
-        if found is None:
-            return error_frame("undo_nothing", "you have no move to take back")
-        point, move = found
         before = t.version
         try:
-            t.store.undo(t.id, point)
+            t.store.undo(t.id, found.version)
         except sqlite3.Error:
             return error_frame("server", "the undo could not be saved (the server's store is not writable "
                                "now); try again")
         self.undos += 1
-        self.replay()
+        self._go_back(found, position)
         t.bots.standins.clear()  # a stand-in's memory is of the line taken back
         t.talk.forget()
         view = t.match.state.view(seat)
@@ -281,10 +322,23 @@ class Flow:
         public = Outgoing(frame)
         for conn in t.connections():  # the move taken back is named to its own seat only
             conn.drop("state")
-            conn.push({**frame, "move": move} if conn.seat == seat else public)
+            conn.push({**frame, "move": found.move} if conn.seat == seat else public)
         t.after_change()
         if t.driver.timer_task is not None:  # the time limit's clock starts again, as after a restart
             t.driver.timer_task.cancel()
             t.driver.timer_task = None
         t.driver.arm_timer()
         return None
+
+    def _go_back(self, point: UndoPoint, position: State) -> None:
+        """The table as after a restart at ``point``: a new match (fresh bots, as a replay makes)
+        in ``position``; the points and moves after it forgotten; a resend of a move taken back
+        stays a resend."""
+        t = self.t
+        match = self.new_match()
+        match.state = position
+        match.seq = point.version
+        t.fanout.checkpoints.clear()
+        self.points = [p for p in self.points if p.version < point.version]
+        self.people_moves = [(v, s) for v, s in self.people_moves if v <= point.version]
+        self.last_seq = {seat: (seq, min(version, point.version)) for seat, (seq, version) in self.last_seq.items()}

@@ -4,16 +4,18 @@
 action) as seat ``N`` saw it (no ``seat``: as a spectator), with the last lines of its "What
 happened" up to that step. Every view is ``state.view(seat)`` of the state the record rebuilds
 (:func:`cardtable.records.record.replay_views`), and only a game that is over is replayed: its
-record is public then (H6), before it would give every hidden card away. A game's views for one
-seat and language are computed once (off the event loop) and kept for the next steps (:class:`ReplayCache`).
+record is public then (H6), before it would give every hidden card away.
+
+A game's views for one seat and language are built once, in a worker process
+(:class:`~cardtable.server.offload.Offload`: never on the event loop, bounded per address and in
+total), as ready JSON bytes per step; a request then only joins the bytes of its step.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import json
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -22,6 +24,7 @@ from ..records.record import Record, replay_views
 from .encode import view_json
 from .hub import Hub
 from .lobby import LobbyError
+from .offload import Busy, Offload
 
 LOG_LINES = 60
 """Lines of "What happened" sent with a step (the page keeps as many)."""
@@ -41,23 +44,46 @@ def seat_views(record: Record, seat: int | None, lang: str) -> list[dict[str, An
     return out
 
 
-class ReplayCache:
-    """The views of the last few (table, seat, language) replays asked for."""
+def _json(value: Any) -> bytes:
+    """``value`` as the server's JSON answers encode it."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
-    def __init__(self, size: int = 8) -> None:
-        self.size = size
-        self._kept: OrderedDict[tuple[str, int | None, str], list[dict[str, Any]]] = OrderedDict()
 
-    def get(self, key: tuple[str, int | None, str]) -> list[dict[str, Any]] | None:
-        views = self._kept.get(key)
-        if views is not None:
-            self._kept.move_to_end(key)
-        return views
+Parts = tuple[list[bytes], list[list[bytes]]]
+"""A replay ready to answer: each step's view, and each step's events, as JSON bytes."""
 
-    def put(self, key: tuple[str, int | None, str], views: list[dict[str, Any]]) -> None:
-        self._kept[key] = views
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+
+def replay_parts(record: dict[str, Any], seat: int | None, lang: str) -> Parts:
+    """:func:`seat_views` of a record given as JSON (run in a worker process), encoded."""
+    views = seat_views(Record.from_json(record), seat, lang)
+    return [_json(view) for view in views], [[_json(event) for event in view["events"]] for view in views]
+
+
+def parts_size(parts: Parts) -> int:
+    views, events = parts
+    return sum(map(len, views)) + sum(len(e) for step in events for e in step)
+
+
+def step_answer(parts: Parts, step: int, seat: int | None, game: str) -> bytes:
+    """The answer for ``step``: its view and the last :data:`LOG_LINES` events up to it."""
+    views, events = parts
+    log: list[bytes] = []
+    for number in range(step, -1, -1):
+        log[:0] = events[number]
+        if len(log) >= LOG_LINES:
+            break
+    return b"".join((b'{"step":', str(step).encode(), b',"steps":', str(len(views) - 1).encode(),
+                     b',"seat":', _json(seat), b',"game":', _json(game), b',"view":', views[step],
+                     b',"log":[', b",".join(log[-LOG_LINES:]), b"]}"))
+
+
+def busy_answer(exc: Busy) -> JSONResponse:
+    """``429`` for an address with work under way, ``503`` for a server with too much."""
+    mine = exc.scope == "address"
+    message = ("your earlier replays or reviews are still being worked out; try again in a moment" if mine
+               else "the server is working out many replays and reviews; try again in a moment")
+    return JSONResponse({"error": "busy", "message": message}, status_code=429 if mine else 503,
+                        headers={"Retry-After": "1"})
 
 
 def whole_number(value: str | None, name: str, low: int, high: int) -> int:
@@ -67,9 +93,8 @@ def whole_number(value: str | None, name: str, low: int, high: int) -> int:
     return int(value)
 
 
-def replay_endpoint(hub: Hub, cache: ReplayCache | None = None) -> Any:
+def replay_endpoint(hub: Hub, offload: Offload) -> Any:
     """The ``GET /api/tables/{table_id}/replay`` handler over ``hub``'s tables."""
-    kept = cache if cache is not None else ReplayCache()
 
     async def api_replay(request: Request) -> Response:
         try:
@@ -84,21 +109,18 @@ def replay_endpoint(hub: Hub, cache: ReplayCache | None = None) -> Any:
             lang = q.get("lang", "en")
             if lang not in LANGUAGES:
                 raise LobbyError(400, "bad_request", "lang: " + ", ".join(LANGUAGES))
-            key = (table.id, seat, lang)
-            views = kept.get(key)
-            if views is None:  # a whole Trex game takes most of a second: not on the event loop
-                views = await run_in_threadpool(seat_views, match.record(), seat, lang)
-                kept.put(key, views)
-            last = len(views) - 1
+            key = ("replay", table.id, seat, lang)
+            parts = offload.kept(key)
+            if parts is None:
+                address = request.client.host if request.client is not None else "?"
+                parts = await offload.run(key, address, parts_size, replay_parts, match.record().to_json(),
+                                          seat, lang)
+            last = len(parts[0]) - 1
             step = last if q.get("step") in (None, "", "end") else whole_number(q.get("step"), "step", 0, last)
         except LobbyError as exc:
             return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
-        log: list[dict[str, Any]] = []
-        for view in reversed(views[: step + 1]):
-            log[:0] = view["events"]
-            if len(log) >= LOG_LINES:
-                break
-        return JSONResponse({"step": step, "steps": last, "seat": seat, "game": table.row.game,
-                             "view": views[step], "log": log[-LOG_LINES:]})
+        except Busy as exc:
+            return busy_answer(exc)
+        return Response(step_answer(parts, step, seat, table.row.game), media_type="application/json")
 
     return api_replay

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
 import urllib.parse
@@ -171,6 +172,11 @@ class ActionRow:
     client_seq: int | None
 
 
+class StoreBroken(sqlite3.DatabaseError):
+    """The database file was truncated, replaced or removed under the running server: what is
+    written now would be lost at the next start, so nothing more is written (or acknowledged)."""
+
+
 class Store:
     """One SQLite database. All calls are synchronous and short; the server calls
     them from its event loop (one connection, one thread). A write that cannot be done
@@ -200,6 +206,13 @@ class Store:
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         self._failing_until = 0.0
         self._failure = ""
+        self._broken = ""
+        # the database file as opened: an SQLite file never shrinks (no VACUUM here), so a file that
+        # is smaller, another file or none at all was changed under the server (:meth:`_check_file`)
+        self._file: tuple[int, int, int] | None = None
+        if isinstance(path, Path):
+            st = os.stat(path)
+            self._file = (st.st_dev, st.st_ino, st.st_size)
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         if isinstance(path, Path):
@@ -231,6 +244,8 @@ class Store:
     def _writing(self) -> Iterator[None]:
         """One write: refused at once while the store is failing (for :data:`RETRY_AFTER`
         seconds after a failed write), then tried again."""
+        if self._broken:
+            raise StoreBroken(self._broken)
         if time.monotonic() < self._failing_until:
             raise sqlite3.OperationalError(f"the store is not writable now ({self._failure})")
         try:
@@ -238,7 +253,29 @@ class Store:
         except sqlite3.OperationalError as exc:  # locked, full, an I/O error: not a row's own fault
             self._failing_until, self._failure = time.monotonic() + RETRY_AFTER, str(exc)
             raise
+        self._check_file()
         self._failing_until = 0.0
+
+    def _check_file(self) -> None:
+        """After a write: the database file is still the one opened, at least as long as it was.
+        Otherwise the store is broken for good (:class:`StoreBroken`): the write just made is
+        not acknowledged, nor is any later one, and the operator is told once."""
+        if self._file is None:
+            return
+        dev, ino, size = self._file
+        try:
+            st = os.stat(self.path)
+            problem = ("replaced by another file" if (st.st_dev, st.st_ino) != (dev, ino)
+                       else f"truncated from {size} to {st.st_size} bytes" if st.st_size < size else "")
+        except OSError as exc:
+            problem = f"gone ({exc.strerror})"
+        if not problem:
+            self._file = (dev, ino, st.st_size)
+            return
+        self._broken = f"the database file {self.path} was {problem} under the server; restart it"
+        print(f"cardtable serve: {self._broken}; nothing more is written or acknowledged", file=sys.stderr,
+              flush=True)
+        raise StoreBroken(self._broken)
 
     # ------------------------------------------------------------- tables
     def create_table(self, row: TableRow) -> None:

@@ -33,7 +33,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "time_limit", float, None, "TR-V2",
         "End the match when this many seconds have passed and the current hand has finished.",
-        nullable=True, minimum=0.001,
+        nullable=True, minimum=0.001, maximum=24 * 3600.0,
     ),
     Option(
         "tiebreak_extra_hands", bool, False, "TR-A10",

@@ -1,0 +1,46 @@
+"""Small edges of the lobby: an option number too big for a float is a ``400`` like every other
+bad option (P4), ``time_limit`` has a maximum, and an ``Origin`` whose scheme is not the exact
+lower-case ``http`` or ``https`` a browser sends is refused (A6)."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from cardtable import load
+from cardtable.core.errors import ConfigError
+from cardtable.server.app import origin_allowed
+
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize(("game", "option"), [("trash", "time_limit"), ("spit", "spit_delay"),
+                                              ("spit", "slap_timeout")])
+def test_p4_an_integer_too_big_for_a_float_answers_400(client: TestClient, game: str, option: str):
+    body = '{"game": "' + game + '", "options": {"' + option + '": ' + HUGE + "}}"
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "bad_options" and option in r.json()["message"]
+    assert client.get("/api/tables").status_code == 200
+
+
+def test_p4_tr_v2_time_limit_has_a_maximum():
+    with pytest.raises(ConfigError, match="time_limit"):
+        load("trash", time_limit=10.0**7)
+    with pytest.raises(ConfigError, match="too large"):
+        load("trash", time_limit=10**400)
+    assert load("trash", time_limit=3600).options.time_limit == 3600.0
+
+
+@pytest.mark.parametrize("origin", ["HTTP://127.0.0.1:8000", "Http://127.0.0.1:8000", "hTTps://good.example"])
+def test_a6_an_origin_scheme_is_compared_exactly(origin: str):
+    allow = frozenset({"https://good.example"})
+    assert not origin_allowed(origin, "127.0.0.1:8000", allow)
+    assert origin_allowed(origin.lower(), "127.0.0.1:8000", allow)
+
+
+def test_a6_an_upper_case_scheme_is_refused_at_the_lobby_and_the_socket(client: TestClient):
+    r = client.post("/api/tables", json={"game": "trash"}, headers={"origin": "HTTP://testserver"})
+    assert r.status_code == 403 and r.json()["error"] == "origin"
+    same = client.post("/api/tables", json={"game": "trash"}, headers={"origin": "http://testserver"})
+    assert same.status_code == 201

@@ -18,7 +18,12 @@ Attacks (each bounded by ``--seconds`` and its own counts; traffic to 127.0.0.1 
 - ``reconnects``: a spectator reconnecting with ``since`` one behind, again and again;
 - ``chat-hint``: a seated attacker sending chat lines and hint requests as fast as it can;
 - ``locked-store``: another process holds the database's write lock (honest actions are then
-  answered ``server`` at once, and nothing waits: see the ping column).
+  answered ``server`` at once, and nothing waits: see the ping column);
+- ``replay-flood``: 20 replay requests at a time, cycling a finished Trex game's 20 seat and
+  language combinations (and more finished games), from one address;
+- ``review-flood``: 20 review requests at a time over the seats of the finished games, from one address;
+- ``undo-flood``: twenty undo tables of one address, each playing a move and undoing it once a
+  second.
 
     .venv/bin/python bench/abuse.py                 # every attack, 8 s each
     .venv/bin/python bench/abuse.py --seconds 4 --only spoofed-create expert-tables
@@ -279,6 +284,104 @@ async def locked_store(server: Server, until: float) -> str:
     return f"write lock held by another process for {time.monotonic() - held:.1f} s"
 
 
+FLOODER = "127.0.0.6"
+
+
+async def watch(server: Server, table_id: str) -> None:
+    """A spectator reading every frame (bots alone play while watched) until the game is over."""
+    async with websockets.connect(f"{server.ws}/ws/{table_id}") as ws:
+        await ws.send(json.dumps({"type": "hello"}))
+        async for raw in ws:
+            frame = json.loads(raw)
+            if frame["type"] == "state" and frame["view"] is not None and frame["view"]["outcome"] is not None:
+                return
+
+
+async def finished_games(server: Server, tables: list[tuple[str, int]], until: float) -> list[tuple[str, int]]:
+    """Those of ``tables`` (id, seats) that are over by ``until``."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=10.0) as http:
+        while time.monotonic() < until:
+            status = [(await http.get(f"/api/tables/{t}")).json()["table"]["status"] for t, _ in tables]
+            if all(s == "over" for s in status):
+                break
+            await asyncio.sleep(0.5)
+        return [(t, n) for (t, n), s in zip(tables, status, strict=True) if s == "over"]
+
+
+async def flood(server: Server, until: float, paths: list[str]) -> str:
+    """Twenty requests at a time from one address, cycling ``paths``, until ``until``."""
+    codes: dict[int, int] = {}
+    async with httpx.AsyncClient(base_url=server.http, timeout=60.0,
+                                 transport=httpx.AsyncHTTPTransport(local_address=FLOODER)) as http:
+        async def one(i: int) -> None:
+            n = i
+            while time.monotonic() < until:
+                r = await http.get(paths[n % len(paths)])
+                codes[r.status_code] = codes.get(r.status_code, 0) + 1
+                n += 20
+        await asyncio.gather(*(one(i) for i in range(20)))
+    return f"answers {dict(sorted(codes.items()))}"
+
+
+def replay_paths(games: list[tuple[str, int]]) -> list[str]:
+    return [f"/api/tables/{t}/replay?step=0&lang={lang}" + ("" if seat is None else f"&seat={seat}")
+            for t, n in games for seat in (*range(n), None) for lang in ("en", "es", "pt", "ar")]
+
+
+def review_paths(games: list[tuple[str, int]]) -> list[str]:
+    return [f"/api/tables/{t}/review?seat={seat}" for t, n in games for seat in range(n)]
+
+
+async def undo_flood(server: Server, until: float, tables: int = 20) -> str:
+    undone = refused = 0
+    codes: dict[str, int] = {}
+
+    async def seated(http: httpx.AsyncClient) -> tuple[str, str]:
+        """A new undo table of the flooder's, started: its id and the person's token."""
+
+        async def post_json(path: str, **body: Any) -> dict[str, Any]:
+            r = await http.post(path, json=body)
+            r.raise_for_status()
+            return r.json()  # type: ignore[no-any-return]
+
+        made = await post_json("/api/tables", game="trash", undo=True)
+        table_id, host = made["table"]["id"], made["host"]
+        token = (await post_json(f"/api/tables/{table_id}/sit", seat=0, name="undoer"))["token"]
+        await post_json(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="random")
+        await post_json(f"/api/tables/{table_id}/start", host=host)
+        return table_id, token
+
+    async def one(table_id: str, token: str) -> None:
+        nonlocal undone, refused
+        async with websockets.connect(f"{server.ws}/ws/{table_id}", local_addr=(FLOODER, 0)) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            seq = 0
+            while time.monotonic() < until:
+                with contextlib.suppress(TimeoutError):
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic())))
+                    if frame["type"] == "undo":
+                        undone += 1
+                    elif frame["type"] == "error" and "seq" not in frame:
+                        refused += 1
+                        codes[frame["code"]] = codes.get(frame["code"], 0) + 1
+                    if frame["type"] != "state" or frame["view"] is None or frame["view"]["outcome"] is not None:
+                        continue
+                    view = frame["view"]
+                    if view["current_player"] == 0 and view["legal_actions"]:
+                        seq += 1
+                        await ws.send(json.dumps({"type": "act", "seq": seq, "action": view["legal_actions"][-1]}))
+                        await asyncio.sleep(1.0)
+                        await ws.send(json.dumps({"type": "undo"}))
+
+    async with httpx.AsyncClient(base_url=server.http, timeout=10.0,
+                                 transport=httpx.AsyncHTTPTransport(local_address=FLOODER)) as http:
+        made = [await seated(http) for _ in range(tables)]  # one after the other: the open-table cap holds
+    failed = [r for r in await asyncio.gather(*(one(*t) for t in made), return_exceptions=True)
+              if isinstance(r, BaseException)]
+    return (f"{undone} undos done, {refused} refused {dict(sorted(codes.items()))}"
+            + (f", {len(failed)} tables failed: {failed[0]!r}" if failed else ""))
+
+
 async def phase(server: Server, name: str, attack: Callable[[float], Coroutine[Any, Any, str]] | None,
                 seconds: float) -> dict[str, Any]:
     honest = Honest(server)
@@ -306,8 +409,23 @@ async def main(args: argparse.Namespace) -> list[dict[str, Any]]:
     try:
         long_game = server.table({0: "medium", 1: "medium"}, humans=(), game="spit")[0]
         warm = server.table({1: "random"}, humans=(0,))  # the bot workers start before anything is measured
+        to_finish = [(server.table({s: "random" for s in range(4)}, humans=(), game="trex")[0], 4),
+                     *((server.table({0: "random", 1: "random"}, humans=())[0], 2) for _ in range(3))]
+        watchers = [asyncio.create_task(watch(server, table_id)) for table_id, _ in to_finish]
         await phase(server, "warm-up", None, 2.0)
         del warm
+        games: list[tuple[str, int]] = []
+
+        async def over() -> list[tuple[str, int]]:  # once, when the first flood needs them
+            if not games:
+                games.extend(await finished_games(server, to_finish, time.monotonic() + 300.0))
+            return games
+
+        async def replay_flood(until: float) -> str:
+            return await flood(server, until, replay_paths(await over()))
+
+        async def review_flood(until: float) -> str:
+            return await flood(server, until, review_paths(await over()))
         attacks: dict[str, Callable[[float], Coroutine[Any, Any, str]] | None] = {
             "baseline": None,
             "spoofed-create": lambda until: spoofed_create(server, until),
@@ -317,16 +435,23 @@ async def main(args: argparse.Namespace) -> list[dict[str, Any]]:
             "reconnects": lambda until: reconnects(server, until, long_game),
             "chat-hint": lambda until: chat_hint(server, until),
             "locked-store": lambda until: locked_store(server, until),
+            "replay-flood": replay_flood,
+            "review-flood": review_flood,
+            "undo-flood": lambda until: undo_flood(server, until),
         }
         rows = []
         for name, attack in attacks.items():
             if args.only and name not in args.only and name != "baseline":
                 continue
+            if name.endswith("-flood") and name != "undo-flood":
+                await over()  # the finished games are there before the flood's seconds start
             rows.append(await phase(server, name, attack, args.seconds))
             r = rows[-1]
             print(f"{name:15} ack p50 {r['ack_p50']:6.1f} ms  p99 {r['ack_p99']:7.1f} ms  ({r['acks']} acks, "
                   f"errors {r['errors']})  ping p99 {r['ping_p99']:6.1f} ms  honest create "
                   f"{'ok' if r['created'] else 'FAILED'} {r['create_ms']:.0f} ms  | {r['what']}", flush=True)
+        for task in watchers:
+            task.cancel()
         return rows
     finally:
         server.stop()

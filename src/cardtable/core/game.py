@@ -92,6 +92,10 @@ class Game(ABC):
     OPTIONS: ClassVar[tuple[Option, ...]]
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]]
     PRESET_DOCS: ClassVar[Mapping[str, str]] = {}
+    realtime: ClassVar[bool] = False
+    """Played in real time: every seat acts at once (``current_player()`` is ``SIMULTANEOUS``)
+    and a host drives the timers (:class:`cardtable.host.realtime.RealtimeHost`), so a game of it
+    has no turns to wait for, no undo and no per-move clock."""
 
     def __init__(self, options: Options) -> None:
         self.options = options

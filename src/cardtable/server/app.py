@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import json
 import math
@@ -29,8 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots import bot_names
-from ..core.registry import game_class, game_names, load
-from ..core.seats import SIMULTANEOUS
+from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
 from .botpool import BotPool
 from .connection import Connection
@@ -224,15 +222,9 @@ def games_info() -> list[dict[str, Any]]:
                 for o in cls.OPTIONS
             ],
             "bots": bot_names(name),
-            "undo": not realtime(name),  # a table of it may allow undo against bots (issue 15 item 8)
+            "undo": not cls.realtime,  # a table of it may allow undo against bots
         })
     return out
-
-
-@functools.cache
-def realtime(name: str) -> bool:
-    """``name`` is played in real time (Spit): everyone at once, so no undo."""
-    return load(name).new_state(seed=0).current_player() == SIMULTANEOUS
 
 
 def create_app(

@@ -9,7 +9,6 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
-from ..core.seats import SIMULTANEOUS
 from .botpool import BotPool
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .protocol import dumps
@@ -171,7 +170,7 @@ class Hub:
             raise LobbyError(400, "bad_options", "option values are finite numbers, texts or lists") from None
         if not isinstance(undo, bool):
             raise LobbyError(400, "bad_request", "undo is true or false")
-        if undo and loaded.new_state(seed=0).current_player() == SIMULTANEOUS:
+        if undo and loaded.realtime:
             raise LobbyError(400, "undo_realtime", f"{loaded.title} is played in real time: it has no undo")
         row = TableRow(
             id=secrets.token_urlsafe(8),

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from ..bots import make_bot
 from ..core.errors import CardtableError, IllegalActionError
 from ..core.game import Action, State
-from ..core.seats import SIMULTANEOUS
 from ..host.clock import PausableClock
 from ..host.match import Match
 from ..records.fairness import FAIR_SEED
@@ -93,7 +92,7 @@ class Flow:
 
     def new_match(self) -> Match:
         t = self.t
-        realtime = t.game.new_state(seed=0).current_player() == SIMULTANEOUS
+        realtime = t.game.realtime
         bots = {} if realtime else {s.seat: make_bot(t.row.game, s.name) for s in t.row.seats if s.kind == "bot"}
         clock = PausableClock() if realtime else None
         fair = t.fairplay.deal if t.fairplay.ready() else None

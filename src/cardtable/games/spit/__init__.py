@@ -29,6 +29,7 @@ class SpitGame(Game):
     name: ClassVar[str] = "spit"
     title: ClassVar[str] = "Spit"
     aliases: ClassVar[tuple[str, ...]] = ("speed", "slam")
+    realtime: ClassVar[bool] = True
     OPTIONS = OPTIONS
     PRESETS = PRESETS
     PRESET_DOCS = PRESET_DOCS

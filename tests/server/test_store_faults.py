@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from cardtable.server.ports import LogError
 from cardtable.server.store import Store
 
 from .conftest import _client
@@ -29,11 +30,11 @@ class Disk:
             setattr(store, name, self._guard(getattr(store, name)))
 
     def _guard(self, write: Callable[..., Any]) -> Callable[..., Any]:
-        def guarded(*args: Any) -> Any:
+        def guarded(*args: Any, **kwargs: Any) -> Any:
             if self.full:
                 self.failed += 1
-                raise sqlite3.OperationalError("database or disk is full")
-            return write(*args)
+                raise LogError("database or disk is full")
+            return write(*args, **kwargs)
         return guarded
 
 

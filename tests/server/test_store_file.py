@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from cardtable.server.hub import Hub
-from cardtable.server.store import Store, StoreBroken
+from cardtable.server.ports import LogBroken
+from cardtable.server.store import Store
 
 
 def person_table(store: Store) -> tuple[Hub, object]:
@@ -57,7 +58,7 @@ def test_s3_a_database_file_changed_under_the_server_stops_the_acknowledgements(
             table.step_bot()  # type: ignore[attr-defined]
     assert replies and all(r["type"] == "error" and r["code"] == "server" for r in replies), replies
     assert table.version <= version + 1  # type: ignore[attr-defined]  # the one write that found the change
-    with pytest.raises(StoreBroken, match="under the server"):
+    with pytest.raises(LogBroken, match="under the server"):
         store.set_status(table.id, "over")  # type: ignore[attr-defined]
     store.close()
 

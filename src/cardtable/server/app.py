@@ -10,7 +10,6 @@ import contextlib
 import gc
 import json
 import math
-import sqlite3
 import sys
 import time
 import urllib.parse
@@ -36,6 +35,7 @@ from .howto import howto_endpoint
 from .hub import Hub
 from .lobby import LobbyError
 from .offload import Offload
+from .ports import LogError
 from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -330,7 +330,7 @@ def create_app(
                                      host=data.get("host"), undo=data.get("undo", False))
         except LobbyError as exc:
             return _json_error(exc)
-        except sqlite3.Error:
+        except LogError:
             return _store_error()
         return JSONResponse({"table": table.public(), "host": host}, status_code=201)
 
@@ -391,7 +391,7 @@ def create_app(
                 return JSONResponse({"table": table.public()})
         except LobbyError as exc:
             return _json_error(exc)
-        except sqlite3.Error:
+        except LogError:
             return _store_error()
 
     async def i18n(request: Request) -> Response:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import errno
 import socket
-import sqlite3
 import sys
 from typing import Any
 
 from ..core.errors import ConfigError
+from .ports import LogError
 
 MISSING = "the web server needs its extra: pip install 'cardtable[web]'"
 
@@ -107,7 +107,7 @@ def open_store(url: str | None, synchronous: str) -> Any:
         raise ConfigError(f"--db: {exc}") from None
     try:
         return Store(path, synchronous=synchronous)
-    except sqlite3.DatabaseError as exc:
+    except LogError as exc:
         raise ConfigError(f"--db {path}: not a cardtable database or damaged ({exc}); "
                           "move it away or name another file") from None
     except OSError as exc:
@@ -144,7 +144,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          max_open_per_ip=args.max_open_tables,
                          max_open_per_host=args.max_open_per_host, unjoined=args.unjoined,
                          bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers)
-    except sqlite3.DatabaseError as exc:
+    except LogError as exc:
         sock.close()
         store.close()
         raise ConfigError(f"--db {store.path}: not a cardtable database or damaged ({exc})") from None

@@ -95,7 +95,7 @@ class Driver:
         t.match.seq += 1
         seat = -1 if arrival.seat is None else arrival.seat
         client_seq = t.flow.client_seq_of(seat) if arrival.source == "player" else None
-        t.store.append(t.id, t.match.seq, seat, str(arrival.action), client_seq)
+        t.store.append(t.id, t.match.seq, seat, str(arrival.action), client_seq, epoch=t.epoch)
         self.succeeded()
         self.accepted.append(t.match.seq)
 

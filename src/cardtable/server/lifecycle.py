@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import secrets
-import sqlite3
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from ..host.match import Match
 from ..records.fairness import FAIR_SEED
 from .connection import Outgoing
 from .lobby import LobbyError, error_frame
+from .ports import LogError
 from .protocol import TokenBucket
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ class Flow:
         committed to the log before the host returns, so before any ack."""
         t = self.t
         assert t.match is not None
-        t.store.append(t.id, t.match.seq, seat, str(action), self.client_seq_of(seat))
+        t.store.append(t.id, t.match.seq, seat, str(action), self.client_seq_of(seat), epoch=t.epoch)
         t.driver.succeeded()
 
     def act(self, seat: int, client_seq: int | None, text: str, seen: int | None = None) -> dict[str, Any]:
@@ -231,7 +231,7 @@ class Flow:
         if t.match is not None and t.match.is_over and t.row.status != "over":
             try:
                 t.store.set_status(t.id, "over")
-            except sqlite3.Error:
+            except LogError:
                 t.driver.failed()  # marked over when the store works again
             else:
                 t.row.status = "over"
@@ -302,12 +302,12 @@ class Flow:
             return found
         try:
             position = found.state if found.state is not None else self._state_at(found.version)
-        except (sqlite3.Error, CardtableError):
+        except (LogError, CardtableError):
             return error_frame("server", "the game could not be read back; try again")
         before = t.version
         try:
-            t.store.undo(t.id, found.version)
-        except sqlite3.Error:
+            t.store.undo(t.id, found.version, epoch=t.epoch)
+        except LogError:
             return error_frame("server", "the undo could not be saved (the server's store is not writable "
                                "now); try again")
         self.undos += 1

@@ -19,6 +19,7 @@ crash of the process (even SIGKILL) never loses an acknowledged action.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -27,10 +28,15 @@ import sys
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
+
+from .ports import LogBroken, LogError, StaleLease
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT = 0.05
@@ -79,6 +85,7 @@ CREATE TABLE IF NOT EXISTS chat (
     at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
+CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, epoch INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS undone (
     table_id TEXT NOT NULL REFERENCES tables(id),
     undo INTEGER NOT NULL,
@@ -172,17 +179,28 @@ class ActionRow:
     client_seq: int | None
 
 
-class StoreBroken(sqlite3.DatabaseError):
-    """The database file was truncated, replaced or removed under the running server: what is
-    written now would be lost at the next start, so nothing more is written (or acknowledged)."""
+def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` raising :class:`~cardtable.server.ports.LogError` for every SQLite error: the
+    rest of the server knows the port's errors only."""
+
+    @functools.wraps(method)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.Error as exc:
+            raise LogError(f"{type(exc).__name__}: {exc}") from exc
+
+    return wrapped
 
 
 class Store:
-    """One SQLite database. All calls are synchronous and short; the server calls
-    them from its event loop (one connection, one thread). A write that cannot be done
-    (the disk is full, another process holds the file) raises :class:`sqlite3.Error`
-    within :data:`BUSY_TIMEOUT` seconds; nothing is half-written."""
+    """The action log (:class:`~cardtable.server.ports.ActionLog`) and owner lease on one SQLite
+    database. All calls are synchronous and short; the server calls them from its event loop
+    (one connection, one thread). A write that cannot be done (the disk is full, another process
+    holds the file) raises :class:`~cardtable.server.ports.LogError` within :data:`BUSY_TIMEOUT`
+    seconds; nothing is half-written."""
 
+    @_log_errors
     def __init__(self, path: Path | str, *, synchronous: str = "NORMAL", busy: float = BUSY_TIMEOUT) -> None:
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -245,9 +263,9 @@ class Store:
         """One write: refused at once while the store is failing (for :data:`RETRY_AFTER`
         seconds after a failed write), then tried again."""
         if self._broken:
-            raise StoreBroken(self._broken)
+            raise LogBroken(self._broken)
         if time.monotonic() < self._failing_until:
-            raise sqlite3.OperationalError(f"the store is not writable now ({self._failure})")
+            raise LogError(f"the store is not writable now ({self._failure})")
         try:
             yield
         except sqlite3.OperationalError as exc:  # locked, full, an I/O error: not a row's own fault
@@ -258,7 +276,7 @@ class Store:
 
     def _check_file(self) -> None:
         """After a write: the database file is still the one opened, at least as long as it was.
-        Otherwise the store is broken for good (:class:`StoreBroken`): the write just made is
+        Otherwise the store is broken for good (:class:`~cardtable.server.ports.LogBroken`): the write just made is
         not acknowledged, nor is any later one, and the operator is told once."""
         if self._file is None:
             return
@@ -275,9 +293,10 @@ class Store:
         self._broken = f"the database file {self.path} was {problem} under the server; restart it"
         print(f"cardtable serve: {self._broken}; nothing more is written or acknowledged", file=sys.stderr,
               flush=True)
-        raise StoreBroken(self._broken)
+        raise LogBroken(self._broken)
 
     # ------------------------------------------------------------- tables
+    @_log_errors
     def create_table(self, row: TableRow) -> None:
         with self._writing(), self.db:
             self.db.execute("BEGIN")
@@ -292,6 +311,7 @@ class Store:
                     "INSERT INTO seats VALUES (?, ?, ?, ?, ?)", (row.id, s.seat, s.kind, s.name, s.token_hash)
                 )
 
+    @_log_errors
     def set_seat(self, table_id: str, seat: SeatRow) -> None:
         with self._writing():
             self.db.execute(
@@ -299,32 +319,69 @@ class Store:
                 (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
             )
 
+    @_log_errors
     def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None:
         """The table's fair-deal protocol as it stands (every commitment and reveal; ``None``: a seeded game)."""
         with self._writing():
             self.db.execute("UPDATE tables SET fair = ? WHERE id = ?", (_fair_text(fair), table_id))
 
+    @_log_errors
     def start(self, table_id: str, seed: int) -> None:
         with self._writing():
             self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
 
+    @_log_errors
     def set_status(self, table_id: str, status: str) -> None:
         with self._writing():
             self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
-    def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None) -> None:
-        """Append one accepted action; committed when this returns."""
+    @_log_errors
+    def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
+               epoch: int | None = None) -> None:
+        """Append one accepted action; committed when this returns. With ``epoch``, refused
+        (:class:`~cardtable.server.ports.StaleLease`) in the same transaction if the table was
+        claimed since."""
+        row = (table_id, version, seat, action, client_seq, time.time())
         with self._writing():
-            self.db.execute(
-                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
-                (table_id, version, seat, action, client_seq, time.time()),
-            )
+            if epoch is None:
+                self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", row)
+                return
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self._check_epoch(table_id, epoch)
+                self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", row)
 
-    def undo(self, table_id: str, keep: int) -> int:
-        """Take back every action after version ``keep``: moved to ``undone`` (numbered by the
-        table's undos) in one transaction, committed when this returns; how many were moved."""
+    def _check_epoch(self, table_id: str, epoch: int) -> None:
+        """Inside a write transaction: the writer's ``epoch`` is the table's newest."""
+        found = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
+        newest = 0 if found is None else int(found[0])
+        if epoch < newest:
+            raise StaleLease(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
+
+    @_log_errors
+    def claim(self, table_id: str) -> int:
+        """Take the table over: its new epoch (every earlier owner's writes are refused from now on)."""
         with self._writing(), self.db:
-            self.db.execute("BEGIN")
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT INTO leases VALUES (?, 1) ON CONFLICT(table_id) DO UPDATE SET epoch = epoch + 1",
+                            (table_id,))
+            epoch: int = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()[0]
+        return epoch
+
+    @_log_errors
+    def epoch(self, table_id: str) -> int:
+        found = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
+        return 0 if found is None else int(found[0])
+
+    @_log_errors
+    def undo(self, table_id: str, keep: int, epoch: int | None = None) -> int:
+        """Take back every action after version ``keep``: moved to ``undone`` (numbered by the
+        table's undos) in one transaction, committed when this returns; how many were moved.
+        ``epoch`` as for :meth:`append`."""
+        with self._writing(), self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            if epoch is not None:
+                self._check_epoch(table_id, epoch)
             number = self.db.execute("SELECT COALESCE(MAX(undo), 0) + 1 FROM undone WHERE table_id = ?",
                                      (table_id,)).fetchone()[0]
             self.db.execute(
@@ -334,6 +391,7 @@ class Store:
                                          (table_id, keep)).rowcount
         return moved
 
+    @_log_errors
     def undone_seqs(self, table_id: str) -> dict[int, int]:
         """Each seat's highest client seq among its actions taken back (a resend of one is not
         played again after a restart)."""
@@ -341,10 +399,12 @@ class Store:
                                " IS NOT NULL GROUP BY seat", (table_id,)).fetchall()
         return {int(seat): int(seq) for seat, seq in rows}
 
+    @_log_errors
     def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
         with self._writing():
             self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
 
+    @_log_errors
     def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
         """The table's ``last`` chat lines, oldest first."""
         rows = self.db.execute(
@@ -353,12 +413,14 @@ class Store:
         ).fetchall()
         return [{"seat": seat, "name": name, "text": text} for seat, name, text in reversed(rows)]
 
+    @_log_errors
     def actions(self, table_id: str) -> list[ActionRow]:
         cur = self.db.execute(
             "SELECT version, seat, action, client_seq FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
         )
         return [ActionRow(*r) for r in cur.fetchall()]
 
+    @_log_errors
     def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow | BadRow]:
         """The tables of ``statuses``, oldest first; a row that cannot be read is a :class:`BadRow`
         in its place (one bad row never hides the others)."""
@@ -373,6 +435,7 @@ class Store:
                 out.append(exc)
         return out
 
+    @_log_errors
     def table(self, table_id: str) -> TableRow | None:
         """One table whatever its status (a finished game is loaded when someone asks for it);
         :class:`BadRow` if its row cannot be read."""

@@ -71,6 +71,9 @@ class Table:
         self.owner: str | None = None  # the address that created it (in memory only: the per-address cap)
         self.joined = row.status != "open" or any(s.kind == "human" for s in row.seats)  # someone sat or came
         self.touched = time.monotonic()
+        # this process owns the table from now on: its writes carry this epoch, and a newer claim
+        # (another owner taking the table over) makes the log refuse them (ports.OwnerLease)
+        self.epoch = store.claim(row.id)
         self.seating = Seating(self)
         self.fairplay = FairPlay(self)
         self.flow = Flow(self)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +11,7 @@ from ..bots.roles import HINT_BOTS, pick_bot
 from ..core.chance import derive
 from .connection import Outgoing
 from .lobby import clean_name, error_frame
+from .ports import LogError
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -43,7 +43,7 @@ class Talk:
         name = t.row.seats[seat].name
         try:
             t.store.add_chat(t.id, seat, name, line)
-        except sqlite3.Error:
+        except LogError:
             return error_frame("server", "the line could not be saved; try again")
         entry = {"seat": seat, "name": name, "text": line}
         self.log.append(entry)

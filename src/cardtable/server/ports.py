@@ -1,0 +1,79 @@
+"""The ports a table's writer stands on: the action log and the owner lease.
+
+A table is written by one owner at a time. What it writes goes to an :class:`ActionLog` (today's
+adapter: :class:`cardtable.server.store.Store`, SQLite), which raises :class:`LogError` and nothing
+else, so no part of the server knows which database is behind it. Which process owns a table is
+an :class:`OwnerLease`: :meth:`OwnerLease.claim` hands out a new, higher epoch for the table, and
+every append and undo carries the writer's epoch; the log refuses one from an epoch older than the
+newest claim (:class:`StaleLease`) in the same transaction as the write, so a writer that was
+paused or cut off while another took the table over can never write again.
+
+This is the contract a second adapter (a shared database for many server processes) must meet:
+``tests/server/test_ports.py`` runs the same checks on every adapter.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .store import ActionRow, BadRow, SeatRow, TableRow
+
+
+class LogError(Exception):
+    """The action log could not be written or read now (full, locked, unreachable): nothing
+    was written, and trying again later may work."""
+
+
+class LogBroken(LogError):
+    """The log is unusable until the server restarts (its file changed under it): nothing more
+    is written, so nothing more is acknowledged."""
+
+
+class StaleLease(LogError):
+    """A write from an owner whose lease epoch is older than the table's newest claim: another
+    owner has the table now. Nothing was written."""
+
+
+class OwnerLease(Protocol):
+    def claim(self, table_id: str) -> int:
+        """Take the table over: its new epoch, higher than every earlier claim's."""
+
+    def epoch(self, table_id: str) -> int:
+        """The table's newest epoch (0: never claimed)."""
+
+
+class ActionLog(OwnerLease, Protocol):
+    """Tables, seats, each game's actions, undos and chat, durable when a call returns."""
+
+    def create_table(self, row: TableRow) -> None: ...
+
+    def set_seat(self, table_id: str, seat: SeatRow) -> None: ...
+
+    def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None: ...
+
+    def start(self, table_id: str, seed: int) -> None: ...
+
+    def set_status(self, table_id: str, status: str) -> None: ...
+
+    def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
+               epoch: int | None = None) -> None:
+        """One accepted action, committed when this returns; :class:`StaleLease` if ``epoch`` is
+        older than the table's newest claim."""
+
+    def undo(self, table_id: str, keep: int, epoch: int | None = None) -> int:
+        """Every action after version ``keep`` taken back (kept apart), in one transaction."""
+
+    def undone_seqs(self, table_id: str) -> dict[int, int]: ...
+
+    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None: ...
+
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]: ...
+
+    def actions(self, table_id: str) -> list[ActionRow]: ...
+
+    def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow | BadRow]: ...
+
+    def table(self, table_id: str) -> TableRow | None: ...
+
+    def close(self) -> None: ...

@@ -216,7 +216,7 @@ def games_info() -> list[dict[str, Any]]:
                 for o in cls.OPTIONS
             ],
             "bots": bot_names(name),
-            "undo": not realtime(name),  # a table of it may allow undo against bots (issue 15 item 8)
+            "undo": not realtime(name),  # a table of it may allow undo against bots (docs/web.md)
         })
     return out
 

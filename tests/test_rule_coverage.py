@@ -177,3 +177,19 @@ def test_every_option_and_preset_is_on_its_game_page(prefix):
     for option in game.OPTIONS:
         assert option.rule in defined_rules(text), f"option {option.name} cites {option.rule}, not on the page"
     assert cardtable.load(GAMES[prefix]).preset == "standard"
+
+
+OUTSIDE = re.compile(r"shared[/]|\bRULES\.md|\bDESIGN\.md|server-tests\.md|[Ii]ssues?[ _]#?\d|test_[i]ssue_")
+
+
+def test_nothing_points_outside_the_repository():
+    """The README, the docs, the code and the tests cite the repository's own documents, not files
+    beside the clone or issue numbers a reader of the repository cannot look up."""
+    found = []
+    for file in scanned_files():
+        if file.parts[len(ROOT.parts)] == "bench":
+            continue  # bench/trash.py looks for a peer simulator kept outside the repository
+        for number, line in enumerate(file.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if OUTSIDE.search(line):
+                found.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()[:80]}")
+    assert not found, "references outside the repository:\n" + "\n".join(found)

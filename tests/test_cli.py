@@ -131,7 +131,7 @@ def test_bad_record_is_one_line(tmp_path, capsys):
         assert err.startswith("cardtable: ") and err.count("\n") == 1
 
 
-def test_issue_15_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
+def test_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
     import random
 
     from cardtable.records import record_of
@@ -149,7 +149,7 @@ def test_issue_15_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("bots", ["99", "0", "-1"])
-def test_issue_15_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
+def test_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
     assert main(["play", "trash", "--bots", bots, "--plain"]) == 2
     err = capsys.readouterr().err
     assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 8 players, so --bots is 1 to 7\n"

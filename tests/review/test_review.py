@@ -1,4 +1,4 @@
-"""Post-game review (issue #16 item 3): judged from the seat's views, costly moves found."""
+"""Post-game review (docs/review.md): judged from the seat's views, costly moves found."""
 
 from __future__ import annotations
 

@@ -58,7 +58,7 @@ def test_every_game_has_its_metrics_module():
 
 
 def test_trex_recorder_sees_doublings_and_trex_places():
-    """Issue 8's Trex questions: doubling outcomes (TX-15/16) and Trex finishing places (TX-35)."""
+    """The Trex questions of the report: doubling outcomes (TX-15/16) and Trex finishing places (TX-35)."""
     import random
 
     import cardtable
@@ -81,7 +81,7 @@ def test_trex_recorder_sees_doublings_and_trex_places():
         assert 0 <= card < 52 and 0 <= doubler < 4 and -1 <= capturer < 4
 
 
-def test_issue_15_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tmp_path):
+def test_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tmp_path):
     simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 12, tmp_path, progress=False)
     page = build_report(tmp_path).read_text()
     figures = sorted((tmp_path / "report" / "figures").glob("win_by_*.png"))
@@ -92,7 +92,7 @@ def test_issue_15_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tm
         assert f'src="figures/{f.name}"' in page
 
 
-def test_issue_15_report_figures_are_large_enough_to_read(tmp_path):
+def test_report_figures_are_large_enough_to_read(tmp_path):
     import struct
 
     simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 8, tmp_path, progress=False)

@@ -83,7 +83,7 @@ async def test_hot_seat_cover_screen_hides_the_table_between_humans():
 
 
 @sync
-async def test_issue_15_hot_seat_trash_has_no_cover_screen():
+async def test_hot_seat_trash_has_no_cover_screen():
     """Trash has no private cards: the table turns to the next person without a cover."""
     s = session("human:Ana,human:Ben", seed=3)
     app = TableApp(s, pace=0, bot_delay=0)
@@ -309,7 +309,7 @@ async def test_help_in_spanish_translates_the_option_docs():
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "ar"])
 @sync
-async def test_issue_15_item_7_help_shows_every_option_by_its_label_with_its_explanation(lang, monkeypatch):
+async def test_help_shows_every_option_by_its_label_with_its_explanation(lang, monkeypatch):
     """Every option the help shows has its players' label, value and one-line explanation in the
     language (the page's web.option/web.choice keys); the raw name stays only as the --option key."""
     from cardtable.i18n import catalog

@@ -126,7 +126,7 @@ def test_play_without_a_game_is_trash(monkeypatch):
     assert seen["undo"] is False
 
 
-def test_issue_15_item_8_play_undo_turns_undo_on_in_the_app(monkeypatch):
+def test_play_undo_turns_undo_on_in_the_app(monkeypatch):
     import cardtable.tui.launch as launch
 
     seen = {}
@@ -195,7 +195,7 @@ async def test_replay_animation_of_a_step_left_behind_does_not_come_back(tmp_pat
 
 @sync
 async def test_trex_replay_honours_the_arrows_home_end_and_its_help_shows_the_replay_keys():
-    """Issue 15 item 9: the Trex table takes the focus in play; in a replay the arrows are the replay's."""
+    """The Trex table takes the focus in play; in a replay the arrows are the replay's."""
     from cardtable.tui.app import HelpScreen
 
     state = cardtable.load("trex").new_state(seed=4)

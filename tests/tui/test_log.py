@@ -1,4 +1,4 @@
-"""The terminal log is never behind the board (issue 15 item 5): every event the table draws is
+"""The terminal log is never behind the board (docs/tui.md): every event the table draws is
 the last line of the log, scrolled into sight at the same moment, and bots think off the screen's
 loop so nothing waits for a refresh."""
 
@@ -51,7 +51,7 @@ async def test_item_10_in_80x24_the_log_column_keeps_every_word():
 
 
 @sync
-async def test_issue_15_item_10_the_log_rewraps_when_its_column_narrows():
+async def test_the_log_rewraps_when_its_column_narrows():
     """Lines written in a wide log are wrapped again when the terminal narrows: no word is cut off
     at the right edge (4-player Trash widens its table as the app mounts, so this happens at once)."""
     game = cardtable.load("trex")

@@ -1,4 +1,4 @@
-"""Issue 16 item 3, terminal half: the replay's review pane (``r``), computed off the UI thread;
+"""The terminal replay's review pane (docs/review.md) (``r``), computed off the UI thread;
 a decision chosen in it moves the replay to that step."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _record():  # type: ignore[no-untyped-def]
 
 
 @sync
-async def test_issue_16_item_3_the_replay_review_lists_the_costliest_decisions_and_jumps_to_one(monkeypatch):
+async def test_the_replay_review_lists_the_costliest_decisions_and_jumps_to_one(monkeypatch):
     threads: list[str] = []
     compute = replay.review
 
@@ -61,7 +61,7 @@ async def test_issue_16_item_3_the_replay_review_lists_the_costliest_decisions_a
 
 
 @sync
-async def test_issue_16_item_3_a_spectators_replay_asks_for_a_seat_to_review():
+async def test_a_spectators_replay_asks_for_a_seat_to_review():
     app = ReplayApp(_record(), None, pace=0)
     async with app.run_test(size=(110, 34)) as pilot:
         await pilot.pause()
@@ -72,8 +72,8 @@ async def test_issue_16_item_3_a_spectators_replay_asks_for_a_seat_to_review():
 
 
 @sync
-async def test_issue_16_item_3_a_finished_trex_games_review_lists_its_costliest_decisions_and_contracts():
-    """Done when of issue 16: the review of a finished Trex game in the terminal replay, with the
+async def test_a_finished_trex_games_review_lists_its_costliest_decisions_and_contracts():
+    """The review of a finished Trex game in the terminal replay, with the
     best move once all cards are known and every contract choice with its value."""
     game = cardtable.load("trex", complex_mode=True)
     record = record_of(play_out(game, [make_bot("trex", "random") for _ in range(4)], seed=5))

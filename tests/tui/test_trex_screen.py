@@ -339,7 +339,7 @@ async def test_tx_the_end_of_deal_summary_shows_who_took_what_and_waits_for_the_
 
 
 @sync
-async def test_issue_15_item_7_the_contracts_left_are_named_in_the_language():
+async def test_the_contracts_left_are_named_in_the_language():
     s = session()
     s.lang = "es"
     app = TableApp(s, pace=0, bot_delay=0)

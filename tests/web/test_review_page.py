@@ -1,4 +1,4 @@
-"""The Review panel of the browser replay (issue 16 item 3): a finished Trex game's replay as a
+"""The Review panel of the browser replay (docs/review.md): a finished Trex game's replay as a
 seat saw it, its costliest decisions listed, each one moving the replay to its step."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Undo against bots on the page (issue 15 item 8), in Chromium: the lobby's option, the Undo
+"""Undo against bots on the page (docs/web.md), in Chromium: the lobby's option, the Undo
 button and key shown only where undo is allowed, the position that comes back, the log line."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 * ``sensible``: takes a placeable discard, always displaces a wild (TR-12: never
   worse), and puts a wild on the face-down slot whose number is scarcest (the
   most copies already face-up or discarded).
-* ``stock``: always draws from the stock (the baseline of RULES.md studies), but
+* ``stock``: always draws from the stock (the baseline of the simulations' studies), but
   otherwise plays like ``sensible``.
 * ``search``: determinized search (PIMC) over worlds sampled from the view
   (:func:`cardtable.bots.worlds.sample_trash`): every candidate action is played

@@ -158,7 +158,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game = cls.load(args.preset)
     st = Style(want_color(sys.stdout, False if args.no_color else None))
     print(st(f"{cls.title}", "bold") + (f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""))
-    print("Rules: RULES.md, rule ids in brackets. Set options with -o key=value.\n")
+    print(f"Rules: docs/rules/{cls.name}.md, rule ids in brackets. Set options with -o key=value.\n")
     print(st("Presets", "bold"))
     for name in cls.PRESETS:
         mark = " *" if name == game.preset else ""

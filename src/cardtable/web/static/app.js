@@ -176,7 +176,7 @@ async function lobby() {
       go(`/t/${id}`);
     } catch (e) { flash(e.message); }
   };
-  // undo against bots (issue 15 item 8): a table option, offered for the turn-based games only
+  // undo against bots (docs/web.md): a table option, offered for the turn-based games only
   const undoBox = h("input", { type: "checkbox", id: "opt-undo", "data-testid": "create-undo" });
   const undoRow = h("div", { class: "option", "data-testid": "option-undo" },
     h("label", { for: "opt-undo" }, h("b", {}, t("web.lobby.undo")), " ", undoBox),
@@ -405,7 +405,7 @@ class TablePage {
     }, AUTO_ANSWER_MS);
   }
 
-  // Undo (issue 15 item 8): the lines of the moves taken back leave the log, one line says what
+  // Undo (docs/web.md): the lines of the moves taken back leave the log, one line says what
   // was taken back, and the state frame that follows redraws the board at the earlier position.
   undone(f) {
     if (typeof f.next_event === "number") {

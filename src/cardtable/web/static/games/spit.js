@@ -1,4 +1,4 @@
-// Spit (RULES.md §3) in the browser: render(root, view, ctx) from the seat's view only.
+// Spit (docs/rules/spit.md) in the browser: render(root, view, ctx) from the seat's view only.
 // Face-down stock cards and spit cards are counts in the view: drawn as backs.
 // Click one of your stock piles, then a spit pile (or an empty space) to move its top. Keys as in
 // the terminal: 1–5 choose a pile (again: drop it; with a pile chosen, the number of an empty space

@@ -1,4 +1,4 @@
-// Trash (RULES.md §1) in the browser: render(root, view, ctx) from the seat's view only.
+// Trash (docs/rules/trash.md) in the browser: render(root, view, ctx) from the seat's view only.
 // Face-down slots are null in the view; they are drawn as card backs. Keys as in the terminal:
 // Enter/Space draw (or displace), d the discard, 1–9 and 0 a slot for the wild, y/n displace or
 // decline, ? the help.

@@ -1,4 +1,4 @@
-// Trex (RULES.md §2) in the browser: render(root, view, ctx) from the seat's view only.
+// Trex (docs/rules/trex.md) in the browser: render(root, view, ctx) from the seat's view only.
 // Other hands are null in the view (unless the table plays open hands): drawn as counts.
 // Keys as in the terminal: ←/→ (↑/↓ a suit row) move a cursor over the cards you may play or the
 // menu, Enter/Space play or choose it, 1–9 choose a menu item, c the score sheet, ? the help.

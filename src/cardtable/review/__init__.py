@@ -39,9 +39,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..bots.trash import rollout_hand
+from ..bots.trash import action_value as trash_value
 from ..bots.trex_expert import BASELINE
-from ..bots.trex_search import rollout_deal
+from ..bots.trex_search import action_value as trex_value
 from ..bots.worlds import TrexMemory, sample_world, trex_dealer
 from ..core.errors import ConfigError
 from ..core.game import Action, PlayerView, State
@@ -121,10 +121,14 @@ class Review:
 # ------------------------------------------------------------------- per game
 @dataclass(frozen=True)
 class _Rules:
-    """How one game is reviewed: its unit, a world sampler and a rollout."""
+    """How one game is reviewed: its unit, the value of an action and the kind of a decision.
+
+    ``value(state, action, seat, rng)`` plays ``action`` on a copy of ``state`` and rolls out
+    the deal or hand *in which it is played*: a move that ends a hand or deal is judged by
+    that hand's result, never by the next one."""
 
     unit: str
-    rollout: Callable[[State, int, random.Random], float]
+    value: Callable[[State, Action, int, random.Random], float]
     kind: Callable[[Action], str]
 
 
@@ -142,8 +146,8 @@ def _trash_kind(action: Action) -> str:
 
 
 _RULES: dict[str, _Rules] = {
-    "trex": _Rules("points", lambda st, seat, rng: rollout_deal(st, seat), _trex_kind),
-    "trash": _Rules("win chance", rollout_hand, _trash_kind),  # type: ignore[arg-type]
+    "trex": _Rules("points", lambda st, action, seat, rng: trex_value(st, action, seat), _trex_kind),
+    "trash": _Rules("win chance", trash_value, _trash_kind),  # type: ignore[arg-type]
 }
 
 
@@ -174,9 +178,7 @@ def _values(starts: Iterator[State], legal: tuple[Action, ...], seat: int, rules
     rows: list[list[float]] = [[] for _ in legal]
     for start in starts:
         for i, action in enumerate(legal):
-            trial = start.clone()
-            trial.apply(action)
-            rows[i].append(rules.rollout(trial, seat, rng))
+            rows[i].append(rules.value(start, action, seat, rng))
     return rows
 
 

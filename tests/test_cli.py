@@ -153,3 +153,36 @@ def test_issue_15_bots_out_of_range_names_the_bots_not_the_player_count(bots, ca
     assert main(["play", "trash", "--bots", bots, "--plain"]) == 2
     err = capsys.readouterr().err
     assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 8 players, so --bots is 1 to 7\n"
+
+
+def test_issue27_every_optional_module_maps_to_an_extra_of_pyproject():
+    import tomllib
+
+    from cardtable.cli.main import EXTRA_OF_MODULE
+
+    extras = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for module, extra in EXTRA_OF_MODULE.items():
+        assert extra in extras, f"{module}: no extra {extra}"
+        wanted = {"bidi": "python-bidi", "arabic_reshaper": "arabic-reshaper", "pyspiel": "open-spiel",
+                  "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib"}.get(module, module)
+        assert any(re.match(rf"{re.escape(wanted)}\b", req) for req in extras[extra]), f"{module} not in [{extra}]"
+
+
+def test_issue27_a_missing_extra_is_one_line_naming_it(monkeypatch, capsys):
+    import cardtable.cli.main as cli
+
+    def games(args):
+        raise ModuleNotFoundError("No module named 'starlette'", name="starlette")
+
+    monkeypatch.setattr(cli, "cmd_games", games)
+    assert main(["games"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["cardtable games needs the web extra (starlette is missing): pip install 'cardtable[web]'"]
+
+    def broken(args):
+        raise ModuleNotFoundError("No module named 'cardtable.nothing'", name="cardtable.nothing")
+
+    monkeypatch.setattr(cli, "cmd_games", broken)
+    with pytest.raises(ModuleNotFoundError):  # a module of the package itself missing is a bug, not an extra
+        main(["games"])

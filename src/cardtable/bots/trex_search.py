@@ -38,7 +38,7 @@ from typing import Any
 
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import CONTRACT, TR
-from ..games.trex.state import Phase
+from ..games.trex.state import Phase, TrexState
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
@@ -56,7 +56,7 @@ TRICK = Phase.TRICK
 TREX = Phase.TREX
 
 
-def rollout_deal(st: Any, seat: int) -> float:
+def rollout_deal(st: TrexState, seat: int) -> float:
     """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
     (its team's in partnership, TX-V2).
 
@@ -87,7 +87,7 @@ def rollout_deal(st: Any, seat: int) -> float:
     return float(sum(st.deal_scores[q] for q in seats))
 
 
-def action_value(world: Any, action: Action, seat: int) -> float:
+def action_value(world: TrexState, action: Action, seat: int) -> float:
     """``seat``'s score for the deal in which ``action`` is played: ``action`` played on a copy
     of ``world``, then the deal finished as :func:`rollout_deal` does.
 

@@ -45,7 +45,9 @@ from ..bots.trex_search import action_value as trex_value
 from ..bots.worlds import TrexMemory, sample_world, trex_dealer
 from ..core.errors import ConfigError
 from ..core.game import Action, PlayerView, State
+from ..games.trash import TrashState
 from ..games.trash.actions import DISCARD, STOCK, WILD
+from ..games.trex import TrexState
 from ..games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL
 from ..records.record import Record, replay_views
 
@@ -145,9 +147,19 @@ def _trash_kind(action: Action) -> str:
     return "draw" if kind in (STOCK, DISCARD) else "wild" if kind == WILD else "displace"
 
 
+def _trex_value(state: State, action: Action, seat: int, rng: random.Random) -> float:
+    assert isinstance(state, TrexState)
+    return trex_value(state, action, seat)  # the rollout policy is deterministic: no rng
+
+
+def _trash_value(state: State, action: Action, seat: int, rng: random.Random) -> float:
+    assert isinstance(state, TrashState)
+    return trash_value(state, action, seat, rng)
+
+
 _RULES: dict[str, _Rules] = {
-    "trex": _Rules("points", lambda st, action, seat, rng: trex_value(st, action, seat), _trex_kind),
-    "trash": _Rules("win chance", trash_value, _trash_kind),  # type: ignore[arg-type]
+    "trex": _Rules("points", _trex_value, _trex_kind),
+    "trash": _Rules("win chance", _trash_value, _trash_kind),
 }
 
 

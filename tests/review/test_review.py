@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from functools import cache
 
 import pytest
@@ -129,3 +130,14 @@ def test_review_tx25_the_card_that_ends_the_deal_is_judged_by_this_deal():
     assert d.values == {"AS": -75.0, "5S": 0.0} and d.loss == 75.0
     assert d.hindsight == {"AS": -75.0, "5S": 0.0} and d.hindsight_loss == 75.0
     assert rev.costliest()[0] == d
+
+
+def test_review_issue22_item8_speaks_in_words_not_engine_codes():
+    """Trash moves as the table says them, Trex cards as faces, contracts by name."""
+    trash = "\n".join(review_lines(review(trash_record(), 0, worlds=4), "en"))
+    assert re.search(r"played (decline: discard the card|draw from the stock|take the top discard|"
+                     r"put the wild on slot \d+|displace the wild)", trash)
+    assert not re.search(r"(played|best) (stock|discard|wild \d+|displace|decline)(;| \()", trash)
+    trex = "\n".join(review_lines(review(trex_record(), 0, worlds=4), "en"))
+    assert re.search(r"played (10|[2-9JQKA])[♠♥♦♣]", trex)
+    assert not re.search(r"\b(played|best) ([2-9TJQKA][SHDC]|contract [A-Z]{2}|double [2-9TJQKA][SHDC])\b", trex)

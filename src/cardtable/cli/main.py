@@ -179,8 +179,11 @@ def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record
 
 
 def _value(v: Any) -> str:
+    """An option value as ``-o key=value`` takes it (a tuple: ``200,150,100,50``)."""
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(_value(x) for x in v)
     return "none" if v is None else str(v)
 
 
@@ -189,7 +192,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game = cls.load(args.preset)
     st = Style(want_color(sys.stdout, False if args.no_color else None))
     print(st(f"{cls.title}", "bold") + (f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""))
-    print("Rules: RULES.md, rule ids in brackets. Set options with -o key=value.\n")
+    print("Set options with -o key=value; the rule each option follows is in brackets.\n")
     print(st("Presets", "bold"))
     for name in cls.PRESETS:
         mark = " *" if name == game.preset else ""
@@ -208,8 +211,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
             lo = _value(spec.minimum if spec.kind is float else int(spec.minimum)) if spec.minimum is not None else ""
             hi = _value(spec.maximum if spec.kind is float else int(spec.maximum)) if spec.maximum is not None else ""
             allowed = f"{lo}..{hi}" + (" or none" if spec.nullable else "")
+        elif spec.kind is tuple:
+            allowed = "numbers separated by commas"
         print(f"  {st(spec.name, 'cyan')} = {_value(game.options[spec.name])}"
-              + st(f"   (default {_value(spec.default)}; {allowed}) [{spec.rule}]", "dim"))
+              + st(f"   (default {_value(spec.default)}" + (f"; {allowed}" if allowed else "") + f") [{spec.rule}]",
+                   "dim"))
         print(f"      {spec.doc}")
     bots = bot_names(cls.name)
     print(f"\nBots: {', '.join(bots)}")

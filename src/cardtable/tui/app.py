@@ -277,7 +277,13 @@ class TableScreen(Screen[None]):
         status.update(ui(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")), lang))
 
     def _keys_line(self) -> str:
-        return tr("keys", self.session.lang)
+        lang = self.session.lang
+        keys = tr("keys", lang)
+        if self._undo_on:  # "u undo" before "q quit": the word is the first of the help's line for u
+            parts = keys.split(" · ")
+            parts.insert(len(parts) - 1, "u " + tr("key.undo", lang).split(":")[0].strip())
+            keys = " · ".join(parts)
+        return keys
 
     def _status_line(self) -> str:
         s, lang = self.session, self.session.lang

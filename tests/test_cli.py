@@ -154,7 +154,7 @@ def test_issue_15_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
     record_of(state).save(path)
     assert main(["replay", str(path), "--seat", "1", "--no-color"]) == 0
     last = capsys.readouterr().out.rstrip().splitlines()[-1]
-    assert last == "Result: you win (target_size); returns: 0, 1"
+    assert last == "Result: you win (target size); returns: 0, 1"
     assert "{" not in last
 
 
@@ -209,3 +209,29 @@ def test_issue22_verify_on_a_locally_saved_game_says_it_is_not_a_fair_deal_recor
     assert main(["verify", str(path)]) == 1
     err = capsys.readouterr().err
     assert "not a fair-deal record" in err and "FAILED" not in err
+
+
+def test_issue22_item8_no_rule_ids_in_what_a_player_reads(tmp_path, capsys):
+    """The replay's result line of a Spit game said "(SP-19)"; a rejected move's reason carries ids."""
+    from cardtable.bots import make_bot as bot
+    from cardtable.host.clock import VirtualClock
+    from cardtable.host.realtime import RealtimeHost
+    from cardtable.records import record_of
+    from cardtable.tui.session import without_rule_ids
+
+    state = cardtable.load("spit").new_state(seed=3)
+    RealtimeHost(state, VirtualClock(), bots={0: bot("spit", "hard"), 1: bot("spit", "easy")}, seed=1).run()
+    assert re.fullmatch(r"SP-\d+", state.outcome().reason)
+    path = tmp_path / "spit.json"
+    record_of(state).save(path)
+    assert main(["replay", str(path), "--seat", "0", "--no-color"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("Result: you win") and "SP-" not in last and "()" not in last
+    for message, plain in [("play actions are rejected in phase stalled (SP-14, SP-18)",
+                            "play actions are rejected in phase stalled"),
+                           ("TR-7: a card taken from the discard pile must be placed",
+                            "a card taken from the discard pile must be placed"),
+                           ("option complex_groups needs complex_mode=true (TX-V1)",
+                            "option complex_groups needs complex_mode=true"),
+                           ("the wild goes back [TR-12a]", "the wild goes back")]:
+        assert without_rule_ids(message) == plain

@@ -274,7 +274,9 @@ def result_line(result: dict[str, Any], seat: int | None) -> str:
         head = f"{names[0]} {'win' if names[0] == 'you' else 'wins'}"
     else:
         head = f"{' and '.join(names)} share the win"
-    reason = result.get("reason")
+    from ..tui.session import without_rule_ids
+
+    reason = without_rule_ids(str(result.get("reason") or "")).replace("_", " ")  # "SP-19" says nothing to a player
     returns = ", ".join(f"{float(r):g}" for r in result.get("returns", ()))
     return f"Result: {head}" + (f" ({reason})" if reason else "") + (f"; returns: {returns}" if returns else "")
 

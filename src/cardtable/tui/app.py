@@ -33,7 +33,7 @@ from .games import GameTable, table_class
 from .games.base import LOG_MIN_SCREEN
 from .help import help_text
 from .rtl import ui
-from .session import Session, Step, event_line, languages, shown, tr
+from .session import Session, Step, event_line, languages, shown, tr, without_rule_ids
 
 Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
 
@@ -423,7 +423,7 @@ class TableScreen(Screen[None]):
             try:
                 step = self.session.submit(seat, action, display=seat)
             except CardtableError as exc:
-                self.say(f"✗ {exc}", error=True)
+                self.say(f"✗ {without_rule_ids(str(exc))}", error=True)
                 return
             self._enqueue(step)
             self._kick()
@@ -539,7 +539,7 @@ class TableScreen(Screen[None]):
         try:
             step = self.session.submit(seat, action, display=seat)
         except CardtableError as exc:
-            self.say(f"✗ {exc}", error=True)
+            self.say(f"✗ {without_rule_ids(str(exc))}", error=True)
             return
         self.awaiting = None
         self.message = ""
@@ -559,18 +559,19 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ResultScreen(self.result_text(view), self.session.lang), callback=self._after_result)
 
     def result_text(self, view: PlayerView, summary: bool = True) -> str:
-        s, lang = self.session, self.session.lang
+        lang = self.session.lang
         outcome = view.outcome
         if outcome is None:
             return ""
+        unit = "" if self.table.MATCH else "_game"  # Trash is a match of hands; Trex and Spit are games
         if len(outcome.winners) == 1:
             winner = outcome.winners[0]
             if winner == self.viewer:
-                head = tr("result.you_win", lang)
+                head = tr("result.you_win" + unit, lang)
             else:
-                head = tr("result.wins", lang, who=s.seat_title(winner))
+                head = tr("result.wins" + unit, lang, who=self.table.seat_name(winner))
         else:
-            head = tr("result.shared", lang, who=", ".join(s.seat_title(w) for w in outcome.winners))
+            head = tr("result.shared", lang, who=", ".join(self.table.seat_name(w) for w in outcome.winners))
         standings = self.table.summary() if summary else ""
         return head[:1].upper() + head[1:] + ("\n\n" + standings if standings else "")
 

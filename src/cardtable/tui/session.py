@@ -9,6 +9,7 @@ bots through :meth:`Match.run_bot`, and what a seat is shown is always
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,23 @@ def shown(text: str, lang: str) -> str:
     terminal without bidi (:func:`cardtable.i18n.bidi.visual`, ``CARDTABLE_BIDI`` chooses; see
     docs/arabic.md), every other language as it is."""
     return visual(text, rtl=True) if lang == "ar" else text
+
+
+_RULE_ID = r"(?:TR|TX|SP)-[AV]?\d+[a-z]?"
+_RULE_REFS = re.compile(rf"\s*[(\[](?:{_RULE_ID}|§[\d.]+)(?:\s*(?:,|/|;|…|and)\s*(?:{_RULE_ID}|§[\d.]+))*[)\]]"
+                        rf"|\b{_RULE_ID}(?:/{_RULE_ID})*:\s*|\s*\b{_RULE_ID}\b")
+
+
+def without_rule_ids(message: str) -> str:
+    """A message for a player: the engine's rule ids (``(SP-14, SP-18)``, ``TR-7: ``) taken out,
+    since a player has no rule book to look them up in.
+
+    >>> without_rule_ids("play actions are rejected in phase stalled (SP-14, SP-18)")
+    'play actions are rejected in phase stalled'
+    >>> without_rule_ids("TX-37: you must follow suit")
+    'you must follow suit'
+    """
+    return _RULE_REFS.sub("", message).strip()
 
 
 def tr(key: str, lang: str, **values: object) -> str:

@@ -751,7 +751,7 @@ class Table(GameTable):
         view = self.tview
         if view is None:
             return ""
-        lines = [f"{self.session.seat_title(p)}: {_signed(view.totals[p])}" for p in range(self.n)]
+        lines = [f"{self.seat_name(p)}: {_signed(view.totals[p])}" for p in range(self.n)]
         if view.team_totals is not None:
             lines.append(tr("trex.sheet.teams", self.lang, a=_signed(view.team_totals[0]),
                             b=_signed(view.team_totals[1])))

@@ -472,3 +472,21 @@ async def test_issue22_item8_end_screens_call_you_you_and_a_spit_game_a_game():
     text = await _result_text(Session.resume(record_of(end), parse_seats("human,sensible", "trash")))
     assert "match" in text.split("\n\n")[0]  # a Trash match of hands
     assert "\nyou: " in text and "seat 0" not in text
+
+
+@sync
+async def test_issue22_item9_a_key_that_is_no_move_gets_a_short_note_and_enter_still_draws():
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        view = s.view(0)
+        assert view.phase == "draw" and [str(a) for a in view.legal_actions] == ["stock"]  # no discard yet
+        await pilot.press("d")
+        assert "✗ d · Enter: draw from the stock." in status(app)
+        assert s.match.state.history == []  # the note, nothing played
+        await pilot.press("x")
+        assert "✗ x ·" in status(app)
+        await pilot.press("enter")  # the stock draw stays a key press (host/forced.py)
+        await settle(pilot, lambda: len(s.match.state.history) > 0)
+        assert str(s.match.state.history[0]) == "stock"

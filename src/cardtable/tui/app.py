@@ -198,6 +198,10 @@ class QuitScreen(ModalScreen[str]):
 class TableScreen(Screen[None]):
     """The table of one match: title, the game's table, the event log, the prompt and the keys."""
 
+    NOTE_KEYS = True
+    """A key that is no move on the person's turn gets a short note (not in a race, where a
+    key can arrive a moment too late and the table says so itself)."""
+
     DEFAULT_CSS = """
     TableScreen #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
     TableScreen #main { height: 1fr; }
@@ -613,6 +617,10 @@ class TableScreen(Screen[None]):
             if action is not None:
                 event.stop()
                 self.act(action)
+            elif self.NOTE_KEYS and (len(key) == 1 or key in ("enter", "space")):
+                event.stop()  # a key that is no move here: a short note and what the position allows
+                name = event.character if event.character and event.character.isprintable() else key
+                self.say(f"✗ {name} · {self.table.prompt()}", error=True)
 
     def on_game_table_chosen(self, message: GameTable.Chosen) -> None:
         message.stop()
@@ -708,6 +716,8 @@ class RealtimeScreen(TableScreen):
     submitted at once; if it lost a race (the view it was chosen from had just changed), the
     host rejects it without penalty and the table shows a short "too late" note.
     """
+
+    NOTE_KEYS = False
 
     def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0,
                  ready: bool = False) -> None:

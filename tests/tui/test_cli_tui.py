@@ -27,7 +27,7 @@ def _exe() -> str | None:
     return found or (str(local) if local.exists() else None)
 
 
-BOT_MOVED = r"seat 1 (draws|takes|places|turns up|discards)"
+BOT_MOVED = r"(seat 1|Ben) (draws|takes|places|turns up|discards)"
 """Any line of the bot's turn: on a slow machine one frame may draw a whole turn, and the log's
 first lines of it can scroll away before they are ever drawn."""
 

@@ -314,7 +314,7 @@ class TableScreen(Screen[None]):
             self._write(Text("─" * 24, style="dim"))
         if event.seat is not None:
             self._last_actor = event.seat
-        text = event_line(self.session.game.name, event, view, self.session.lang)
+        text = event_line(self.session.game.name, event, view, self.session.lang, names=self.session.short_name)
         mine = event.seat is not None and event.seat == view.seat
         style = "green" if mine else "bold yellow" if event.kind in LONG_PAUSE and event.kind != "deal" else ""
         self._write(Text("· " + text, style=style))

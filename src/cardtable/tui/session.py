@@ -70,11 +70,19 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda lang: (lang != "en", lang)))
 
 
-def event_line(game: str, event: Event, view: PlayerView, lang: str) -> str:
+def event_line(game: str, event: Event, view: PlayerView, lang: str,
+               names: Callable[[int], str] | None = None) -> str:
     """An event in ``lang`` (:func:`cardtable.i18n.event_text`); its English text while the
-    common catalog of ``lang`` has no sentence for it yet."""
+    common catalog of ``lang`` has no sentence for it yet. ``names(seat)``: the name the table
+    shows for another seat, written where the sentence says "seat N"."""
     text = event_text(game, event, view, lang)
-    return event.text if text.startswith(f"{game}.event.") else text
+    if text.startswith(f"{game}.event."):
+        text = event.text
+    seat = event.seat
+    if names is not None and seat is not None and seat != view.seat:
+        for word in {translate("seat", lang, n=seat), f"seat {seat}"}:  # the catalog's, the engine's
+            text = text.replace(word, names(seat))
+    return text
 
 
 class PausableClock:
@@ -202,6 +210,11 @@ class Session:
         if spec.is_human:
             return tr("seat", self.lang, n=seat)
         return bot_named(seat, spec.kind, self.lang)
+
+    def short_name(self, seat: int) -> str:
+        """A seat in one word for the log: a given name, the bot's name, else "seat N"."""
+        spec = self.seats[seat]
+        return spec.name or (tr("seat", self.lang, n=seat) if spec.is_human else bot_name(seat))
 
     def seat_title(self, seat: int) -> str:
         """A seat's name without "you" (for the cover screen): "Ana (seat 0)", "Ben (seat 1)" for

@@ -69,3 +69,25 @@ async def test_the_log_rewraps_when_its_column_narrows():
         assert max(len(line.text.rstrip()) for line in log.lines) <= width
         words = " ".join(line.text for line in log.lines).split()
         assert "seat" in words or "you" in words
+
+
+@sync
+async def test_issue22_item8_the_log_names_the_seats_as_the_table_does():
+    """The table says "Ben · sensible bot"; the log said "seat 1 draws …"."""
+    import cardtable
+    from cardtable.tui.app import TableApp
+    from cardtable.tui.seats import parse_seats
+    from cardtable.tui.session import Session
+
+    from .util import ready, screen, settle, trash_key
+
+    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press(trash_key(s.view(0)))
+        await settle(pilot, lambda: any(e.seat == 1 for e in s.view(0).events) and ready(app)())
+        lines = [t.plain for t in screen(app).log_widget.source]
+        assert any(line.startswith("· Ben ") for line in lines), lines
+        assert not any("seat 1" in line for line in lines)
+        assert any(line.startswith("· you ") for line in lines)

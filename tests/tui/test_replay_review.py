@@ -90,3 +90,30 @@ async def test_a_finished_trex_games_review_lists_its_costliest_decisions_and_co
         assert f"step {pane.costliest[0]} " in text
         assert "with all cards known" in text, text[:800]
         assert "Contract choices" in text
+
+
+@sync
+async def test_issue22_item5_the_replay_log_is_the_game_up_to_the_step_shown_not_the_steps_visited():
+    record = _record()
+    app = ReplayApp(record, 0, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        main = app.screen
+        assert isinstance(main, ReplayScreen)
+
+        def numbers() -> list[int]:
+            log = main.query_one("#log")
+            return [int(t.plain.split(".")[0]) for t in log.source if t.plain[:1].isdigit()]
+
+        assert numbers() == [0]
+        await pilot.press("right", "right")
+        assert numbers() == [0, 1, 2]
+        await pilot.press("end")
+        last = len(main.steps) - 1
+        assert numbers() == list(range(last + 1))
+        await pilot.press("left")
+        assert numbers() == list(range(last))
+        await pilot.press("home")
+        assert numbers() == [0]
+        await pilot.press("right")
+        assert numbers() == [0, 1]

@@ -83,3 +83,18 @@ async def test_undo_is_an_option_off_by_default():
         await pilot.press("u")
         await pilot.pause()
         assert "Undo is off" in status(app) and len(s.match.state.history) == count
+
+
+@sync
+async def test_issue22_item10_the_footer_lists_u_when_undo_is_on():
+    for undo, lang, word in ((True, "en", "u undo"), (True, "es", "u deshacer"), (False, "en", None)):
+        s = trash()
+        s.lang = lang
+        app = TableApp(s, pace=0, bot_delay=0, undo=undo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, ready(app))
+            keys = str(screen(app).query_one("#keys").render())
+            if word is None:
+                assert " u " not in f" {keys} "
+            else:
+                assert word in keys and keys.index(word) < keys.index("q ")

@@ -404,7 +404,7 @@ class Table(GameTable):
                 held[event.seat] = event.value
         lines = []
         for p in (0, 1):
-            line = f"{self.session.seat_title(p)}: " + tr("spit.cards_left", lang, n=held[p])
+            line = f"{self.seat_name(p)}: " + tr("spit.cards_left", lang, n=held[p])
             if view.scoring == "points":
                 line += ", " + tr("spit.points", lang, n=view.scores[p])
             lines.append(line)

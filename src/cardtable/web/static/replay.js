@@ -3,7 +3,7 @@
 // draws it with the game's own renderer, with nothing to click. Keys as in the terminal replay:
 // → / Space / Enter / n the next step, ← / p the one before, Home the deal, End the last step.
 // The Review panel (Trash and Trex) lists the chosen seat's costliest decisions from
-// GET /api/tables/<id>/review?seat=N; each entry moves the replay to its step.
+// GET /api/tables/<id>/review?seat=N; each entry moves the replay to the position of its decision.
 import { t, lang, digits } from "./i18n.js";
 import { presetLabel } from "./words.js";
 
@@ -19,7 +19,10 @@ function lost(unit, loss) {
   return t("web.review.points", { value: digits(tenths ? `−${tenths.toFixed(1)}` : "0") });
 }
 
-// The panel's content for one seat's review (`data`), each costly decision a button to its step
+// The panel's content for one seat's review (`data`), each costly decision a button to the position
+// it was made in: a decision's `step` numbers its action in the record (1 = the first), and the
+// replay's step k is the position after k actions, so the decision is taken at step `step - 1`
+// (as the terminal replay's review opens it).
 function reviewBody(h, data, { move, show, who }) {
   const out = [h("h2", {}, t("web.review.title", { who })),
     h("p", { class: "muted", "data-testid": "review-summary" }, t("web.review.summary", {
@@ -29,7 +32,7 @@ function reviewBody(h, data, { move, show, who }) {
     out.push(h("p", {}, t("web.review.costliest")));
     out.push(h("ol", { class: "review-list", "data-testid": "review-costliest" }, data.costliest.map((d) => h("li", {},
       h("button", { type: "button", class: "review-entry", "data-testid": `review-step-${d.step}`, "data-step": d.step,
-        onclick: () => show(d.step) },
+        onclick: () => show(d.step - 1) },
       h("b", {}, t("web.review.step", { step: digits(d.step) })), " · ",
       t("web.review.played", { move: move(d.played) }), " · ",
       t("web.review.best", { move: move(d.best) }), " · ",

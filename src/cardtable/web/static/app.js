@@ -4,6 +4,7 @@
 // never as HTML.
 import { has, loadLang, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
+import { cardLabel } from "./games/shared.js";
 import { replayPage, stopReplay } from "./replay.js";
 import { howtoPage } from "./howto.js";
 import { fairPanel, fairStep, newCommitment } from "./fair.js";
@@ -348,7 +349,7 @@ class TablePage {
         break;
       case "state":
         for (const e of f.view.events) e.text = ownText(this.info.game, e, f.view.seat);
-        if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e);
+        if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e, f.view);
         this.logged = f.version;
         this.version = f.version; this.view = f.view; this.renderBoard(); this.answerAlone(); break;
       case "chat":
@@ -372,13 +373,16 @@ class TablePage {
 
   // "What happened": each event once (a resent or merged frame repeats some), numbered by its
   // place in the game (Event.seq counts from 0), however many lines the list keeps.
-  addLog(e) {
+  // A game may add cards to a line (Trex: the hand shown for a redeal, from the state's view).
+  addLog(e, view = null) {
     if (typeof e.seq === "number") {
       if (this.lastSeq !== null && e.seq <= this.lastSeq) return;
       this.lastSeq = e.seq;
     }
     this.log.push(e.text);
-    this.el.log.append(h("li", { value: typeof e.seq === "number" ? e.seq + 1 : null, "data-seq": e.seq }, e.text));
+    const cards = this.renderer && this.renderer.logCards ? this.renderer.logCards(e, view) : null;
+    this.el.log.append(h("li", { value: typeof e.seq === "number" ? e.seq + 1 : null, "data-seq": e.seq }, e.text,
+      cards ? h("span", { class: "log-cards", "data-testid": "log-cards" }, ": ", cards.map(cardLabel).join(" ")) : null));
     while (this.el.log.childElementCount > 60) this.el.log.firstChild.remove();
     this.el.log.scrollTop = this.el.log.scrollHeight;
   }

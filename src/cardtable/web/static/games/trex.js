@@ -37,6 +37,15 @@ export function describe(action, { t }) {
   return t(`web.trex.action.${action}`);
 }
 
+// The cards a log line shows after its text (app.js): the hand a seat showed to force a redeal
+// (TX-13), from the view that carries the redeal event; the hand is gone from the table with the
+// deal it ended.
+export function logCards(e, view) {
+  if (e.kind !== "redeal" || e.seat === null || !view) return null;
+  const shown = view.redeal_shown.filter(([s]) => s === e.seat);
+  return shown.length ? sortHand(shown[shown.length - 1][1]) : null;
+}
+
 // The end-of-deal summary: when a deal is scored the page shows the deal's scores and the running
 // totals above the table until the player goes on (Enter, Space, the button, or a move of theirs
 // in the next deal); meanwhile the page answers no one-answer question by itself (holding()).
@@ -216,15 +225,12 @@ export function render(root, view, ctx) {
       view.finishing.length ? h("p", {}, t("web.trex.finishing"), " ", view.finishing.map(label).join(", ")) : null)
     : null;
 
-  // public extras: doubled cards, hands shown for a redeal, exposed twos
+  // public extras: doubled cards, exposed twos. A hand shown to force a redeal belongs to the deal
+  // it ended: it is told in the log with the redeal (logCards), never drawn beside the new hands.
   const extras = [];
   if (view.doubled.length) {
     extras.push(h("div", { class: "tx-extra", "data-testid": "doubled" }, t("web.trex.doubled"), " ",
       view.doubled.map(([c, s]) => h("span", { class: "tx-tag" }, `${cardLabel(c)} (${label(s)})`))));
-  }
-  for (const [s, cards] of view.redeal_shown) {
-    extras.push(h("div", { class: "tx-extra" }, t("web.trex.redeal_shown", { who: label(s) }), " ",
-      h("span", { class: "tx-mini" }, sortHand(cards).map((c) => card(h, c)))));
   }
   const twos = view.exposed_twos.map((cards, s) => [s, cards]).filter(([, cards]) => cards.length);
   if (twos.length) {  // partnership Trex (TX-V2)

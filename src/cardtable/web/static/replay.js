@@ -4,7 +4,7 @@
 // → / Space / Enter / n the next step, ← / p the one before, Home the deal, End the last step.
 // The Review panel (Trash and Trex) lists the chosen seat's costliest decisions from
 // GET /api/tables/<id>/review?seat=N; each entry moves the replay to the position of its decision.
-import { t, lang, digits } from "./i18n.js";
+import { t, lang, digits, joinList } from "./i18n.js";
 import { presetLabel } from "./words.js";
 
 const REVIEWED = new Set(["trash", "trex"]); // the games cardtable.review judges (Spit is a race)
@@ -43,8 +43,8 @@ function reviewBody(h, data, { move, show, who }) {
     out.push(h("p", {}, t("web.review.contracts")));
     out.push(h("ul", { class: "review-list", "data-testid": "review-contracts" }, data.contracts.map((d) => h("li", {},
       t("web.review.contract", { deal: digits(d.deal), move: move(d.played),
-        values: Object.entries(d.values).sort((a, b) => b[1] - a[1])
-          .map(([a, v]) => `${move(a)} ${digits((v > 0 ? "+" : "") + v.toFixed(1)).replace("-", "−")}`).join(", ") })))));
+        values: joinList(Object.entries(d.values).sort((a, b) => b[1] - a[1])
+          .map(([a, v]) => `${move(a)} ${digits((v > 0 ? "+" : "") + v.toFixed(1)).replace("-", "−")}`)) })))));
   }
   return out;
 }
@@ -72,7 +72,7 @@ document.addEventListener("keydown", (e) => {
   active.show(to);
 }, true);
 
-export async function replayPage(app, id, { h, api, names, renderer, info }) {
+export async function replayPage(app, id, { h, api, names, kinds, renderer, info }) {
   const params = new URLSearchParams(location.search);
   const seatParam = params.get("seat");
   const r = {
@@ -88,7 +88,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     r.show(r.step);
     if (!review.hidden) r.review();
   } }, h("option", { value: "none" }, t("web.replay.spectator")),
-  info.seats.map((s) => h("option", { value: String(s.seat) }, `${t("web.seat", { n: s.seat })} · ${names[s.seat]}`)));
+  info.seats.map((s) => h("option", { value: String(s.seat) }, [names[s.seat], kinds[s.seat]].filter(Boolean).join(" · "))));
   seatSel.value = r.seat === null ? "none" : String(r.seat);
   const button = (testid, text, title, to) => h("button", { type: "button", "data-testid": testid, title,
     onclick: () => r.show(to()) }, text);
@@ -130,7 +130,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     if (r.seat !== seat || review.hidden) return; // another seat was chosen meanwhile
     const move = (a) => (renderer && renderer.describe ? renderer.describe(a, { t }) : a);
     review.replaceChildren(close, ...reviewBody(h, data, { move, show: (step) => r.show(step),
-      who: `${t("web.seat", { n: seat })} · ${names[seat]}` }));
+      who: names[seat] }));
   };
 
   r.show = async (to) => {
@@ -153,7 +153,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     log.scrollTop = log.scrollHeight;
     const view = { ...data.view, legal_actions: [] }; // a replay is watched: nothing to play
     if (renderer) {
-      renderer.render(r.board, view, { t, h, lang, names, act: () => {}, seat: r.seat, table: info, replay: true });
+      renderer.render(r.board, view, { t, h, lang, names, kinds, act: () => {}, seat: r.seat, table: info, replay: true });
     } else {
       r.board.replaceChildren(h("pre", {}, JSON.stringify(view, null, 1)));
     }

@@ -6,6 +6,7 @@
 // GET /api/tables/<id>/review?seat=N; each entry moves the replay to the position of its decision.
 import { t, lang, digits, joinList } from "./i18n.js";
 import { presetLabel } from "./words.js";
+import { ownText } from "./events.js";
 
 const REVIEWED = new Set(["trash", "trex"]); // the games cardtable.review judges (Spit is a race)
 
@@ -149,7 +150,9 @@ export async function replayPage(app, id, { h, api, names, kinds, renderer, info
     counter.textContent = t("web.replay.step", { i: data.step, n: data.steps });
     const query = `?seat=${r.seat === null ? "none" : r.seat}&step=${data.step}`;
     history.replaceState(null, "", `/t/${id}/replay${query}`);
-    log.replaceChildren(...data.log.map((e) => h("li", { value: e.seq + 1, "data-seq": e.seq }, e.text)));
+    // the players by name and the chosen seat as "you", as at the table
+    log.replaceChildren(...data.log.map((e) => h("li", { value: e.seq + 1, "data-seq": e.seq }, ownText(info.game, e, r.seat, names))));
+    for (const e of data.view.events) e.text = ownText(info.game, e, r.seat, names);
     log.scrollTop = log.scrollHeight;
     const view = { ...data.view, legal_actions: [] }; // a replay is watched: nothing to play
     if (renderer) {

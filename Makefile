@@ -19,7 +19,7 @@ RULE_SUITE := tests/core tests/trash tests/trex tests/spit tests/test_golden.py 
 PLAY ?= trash --bots 1
 PYTEST := $(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
-.PHONY: setup play compiled check test lint browsers bench golden clean
+.PHONY: setup play compiled check test lint lint-js browsers bench golden clean
 
 $(BIN)/python:
 	python3 -m venv $(VENV)
@@ -63,7 +63,7 @@ check: lint
 	CARDTABLE_EXPECT_BUILD=pure PYTHONPATH=src $(PYTEST) -q $(RULE_SUITE)
 
 ## lint, types, layers and the whole test suite on the pure build, then the rule suite on the compiled one
-test: setup lint browsers
+test: setup lint lint-js browsers
 	CARDTABLE_EXPECT_BUILD=pure PYTHONPATH=src $(PYTEST) tests src/cardtable --doctest-modules
 	@if [ -f $(COMPILED_STAMP) ]; then \
 		echo "CARDTABLE_EXPECT_BUILD=compiled PYTHONPATH=$(COMPILED) $(PYTEST) $(RULE_SUITE)"; \
@@ -76,6 +76,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+
+## the page's JavaScript, linted by ESLint (installed by the project's own script on first use)
+lint-js:
+	scripts/lint-js.sh
 
 ## system packages the browser tests need (Debian's Chromium), installed by the project's own script
 browsers:

@@ -1,4 +1,4 @@
-"""The Makefile and the builds (issue 22 item 2, issue 27 item 6): `make play` reaches a game at once
+"""The Makefile and the builds: `make play` reaches a game at once
 and never fails for want of a C compiler; the compiled build is skipped with a clear word; the
 `cardtable` command of a checkout runs the compiled build whenever a fresh one was built."""
 

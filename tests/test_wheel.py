@@ -1,4 +1,4 @@
-"""The package as others install it (issue 27 item 7): the wheel, installed without extras into a fresh
+"""The package as others install it: the wheel, installed without extras into a fresh
 virtualenv (no network: ``--no-index``, no dependencies), gives a ``cardtable`` command whose every
 subcommand works or says in one line which extra to install; ``--version`` always works."""
 

@@ -1,4 +1,4 @@
-"""The search bots judge a move that ends a hand or deal by that hand or deal (issue 22 item 1).
+"""The search bots judge a move that ends a hand or deal by that hand or deal.
 
 The Trash search (``search-all``, ``search_draw``) and the Trex search value each candidate by
 playing it on a copy of a sampled world and rolling out the rest of the hand or deal; when the

@@ -1,4 +1,4 @@
-"""Positions where one legal move ends the hand or deal (issue 22 item 1), for the review and
+"""Positions where one legal move ends the hand or deal, for the review and
 the search bots: such a move must be judged by the hand or deal it ends."""
 
 from __future__ import annotations

@@ -103,10 +103,10 @@ def test_review_bad_input_is_a_clear_error(tmp_path, capsys):
     assert out["game"] == "trash" and out["worlds"] == 2
 
 
-# ------------------------------------------------ a move that ends a hand or deal (issue 22 item 1)
+# ------------------------------------------------ a move that ends a hand or deal
 @pytest.mark.parametrize("options", [{}, {"max_hands": 1}], ids=["mid-match", "match-ending"])
 def test_review_tr11_taking_the_discard_that_wins_the_hand_is_not_costly(options):
-    """Issue 22 item 1: the move that completes the layout is judged by the hand it wins (a
+    """the move that completes the layout is judged by the hand it wins (a
     certain win), not by the next hand or the end of the match."""
     state = trash_discard_wins_the_hand(**options)
     state.play("discard")
@@ -120,7 +120,7 @@ def test_review_tr11_taking_the_discard_that_wins_the_hand_is_not_costly(options
 
 
 def test_review_tx25_the_card_that_ends_the_deal_is_judged_by_this_deal():
-    """Issue 22 item 1: taking K♥ with A♠ ends the deal at −75 for seat 3; the review charges
+    """taking K♥ with A♠ ends the deal at −75 for seat 3; the review charges
     it to that deal (before, both cards were valued by the next deal and looked alike)."""
     state, deck = trex_king_of_hearts_falls()
     state.play("AS")

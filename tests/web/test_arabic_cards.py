@@ -1,5 +1,5 @@
-"""Card faces and lists on the Arabic page, and the phone layout's small cards and seat labels
-(issue 22 item 7): a card face reads rank first ("J♣", "10♣") in a right-to-left line too, lists
+"""Card faces and lists on the Arabic page, and the phone layout's small cards and seat labels:
+a card face reads rank first ("J♣", "10♣") in a right-to-left line too, lists
 use the Arabic comma; at 390×844 no Trex seat label breaks inside a word and "10♣" fits the
 layout's small cards."""
 

@@ -1,4 +1,4 @@
-"""A table that moves (issue 22 item 13): a played card travels from its place to the trick, a won
+"""A table that moves: a played card travels from its place to the trick, a won
 trick goes to its winner, a Trash card turns over in its slot and the card it uncovers flies to the
 hand, a Spit card lands on the pile it was played to. Short, finished at once by a newer frame, and
 off under prefers-reduced-motion, where the page draws the same final table."""

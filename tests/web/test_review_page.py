@@ -69,7 +69,7 @@ def test_the_review_lists_the_costliest_decisions_and_opens_the_position_before_
         assert re.search(r"−\d+\.\d points", text), text
     sync_api.expect(panel.get_by_test_id("review-summary")).to_contain_text("decisions with a choice")
     for d in (expected["costliest"][-1], expected["costliest"][0]):
-        # issue 22 item 3: the position the decision was made in (before its action), as the terminal opens it
+        # the position the decision was made in (before its action), as the terminal opens it
         before = d["step"] - 1
         panel.get_by_test_id(f"review-step-{d['step']}").click()
         sync_api.expect(counter).to_have_text(f"step {before} of {steps}")

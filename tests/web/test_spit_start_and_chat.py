@@ -1,5 +1,5 @@
 """A Spit table's countdown drawn over the table (ready, 3, 2, 1, as the terminal does) while the
-table's `pause` counts down, and the chat's word to a spectator (issue 22 item 11, the page's side)."""
+table's `pause` counts down, and the chat's word to a spectator."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Trex on the page: a hand shown to force a redeal (TX-13) belongs to the deal it ended. It is told
-in the log with the redeal and is not drawn on the table beside the new deal's hands (issue 22 item 4)."""
+in the log with the redeal and is not drawn on the table beside the new deal's hands."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One vocabulary and the player's own pace on the page (issue 22 items 8 and 9): the hint says
+"""One vocabulary and the player's own pace on the page: the hint says
 "Suggested: draw from the stock" and answers only the position on the board; names instead of
 "seat N"; "Collections"; no rule ids; end screens say "you"; Trash's draw from the stock is never
 taken for the player, and a Trash key that does nothing says why."""
@@ -82,7 +82,7 @@ def test_trash_a_key_that_does_nothing_says_why(server: Server, watched: Any):
 
 
 def test_trex_words_collections_names_and_no_seat_numbers(server: Server, watched: Any):
-    """The TK contract is "Collections" (RULES.md's name, as the terminal says); the page says the
+    """The TK contract is "Collections" (the rules' name, as the terminal says); the page says the
     players' names ("Ben"), in the log too, where the server's sentence says "seat 1"."""
     table = FakeTable(server, watched, "trex")
     page = table.page

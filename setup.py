@@ -1,5 +1,4 @@
-"""Build hook: ``cardtable.core``, ``cardtable.games`` and the Trex search's inner loop compiled with mypyc
-(issue #14).
+"""Build hook: ``cardtable.core``, ``cardtable.games`` and the Trex search's inner loop compiled with mypyc.
 
 The compiled modules are built from the same Python source as the pure
 package, which is always complete: with ``CARDTABLE_PURE=1``, without mypyc or
@@ -8,6 +7,10 @@ which build runs. Everything else (metadata, packages, extras) is in
 pyproject.toml.
 
 ``CARDTABLE_MYPYC_OPT`` sets mypyc's C optimisation level (0-3, default 3).
+``python setup.py --why-pure`` prints why a build would be pure Python, or
+nothing when it would compile (``make compiled`` asks it first; mypyc comes
+with the build requirements, so only the compiler and ``CARDTABLE_PURE`` are
+checked).
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from setuptools import setup
 
 HERE = Path(__file__).parent
 COMPILED_PACKAGES = ("src/cardtable/core", "src/cardtable/games")
@@ -57,17 +59,18 @@ def compiled_sources() -> list[str]:
     return sorted(out + list(COMPILED_MODULES))
 
 
-def why_pure() -> str | None:
+def why_pure(check_mypyc: bool = True) -> str | None:
     """Why this install is pure Python, or ``None`` to compile."""
     if os.environ.get("CARDTABLE_PURE", "") not in ("", "0"):
         return "CARDTABLE_PURE is set"
-    try:
-        import mypyc.build  # noqa: F401
-    except ImportError:
-        return "mypyc is not installed"
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(os.environ.get("CC", compiler).split()[0]) is None:
-        return f"no C compiler ({compiler}) on PATH"
+    if check_mypyc:
+        try:
+            import mypyc.build  # noqa: F401
+        except ImportError:
+            return "mypyc is not installed"
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    if shutil.which(compiler.split()[0]) is None:
+        return f"no C compiler ({compiler.split()[0]}) on PATH"
     return None
 
 
@@ -84,4 +87,9 @@ def ext_modules() -> list[object]:
     return list(mypycify(["--no-warn-unused-configs", *compiled_sources()], opt_level=opt))
 
 
-setup(ext_modules=ext_modules())
+if __name__ == "__main__" and sys.argv[1:] == ["--why-pure"]:
+    print(why_pure(check_mypyc=False) or "")
+else:
+    from setuptools import setup  # here, so that --why-pure runs where setuptools is not installed
+
+    setup(ext_modules=ext_modules())

@@ -1,4 +1,4 @@
-"""Issue 12's attacks on a running ``cardtable serve``, with an honest player and an honest
+"""Attacks on a running ``cardtable serve`` (docs/web.md, "Under attack"), with an honest player and an honest
 visitor measured while each one runs.
 
 Starts ``cardtable serve`` on 127.0.0.1 (a free port, a temporary database, default limits),

@@ -1,4 +1,4 @@
-"""Run a bench worker on the pure and the compiled build of cardtable (issue #14).
+"""Run a bench worker on the pure and the compiled build of cardtable (CONTRIBUTING.md, "Two builds").
 
 The pure build is the source tree (``src``); the compiled one is ``build/compiled``
 (``make setup`` makes it). Each worker is a fresh process that prints one JSON line.

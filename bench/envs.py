@@ -1,4 +1,4 @@
-"""Issue 13, item 9: AEC steps per second with random masked actions, our envs beside PettingZoo's
+"""AEC steps per second with random masked actions, our envs beside PettingZoo's
 ``texas_holdem_v4`` and ``leduc_holdem_v4`` and RLCard's own env loop, in the same run; and the
 vector env.
 

@@ -1,4 +1,4 @@
-"""What the compiled core buys the users of the engine (issue #14 item 6): ``cardtable simulate``
+"""What the compiled core buys the users of the engine: ``cardtable simulate``
 matches/s and the search bots' thinking, on the pure build ("before") and the compiled one
 ("after"), in the same run.
 

@@ -5,7 +5,7 @@ person, ``--actions`` random legal actions each, committed through the tables as
 the server commits them), then measures (1) the in-process recovery: a fresh
 ``Hub`` over the database, every game replayed from its seed and log, and (2) a
 real ``cardtable serve`` on that database: from the process start until it answers
-HTTP (load + ready to accept). Target (server-tests.md S7): ≤ 10 s for 1,000 games.
+HTTP (load + ready to accept). Target (docs/server-requirements.md, S7): ≤ 10 s for 1,000 games.
 
     .venv/bin/python bench/restart.py --games 1000
 """

@@ -89,6 +89,16 @@ def test_rules_lists_options_and_presets(capsys):
         assert word in out
 
 
+def test_issue22_rules_names_no_missing_file_and_shows_tuples_as_typed(capsys):
+    """no "Rules:" line naming a file a user does not have; a tuple option reads as -o takes it."""
+    assert main(["rules", "trex", "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert ".md" not in out.splitlines()[1]  # no file a user of the package does not have
+    assert "(default (" not in out and "; )" not in out
+    assert "trex_payouts = 200,150,100,50   (default 200,150,100,50; numbers separated by commas)" in out
+    assert cardtable.load("trex", trex_payouts="200,150,100,50").options.trex_payouts == (200, 150, 100, 50)
+
+
 def test_replay_shows_a_seat_view(tmp_path, capsys):
     state = cardtable.load("trash").new_state(seed=4)
     for _ in range(30):
@@ -131,7 +141,7 @@ def test_bad_record_is_one_line(tmp_path, capsys):
         assert err.startswith("cardtable: ") and err.count("\n") == 1
 
 
-def test_issue_15_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
+def test_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
     import random
 
     from cardtable.records import record_of
@@ -144,12 +154,84 @@ def test_issue_15_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
     record_of(state).save(path)
     assert main(["replay", str(path), "--seat", "1", "--no-color"]) == 0
     last = capsys.readouterr().out.rstrip().splitlines()[-1]
-    assert last == "Result: you win (target_size); returns: 0, 1"
+    assert last == "Result: you win (target size); returns: 0, 1"
     assert "{" not in last
 
 
 @pytest.mark.parametrize("bots", ["99", "0", "-1"])
-def test_issue_15_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
+def test_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
     assert main(["play", "trash", "--bots", bots, "--plain"]) == 2
     err = capsys.readouterr().err
     assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 8 players, so --bots is 1 to 7\n"
+
+
+def test_issue27_every_optional_module_maps_to_an_extra_of_pyproject():
+    import tomllib
+
+    from cardtable.cli.main import EXTRA_OF_MODULE
+
+    extras = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    for module, extra in EXTRA_OF_MODULE.items():
+        assert extra in extras, f"{module}: no extra {extra}"
+        wanted = {"bidi": "python-bidi", "arabic_reshaper": "arabic-reshaper", "pyspiel": "open-spiel",
+                  "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib"}.get(module, module)
+        assert any(re.match(rf"{re.escape(wanted)}\b", req) for req in extras[extra]), f"{module} not in [{extra}]"
+
+
+def test_issue27_a_missing_extra_is_one_line_naming_it(monkeypatch, capsys):
+    import cardtable.cli.main as cli
+
+    def games(args):
+        raise ModuleNotFoundError("No module named 'starlette'", name="starlette")
+
+    monkeypatch.setattr(cli, "cmd_games", games)
+    assert main(["games"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["cardtable games needs the web extra (starlette is missing): pip install 'cardtable[web]'"]
+
+    def broken(args):
+        raise ModuleNotFoundError("No module named 'cardtable.nothing'", name="cardtable.nothing")
+
+    monkeypatch.setattr(cli, "cmd_games", broken)
+    with pytest.raises(ModuleNotFoundError):  # a module of the package itself missing is a bug, not an extra
+        main(["games"])
+
+
+def test_issue22_verify_on_a_locally_saved_game_says_it_is_not_a_fair_deal_record(tmp_path, capsys):
+    """a game saved by `cardtable play` has no commitments: not "FAILED"."""
+    state = cardtable.load("trash").new_state(seed=4)
+    state.play("stock")
+    from cardtable.records import record_of
+
+    path = tmp_path / "local.json"
+    record_of(state).save(path)
+    assert main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "not a fair-deal record" in err and "FAILED" not in err
+
+
+def test_issue22_item8_no_rule_ids_in_what_a_player_reads(tmp_path, capsys):
+    """The replay's result line of a Spit game said "(SP-19)"; a rejected move's reason carries ids."""
+    from cardtable.bots import make_bot as bot
+    from cardtable.host.clock import VirtualClock
+    from cardtable.host.realtime import RealtimeHost
+    from cardtable.records import record_of
+    from cardtable.tui.session import without_rule_ids
+
+    state = cardtable.load("spit").new_state(seed=3)
+    RealtimeHost(state, VirtualClock(), bots={0: bot("spit", "hard"), 1: bot("spit", "easy")}, seed=1).run()
+    assert re.fullmatch(r"SP-\d+", state.outcome().reason)
+    path = tmp_path / "spit.json"
+    record_of(state).save(path)
+    assert main(["replay", str(path), "--seat", "0", "--no-color"]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("Result: you win") and "SP-" not in last and "()" not in last
+    for message, plain in [("play actions are rejected in phase stalled (SP-14, SP-18)",
+                            "play actions are rejected in phase stalled"),
+                           ("TR-7: a card taken from the discard pile must be placed",
+                            "a card taken from the discard pile must be placed"),
+                           ("option complex_groups needs complex_mode=true (TX-V1)",
+                            "option complex_groups needs complex_mode=true"),
+                           ("the wild goes back [TR-12a]", "the wild goes back")]:
+        assert without_rule_ids(message) == plain

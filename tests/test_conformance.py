@@ -1,5 +1,5 @@
 """The conformance suite: every registered game and preset obeys the Game/State
-protocol of DESIGN.md. New games join by being registered."""
+protocol of docs/architecture.md. New games join by being registered."""
 
 from __future__ import annotations
 

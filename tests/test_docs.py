@@ -1,9 +1,11 @@
-"""Every code block of README.md and docs/*.md works as written (issue 15 item 11).
+"""Every code block of README.md, CONTRIBUTING.md, docs/*.md and docs/rules/*.md works as written.
 
 Python blocks run, each in a fresh namespace and a scratch folder. Shell blocks are checked
 without running what is slow: every ``cardtable …`` command line parses with the real argument
 parser (and its game, preset, options and seats load), every ``make`` target exists, and every
-``bench/*.py`` script exists and knows the flags the line gives it (from its ``--help``).
+``bench/*.py`` script exists and knows the flags the line gives it (from its ``--help``), every
+``python -m pytest`` line names test files that exist, and the lint tools it names are installed.
+Leading ``NAME=value`` words (``PYTHONPATH=src``) set the command's environment and are skipped.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from cardtable.cli.main import build_parser, parse_options
 from cardtable.core.registry import game_class
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "docs" / "rules").glob("*.md"))]
+LINTERS = ("ruff", "mypy", "lint-imports")
 FENCE = re.compile(r"^```(\w+)[^\n]*\n(.*?)^```", re.S | re.M)
 SHELLS = ("sh", "bash", "shell", "console")
 
@@ -88,7 +92,32 @@ def bench_help(script: str) -> str:
 
 
 def make_targets() -> set[str]:
-    return set(re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M))
+    """The Makefile's targets, ``$(NAME)`` targets expanded from its ``NAME := value`` lines."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    variables = dict(re.findall(r"^(\w+) *[:?]?= *(\S*) *$", text, re.M))
+
+    def expand(word: str) -> str:
+        for _ in range(10):  # variables defined by variables, a few levels deep
+            word = re.sub(r"\$\((\w+)\)", lambda m: variables.get(m.group(1), ""), word)
+        return word
+
+    return {expand(t) for t in re.findall(r"^([\w$()./-]+):(?!=)", text, re.M)}
+
+
+def check_pytest(where: str, words: list[str]) -> None:
+    """``python -m pytest …``: every file or folder it names exists (``path::test`` by its path)."""
+    for word in words:
+        if not word.startswith("-") and ("/" in word or word.endswith(".py")):
+            path = word.split("::")[0]
+            assert (ROOT / path).exists(), f"{where}: pytest is given {path}, which does not exist"
+
+
+def check_linter(where: str, program: str, rest: list[str]) -> None:
+    tool = Path(sys.executable).parent / Path(program).name
+    assert tool.exists(), f"{where}: {tool} is not installed"
+    for word in rest:
+        if not word.startswith("-") and word != "check":
+            assert (ROOT / word).exists(), f"{where}: {program} is given {word}, which does not exist"
 
 
 def check_cardtable(words: list[str]) -> None:
@@ -122,6 +151,8 @@ def test_shell_block_commands_parse(where, code):
     lines = commands(code, earlier)
     assert lines, f"{where}: no command"
     for words in lines:
+        while len(words) > 1 and re.fullmatch(r"\w+=\S*", words[0]):  # PYTHONPATH=src python …
+            words = words[1:]
         program, rest = words[0], words[1:]
         if program.endswith("cardtable"):
             check_cardtable(rest)
@@ -130,6 +161,9 @@ def test_shell_block_commands_parse(where, code):
         elif program.endswith("python") or program.endswith("python3"):
             if rest[:2] == ["-m", "venv"]:
                 continue
+            if rest[:2] == ["-m", "pytest"]:
+                check_pytest(where, rest[2:])
+                continue
             script = rest[0]
             assert (ROOT / script).is_file(), f"{where}: no {script}"
             helptext = bench_help(script)
@@ -137,6 +171,8 @@ def test_shell_block_commands_parse(where, code):
                 assert flag in helptext, f"{where}: {script} has no {flag}"
         elif program.endswith("pip"):
             continue
+        elif Path(program).name in LINTERS:
+            check_linter(where, program, rest)
         else:
             raise AssertionError(f"{where}: a command the docs test does not know: {' '.join(words)}")
 
@@ -145,3 +181,23 @@ def test_commands_splits_loops_variables_and_continuations():
     code = 'C=.venv/bin/cardtable\nfor pair in a,b c,d; do\n  $C simulate spit --bots $pair \\\n  --games 3\ndone\n'
     assert commands(code) == [[".venv/bin/cardtable", "simulate", "spit", "--bots", "a,b", "--games", "3"]]
     assert commands("make play  # comment\nx && y") == [["make", "play"], ["x"], ["y"]]
+
+
+def test_make_targets_expand_variables():
+    """``make build/compiled/.built`` is the Makefile's ``$(COMPILED_STAMP):`` target."""
+    targets = make_targets()
+    assert {"play", "test", "golden", "build/compiled/.built"} <= targets
+    assert not any("$" in t for t in targets)
+
+
+def test_page_links_stay_inside_the_repository():
+    """A reader with only the repository can follow every relative link of the pages."""
+    broken = []
+    for page in PAGES:
+        for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+                continue
+            path = (page.parent / target.split("#")[0]).resolve()
+            if not path.exists() or ROOT.resolve() not in path.parents:
+                broken.append(f"{page.relative_to(ROOT)}: {target}")
+    assert not broken, "links to nothing or outside the repository: " + ", ".join(broken)

@@ -39,7 +39,7 @@ def test_spanish_trash_events_and_fallbacks():
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", game_names())
-def test_issue_15_your_own_events_read_you_in_every_game_and_language(name, lang):
+def test_your_own_events_read_you_in_every_game_and_language(name, lang):
     state = cardtable.load(name).new_state(seed=3)
     rng = random.Random(3)
     mine = 0

@@ -148,7 +148,7 @@ def test_uba_l2_reorders_and_l4_mirrors_and_letters_join():
 
 
 @pytest.mark.usefixtures("clean_cache")
-def test_issue_16_item_1_card_faces_and_signed_numbers_stay_left_to_right():
+def test_card_faces_and_signed_numbers_stay_left_to_right():
     pytest.importorskip("bidi")
     shown = bidi.visual("أكلت 10♥ وQ♠ وتسجل -75 و+5 و−25", "app", rtl=True)
     for unit in ("10♥", "Q♠", "-75", "+5", "−25"):
@@ -159,7 +159,7 @@ def test_issue_16_item_1_card_faces_and_signed_numbers_stay_left_to_right():
 
 
 @pytest.mark.usefixtures("clean_cache")
-def test_issue_16_item_1_visual_runs_keeps_each_run_with_its_style():
+def test_visual_runs_keeps_each_run_with_its_style():
     pytest.importorskip("arabic_reshaper")
     runs = bidi.visual_runs([("الطلب", "bold"), (": ", None), ("البنات", "cyan"), (" 10♥", "red")], "app", rtl=True)
     assert "".join(text for text, _ in runs) == bidi.visual("الطلب: البنات 10♥", "app", rtl=True)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
+import cardtable
 from cardtable.arena import mean_ci, plackett_luce, rate_ci, run_arena, wilson
 from cardtable.arena.run import format_table
 from cardtable.cli.main import main
@@ -119,13 +121,36 @@ def test_json_output_is_valid_even_with_one_deal(capsys):
     assert main(["arena", "trash", "--bots", "sensible,stock", "--games", "1", "-q", "--workers", "1",
                  "-o", "max_hands=1", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 2 and data["stats"][0]["mean_score"][1] is None
-    assert 0.0 <= data["stats"][0]["win_rate"][1] <= data["stats"][0]["win_rate"][2] <= 1.0
+    assert data["games"] == 2
+    for key in ("win_rate", "mean_score"):  # win shares: Wilson intervals, defined for one deal too
+        assert 0.0 <= data["stats"][0][key][1] <= data["stats"][0][key][2] <= 1.0
 
 
-def test_ratings_follow_the_winners_when_the_lowest_total_wins():
-    from cardtable.arena.run import GameResult, summarise
+def test_issue22_item12_a_mean_score_of_win_shares_keeps_its_interval_in_0_1(capsys):
+    """`cardtable arena trash --bots sensible,random --games 8` gave [-0.0288, 0.404] for random."""
+    assert main(["arena", "trash", "--bots", "sensible,random", "--games", "8", "-q", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line for line in out.splitlines()[2:]}
+    for bot in ("sensible", "random"):
+        low, high = (float(x) for x in re.findall(r"\[([-\d.]+), ([-\d.]+)\]", rows[bot])[1])
+        assert 0.0 <= low < high <= 1.0
+    assert "95% CI (Wilson)  rating" in out.splitlines()[1]
 
-    games = [GameResult(d, 0, ("a", "b"), (-100.0, 50.0), (0,), "best_total") for d in range(5)]
-    stats = {s.name: s for s in summarise(games, ["a", "b"])}
-    assert stats["a"].rating > stats["b"].rating and stats["a"].win_rate[0] == 1.0
+
+def test_issue22_item12_a_trex_game_of_the_arena_is_a_whole_20_deal_game_and_says_so(capsys, monkeypatch):
+    from cardtable.arena import run
+    from cardtable.host.match import Match
+
+    played: list[Match] = []
+
+    class Recorded(Match):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            played.append(self)
+
+    monkeypatch.setattr(run, "Match", Recorded)
+    run.play_one(cardtable.load("trex"), ["hard", "medium", "medium", "medium"], seed=3, bot_seed=4)
+    (match,) = played
+    assert match.state.is_terminal() and match.state.deal_index == 20 and len(match.state.records) == 20
+    assert main(["arena", "trex", "--bots", "hard,medium,medium,medium", "--games", "1", "-q", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.startswith("trex (standard), 1 seeds x 4 seatings = 4 whole games")

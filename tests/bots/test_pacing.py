@@ -1,4 +1,4 @@
-"""A bot's released move time tells nothing about its cards (host/pacing.py, issue 17 item 6)."""
+"""A bot's released move time tells nothing about its cards (host/pacing.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The search bots build worlds and roll them out through the public State API, so they run on
-the compiled build as on the pure one (issue #14: a compiled state takes no instance hooks and
+the compiled build as on the pure one (a compiled state takes no instance hooks and
 cannot be made by ``object.__new__``). ``make test`` runs this file on both builds.
 
 The search's inner loop (``bots/trex_strong.py``, ``trex_search.py``, ``trex_endgame.py``) is compiled

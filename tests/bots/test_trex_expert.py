@@ -1,4 +1,4 @@
-"""The Trex expert policy's card sense, on literal positions (RULES.md §0.5 stacked decks)."""
+"""The Trex expert policy's card sense, on literal positions (docs/rules/index.md §0.5 stacked decks)."""
 
 from __future__ import annotations
 

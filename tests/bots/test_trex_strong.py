@@ -1,4 +1,4 @@
-"""The strong Trex policy and the sparring partners, on literal positions (RULES.md §0.5 decks)."""
+"""The strong Trex policy and the sparring partners, on literal positions (docs/rules/index.md §0.5 decks)."""
 
 from __future__ import annotations
 

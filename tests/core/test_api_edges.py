@@ -1,4 +1,4 @@
-"""Issue #15 item 14: small API edges of the core (RULES.md §0.5 stacked decks, the game API)."""
+"""Small API edges of the core (docs/rules/index.md §0.5 stacked decks, the game API)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue #14: the compiled build and the pure build run the same suite; `make test` says which
+"""The compiled build and the pure build run the same suite; `make test` says which
 build each run expects (CARDTABLE_EXPECT_BUILD), and these tests prove it is the one imported."""
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ engines' deal hook."""
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections import Counter
 
@@ -91,7 +90,6 @@ def test_f1_fisher_yates_is_uniform_over_small_decks(size, per_cell):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("CARDTABLE_SLOW"), reason="a soak test: set CARDTABLE_SLOW=1 (about 30 s)")
 @pytest.mark.parametrize("size", [4, 5])
 def test_f1_fisher_yates_is_uniform_over_a_million_shuffles(size):
     """Threat F1 exactly: 10⁶ shuffles of a 4- and a 5-card deck."""

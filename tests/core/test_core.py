@@ -116,7 +116,7 @@ def test_bad_options_are_config_errors(overrides, message):
 )
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), "NaN", "Infinity"])
 def test_non_finite_float_options_are_config_errors(game, option, value):
-    # A NaN passes every comparison with a bound (issue #12 item 1: one such table broke the lobby).
+    # A NaN passes every comparison with a bound (one such table broke the lobby).
     with pytest.raises(ConfigError, match="finite"):
         cardtable.load(game, **{option: value})
 

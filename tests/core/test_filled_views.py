@@ -1,4 +1,4 @@
-"""Issue 13 item 9 / issue 14: the engines fill their frozen views directly
+"""The engines fill their frozen views directly
 (core.view.filled_view) and build events on first use (EventsOnFirstUse); such a view must be
 the same value as the one its dataclass ``__init__`` makes, field for field."""
 

@@ -1,5 +1,5 @@
 """Options, games and bots survive pickling: the server's bot pool sends bots to worker
-processes (issue #12 item 3), and a recursion in ``__getattr__`` used to stop them."""
+processes, and a recursion in ``__getattr__`` used to stop them."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_bots_round_trip_through_pickle(game: str, bot: str) -> None:
 
 @pytest.mark.parametrize("game", ["trash", "trex", "spit"])
 def test_views_with_their_events_round_trip_through_pickle(game: str) -> None:
-    """The bot pool sends a bot its view pickled (issue 12 item 3); on the compiled build a view's
+    """The bot pool sends a bot its view pickled; on the compiled build a view's
     frozen events could not be unpickled, so every bot thought in the server process instead."""
     import random
 

@@ -1,4 +1,4 @@
-"""Issue #14: batch playouts play whole games from a position with one call."""
+"""Batch playouts play whole games from a position with one call."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Issue #14: the compiled-friendly shuffle deals exactly what random.Random.shuffle deals
-(so seeds keep their games, RULES.md §0.4 seeded chance)."""
+"""The compiled-friendly shuffle deals exactly what random.Random.shuffle deals
+(so seeds keep their games, docs/rules/index.md §0.3 seeded chance)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def test_shuffle_ids_leaves_the_generator_where_shuffle_does() -> None:
 
 @given(st.integers(0, 2**64 - 1), st.integers(0, 520), st.integers(0, 3))
 def test_shuffle_ids_bulk_equals_random_shuffle(seed: int, size: int, first_words: int) -> None:
-    """Issue 14 (seeded deals unchanged): the bulk reading deals what random.shuffle deals, also
+    """Seeded deals unchanged: the bulk reading deals what random.shuffle deals, also
     when its words run out (``first_words`` 1 to 3 makes it read more many times)."""
     expected = list(range(size))
     random.Random(seed).shuffle(expected)
@@ -41,7 +41,7 @@ def test_shuffle_ids_bulk_equals_random_shuffle(seed: int, size: int, first_word
 
 @given(st.integers(0, 2**64 - 1), st.sampled_from([("deal", 0), ("rebuild", 3, 1), ("round", 2)]))
 def test_shuffle_derived_equals_derive_then_shuffle(seed: int, labels: tuple[str | int, ...]) -> None:
-    """Issue 14: the engines' deal (a C generator, read in bulk when compiled) is
+    """The engines' deal (a C generator, read in bulk when compiled) is
     ``derive(seed, *labels).shuffle``, on either build."""
     expected = list(range(104))
     derive(seed, *labels).shuffle(expected)

@@ -1,4 +1,4 @@
-"""View invariance carried to tensors (RULES.md §0.3, DESIGN.md "Hidden information has one
+"""View invariance carried to tensors (docs/rules/index.md §0.3, docs/architecture.md "The one view
 chokepoint"): re-dealing every card a seat cannot see leaves its observation tensor unchanged, for
 all three games and every preset; and the check does catch a hidden card planted into an encoding."""
 

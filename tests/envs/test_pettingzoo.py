@@ -109,7 +109,7 @@ def test_trex_v0_rewards_are_the_returns_and_per_deal_rewards_sum_to_them(preset
 @pytest.mark.parametrize("options", [{"preset": p} for p in TREX_PRESETS] + [{"reverse_scores": True}],
                          ids=[*TREX_PRESETS, "reverse_scores"])
 def test_trex_v0_per_trick_rewards_come_with_the_tricks_and_sum_to_the_returns(options):
-    """Issue 13 item 2 (Trex rewards): ``per_trick_rewards`` pays a deal's points as they fall,
+    """Trex rewards: ``per_trick_rewards`` pays a deal's points as they fall,
     a trick's penalty on the step that ends the trick, and sums over the game to the returns."""
     env = trex_v0.raw_env(per_trick_rewards=True, **options)
     env.reset(seed=5)

@@ -1,9 +1,10 @@
-"""Post-game review (issue #16 item 3): judged from the seat's views, costly moves found."""
+"""Post-game review (docs/review.md): judged from the seat's views, costly moves found."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import re
 from functools import cache
 
 import pytest
@@ -16,6 +17,8 @@ from cardtable.host.match import play_out
 from cardtable.records.record import Record, record_of, replay_views
 from cardtable.review import review, review_views
 from cardtable.review.text import review_lines
+
+from .positions import trash_discard_wins_the_hand, trex_king_of_hearts_falls
 
 
 @cache
@@ -98,3 +101,43 @@ def test_review_bad_input_is_a_clear_error(tmp_path, capsys):
     assert main(["review", str(path), "--seat", "0", "--worlds", "2", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["game"] == "trash" and out["worlds"] == 2
+
+
+# ------------------------------------------------ a move that ends a hand or deal
+@pytest.mark.parametrize("options", [{}, {"max_hands": 1}], ids=["mid-match", "match-ending"])
+def test_review_tr11_taking_the_discard_that_wins_the_hand_is_not_costly(options):
+    """the move that completes the layout is judged by the hand it wins (a
+    certain win), not by the next hand or the end of the match."""
+    state = trash_discard_wins_the_hand(**options)
+    state.play("discard")
+    assert state.hands_won == [1, 0]
+    rev = review(record_of(state), 0, worlds=16)
+    (d,) = rev.decisions
+    assert d.played == "discard" and d.best == "discard" and d.loss == 0
+    assert d.values["discard"] == 1.0 and d.values["stock"] < 1.0
+    assert d.hindsight["discard"] == 1.0 and d.hindsight_loss == 0
+    assert not rev.costliest()
+
+
+def test_review_tx25_the_card_that_ends_the_deal_is_judged_by_this_deal():
+    """taking K♥ with A♠ ends the deal at −75 for seat 3; the review charges
+    it to that deal (before, both cards were valued by the next deal and looked alike)."""
+    state, deck = trex_king_of_hearts_falls()
+    state.play("AS")
+    rev = review(record_of(state, deck=deck), 3, worlds=4)
+    d = rev.decisions[-1]
+    assert d.played == "AS" and d.best == "5S"
+    assert d.values == {"AS": -75.0, "5S": 0.0} and d.loss == 75.0
+    assert d.hindsight == {"AS": -75.0, "5S": 0.0} and d.hindsight_loss == 75.0
+    assert rev.costliest()[0] == d
+
+
+def test_review_issue22_item8_speaks_in_words_not_engine_codes():
+    """Trash moves as the table says them, Trex cards as faces, contracts by name."""
+    trash = "\n".join(review_lines(review(trash_record(), 0, worlds=4), "en"))
+    assert re.search(r"played (decline: discard the card|draw from the stock|take the top discard|"
+                     r"put the wild on slot \d+|displace the wild)", trash)
+    assert not re.search(r"(played|best) (stock|discard|wild \d+|displace|decline)(;| \()", trash)
+    trex = "\n".join(review_lines(review(trex_record(), 0, worlds=4), "en"))
+    assert re.search(r"played (10|[2-9JQKA])[♠♥♦♣]", trex)
+    assert not re.search(r"\b(played|best) ([2-9TJQKA][SHDC]|contract [A-Z]{2}|double [2-9TJQKA][SHDC])\b", trex)

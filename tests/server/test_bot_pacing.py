@@ -1,4 +1,4 @@
-"""Issue #17 item 6 on the server: a bot's move is released a drawn delay after the bot was
+"""On the server, a bot's move is released a drawn delay after the bot was
 asked, not ``bot_delay`` plus its thinking time (which told the table how many moves it had)."""
 
 from __future__ import annotations

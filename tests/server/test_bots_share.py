@@ -1,4 +1,4 @@
-"""Issue 12 item 3: bots think off the event loop, addresses take turns, and bots alone that
+"""Bots think off the event loop, addresses take turns, and bots alone that
 nobody watches wait."""
 
 from __future__ import annotations

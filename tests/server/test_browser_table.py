@@ -104,7 +104,7 @@ def test_the_hint_button_says_and_outlines_the_bots_advice(browser: object, serv
     server.post(f"/api/tables/{table_id}/start", host=host)
     sync_api.expect(page.locator("[data-legal]").first).to_be_visible()  # seat 0 starts
     page.get_by_test_id("hint").click()
-    sync_api.expect(page.get_by_test_id("flash").last).to_contain_text("hard would play:")
+    sync_api.expect(page.get_by_test_id("flash").last).to_contain_text("Suggested: ")
     hinted = page.locator(".hinted")
     sync_api.expect(hinted).to_have_count(1)
     assert hinted.get_attribute("data-legal") in ("stock", "discard")

@@ -1,4 +1,4 @@
-"""Provably fair deals on the server (issue 16 item 2): the commit–reveal protocol over HTTP,
+"""Provably fair deals on the server (docs/fairness.md): the commit–reveal protocol over HTTP,
 the start once every seed is in, the record ``cardtable verify`` accepts (and tampered copies
 it rejects), seats that change, a restart that replays the same deals, and no trace of the
 server seed in any frame or HTTP answer before the end."""

@@ -5,7 +5,7 @@ Ground truth comes from the true state, not from views: a card may appear in a
 seat's frames only once the rules have shown it (face-up in a layout, on the
 discard pile, or drawn into hand). The stock and every face-down card, the
 owner's included (TR-14), stay off the wire, and so does the seed. Every game is a fair
-deal (issue 16 item 2): until it is over no frame carries its server seed in any of the forms
+deal (docs/fairness.md): until it is over no frame carries its server seed in any of the forms
 :meth:`FairDeal.secret_texts` lists.
 """
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 1: one request, or one stored row, never breaks the lobby for everybody."""
+"""One request, or one stored row, never breaks the lobby for everybody."""
 
 from __future__ import annotations
 

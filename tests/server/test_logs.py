@@ -1,4 +1,4 @@
-"""Issue 12 item 9: a client cannot fill the server's log (one short line, rate-limited)."""
+"""A client cannot fill the server's log (one short line, rate-limited)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 6: slow and half-open connections cannot take the server's descriptors."""
+"""Slow and half-open connections cannot take the server's descriptors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12: per-address limits over a real uvicorn that strangers cannot spoof (P11)."""
+"""Per-address limits over a real uvicorn that strangers cannot spoof (P11)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """In-process protocol tests (Starlette TestClient): lobby, seats, schema, abuse.
 
-Ids from shared/reference/server-tests.md are in the test names.
+Ids from docs/server-requirements.md are in the test names.
 """
 
 from __future__ import annotations

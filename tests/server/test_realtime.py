@@ -224,7 +224,7 @@ def test_r9_without_a_hold_spit_still_stops_waiting(db_path, monkeypatch):
 
 
 def test_r5_r9_dropping_just_before_the_hold_again_and_again_pauses_spit_for_one_hold_at_most(db_path):
-    """Issue 12 item 5: a griefer who drops and comes back before ``--hold`` runs out, over and over,
+    """A griefer who drops and comes back before ``--hold`` runs out, over and over,
     stops the game for one hold in all; then it goes on without waiting and a stand-in plays the
     griefer's seat while they are away. The opponent's plays are no longer refused as ``paused``."""
     from .conftest import _client

@@ -1,4 +1,4 @@
-"""Issue 12 item 4: a reconnect with ``since`` costs the server a bounded replay, and resumes are
+"""A reconnect with ``since`` costs the server a bounded replay, and resumes are
 rate-limited per address (R1, R4)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12 item 10 and issue 15 item 13: ``cardtable serve`` and the lobby at their small edges."""
+"""``cardtable serve`` and the lobby at their small edges."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 8: faults of the store heal by themselves, and a locked store never freezes the loop."""
+"""Faults of the store heal by themselves, and a locked store never freezes the loop."""
 
 from __future__ import annotations
 

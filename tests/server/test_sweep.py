@@ -110,7 +110,7 @@ def test_ld8_a_restart_does_not_bring_old_open_tables_back_to_the_lobby(tmp_path
 
 
 def test_ld8_a_game_in_progress_nobody_has_been_at_leaves_the_lobby_listing_but_not_its_link(tmp_path: Path):
-    """Issue 15 item 8: stale tables leave the lobby; the game is still there for its players."""
+    """Stale tables leave the lobby; the game is still there for its players."""
     hub = Hub(Store(tmp_path / "s.sqlite3"), keep=60.0)
     table, _ = hub.create("trash", None, {})
     table.sit(0, "A")

@@ -1,4 +1,4 @@
-"""Undo against bots (issue 15 item 8): a table option, for one person against bots only, never
+"""Undo against bots (docs/web.md): a table option, for one person against bots only, never
 in Spit; the person's last move and the bots' replies are taken back, committed, kept over a
 restart, shown to everyone from ``state.view(seat)`` alone, and the finished game's record
 (without the moves taken back) still verifies."""

@@ -83,7 +83,7 @@ def test_the_reported_command_reproduces_the_run(capsys, tmp_path, options, bots
     assert (tmp_path / spec.dirname / "run.json").exists()
 
 
-def test_issue_15_simulate_help_is_current_and_the_bar_is_rich(capsys):
+def test_simulate_help_is_current_and_the_bar_is_rich(capsys):
     import io
 
     import pytest

@@ -58,7 +58,7 @@ def test_every_game_has_its_metrics_module():
 
 
 def test_trex_recorder_sees_doublings_and_trex_places():
-    """Issue 8's Trex questions: doubling outcomes (TX-15/16) and Trex finishing places (TX-35)."""
+    """The Trex questions of the report: doubling outcomes (TX-15/16) and Trex finishing places (TX-35)."""
     import random
 
     import cardtable
@@ -81,7 +81,7 @@ def test_trex_recorder_sees_doublings_and_trex_places():
         assert 0 <= card < 52 and 0 <= doubler < 4 and -1 <= capturer < 4
 
 
-def test_issue_15_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tmp_path):
+def test_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tmp_path):
     simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 12, tmp_path, progress=False)
     page = build_report(tmp_path).read_text()
     figures = sorted((tmp_path / "report" / "figures").glob("win_by_*.png"))
@@ -92,7 +92,7 @@ def test_issue_15_a_mixed_lineup_run_gets_win_rate_figures_by_bot_and_by_seat(tm
         assert f'src="figures/{f.name}"' in page
 
 
-def test_issue_15_report_figures_are_large_enough_to_read(tmp_path):
+def test_report_figures_are_large_enough_to_read(tmp_path):
     import struct
 
     simulate(SimSpec.build("trash", None, {}, ["sensible", "random"], seed=1), 8, tmp_path, progress=False)
@@ -100,3 +100,33 @@ def test_issue_15_report_figures_are_large_enough_to_read(tmp_path):
     for png in (tmp_path / "report" / "figures").glob("*.png"):
         width, height = struct.unpack(">II", png.read_bytes()[16:24])
         assert width >= 600 and height >= 300, (png.name, width, height)
+
+
+def test_issue22_item12_a_long_figure_title_is_wrapped_inside_the_figure(tmp_path):
+    """A six-player line-up's label made the win-by-seat title wider than the figure (cut at both ends)."""
+    from cardtable.sim.report import ReportContext
+    from cardtable.sim.stats import proportion
+
+    ctx = ReportContext(tmp_path)
+    kept = []
+    save = ctx.save
+
+    def keep(fig, name):
+        out = save(fig, name)
+        kept.append(fig)
+        return out
+
+    ctx.save = keep
+    label = "trash 6p: " + ",".join(["sensible"] * 6) + ": win rate by seat (2000 matches)"
+    ctx.bars("wide", label, [f"seat {i}" for i in range(6)], [("wins", [proportion(300, 2000)] * 6)])
+    ctx.lines("wide2", label, "x", "y", {"a": [(1.0, proportion(3, 10))]})
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    for fig in kept:
+        renderer = FigureCanvasAgg(fig).get_renderer()  # the figure was closed once saved
+        for title in [fig._suptitle, *(ax.title for ax in fig.axes)]:
+            if title is not None and title.get_text():
+                box = title.get_window_extent(renderer)
+                assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1, title.get_text()
+                assert box.y1 <= fig.bbox.y1
+                assert "".join(title.get_text().split()) == "".join(label.split())

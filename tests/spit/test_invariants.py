@@ -1,4 +1,4 @@
-"""RULES.md §4 Spit invariants, view invariance, checked play vs legal actions, clone, replay."""
+"""Spit invariants (docs/rules/spit.md §3.10), view invariance, checked play vs legal actions, clone, replay."""
 
 from __future__ import annotations
 
@@ -94,7 +94,7 @@ def _shuffle_hidden(st: SpitState, rng: random.Random) -> SpitState:
 @pytest.mark.parametrize(("preset", "opts"), PRESETS)
 def test_view_invariance_under_hidden_cards(preset, opts):
     """No view carries a face-down stock card or a spit card, the owner's included (SP-4,
-    RULES.md §0.3): re-dealing them changes no view. Over every preset, so that face-down tops
+    docs/rules/index.md §0.3): re-dealing them changes no view. Over every preset, so that face-down tops
     (auto_flip off), stacked piles and the points variant are covered."""
     rng = random.Random(0)
     for seed in range(4):

@@ -1,4 +1,4 @@
-"""One named test per Spit rule of RULES.md §3 (and the options of §4 they depend on)."""
+"""One named test per Spit rule of docs/rules/spit.md (and the options of §3.9 they depend on)."""
 
 from __future__ import annotations
 

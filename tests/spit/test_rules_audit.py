@@ -1,4 +1,4 @@
-"""Spit: sentence-by-sentence checks of RULES.md §3 that the first rule tests left unchecked.
+"""Spit: sentence-by-sentence checks of docs/rules/spit.md that the first rule tests left unchecked.
 
 Each test names the rule id (and the option) whose sentence it checks."""
 

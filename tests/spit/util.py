@@ -1,4 +1,4 @@
-"""Helpers for Spit rule tests: literal positions and stacked decks (RULES.md §0.5)."""
+"""Helpers for Spit rule tests: literal positions and stacked decks (docs/rules/index.md §0.5)."""
 
 from __future__ import annotations
 

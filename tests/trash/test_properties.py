@@ -1,4 +1,4 @@
-"""Hypothesis properties of Trash over random legal play (RULES.md §4 invariants)."""
+"""Hypothesis properties of Trash over random legal play (docs/rules/trash.md §1.8 invariants)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trash rule tests, one or more per rule id of RULES.md §1 (TR-n, TR-Vn, TR-An)."""
+"""Trash rule tests, one or more per rule id of docs/rules/trash.md (TR-n, TR-Vn, TR-An)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .util import RUN_LAYOUT, RUN_STOCK, face_up, new, redeal, stacked_deck
 
 # Seat 1's layout for tests where seat 1 only ever draws stop cards.
 IDLE = "5S 6H 7S 8S 9H TH 2H 3D 4H 6D"
-EXAMPLE = "5C KD 9S JH 2D 6C AS 8H 3C QS"  # the worked example of RULES.md §1.2
+EXAMPLE = "5C KD 9S JH 2D 6C AS 8H 3C QS"  # the worked example of docs/rules/trash.md §1.2
 
 
 def kinds(state):
@@ -22,7 +22,7 @@ def kinds(state):
 
 # ------------------------------------------------------------------ worked example
 def test_tr10_worked_example_from_stacked_deck():
-    """RULES.md §1.2 worked example, turn by turn (TR-10, TR-12, TR-7, TR-9)."""
+    """docs/rules/trash.md §1.2 worked example, turn by turn (TR-10, TR-12, TR-7, TR-9)."""
     s = new([EXAMPLE, IDLE], "3H QH JC KH 4D KS")
     s.play("stock")  # 1. draw 3H: 3H->3 (9S up), 9S->9 (3C up), 3C already shown: discard
     assert face_up(s, 0) == "3:3H 9:9S"

@@ -1,4 +1,4 @@
-"""Trash: sentence-by-sentence checks of RULES.md §1 that the first rule tests left unchecked.
+"""Trash: sentence-by-sentence checks of docs/rules/trash.md that the first rule tests left unchecked.
 
 Each test names the rule id (and the option) whose sentence it checks; every one of them
 fails if that sentence were broken in the engine."""

@@ -1,4 +1,4 @@
-"""Helpers for literal Trash positions (RULES.md §0.5 stacked decks)."""
+"""Helpers for literal Trash positions (docs/rules/index.md §0.5 stacked decks)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Helpers for the Trex tests: stacked decks (RULES.md §0.5) and random play."""
+"""Helpers for the Trex tests: stacked decks (docs/rules/index.md §0.5) and random play."""
 
 from __future__ import annotations
 

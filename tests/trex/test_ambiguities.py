@@ -1,4 +1,4 @@
-"""RULES.md §2.9: every TX-A resolution, each as the engine applies it."""
+"""docs/rules/trex.md §2.9: every TX-A resolution, each as the engine applies it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sentence-by-sentence audit of RULES.md §2: checks for rule sentences that were named
+"""Sentence-by-sentence audit of docs/rules/trex.md: checks for rule sentences that were named
 by a test but not checked by one."""
 
 from __future__ import annotations

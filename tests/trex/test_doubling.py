@@ -1,4 +1,4 @@
-"""RULES.md §2.3: doubling (TX-15, TX-16, TX-A6 … TX-A9, TX-V4) and the §2.3 test vectors."""
+"""docs/rules/trex.md §2.3: doubling (TX-15, TX-16, TX-A6 … TX-A9, TX-V4) and the §2.3 test vectors."""
 
 from __future__ import annotations
 

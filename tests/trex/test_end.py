@@ -1,4 +1,4 @@
-"""RULES.md §2.6: totals, winner and tie-break (TX-38 … TX-40)."""
+"""docs/rules/trex.md §2.6: totals, winner and tie-break (TX-38 … TX-40)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §2.5: the Trex contract (TX-31 … TX-36)."""
+"""docs/rules/trex.md §2.5: the Trex contract (TX-31 … TX-36)."""
 
 from __future__ import annotations
 

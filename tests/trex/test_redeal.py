@@ -1,4 +1,4 @@
-"""RULES.md §2.2: redeal requests (TX-13, TX-14, TX-V3, TX-A11, TX-A12)."""
+"""docs/rules/trex.md §2.2: redeal requests (TX-13, TX-14, TX-V3, TX-A11, TX-A12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §2.1: players, cards, structure (TX-1 … TX-11)."""
+"""docs/rules/trex.md §2.1: players, cards, structure (TX-1 … TX-11)."""
 
 from __future__ import annotations
 

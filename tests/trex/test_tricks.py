@@ -1,4 +1,4 @@
-"""RULES.md §2.4: trick contracts (TX-20 … TX-29), TX-37 (illegal plays), TX-V8, TX-V9."""
+"""docs/rules/trex.md §2.4: trick contracts (TX-20 … TX-29), TX-37 (illegal plays), TX-V8, TX-V9."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §2.8: variants TX-V1, TX-V2, TX-V5, TX-V6, TX-V7 (V3, V4, V8, V9 live beside their rules),
+"""docs/rules/trex.md §2.8: variants TX-V1, TX-V2, TX-V5, TX-V6, TX-V7 (V3, V4, V8, V9 live beside their rules),
 the options of §4 and the presets of §0.6."""
 
 from __future__ import annotations

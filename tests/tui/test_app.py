@@ -83,7 +83,7 @@ async def test_hot_seat_cover_screen_hides_the_table_between_humans():
 
 
 @sync
-async def test_issue_15_hot_seat_trash_has_no_cover_screen():
+async def test_hot_seat_trash_has_no_cover_screen():
     """Trash has no private cards: the table turns to the next person without a cover."""
     s = session("human:Ana,human:Ben", seed=3)
     app = TableApp(s, pace=0, bot_delay=0)
@@ -309,7 +309,7 @@ async def test_help_in_spanish_translates_the_option_docs():
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "ar"])
 @sync
-async def test_issue_15_item_7_help_shows_every_option_by_its_label_with_its_explanation(lang, monkeypatch):
+async def test_help_shows_every_option_by_its_label_with_its_explanation(lang, monkeypatch):
     """Every option the help shows has its players' label, value and one-line explanation in the
     language (the page's web.option/web.choice keys); the raw name stays only as the --option key."""
     from cardtable.i18n import catalog
@@ -431,3 +431,62 @@ async def test_a_narrow_terminal_keeps_the_table_and_drops_the_log():
         await pilot.pause(0.1)
         assert not screen(app).log_widget.display
         assert screen(app).query_one("#slot-1-5").region.right <= 60
+
+
+@sync
+async def test_issue22_item10_after_the_match_the_header_shows_the_last_hand_played():
+    s = session("sensible,stock", seed=2, target_size=8)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        played = sum(s.match.state.hands_won)
+        title = str(screen(app).query_one("#title").render())
+        assert f"hand {played} ·" in title and f"hand {played + 1} " not in title
+
+
+async def _result_text(s: Session) -> str:
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        return str(app.screen.query_one("#result").render())
+
+
+@sync
+async def test_issue22_item8_end_screens_call_you_you_and_a_spit_game_a_game():
+    from cardtable.host.clock import VirtualClock
+    from cardtable.host.realtime import RealtimeHost
+    from cardtable.records import record_of
+
+    state = cardtable.load("spit").new_state(seed=3)
+    RealtimeHost(state, VirtualClock(), bots={0: make_bot("spit", "hard"), 1: make_bot("spit", "easy")},
+                 seed=1).run()
+    assert state.outcome() is not None and state.outcome().winners == (0,)
+    text = await _result_text(Session.resume(record_of(state), parse_seats("human,medium", "spit")))
+    assert text.startswith("You win the game!") and "match" not in text.split("\n\n")[0]
+    assert "you: 0 cards left" in text and "seat 0" not in text
+
+    trash = cardtable.load("trash", max_hands=1)
+    from cardtable.host.match import play_out
+
+    end = play_out(trash, [make_bot("trash", "sensible"), make_bot("trash", "sensible")], seed=4)
+    text = await _result_text(Session.resume(record_of(end), parse_seats("human,sensible", "trash")))
+    assert "match" in text.split("\n\n")[0]  # a Trash match of hands
+    assert "\nyou: " in text and "seat 0" not in text
+
+
+@sync
+async def test_issue22_item9_a_key_that_is_no_move_gets_a_short_note_and_enter_still_draws():
+    s = session(seed=5)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        view = s.view(0)
+        assert view.phase == "draw" and [str(a) for a in view.legal_actions] == ["stock"]  # no discard yet
+        await pilot.press("d")
+        assert "✗ d · Enter: draw from the stock." in status(app)
+        assert s.match.state.history == []  # the note, nothing played
+        await pilot.press("x")
+        assert "✗ x ·" in status(app)
+        await pilot.press("enter")  # the stock draw stays a key press (host/forced.py)
+        await settle(pilot, lambda: len(s.match.state.history) > 0)
+        assert str(s.match.state.history[0]) == "stock"

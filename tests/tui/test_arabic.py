@@ -1,4 +1,4 @@
-"""Issue 16 item 1 in the terminal: with ``--lang ar`` the app draws every Arabic text in visual
+"""Arabic in the terminal (docs/arabic.md): with ``--lang ar`` the app draws every Arabic text in visual
 order and joined (``CARDTABLE_BIDI=app``), the styled pieces of the game tables, menus, score
 sheet, end-of-deal summary, replay, review and help included; ``off`` leaves it as it is.
 
@@ -63,7 +63,7 @@ def logical(run: str) -> str:
 
 
 def check(text: str, mode: str, where: str) -> int:
-    """Assert the issue 16 item 1 rule on a screen's text; the number of Arabic runs checked."""
+    """Assert the visual-order rule on a screen's text; the number of Arabic runs checked."""
     runs = RUN.findall(text)
     assert len(runs) >= 3, f"{where}: no Arabic on screen"
     blob = catalog_text()
@@ -147,7 +147,7 @@ async def trex_screens(mode: str, monkeypatch, whole_deal: bool) -> dict[str, st
 
 
 @sync
-async def test_issue_16_item_1_every_trex_screen_is_drawn_in_visual_order(monkeypatch):
+async def test_every_trex_screen_is_drawn_in_visual_order(monkeypatch):
     got = await trex_screens("app", monkeypatch, whole_deal=True)
     assert set(got) == {"redeal", "help", "choose", "double", "trick", "summary", "sheet", "layout"}, set(got)
     for where, text in got.items():
@@ -158,7 +158,7 @@ async def test_issue_16_item_1_every_trex_screen_is_drawn_in_visual_order(monkey
 
 
 @sync
-async def test_issue_16_item_1_bidi_off_leaves_the_trex_table_and_help_as_written(monkeypatch):
+async def test_bidi_off_leaves_the_trex_table_and_help_as_written(monkeypatch):
     got = await trex_screens("off", monkeypatch, whole_deal=False)
     assert {"redeal", "help", "choose", "double", "trick"} <= set(got)
     for where, text in got.items():
@@ -167,7 +167,7 @@ async def test_issue_16_item_1_bidi_off_leaves_the_trex_table_and_help_as_writte
 
 
 @sync
-async def test_issue_16_item_1_the_menu_reads_from_the_right_in_arabic(monkeypatch):
+async def test_the_menu_reads_from_the_right_in_arabic(monkeypatch):
     monkeypatch.setenv("CARDTABLE_BIDI", "app")
     s = trex_session()
     app = TableApp(s, pace=0, bot_delay=0)
@@ -216,7 +216,7 @@ async def trash_and_spit(mode: str, monkeypatch) -> dict[str, str]:  # type: ign
 
 
 @sync
-async def test_issue_16_item_1_trash_and_spit_tables_in_visual_order_and_off_as_written(monkeypatch):
+async def test_trash_and_spit_tables_in_visual_order_and_off_as_written(monkeypatch):
     drawn = await trash_and_spit("app", monkeypatch)
     written = await trash_and_spit("off", monkeypatch)
     for where in ("trash", "spit"):
@@ -227,7 +227,7 @@ async def test_issue_16_item_1_trash_and_spit_tables_in_visual_order_and_off_as_
 
 
 @sync
-async def test_issue_16_item_1_replay_and_review_in_visual_order(monkeypatch):
+async def test_replay_and_review_in_visual_order(monkeypatch):
     monkeypatch.setenv("CARDTABLE_BIDI", "app")
     game = cardtable.load("trash", max_hands=1)
     record = record_of(play_out(game, [make_bot("trash", "random"), make_bot("trash", "hard")], seed=2))
@@ -248,7 +248,7 @@ async def test_issue_16_item_1_replay_and_review_in_visual_order(monkeypatch):
 
 
 @sync
-async def test_issue_16_item_1_title_status_and_log_in_visual_order(monkeypatch):
+async def test_title_status_and_log_in_visual_order(monkeypatch):
     """The title and status lines, and the log (each line wrapped in reading order, then reordered)."""
 
     async def drawn(mode: str) -> tuple[str, str, list[str], list[str], int]:
@@ -276,7 +276,7 @@ async def test_issue_16_item_1_title_status_and_log_in_visual_order(monkeypatch)
 
 
 @sync
-async def test_issue_16_item_1_other_languages_are_untouched(monkeypatch):
+async def test_other_languages_are_untouched(monkeypatch):
     monkeypatch.setenv("CARDTABLE_BIDI", "app")
     app = trash_app("es")
     async with app.run_test(size=SIZE) as pilot:
@@ -294,7 +294,7 @@ def _spans(text: Text) -> dict[str, str]:
     return {str(span.style): text.plain[span.start:span.end] for span in text.spans}
 
 
-def test_issue_16_item_1_each_styled_piece_keeps_its_style_in_visual_order():
+def test_each_styled_piece_keeps_its_style_in_visual_order():
     logical_text = Text.assemble(("الطلب", "bold"), ": ", ("البنات", "cyan"), " · ", ("10♥", "red"), " ",
                                  ("-25", "dim"))
     shown = visual_text(logical_text, "app")
@@ -306,13 +306,13 @@ def test_issue_16_item_1_each_styled_piece_keeps_its_style_in_visual_order():
     assert visual_text(logical_text, "off").plain == logical_text.plain
 
 
-def test_issue_16_item_1_a_word_split_between_two_styles_still_joins():
+def test_a_word_split_between_two_styles_still_joins():
     split = visual_text(Text.assemble(("الط", "bold"), ("لب", "red")), "app")
     assert split.plain == visual("الطلب", "app")
     assert _spans(split) == {"bold": split.plain[2:], "red": split.plain[:2]}
 
 
-def test_issue_16_item_1_every_catalog_text_in_styled_pieces_is_drawn_as_visual_draws_it():
+def test_every_catalog_text_in_styled_pieces_is_drawn_as_visual_draws_it():
     checked = 0
     for text in catalog_text().split("\n"):
         if not _RTL.search(text):
@@ -325,7 +325,7 @@ def test_issue_16_item_1_every_catalog_text_in_styled_pieces_is_drawn_as_visual_
     assert checked > 400
 
 
-def test_issue_16_item_1_a_long_text_is_wrapped_in_reading_order_then_reordered():
+def test_a_long_text_is_wrapped_in_reading_order_then_reordered():
     text = "الشباب تفتح صفوف الأنواع الأربعة"
     console = Console(width=16, file=None, record=True, color_system=None, legacy_windows=False)
     console.begin_capture()

@@ -1,4 +1,4 @@
-"""Questions with one answer (issue 15 item 2): the engine keeps asking, a person's client answers
+"""Questions with one answer: the engine keeps asking, a person's client answers
 a one-answer question by itself (host/forced.py) and says so in the log."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15 item 7: the app's help points to the game's How to play page, which exists."""
+"""The app's help points to the game's How to play page, which exists."""
 
 from __future__ import annotations
 

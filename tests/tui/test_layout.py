@@ -1,4 +1,4 @@
-"""Issue 15 item 10: the terminal app uses the width it has and survives 80×24."""
+"""The terminal app uses the width it has and survives 80×24."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def trash4() -> Session:
 
 @pytest.mark.parametrize("size", [(140, 34), (110, 34)])
 @sync
-async def test_issue_15_item_10_four_player_trash_shows_all_three_opponents(size):
+async def test_four_player_trash_shows_all_three_opponents(size):
     s = trash4()
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=size) as pilot:
@@ -40,7 +40,7 @@ async def test_issue_15_item_10_four_player_trash_shows_all_three_opponents(size
 
 
 @sync
-async def test_issue_15_item_10_four_player_trash_is_played_in_80x24():
+async def test_four_player_trash_is_played_in_80x24():
     s = trash4()
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -56,7 +56,7 @@ async def test_issue_15_item_10_four_player_trash_is_played_in_80x24():
 
 
 @sync
-async def test_issue_15_item_10_the_trex_header_does_not_wrap_at_140_columns():
+async def test_the_trex_header_does_not_wrap_at_140_columns():
     s = Session.start(cardtable.load("trex"), parse_seats("human,hard,hard,hard", "trex"), seed=5, bot_seed=1)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=(140, 34)) as pilot:

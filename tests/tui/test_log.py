@@ -1,4 +1,4 @@
-"""The terminal log is never behind the board (issue 15 item 5): every event the table draws is
+"""The terminal log is never behind the board (docs/tui.md): every event the table draws is
 the last line of the log, scrolled into sight at the same moment, and bots think off the screen's
 loop so nothing waits for a refresh."""
 
@@ -51,7 +51,7 @@ async def test_item_10_in_80x24_the_log_column_keeps_every_word():
 
 
 @sync
-async def test_issue_15_item_10_the_log_rewraps_when_its_column_narrows():
+async def test_the_log_rewraps_when_its_column_narrows():
     """Lines written in a wide log are wrapped again when the terminal narrows: no word is cut off
     at the right edge (4-player Trash widens its table as the app mounts, so this happens at once)."""
     game = cardtable.load("trex")
@@ -69,3 +69,25 @@ async def test_issue_15_item_10_the_log_rewraps_when_its_column_narrows():
         assert max(len(line.text.rstrip()) for line in log.lines) <= width
         words = " ".join(line.text for line in log.lines).split()
         assert "seat" in words or "you" in words
+
+
+@sync
+async def test_issue22_item8_the_log_names_the_seats_as_the_table_does():
+    """The table says "Ben · sensible bot"; the log said "seat 1 draws …"."""
+    import cardtable
+    from cardtable.tui.app import TableApp
+    from cardtable.tui.seats import parse_seats
+    from cardtable.tui.session import Session
+
+    from .util import ready, screen, settle, trash_key
+
+    s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=5, bot_seed=1)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press(trash_key(s.view(0)))
+        await settle(pilot, lambda: any(e.seat == 1 for e in s.view(0).events) and ready(app)())
+        lines = [t.plain for t in screen(app).log_widget.source]
+        assert any(line.startswith("· Ben ") for line in lines), lines
+        assert not any("seat 1" in line for line in lines)
+        assert any(line.startswith("· you ") for line in lines)

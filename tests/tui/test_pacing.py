@@ -1,4 +1,4 @@
-"""Issue #17 in the terminal: a bot's move shows a drawn delay after the bot was asked, whatever it
+"""In the terminal, a bot's move shows a drawn delay after the bot was asked, whatever it
 held and however many moves it had (host/pacing.py); ``--pace 0`` (no bot delay) waits not at all."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _timed(monkeypatch: pytest.MonkeyPatch, s: Session) -> list[tuple[float, int
 
 
 @sync
-async def test_issue_17_a_bots_move_is_released_a_drawn_delay_after_it_was_asked_single_legal_or_not(monkeypatch):
+async def test_a_bots_move_is_released_a_drawn_delay_after_it_was_asked_single_legal_or_not(monkeypatch):
     game = cardtable.load("trex")
     s = Session.start(game, parse_seats("hard,hard,hard,hard", "trex"), seed=3, bot_seed=2)
     released = _timed(monkeypatch, s)
@@ -63,7 +63,7 @@ async def test_issue_17_a_bots_move_is_released_a_drawn_delay_after_it_was_asked
 
 
 @sync
-async def test_issue_17_no_bot_delay_means_no_pacing_wait_at_all(monkeypatch):
+async def test_no_bot_delay_means_no_pacing_wait_at_all(monkeypatch):
     def never(*args: object) -> float:
         raise AssertionError("a table without a bot delay waited for a pacing")
 
@@ -78,7 +78,7 @@ async def test_issue_17_no_bot_delay_means_no_pacing_wait_at_all(monkeypatch):
     assert len(released) >= 30
 
 
-def test_issue_17_pace_0_on_the_command_line_is_a_table_without_bot_delay(monkeypatch):
+def test_pace_0_on_the_command_line_is_a_table_without_bot_delay(monkeypatch):
     import cardtable.tui.launch as launch
 
     seen: dict[str, object] = {}

@@ -1,4 +1,4 @@
-"""Issue 16 item 3, terminal half: the replay's review pane (``r``), computed off the UI thread;
+"""The terminal replay's review pane (docs/review.md) (``r``), computed off the UI thread;
 a decision chosen in it moves the replay to that step."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _record():  # type: ignore[no-untyped-def]
 
 
 @sync
-async def test_issue_16_item_3_the_replay_review_lists_the_costliest_decisions_and_jumps_to_one(monkeypatch):
+async def test_the_replay_review_lists_the_costliest_decisions_and_jumps_to_one(monkeypatch):
     threads: list[str] = []
     compute = replay.review
 
@@ -61,7 +61,7 @@ async def test_issue_16_item_3_the_replay_review_lists_the_costliest_decisions_a
 
 
 @sync
-async def test_issue_16_item_3_a_spectators_replay_asks_for_a_seat_to_review():
+async def test_a_spectators_replay_asks_for_a_seat_to_review():
     app = ReplayApp(_record(), None, pace=0)
     async with app.run_test(size=(110, 34)) as pilot:
         await pilot.pause()
@@ -72,8 +72,8 @@ async def test_issue_16_item_3_a_spectators_replay_asks_for_a_seat_to_review():
 
 
 @sync
-async def test_issue_16_item_3_a_finished_trex_games_review_lists_its_costliest_decisions_and_contracts():
-    """Done when of issue 16: the review of a finished Trex game in the terminal replay, with the
+async def test_a_finished_trex_games_review_lists_its_costliest_decisions_and_contracts():
+    """The review of a finished Trex game in the terminal replay, with the
     best move once all cards are known and every contract choice with its value."""
     game = cardtable.load("trex", complex_mode=True)
     record = record_of(play_out(game, [make_bot("trex", "random") for _ in range(4)], seed=5))
@@ -90,3 +90,30 @@ async def test_issue_16_item_3_a_finished_trex_games_review_lists_its_costliest_
         assert f"step {pane.costliest[0]} " in text
         assert "with all cards known" in text, text[:800]
         assert "Contract choices" in text
+
+
+@sync
+async def test_issue22_item5_the_replay_log_is_the_game_up_to_the_step_shown_not_the_steps_visited():
+    record = _record()
+    app = ReplayApp(record, 0, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        main = app.screen
+        assert isinstance(main, ReplayScreen)
+
+        def numbers() -> list[int]:
+            log = main.query_one("#log")
+            return [int(t.plain.split(".")[0]) for t in log.source if t.plain[:1].isdigit()]
+
+        assert numbers() == [0]
+        await pilot.press("right", "right")
+        assert numbers() == [0, 1, 2]
+        await pilot.press("end")
+        last = len(main.steps) - 1
+        assert numbers() == list(range(last + 1))
+        await pilot.press("left")
+        assert numbers() == list(range(last))
+        await pilot.press("home")
+        assert numbers() == [0]
+        await pilot.press("right")
+        assert numbers() == [0, 1]

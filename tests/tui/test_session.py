@@ -54,7 +54,7 @@ def test_seat_labels():
     assert s.seat_title(0) == "Ana (seat 0)" and s.seat_title(2) == "seat 2" and s.seat_title(1) == "Ben (seat 1)"
 
 
-def test_issue_15_item_6_bots_have_the_pages_names_and_translated_level_labels():
+def test_bots_have_the_pages_names_and_translated_level_labels():
     from cardtable.i18n.bots import BOT_NAMES
 
     app_js = (Path(cardtable.__file__).parent / "web" / "static" / "app.js").read_text(encoding="utf-8")

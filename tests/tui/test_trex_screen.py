@@ -339,7 +339,7 @@ async def test_tx_the_end_of_deal_summary_shows_who_took_what_and_waits_for_the_
 
 
 @sync
-async def test_issue_15_item_7_the_contracts_left_are_named_in_the_language():
+async def test_the_contracts_left_are_named_in_the_language():
     s = session()
     s.lang = "es"
     app = TableApp(s, pace=0, bot_delay=0)
@@ -347,3 +347,65 @@ async def test_issue_15_item_7_the_contracts_left_are_named_in_the_language():
         await settle(pilot, ready(app))
         head = str(screen(app).query_one("#trex-head").render())
     assert "quedan: Rey de corazones" in head and "KH" not in head and "QN" not in head
+
+
+@sync
+async def test_issue22_item10_the_deal_summarys_took_column_for_collections_and_trex():
+    """Collections charges tricks (TX-29), Trex pays places (TX-35): the summary says which each seat took."""
+    for contract in ("TK", "TR"):
+        s = session()
+        app = TableApp(s, pace=0, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_deal(pilot, app, s, contract, check_hidden=False, keep_summary=True)
+            text = rich_text(app.screen.body)
+            state = s.match.state
+            rows = {q: next(line for line in text.splitlines() if line.strip().startswith(s.seat_label(q, 0)))
+                    for q in range(4)}
+            for q in range(4):
+                if contract == "TK":
+                    n = state.records[0][4][q] // -15  # 15 points a trick
+                    assert re.search(rf"\b{n} tricks?\b", rows[q]), rows[q]
+                else:
+                    place = sorted(range(4), key=lambda p: -state.records[0][4][p]).index(q)
+                    assert f"out {('1st', '2nd', '3rd', '4th')[place]}" in rows[q], rows[q]
+            assert "—" not in "".join(rows.values())
+
+
+def status_text(app: TableApp) -> str:
+    return str(screen(app).query_one("#status").render())
+
+
+@sync
+async def test_issue22_item10_the_redeal_prompt_shows_the_cards_that_qualify_tx13():
+    s = session()  # seat 0 holds K♥ with four other hearts: five or more hearts with K♥ (TX-13)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        view = s.view(0)
+        assert view.phase == "redeal"
+        hearts = " ".join(c.unicode() for c in sort_hand([c for c in view.hand if c.suit.letter == "H"]))
+        assert len(hearts.split()) >= 5 and "K♥" in hearts
+        assert f"redeal: 1–2, or ←/→ and Enter. ({hearts})" in status_text(app)
+
+
+@sync
+async def test_issue22_item4_a_hand_shown_for_a_redeal_leaves_the_table_once_the_redealt_deal_is_played():
+    s = session()
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.press(menu_key(s.view(0), lambda a: str(a) == "redeal"))
+        await settle(pilot, lambda: bool(s.view(0).redeal_shown) and ready(app)())
+        saw_shown = "showed" in table_text(app)
+        for _ in range(40):  # keep, announce the first contract, no doubles: until the first card
+            view = s.view(0)
+            if view.phase in ("trick", "trex") or s.view(0).trick:
+                break
+            if screen(app).awaiting == 0:
+                before = len(s.match.state.history)
+                await pilot.press(menu_key(view, lambda a: a.kind in (KEEP, DONE)))
+                await settle(pilot, lambda: len(s.match.state.history) > before)  # noqa: B023
+            await settle(pilot, lambda: ready(app)() or s.view(0).phase in ("trick", "trex"))
+        await settle(pilot, ready(app))
+        assert s.view(0).phase in ("trick", "trex") and s.view(0).redeal_shown  # the engine still knows
+        assert saw_shown and "showed" not in table_text(app)

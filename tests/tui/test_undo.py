@@ -1,4 +1,4 @@
-"""Issue 15 item 8: undo against bots only, as an option (never with another person at the table)."""
+"""Undo against bots only, as an option (never with another person at the table)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ async def _play_turns(pilot, app: TableApp, turns: int) -> None:
 
 
 @sync
-async def test_issue_15_item_8_undo_takes_back_the_persons_last_move_and_the_bots_replies(tmp_path):
+async def test_undo_takes_back_the_persons_last_move_and_the_bots_replies(tmp_path):
     s = trash()
     app = TableApp(s, pace=0, bot_delay=0, undo=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -61,7 +61,7 @@ async def test_issue_15_item_8_undo_takes_back_the_persons_last_move_and_the_bot
 
 
 @sync
-async def test_issue_15_item_8_no_undo_with_another_person_at_the_table():
+async def test_no_undo_with_another_person_at_the_table():
     s = trash("human,human,sensible")
     app = TableApp(s, pace=0, bot_delay=0, undo=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -74,7 +74,7 @@ async def test_issue_15_item_8_no_undo_with_another_person_at_the_table():
 
 
 @sync
-async def test_issue_15_item_8_undo_is_an_option_off_by_default():
+async def test_undo_is_an_option_off_by_default():
     s = trash()
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -83,3 +83,18 @@ async def test_issue_15_item_8_undo_is_an_option_off_by_default():
         await pilot.press("u")
         await pilot.pause()
         assert "Undo is off" in status(app) and len(s.match.state.history) == count
+
+
+@sync
+async def test_issue22_item10_the_footer_lists_u_when_undo_is_on():
+    for undo, lang, word in ((True, "en", "u undo"), (True, "es", "u deshacer"), (False, "en", None)):
+        s = trash()
+        s.lang = lang
+        app = TableApp(s, pace=0, bot_delay=0, undo=undo)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, ready(app))
+            keys = str(screen(app).query_one("#keys").render())
+            if word is None:
+                assert " u " not in f" {keys} "
+            else:
+                assert word in keys and keys.index(word) < keys.index("q ")

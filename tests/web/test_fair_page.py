@@ -1,4 +1,4 @@
-"""The fair deal on the page (Chromium, issue 16 item 2): the page commits to a seed of its own
+"""The fair deal on the page (Chromium, docs/fairness.md): the page commits to a seed of its own
 when the person sits, shows the server commitment during the game, reveals its seed once every
 seat has committed, and after the end its verify panel checks every seed against its
 commitment (OK); the record it offers is one ``cardtable verify`` accepts."""

@@ -1,4 +1,4 @@
-"""The How to play pages (issue 15 item 7): docs/howto-<game>.md (a language's own file first),
+"""The How to play pages: docs/howto-<game>.md (a language's own file first),
 shipped in the package through links, only for a registered game's name; a player's words (no rule
 ids, no option identifiers), every lobby rule explained, drawn in Chromium as text."""
 

@@ -1,4 +1,4 @@
-"""The review API (``GET /api/tables/{id}/review?seat=N``, issue 16 item 3): a finished game's
+"""The review API (``GET /api/tables/{id}/review?seat=N``, docs/review.md): a finished game's
 costliest decisions of one seat; never during the game, whose all-cards-known half would leak
 every hidden card (H6, as the record and the replay)."""
 

@@ -1,5 +1,6 @@
-"""The Review panel of the browser replay (issue 16 item 3): a finished Trex game's replay as a
-seat saw it, its costliest decisions listed, each one moving the replay to its step."""
+"""The Review panel of the browser replay (docs/review.md): a finished Trex game's replay as a
+seat saw it, its costliest decisions listed, each one moving the replay to the position before its
+move."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def finished_trex(server: Server, **options: Any) -> str:
     raise AssertionError("the game did not end")
 
 
-def test_the_review_lists_the_costliest_decisions_and_jumps_to_their_steps(fast: Server, watched: Any):
+def test_the_review_lists_the_costliest_decisions_and_opens_the_position_before_each(fast: Server, watched: Any):
     table_id = finished_trex(fast, complex_mode=True)
     w = watched(width=1280)
     page = w.page
@@ -60,7 +61,7 @@ def test_the_review_lists_the_costliest_decisions_and_jumps_to_their_steps(fast:
     expected = fast.get(f"/api/tables/{table_id}/review?seat=1")  # kept: the same answer at once
     assert expected["costliest"], expected
     sync_api.expect(entries).to_have_count(len(expected["costliest"]))
-    sync_api.expect(panel.locator("h2")).to_contain_text("Seat 1")
+    sync_api.expect(panel.locator("h2")).to_contain_text("Ben")  # seat 1 by its name
     for d, entry in zip(expected["costliest"], entries.all(), strict=True):
         assert entry.get_attribute("data-step") == str(d["step"])
         text = entry.inner_text()
@@ -68,12 +69,17 @@ def test_the_review_lists_the_costliest_decisions_and_jumps_to_their_steps(fast:
         assert re.search(r"−\d+\.\d points", text), text
     sync_api.expect(panel.get_by_test_id("review-summary")).to_contain_text("decisions with a choice")
     for d in (expected["costliest"][-1], expected["costliest"][0]):
+        # the position the decision was made in (before its action), as the terminal opens it
+        before = d["step"] - 1
         panel.get_by_test_id(f"review-step-{d['step']}").click()
-        sync_api.expect(counter).to_have_text(f"step {d['step']} of {steps}")
-        assert f"seat=1&step={d['step']}" in page.url
+        sync_api.expect(counter).to_have_text(f"step {before} of {steps}")
+        assert f"seat=1&step={before}" in page.url
+        shown = fast.get(f"/api/tables/{table_id}/replay?seat=1&step={before}")["view"]
+        assert shown["current_player"] == 1, (d, shown["current_player"])  # seat 1 is the one to choose
+        sync_api.expect(page.get_by_test_id("seat-1")).to_have_class(re.compile(r"\bturn\b"))
     page.screenshot(path=str(SHOTS / "trex-review.png"))
-    page.keyboard.press("ArrowRight")  # the replay's keys still step it
-    sync_api.expect(counter).to_have_text(f"step {expected['costliest'][0]['step'] + 1} of {steps}")
+    page.keyboard.press("ArrowRight")  # the replay's keys still step it: to the decision's own step
+    sync_api.expect(counter).to_have_text(f"step {expected['costliest'][0]['step']} of {steps}")
     page.get_by_test_id("review-close").click()
     sync_api.expect(panel).to_be_hidden()
     assert not w.errors, w.errors

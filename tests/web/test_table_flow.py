@@ -69,7 +69,7 @@ def play_until(page: Any, done: Any, limit: int = 600, prefer: Any = None, unles
 
 
 def test_the_creator_without_a_name_is_seated_too_and_may_choose_only_to_watch(server: Server, watched: Any):
-    """Issue 15 item 8: seated at once whether or not a name was typed; unticking "sit" makes a
+    """Seated at once whether or not a name was typed; unticking "sit" makes a
     table to host without a seat (the choice is kept for the next table)."""
     w = watched()
     page = w.page

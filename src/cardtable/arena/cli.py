@@ -8,6 +8,7 @@ a Plackett–Luce rating (openskill). A progress bar goes to stderr.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import sys
@@ -33,6 +34,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(bots) < 2:
         raise ConfigError("--bots wants at least two bots, e.g. --bots sensible,stock")
+    if importlib.util.find_spec("openskill") is None:  # said before the games, not after them
+        raise ConfigError("the arena's ratings need the arena extra: pip install 'cardtable[arena]'")
     budget = None
     if args.iterations is not None or args.seconds is not None:
         budget = Budget(args.iterations, args.seconds)

@@ -7,8 +7,13 @@ every seat, which cancels most of the luck of the deal. Results are averaged
 per deal first; the 95% intervals treat deals as the independent units: a win
 rate's is the Wilson interval of the mean per-deal win share over the number of
 deals, with the effective number of observations of that mean (never below 0 or
-above 1, never a point; :func:`~cardtable.arena.stats.rate_ci`), a mean score's
-the normal one.
+above 1, never a point; :func:`~cardtable.arena.stats.rate_ci`). A mean score's
+is the same Wilson interval when every score lies in [0, 1] (win shares: Trash,
+Spit), else Student's t interval (Trex totals).
+
+A *game* is a whole game, played to its end from its seed: a 20-deal Trex game,
+a Trash match, a Spit game; a "deal" of the arena is the seed that game is
+played from (a *seed* in the printed table).
 Ratings are openskill's Plackett–Luce model (Weng and Lin 2011) fitted to the
 ranking of the seats of every game: winners first, then by return.
 
@@ -248,14 +253,17 @@ def summarise(results: Sequence[GameResult], names: Sequence[str]) -> list[BotSt
     for r in sorted(results, key=lambda r: (r.deal, r.table, r.rotation)):
         games.append((r.seats, ranks_of(_ranking(r))))
     ratings = plackett_luce(names, games)
+    shares = all(0.0 <= x <= 1.0 for r in results for x in r.returns)  # scores that cannot leave [0, 1]
     stats = []
     for b in names:
         wins = [sum(v) / len(v) for v in per_deal_win[b].values()]
         scores = [sum(v) / len(v) for v in per_deal_score[b].values()]
         n = len(wins)
         mu, sigma = ratings[b]
-        win_rate = rate_ci(wins, seats[b] / max(n, 1))
-        stats.append(BotStats(b, seats[b], seats[b], win_rate, mean_ci(scores), mu, sigma, n))
+        weight = seats[b] / max(n, 1)
+        win_rate = rate_ci(wins, weight)
+        mean_score = rate_ci(scores, weight) if shares else mean_ci(scores)
+        stats.append(BotStats(b, seats[b], seats[b], win_rate, mean_score, mu, sigma, n))
     return stats
 
 
@@ -310,8 +318,8 @@ def format_table(result: ArenaResult, fmt: str = "text") -> str:
     """The per-bot table as text or Markdown."""
     opts = "".join(f", {k}={v}" for k, v in sorted(result.options.items()))
     ladder = f" x {result.tables} tables" if result.tables > 1 else ""
-    head = f"{result.game} ({result.preset}{opts}), {result.deals} deals{ladder} x {result.seats} seatings"
-    head += f" = {result.games} games"
+    head = f"{result.game} ({result.preset}{opts}), {result.deals} seeds{ladder} x {result.seats} seatings"
+    head += f" = {result.games} whole games"
     head += f", seed {result.seed}, {result.seconds:.1f}s"
     def interval(lo: float, hi: float, pct: bool) -> str:
         if math.isnan(lo):
@@ -324,7 +332,9 @@ def format_table(result: ArenaResult, fmt: str = "text") -> str:
         m, ml, mh = s.mean_score
         rows.append((s.name, str(s.games), f"{100 * w:.1f}%", interval(wl, wh, True),
                      f"{m:.3g}", interval(ml, mh, False), f"{s.rating:.1f} ± {s.rating_sigma:.1f}"))
-    header = ("bot", "games", "win share", "95% CI (Wilson)", "mean score", "95% CI", "rating (PL)")
+    bounded = all(0.0 <= x <= 1.0 for r in result.results for x in r.returns)
+    header = ("bot", "games", "win share", "95% CI (Wilson)", "mean score",
+              "95% CI (Wilson)" if bounded else "95% CI (t)", "rating (PL)")
     if fmt == "markdown":
         lines = [f"*{head}*", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(r) + " |" for r in rows]

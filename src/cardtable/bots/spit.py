@@ -1,4 +1,4 @@
-"""Spit bots with a human reaction-time model (DESIGN.md: "bots that have reaction-time models").
+"""Spit bots with a human reaction-time model (docs/spit.md, "Bots").
 
 A :class:`SpitBot` watches its seat's view. When it sees a productive move (a
 PLAY or a FILL) it answers after the time a person would need, in three parts:

@@ -3,7 +3,7 @@
 * ``sensible``: takes a placeable discard, always displaces a wild (TR-12: never
   worse), and puts a wild on the face-down slot whose number is scarcest (the
   most copies already face-up or discarded).
-* ``stock``: always draws from the stock (the baseline of RULES.md studies), but
+* ``stock``: always draws from the stock (the baseline of the simulations' studies), but
   otherwise plays like ``sensible``.
 * ``search``: determinized search (PIMC) over worlds sampled from the view
   (:func:`cardtable.bots.worlds.sample_trash`): every candidate action is played
@@ -97,8 +97,25 @@ class ForgetfulTrashBot(CasualTrashBot):
 def rollout_hand(state: TrashState, seat: int, rng: random.Random, limit: int = 4000) -> float:
     """Play ``state`` on to the end of the current hand with the fast policy;
     1.0 if ``seat`` won the hand, else 0.0. Mutates ``state``."""
-    start = state.hands_played
-    won = state.hands_won[seat]
+    return _finish_hand(state, seat, rng, state.hands_played, state.hands_won[seat], limit)
+
+
+def action_value(state: TrashState, action: Action, seat: int, rng: random.Random, limit: int = 4000) -> float:
+    """1.0 if ``seat`` wins the hand in which ``action`` is played (on a copy of ``state``, the
+    hand then played out with the fast policy), else 0.0.
+
+    The hand is the one in progress *before* the action: an action that completes a
+    layout is judged by the hand it ends (won or lost at once), not by the next one."""
+    trial = state.clone()
+    start = trial.hands_played
+    won = trial.hands_won[seat]
+    trial.apply(action)
+    return _finish_hand(trial, seat, rng, start, won, limit)
+
+
+def _finish_hand(state: TrashState, seat: int, rng: random.Random, start: int, won: int, limit: int) -> float:
+    """Play ``state`` on with the fast policy until hand number ``start`` (counted by
+    ``hands_played``) is over; 1.0 if ``seat`` won it (``hands_won[seat]`` was ``won`` before)."""
     draw, place, over = Phase.DRAW, Phase.PLACE_WILD, Phase.OVER
     for _ in range(limit):
         phase = state.phase
@@ -150,9 +167,7 @@ class SearchTrashBot(SensibleTrashBot):
         while limit.more(done, deadline):
             world = sample_trash(view, rng, game)
             for i, action in enumerate(legal):
-                trial = world.clone()
-                trial.apply(action)
-                totals[i] += rollout_hand(trial, seat, rng)
+                totals[i] += action_value(world, action, seat, rng)
             done += 1
         fallback = super().act(view, rng)
         best = max(totals)

@@ -38,7 +38,7 @@ from typing import Any
 
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import CONTRACT, TR
-from ..games.trex.state import Phase
+from ..games.trex.state import Phase, TrexState
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
@@ -56,7 +56,7 @@ TRICK = Phase.TRICK
 TREX = Phase.TREX
 
 
-def rollout_deal(st: Any, seat: int) -> float:
+def rollout_deal(st: TrexState, seat: int) -> float:
     """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
     (its team's in partnership, TX-V2).
 
@@ -85,6 +85,20 @@ def rollout_deal(st: Any, seat: int) -> float:
         delta = sum(st.totals[q] for q in seats) - start
         return float(-delta if o.reverse_scores else delta)  # totals are negated under TX-V7
     return float(sum(st.deal_scores[q] for q in seats))
+
+
+def action_value(world: TrexState, action: Action, seat: int) -> float:
+    """``seat``'s score for the deal in which ``action`` is played: ``action`` played on a copy
+    of ``world``, then the deal finished as :func:`rollout_deal` does.
+
+    In the play phases the copy stops at the end of *this* deal before the action is
+    applied, so a card that ends the deal (its last trick, the last scoring card under
+    TX-25, the third seat out in Trex) is judged by this deal's score, not the next deal's."""
+    trial = world.clone()
+    if trial.phase in (TRICK, TREX) and not trial.tiebreak:
+        trial.stop_at_deal_end = True
+    trial.apply(action)
+    return rollout_deal(trial, seat)
 
 
 class SearchTrexBot(ExpertTrexBot):
@@ -135,9 +149,7 @@ class SearchTrexBot(ExpertTrexBot):
                 for i in range(k):
                     if worlds and deadline is not None and time.perf_counter() > deadline:
                         break  # out of time mid-world: drop it, keep the worlds every candidate saw
-                    trial = world.clone()
-                    trial.apply(legal[i])
-                    values.append(rollout_deal(trial, seat))
+                    values.append(action_value(world, legal[i], seat))
                 if len(values) < k:
                     break
                 for i in range(k):
@@ -154,4 +166,4 @@ class SearchTrexBot(ExpertTrexBot):
         return legal[best]
 
 
-__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "SearchTrexBot", "rollout_deal"]
+__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "SearchTrexBot", "action_value", "rollout_deal"]

@@ -6,13 +6,18 @@
     cardtable replay FILE [--seat N] [--tui]
     cardtable games
 
-Bad input gets one line on stderr and exit status 2, never a traceback.
+Bad input gets one line on stderr and exit status 2, never a traceback. The
+base install (no extras) runs every command that needs only the standard
+library (``play --plain``, ``rules``, ``replay``, ``games``, ``review``,
+``verify``, ``arena`` without ratings); the others say in one line which extra
+to install (:data:`EXTRA_OF_MODULE`).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
@@ -36,6 +41,26 @@ EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.arena.cli", "cardtable.server.
 """Modules that add subcommands with ``add_commands(subparsers)``. Each imports its
 optional dependencies only when its command runs, and says which extra to install
 when one is missing."""
+
+EXTRA_OF_MODULE = {
+    "textual": "tui", "rich": "sim", "matplotlib": "sim", "pyarrow": "sim",
+    "starlette": "web", "uvicorn": "web", "websockets": "web", "httpx": "web", "playwright": "web",
+    "openskill": "arena", "ray": "ray", "pettingzoo": "rl", "gymnasium": "rl", "numpy": "rl",
+    "pyspiel": "openspiel", "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
+    "bidi": "ar", "arabic_reshaper": "ar",
+}
+"""The extra (pyproject.toml) that brings each optional module a command may import."""
+
+
+def missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """The extra to install for a missing third-party module, or ``None`` (a real bug)."""
+    return EXTRA_OF_MODULE.get((exc.name or "").partition(".")[0])
+
+
+def needs_extra(command: str, exc: ModuleNotFoundError) -> str:
+    """One line: which extra ``cardtable COMMAND`` needs."""
+    extra = missing_extra(exc)
+    return f"cardtable {command} needs the {extra} extra ({exc.name} is missing): pip install 'cardtable[{extra}]'"
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -103,6 +128,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     save = Path(args.save) if args.save else None
     if args.plain or not _terminal():  # Spit with --plain: the real-time screen of cli.spit_play
         return _play_plain(args, game, seats, record, save)
+    if importlib.util.find_spec("textual") is None:  # the base install: the text loop, if it can
+        if sum(spec.is_human for spec in seats) != 1:
+            raise ConfigError("hot-seat play needs the terminal app: pip install 'cardtable[tui]'")
+        print("cardtable: the terminal app needs the tui extra (pip install 'cardtable[tui]'); "
+              "playing in plain text", file=sys.stderr)
+        return _play_plain(args, game, seats, record, save)
     if record is not None:
         session = Session.resume(record, seats, lang=lang, save_path=save or Path(args.resume))
     else:
@@ -148,8 +179,11 @@ def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record
 
 
 def _value(v: Any) -> str:
+    """An option value as ``-o key=value`` takes it (a tuple: ``200,150,100,50``)."""
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(_value(x) for x in v)
     return "none" if v is None else str(v)
 
 
@@ -158,7 +192,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
     game = cls.load(args.preset)
     st = Style(want_color(sys.stdout, False if args.no_color else None))
     print(st(f"{cls.title}", "bold") + (f" (also: {', '.join(cls.aliases)})" if cls.aliases else ""))
-    print("Rules: RULES.md, rule ids in brackets. Set options with -o key=value.\n")
+    print("Set options with -o key=value; the rule each option follows is in brackets.\n")
     print(st("Presets", "bold"))
     for name in cls.PRESETS:
         mark = " *" if name == game.preset else ""
@@ -177,8 +211,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
             lo = _value(spec.minimum if spec.kind is float else int(spec.minimum)) if spec.minimum is not None else ""
             hi = _value(spec.maximum if spec.kind is float else int(spec.maximum)) if spec.maximum is not None else ""
             allowed = f"{lo}..{hi}" + (" or none" if spec.nullable else "")
+        elif spec.kind is tuple:
+            allowed = "numbers separated by commas"
         print(f"  {st(spec.name, 'cyan')} = {_value(game.options[spec.name])}"
-              + st(f"   (default {_value(spec.default)}; {allowed}) [{spec.rule}]", "dim"))
+              + st(f"   (default {_value(spec.default)}" + (f"; {allowed}" if allowed else "") + f") [{spec.rule}]",
+                   "dim"))
         print(f"      {spec.doc}")
     bots = bot_names(cls.name)
     print(f"\nBots: {', '.join(bots)}")
@@ -237,7 +274,9 @@ def result_line(result: dict[str, Any], seat: int | None) -> str:
         head = f"{names[0]} {'win' if names[0] == 'you' else 'wins'}"
     else:
         head = f"{' and '.join(names)} share the win"
-    reason = result.get("reason")
+    from ..tui.session import without_rule_ids
+
+    reason = without_rule_ids(str(result.get("reason") or "")).replace("_", " ")  # "SP-19" says nothing to a player
     returns = ", ".join(f"{float(r):g}" for r in result.get("returns", ()))
     return f"Result: {head}" + (f" ({reason})" if reason else "") + (f"; returns: {returns}" if returns else "")
 
@@ -300,12 +339,18 @@ def build_parser() -> argparse.ArgumentParser:
         except ModuleNotFoundError as exc:
             if exc.name is not None and name.startswith(exc.name):
                 continue  # that part is not built in this version
-            raise
+            if missing_extra(exc) is None:
+                raise
+            continue  # left out so that the rest works; tests/test_wheel.py keeps every one loadable without extras
         module.add_commands(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:  # the installed command: a checkout's compiled build, when one was built
+        from .builds import run_compiled_build_if_built
+
+        run_compiled_build_if_built(sys.argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
@@ -314,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code: int = args.run(args)
         return code
+    except ModuleNotFoundError as exc:
+        if missing_extra(exc) is None:
+            raise
+        print(needs_extra(args.command, exc), file=sys.stderr)
+        return 2
     except CardtableError as exc:
         print(f"cardtable: {exc}", file=sys.stderr)
         return 2

@@ -37,6 +37,7 @@ from ..games.spit.actions import CHOOSE, FILL, FLIP, PLAY, SLAP, SPIT, STACK, UN
 from ..games.spit.view import SpitView
 from ..host.clock import SystemClock
 from ..host.realtime import Arrival, RealtimeHost
+from ..tui.session import without_rule_ids
 
 HUMAN = 0
 BOT = 1
@@ -254,7 +255,7 @@ def _loop(game: Game, seed: int | None, level: str, color: bool) -> int:
             view = state.view(HUMAN)
             log.extend(e.text for e in view.events if e.kind not in ("deal",))
         elif a.seat == HUMAN:
-            log.append(f"rejected: {a.reason}")
+            log.append(f"rejected: {without_rule_ids(a.reason or '')}")
 
     host_seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
     host = RealtimeHost(state, clock, bots={BOT: SpitBot(level)}, seed=host_seed, on_arrival=on_arrival)
@@ -274,7 +275,7 @@ def _loop(game: Game, seed: int | None, level: str, color: bool) -> int:
                     result = "draw" if len(out.winners) != 1 else (
                         "you win!" if out.winners[0] == HUMAN else "the bot wins"
                     )
-                    sys.stdout.write(f"\r\n\r\n{result} ({out.reason}) — press q to leave")
+                    sys.stdout.write(f"\r\n\r\n{result} — press q to leave")
                 sys.stdout.flush()
                 dirty = False
             due = host.next_due()

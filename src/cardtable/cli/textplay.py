@@ -17,6 +17,7 @@ from types import ModuleType
 from ..core.errors import CardtableError
 from ..core.game import PlayerView
 from ..host.match import Match
+from ..tui.session import without_rule_ids
 from .style import Style
 
 InputFn = Callable[[str], str]
@@ -85,7 +86,7 @@ def play_text(
             try:
                 match.submit(human, interpret(view, answer))
             except CardtableError as exc:
-                say(st(f"✗ {exc}", "red"))
+                say(st(f"✗ {without_rule_ids(str(exc))}", "red"))
     except (EOFError, KeyboardInterrupt):
         say("\nGoodbye.")
         return _finish(match, save, say)

@@ -4,7 +4,9 @@ For each record: every commitment against its revealed seed, every recorded
 shuffle and pick recomputed from the seeds, the actions against their digest,
 and a replay that must make exactly the recorded deals and end with the
 recorded result. Prints one line per record; exit status 0 when every record
-verifies, 1 when one does not (the line says why), 2 when one cannot be read.
+verifies, 1 when one does not (the line says why: FAILED, or not a fair-deal
+record at all, such as a game saved by ``cardtable play``), 2 when one cannot be
+read.
 Picked up by ``cli.main``'s ``EXTRA_COMMANDS``.
 """
 
@@ -27,6 +29,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         except ParseError as exc:
             print(f"{path}: cannot read the record: {exc}", file=sys.stderr)
             code = max(code, 2)
+            continue
+        if record.fairness is None:
+            print(f"{path}: not a fair-deal record: this {record.game} game was dealt from a seed no player "
+                  "committed to (a game saved on this machine), so there is nothing to verify", file=sys.stderr)
+            code = max(code, 1)
             continue
         try:
             done = verify(record)

@@ -1,4 +1,4 @@
-"""Which build of the engines runs: compiled by mypyc or pure Python (issue #14).
+"""Which build of the engines runs: compiled by mypyc or pure Python (CONTRIBUTING.md, "Two builds").
 
 ``core`` and ``games`` are compiled from this same source when the package is
 installed with a C compiler (setup.py); a compiled module's ``__file__`` is its

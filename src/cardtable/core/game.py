@@ -1,4 +1,4 @@
-"""The Game/State protocol shared by every game (DESIGN.md, "The game API").
+"""The Game/State protocol shared by every game (docs/architecture.md, "The game protocol").
 
 A :class:`Game` is a rule set with resolved options; it makes :class:`State`
 objects. A state is mutated only by :meth:`State.play` (checked) and
@@ -122,7 +122,7 @@ class Game(ABC):
     def new_state(self, seed: int | None = None, deck: Sequence[Card | str | int] | None = None,
                   deals: DealSource | None = None) -> State:
         """A new game from ``seed`` (a fresh secure seed when ``None``) or from the
-        stacked ``deck`` of RULES.md §0.5 (cards as :class:`Card`, text or ids); with
+        stacked ``deck`` of docs/rules/index.md §0.5 (cards as :class:`Card`, text or ids); with
         ``deals``, every shuffle and chance pick comes from it (docs/fairness.md)."""
 
     @abstractmethod

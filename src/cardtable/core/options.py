@@ -1,4 +1,4 @@
-"""Options are data: every rule switch of RULES.md is a named, typed, documented
+"""Options are data: every rule switch of docs/rules/ is a named, typed, documented
 :class:`Option`; a preset is a named bundle of option values.
 
 A game resolves ``preset`` + overrides into an :class:`Options` mapping once,

@@ -1,5 +1,5 @@
 """Batch playouts: whole games from a position in one call, for search bots and
-simulations (issue #14). In the compiled build the loop over actions runs in C.
+simulations. In the compiled build the loop over actions runs in C.
 
 >>> import cardtable, random
 >>> state = cardtable.load("trash", max_hands=1).new_state(seed=1)

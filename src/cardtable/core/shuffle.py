@@ -1,4 +1,4 @@
-"""``random.Random.shuffle``'s exact algorithm, for lists of card ids (issue #14).
+"""``random.Random.shuffle``'s exact algorithm, for lists of card ids, in a form the compiled build runs fast.
 
 :func:`shuffle_ids` draws the same ``getrandbits`` values in the same order as
 ``rng.shuffle(items)`` (CPython's Fisher-Yates with ``_randbelow_with_getrandbits``),

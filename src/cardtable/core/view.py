@@ -1,4 +1,4 @@
-"""The base of every game's view (DESIGN.md: hidden information has one chokepoint).
+"""The base of every game's view (docs/architecture.md: hidden information has one chokepoint).
 
 This module stays interpreted in the compiled build (setup.py): every game
 extends :class:`PlayerView` with its own frozen dataclass, and Spit fills its
@@ -48,7 +48,7 @@ def filled_view(cls: type[V], values: dict[str, Any]) -> V:
     """The view ``cls(**values)``, made without the frozen dataclass's generated ``__init__``
     (one ``object.__setattr__`` per field: the larger part of building a view). ``values``
     names every field; ``events`` may be left to :class:`EventsOnFirstUse` by putting
-    ``"_events": (build, args)`` in its place. The engines' hot path (issue 13, item 9)."""
+    ``"_events": (build, args)`` in its place. The engines' hot path."""
     view = object.__new__(cls)
     object.__setattr__(view, "__dict__", values)
     return view

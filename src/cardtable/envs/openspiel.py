@@ -12,11 +12,11 @@ them with ``pyspiel.register_game`` (the ``openspiel`` extra).
   terminal rewards. Trash is constant-sum (the match win is worth 1); Trex is
   general-sum (the inverted preset and some options break the zero sum, §2.7).
 * **Parameters.** ``preset`` and ``options`` (``"key=value,key=value"``, any
-  RULES.md option, as on the command line); Trash also ``players`` and
+  option of docs/rules/, as on the command line); Trash also ``players`` and
   ``max_hands`` (0: none), for short games.
 * **Chance.** The first node is a chance node: it draws the game's seed, uniformly
   among ``seeds`` outcomes (default 65536); every shuffle of the game derives from
-  it (RULES.md §0.3), so a history of actions is a whole game and replays exactly.
+  it (docs/rules/index.md §0.3), so a history of actions is a whole game and replays exactly.
 * **Observations** come from ``state.view(player)`` only: the observation tensor
   is the env encoding (docs/rl.md), the observation string the view as text. The
   information state string is perfect recall: a digest of everything the player

@@ -1,6 +1,6 @@
 """PettingZoo AEC env for Trash: ``trash_v0.env(preset=..., **options)``.
 
-Every Trash option and preset of RULES.md is accepted (``cardtable.load("trash", ...)``
+Every Trash option and preset of docs/rules/trash.md is accepted (``cardtable.load("trash", ...)``
 validates them); env keywords: ``render_mode`` (``"ansi"``), ``illegal``
 (``"raise"`` or ``"penalty"``), ``illegal_penalty``, ``reward_scale`` and
 ``seconds_per_action`` (the virtual time of one action under ``time_limit``).

@@ -1,4 +1,4 @@
-"""The authority for real-time games (Spit): RULES.md SP-13, DESIGN.md "Real time".
+"""The authority for real-time games (Spit): SP-13, docs/architecture.md "The game protocol".
 
 The engine has no clock. :class:`RealtimeHost` owns one (an injectable
 :class:`~cardtable.host.clock.Clock`) and is the only thing that feeds actions

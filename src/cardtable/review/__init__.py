@@ -39,13 +39,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..bots.trash import rollout_hand
+from ..bots.trash import action_value as trash_value
 from ..bots.trex_expert import BASELINE
-from ..bots.trex_search import rollout_deal
+from ..bots.trex_search import action_value as trex_value
 from ..bots.worlds import TrexMemory, sample_world, trex_dealer
 from ..core.errors import ConfigError
 from ..core.game import Action, PlayerView, State
+from ..games.trash import TrashState
 from ..games.trash.actions import DISCARD, STOCK, WILD
+from ..games.trex import TrexState
 from ..games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL
 from ..records.record import Record, replay_views
 
@@ -121,10 +123,14 @@ class Review:
 # ------------------------------------------------------------------- per game
 @dataclass(frozen=True)
 class _Rules:
-    """How one game is reviewed: its unit, a world sampler and a rollout."""
+    """How one game is reviewed: its unit, the value of an action and the kind of a decision.
+
+    ``value(state, action, seat, rng)`` plays ``action`` on a copy of ``state`` and rolls out
+    the deal or hand *in which it is played*: a move that ends a hand or deal is judged by
+    that hand's result, never by the next one."""
 
     unit: str
-    rollout: Callable[[State, int, random.Random], float]
+    value: Callable[[State, Action, int, random.Random], float]
     kind: Callable[[Action], str]
 
 
@@ -141,9 +147,19 @@ def _trash_kind(action: Action) -> str:
     return "draw" if kind in (STOCK, DISCARD) else "wild" if kind == WILD else "displace"
 
 
+def _trex_value(state: State, action: Action, seat: int, rng: random.Random) -> float:
+    assert isinstance(state, TrexState)
+    return trex_value(state, action, seat)  # the rollout policy is deterministic: no rng
+
+
+def _trash_value(state: State, action: Action, seat: int, rng: random.Random) -> float:
+    assert isinstance(state, TrashState)
+    return trash_value(state, action, seat, rng)
+
+
 _RULES: dict[str, _Rules] = {
-    "trex": _Rules("points", lambda st, seat, rng: rollout_deal(st, seat), _trex_kind),
-    "trash": _Rules("win chance", rollout_hand, _trash_kind),  # type: ignore[arg-type]
+    "trex": _Rules("points", _trex_value, _trex_kind),
+    "trash": _Rules("win chance", _trash_value, _trash_kind),
 }
 
 
@@ -174,9 +190,7 @@ def _values(starts: Iterator[State], legal: tuple[Action, ...], seat: int, rules
     rows: list[list[float]] = [[] for _ in legal]
     for start in starts:
         for i, action in enumerate(legal):
-            trial = start.clone()
-            trial.apply(action)
-            rows[i].append(rules.rollout(trial, seat, rng))
+            rows[i].append(rules.value(start, action, seat, rng))
     return rows
 
 

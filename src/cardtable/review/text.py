@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.cards import Card
 from ..i18n import translate
 from . import Decision, Review
 
@@ -15,10 +16,17 @@ def _points(review: Review, value: float, lang: str) -> str:
 
 
 def _action(review: Review, text: str, lang: str) -> str:
-    if review.game == "trex" and text.startswith("contract "):
-        code = text.split()[1]
-        return translate(f"tui.trex.contract.{code}", lang)
-    return text
+    """An action in words ("draw from the stock", "10♠", "King of Hearts"), not its engine text."""
+    kind, _, arg = text.partition(" ")
+    if review.game == "trash":
+        return translate(f"tui.trash.action.{kind}", lang, n=arg)
+    if kind == "contract":
+        return translate(f"tui.trex.contract.{arg}", lang)
+    if kind == "double":
+        return translate("tui.trex.action.double", lang, c=Card.parse(arg).unicode())
+    if kind in ("done", "redeal", "keep"):
+        return translate(f"tui.trex.action.{kind}", lang)
+    return Card.parse(text).unicode()  # a card played: its face
 
 
 def decision_line(review: Review, d: Decision, lang: str) -> str:

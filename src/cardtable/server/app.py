@@ -222,7 +222,7 @@ def games_info() -> list[dict[str, Any]]:
                 for o in cls.OPTIONS
             ],
             "bots": bot_names(name),
-            "undo": not cls.realtime,  # a table of it may allow undo against bots
+            "undo": not cls.realtime,  # a table of it may allow undo against bots (docs/web.md)
         })
     return out
 

@@ -139,7 +139,7 @@ class Hub:
         ``host``: a host token the creator already holds (of an earlier table), kept for this one
         too, so one person hosts all their tables with one token; one token may host
         :attr:`max_open_per_host` open tables (people behind one address share its cap, not this one).
-        ``undo``: a person alone against bots may take their moves back (issue 15 item 8); never
+        ``undo``: a person alone against bots may take their moves back (docs/web.md, "Undo against bots"); never
         in a real-time game (Spit)."""
         if host is not None and not (isinstance(host, str) and TOKEN.fullmatch(host)):
             raise LobbyError(400, "bad_request", "host is a host token this server gave out")

@@ -245,7 +245,7 @@ class Flow:
 
         Undo is a table option (chosen at creation, off by default), for one person against bots
         only: refused while any other seat is a person's, and never in a real-time game (Spit),
-        nor before the start or after the end (issue 15 item 8)."""
+        nor before the start or after the end."""
         t = self.t
         if not t.row.undo:
             return error_frame("undo_off", "this table was created without undo")

@@ -168,7 +168,7 @@ class TableRow:
     created: float
     seats: list[SeatRow] = field(default_factory=list)
     fair: dict[str, Any] | None = None  # the fair-deal protocol with its server seed: never sent
-    undo: bool = False  # a person alone against bots may take moves back (issue 15 item 8)
+    undo: bool = False  # a person alone against bots may take moves back (docs/web.md)
 
 
 @dataclass

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -53,10 +54,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         points = [options]
     specs = [SimSpec.build(name, args.preset, p, bots, args.seed, rotate=not args.fixed_seats) for p in points]
     out = Path(args.out)
+    bar = not args.quiet
+    if bar and importlib.util.find_spec("rich") is None:  # the base install: results without the bar
+        print("cardtable simulate: no progress bar without the sim extra (pip install 'cardtable[sim]')",
+              file=sys.stderr)
+        bar = False
     for spec in specs:
         result = simulate(
             spec, args.games, out, workers=args.workers, backend=args.backend, address=args.address,
-            fmt=args.format, chunk_size=args.chunk, progress=not args.quiet,
+            fmt=args.format, chunk_size=args.chunk, progress=bar,
         )
         speed = (f"{result.played} new in {result.seconds:.1f}s, {result.rate:.0f} matches/s "
                  f"with {args.workers} worker{'s' if args.workers > 1 else ''}") if result.played else "all stored"

@@ -9,15 +9,16 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
-from rich.progress import Progress as RichProgress
-
 
 class Progress:
     """``matches ━━━━━━━━━━╸━━━━━━━━━━ 512/1000  51%  830/s  0:00:01``."""
 
     def __init__(self, total: int, done: int = 0, stream: TextIO | None = None, label: str = "matches") -> None:
+        # rich comes with the sim extra; imported here so that `cardtable.sim` imports without it
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TaskProgressColumn, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
         self.total = total
         self.done = done
         self.console = Console(file=stream if stream is not None else sys.stderr, highlight=False)

@@ -53,6 +53,8 @@ class ReportContext:
 
         path = self.fig_dir / f"{name}.png"
         fig.tight_layout()
+        if fit_titles(fig):
+            fig.tight_layout()
         fig.savefig(path, dpi=DPI)
         plt.close(fig)
         rel = f"figures/{name}.png"
@@ -130,6 +132,29 @@ class ReportContext:
 
 DPI = 130
 """Figures are saved large enough to read on a laptop screen without zooming."""
+
+
+def fit_titles(fig: Any) -> bool:
+    """Wrap the figure's title and its axes' titles onto more lines until each fits inside the
+    figure (a long run label, such as a six-player line-up, was cut at both ends); True if one
+    was wrapped."""
+    import textwrap
+
+    titles = [t for t in [getattr(fig, "_suptitle", None), *(ax.title for ax in fig.axes)]
+              if t is not None and t.get_text()]
+    wrapped = False
+    renderer = fig.canvas.get_renderer()
+    for title in titles:
+        text = " ".join(title.get_text().split())
+        width = len(text)
+        for _ in range(40):  # each pass takes away a tenth of the line width
+            box = title.get_window_extent(renderer)
+            if (box.x0 >= fig.bbox.x0 and box.x1 <= fig.bbox.x1) or width < 10:
+                break
+            width = max(10, width * 9 // 10)
+            title.set_text(textwrap.fill(text, width))
+            wrapped = True
+    return wrapped
 
 
 def pyplot() -> Any:

@@ -33,7 +33,7 @@ from .games import GameTable, table_class
 from .games.base import LOG_MIN_SCREEN
 from .help import help_text
 from .rtl import ui
-from .session import Session, Step, event_line, languages, shown, tr
+from .session import Session, Step, event_line, languages, shown, tr, without_rule_ids
 
 Frame = tuple[Literal["event"], Event, PlayerView] | tuple[Literal["view"], None, PlayerView]
 
@@ -198,6 +198,10 @@ class QuitScreen(ModalScreen[str]):
 class TableScreen(Screen[None]):
     """The table of one match: title, the game's table, the event log, the prompt and the keys."""
 
+    NOTE_KEYS = True
+    """A key that is no move on the person's turn gets a short note (not in a race, where a
+    key can arrive a moment too late and the table says so itself)."""
+
     DEFAULT_CSS = """
     TableScreen #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; }
     TableScreen #main { height: 1fr; }
@@ -277,7 +281,13 @@ class TableScreen(Screen[None]):
         status.update(ui(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")), lang))
 
     def _keys_line(self) -> str:
-        return tr("keys", self.session.lang)
+        lang = self.session.lang
+        keys = tr("keys", lang)
+        if self._undo_on:  # "u undo" before "q quit": the word is the first of the help's line for u
+            parts = keys.split(" · ")
+            parts.insert(len(parts) - 1, "u " + tr("key.undo", lang).split(":")[0].strip())
+            keys = " · ".join(parts)
+        return keys
 
     def _status_line(self) -> str:
         s, lang = self.session, self.session.lang
@@ -304,7 +314,7 @@ class TableScreen(Screen[None]):
             self._write(Text("─" * 24, style="dim"))
         if event.seat is not None:
             self._last_actor = event.seat
-        text = event_line(self.session.game.name, event, view, self.session.lang)
+        text = event_line(self.session.game.name, event, view, self.session.lang, names=self.session.short_name)
         mine = event.seat is not None and event.seat == view.seat
         style = "green" if mine else "bold yellow" if event.kind in LONG_PAUSE and event.kind != "deal" else ""
         self._write(Text("· " + text, style=style))
@@ -417,7 +427,7 @@ class TableScreen(Screen[None]):
             try:
                 step = self.session.submit(seat, action, display=seat)
             except CardtableError as exc:
-                self.say(f"✗ {exc}", error=True)
+                self.say(f"✗ {without_rule_ids(str(exc))}", error=True)
                 return
             self._enqueue(step)
             self._kick()
@@ -533,7 +543,7 @@ class TableScreen(Screen[None]):
         try:
             step = self.session.submit(seat, action, display=seat)
         except CardtableError as exc:
-            self.say(f"✗ {exc}", error=True)
+            self.say(f"✗ {without_rule_ids(str(exc))}", error=True)
             return
         self.awaiting = None
         self.message = ""
@@ -553,18 +563,19 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ResultScreen(self.result_text(view), self.session.lang), callback=self._after_result)
 
     def result_text(self, view: PlayerView, summary: bool = True) -> str:
-        s, lang = self.session, self.session.lang
+        lang = self.session.lang
         outcome = view.outcome
         if outcome is None:
             return ""
+        unit = "" if self.table.MATCH else "_game"  # Trash is a match of hands; Trex and Spit are games
         if len(outcome.winners) == 1:
             winner = outcome.winners[0]
             if winner == self.viewer:
-                head = tr("result.you_win", lang)
+                head = tr("result.you_win" + unit, lang)
             else:
-                head = tr("result.wins", lang, who=s.seat_title(winner))
+                head = tr("result.wins" + unit, lang, who=self.table.seat_name(winner))
         else:
-            head = tr("result.shared", lang, who=", ".join(s.seat_title(w) for w in outcome.winners))
+            head = tr("result.shared", lang, who=", ".join(self.table.seat_name(w) for w in outcome.winners))
         standings = self.table.summary() if summary else ""
         return head[:1].upper() + head[1:] + ("\n\n" + standings if standings else "")
 
@@ -606,6 +617,10 @@ class TableScreen(Screen[None]):
             if action is not None:
                 event.stop()
                 self.act(action)
+            elif self.NOTE_KEYS and (len(key) == 1 or key in ("enter", "space")):
+                event.stop()  # a key that is no move here: a short note and what the position allows
+                name = event.character if event.character and event.character.isprintable() else key
+                self.say(f"✗ {name} · {self.table.prompt()}", error=True)
 
     def on_game_table_chosen(self, message: GameTable.Chosen) -> None:
         message.stop()
@@ -701,6 +716,8 @@ class RealtimeScreen(TableScreen):
     submitted at once; if it lost a race (the view it was chosen from had just changed), the
     host rejects it without penalty and the table shows a short "too late" note.
     """
+
+    NOTE_KEYS = False
 
     def __init__(self, session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, hz: float = 40.0,
                  ready: bool = False) -> None:

@@ -47,6 +47,11 @@ class EventLog(RichLog):
             self._put(line)
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
+    def replace(self, lines: list[Text]) -> None:
+        """The log made of ``lines`` alone (the last :data:`KEEP`), drawn once."""
+        self.source = lines[-KEEP:]
+        self.rewrap()
+
     def reset(self) -> None:
         """An empty log."""
         self.source.clear()

@@ -24,6 +24,11 @@ def run_play(session: Session, *, pace: float = 0.25, bot_delay: float = 0.4, un
     from .app import TableApp
 
     code = TableApp(session, pace=pace, bot_delay=bot_delay, ready=True, undo=undo).run()
+    saved = session.save_path
+    if saved is not None and saved.exists():  # the app has closed: say where the game is
+        from ..i18n import translate
+
+        print(translate("tui.status.saved", session.lang, path=str(saved)))
     return int(code or 0)
 
 

@@ -125,6 +125,7 @@ class ReplayScreen(Screen[None]):
         self.seat = seat
         self.pace = pace
         self.index = 0
+        self.logged = False  # the log holds the game up to ``index``
         self.generation = 0
         self.table: GameTable = table_class(session.game.name)(session, id="table")
         self.record: Record | None = None  # for the review (ReplayApp sets it)
@@ -155,19 +156,18 @@ class ReplayScreen(Screen[None]):
 
     def go(self, index: int, animate: bool = False) -> None:
         """Show step ``index`` (0 is the start); ``animate`` plays its events one by one first."""
+        previous = self.index if self.logged else -1
         self.index = max(0, min(index, len(self.steps) - 1))
-        action, view = self.steps[self.index]
+        view = self.steps[self.index][1]
         log = self.query_one("#log", EventLog)
         lang = self.session.lang
-        if action is None:
-            line = tr("replay.start", lang)
-        else:
-            actor = self.steps[self.index - 1][1].current_player
-            who = self.session.seat_label(actor, self.seat) if actor >= 0 else "—"
-            line = tr("replay.step", lang, who=who, action=self.table.describe(action))
-        log.add(Text(f"{self.index}. {line}", style="bold"))
-        for event in view.events:
-            log.add(Text("   " + event_line(self.session.game.name, event, view, lang)))
+        line = self._step_line(self.index)
+        if self.index == previous + 1:  # the next step: its lines follow the log
+            for text in self._log_lines(self.index):
+                log.add(text)
+        else:  # a jump: the log is the game up to this step, not the steps visited
+            log.replace([text for k in range(self.index + 1) for text in self._log_lines(k)])
+        self.logged = True
         self.generation += 1  # timers of an earlier step's animation then do nothing
         if animate and self.pace > 0 and view.events:
             generation = self.generation
@@ -183,6 +183,23 @@ class ReplayScreen(Screen[None]):
         end = tr("replay.end", lang) if self.index == len(self.steps) - 1 else ""
         self.query_one("#status", Static).update(ui(Text.assemble(line, "\n", (end, "dim")), lang))
         self.query_one("#keys", Static).update(ui(tr("replay.keys", lang), lang))
+
+    def _step_line(self, index: int) -> str:
+        """What step ``index`` was: the start, or who did what."""
+        action = self.steps[index][0]
+        lang = self.session.lang
+        if action is None:
+            return tr("replay.start", lang)
+        actor = self.steps[index - 1][1].current_player
+        who = self.session.seat_label(actor, self.seat) if actor >= 0 else "—"
+        return tr("replay.step", lang, who=who, action=self.table.describe(action))
+
+    def _log_lines(self, index: int) -> list[Text]:
+        """The log's lines of step ``index``: the step, then its events."""
+        view = self.steps[index][1]
+        lang = self.session.lang
+        return [Text(f"{index}. {self._step_line(index)}", style="bold"),
+                *(Text("   " + event_line(self.session.game.name, event, view, lang)) for event in view.events)]
 
     def _frame(self, generation: int, event: Event | None, view: PlayerView | None) -> None:
         if generation != self.generation:

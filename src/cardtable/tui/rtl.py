@@ -1,4 +1,4 @@
-"""Arabic in the Textual widgets: styled Rich text in visual order (issue 16 item 1).
+"""Arabic in the Textual widgets: styled Rich text in visual order (docs/arabic.md).
 
 A table draws its texts from several styled pieces (a bold seat name, a dim count, a card face
 in its colours). :func:`visual_text` turns such a :class:`~rich.text.Text` into the order and

@@ -35,7 +35,7 @@ HUMAN = "human"
 _HUMAN_WORDS = ("human", "h", "you", "me", "humano")
 
 COUNTER_CLOCKWISE = frozenset({"trex"})
-"""Games whose play goes counter-clockwise (RULES.md 0.2, TX-2): the next seat sits on your right.
+"""Games whose play goes counter-clockwise (docs/rules/index.md §0.2, TX-2): the next seat sits on your right.
 The others (Trash, TR-6) go clockwise: the next seat sits on your left."""
 
 

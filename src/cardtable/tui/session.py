@@ -9,6 +9,7 @@ bots through :meth:`Match.run_bot`, and what a seat is shown is always
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,6 +40,23 @@ def shown(text: str, lang: str) -> str:
     return visual(text, rtl=True) if lang == "ar" else text
 
 
+_RULE_ID = r"(?:TR|TX|SP)-[AV]?\d+[a-z]?"
+_RULE_REFS = re.compile(rf"\s*[(\[](?:{_RULE_ID}|§[\d.]+)(?:\s*(?:,|/|;|…|and)\s*(?:{_RULE_ID}|§[\d.]+))*[)\]]"
+                        rf"|\b{_RULE_ID}(?:/{_RULE_ID})*:\s*|\s*\b{_RULE_ID}\b")
+
+
+def without_rule_ids(message: str) -> str:
+    """A message for a player: the engine's rule ids (``(SP-14, SP-18)``, ``TR-7: ``) taken out,
+    since a player has no rule book to look them up in.
+
+    >>> without_rule_ids("play actions are rejected in phase stalled (SP-14, SP-18)")
+    'play actions are rejected in phase stalled'
+    >>> without_rule_ids("TX-37: you must follow suit")
+    'you must follow suit'
+    """
+    return _RULE_REFS.sub("", message).strip()
+
+
 def tr(key: str, lang: str, **values: object) -> str:
     """A string of the ``tui`` catalog (``tui.<key>``) in ``lang``."""
     return translate(f"tui.{key}", lang, **values)
@@ -52,11 +70,19 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda lang: (lang != "en", lang)))
 
 
-def event_line(game: str, event: Event, view: PlayerView, lang: str) -> str:
+def event_line(game: str, event: Event, view: PlayerView, lang: str,
+               names: Callable[[int], str] | None = None) -> str:
     """An event in ``lang`` (:func:`cardtable.i18n.event_text`); its English text while the
-    common catalog of ``lang`` has no sentence for it yet."""
+    common catalog of ``lang`` has no sentence for it yet. ``names(seat)``: the name the table
+    shows for another seat, written where the sentence says "seat N"."""
     text = event_text(game, event, view, lang)
-    return event.text if text.startswith(f"{game}.event.") else text
+    if text.startswith(f"{game}.event."):
+        text = event.text
+    seat = event.seat
+    if names is not None and seat is not None and seat != view.seat:
+        for word in {translate("seat", lang, n=seat), f"seat {seat}"}:  # the catalog's, the engine's
+            text = text.replace(word, names(seat))
+    return text
 
 
 class PausableClock:
@@ -184,6 +210,11 @@ class Session:
         if spec.is_human:
             return tr("seat", self.lang, n=seat)
         return bot_named(seat, spec.kind, self.lang)
+
+    def short_name(self, seat: int) -> str:
+        """A seat in one word for the log: a given name, the bot's name, else "seat N"."""
+        spec = self.seats[seat]
+        return spec.name or (tr("seat", self.lang, n=seat) if spec.is_human else bot_name(seat))
 
     def seat_title(self, seat: int) -> str:
         """A seat's name without "you" (for the cover screen): "Ana (seat 0)", "Ben (seat 1)" for

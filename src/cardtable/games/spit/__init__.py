@@ -1,4 +1,4 @@
-"""Spit (Speed, Slam): RULES.md §3, in real time without a clock.
+"""Spit (Speed, Slam): docs/rules/spit.md, in real time without a clock.
 
 >>> import cardtable
 >>> state = cardtable.load("speed").new_state(seed=1)

@@ -1,4 +1,4 @@
-"""Spit actions (RULES.md §3.3–§3.6). Every action carries its seat; the two
+"""Spit actions (docs/rules/spit.md §3.3–§3.6). Every action carries its seat; the two
 timer actions are the host's (their seat is ``None``).
 
 Canonical text forms (printed by ``str`` and read by :func:`parse_action`).

@@ -1,4 +1,4 @@
-"""Spit options and presets (RULES.md §4, §3)."""
+"""Spit options and presets (docs/rules/spit.md §3.9)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 PRESET_DOCS: dict[str, str] = {
-    "standard": "The defaults of RULES.md §3: slap and collect, the first player with no cards wins.",
+    "standard": "The default rules: slap and collect, the first player with no cards wins.",
     "seed": "The user's document D4 as written; the same as standard for Spit.",
     "points": "D4 'Winning (variant)', SP-V1: a fresh deal each round, 1 point per card left, 100 ends, lowest wins.",
 }

@@ -1,6 +1,6 @@
-"""The Spit engine (RULES.md §3).
+"""The Spit engine (docs/rules/spit.md).
 
-Real time without a clock (DESIGN.md): the engine is a state machine fed one
+Real time without a clock (docs/architecture.md): the engine is a state machine fed one
 action at a time by the host, which orders actions by arrival (SP-13). Every
 action carries its seat and is checked against the state when it is applied,
 so a play that lost a race is rejected without penalty. Timer expiries

@@ -1,6 +1,6 @@
 """What a Spit seat may know: every face-up card, the spit piles' tops and
 sizes, counts of face-down stock cards and of spit cards. Never a face-down
-stock card nor a spit card, the owner's included (SP-4, RULES.md §0.3)."""
+stock card nor a spit card, the owner's included (SP-4, docs/rules/index.md §0.3)."""
 
 from __future__ import annotations
 

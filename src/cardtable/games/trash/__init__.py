@@ -1,4 +1,4 @@
-"""Trash (Garbage, Ten): RULES.md §1.
+"""Trash (Garbage, Ten): docs/rules/trash.md.
 
 >>> import cardtable
 >>> state = cardtable.load("trash").new_state(seed=1)

@@ -1,4 +1,4 @@
-"""Trash options and presets (RULES.md §4 and §1.4)."""
+"""Trash options and presets (docs/rules/trash.md §1.7 and §1.4)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 PRESET_DOCS: dict[str, str] = {
-    "standard": "The defaults of RULES.md: Jacks wild, one deck per two players, a match to layout size 0.",
+    "standard": "The default rules: Jacks wild, one deck per two players, a match to layout size 0.",
     "seed": "The user's document D0 as written; the same as standard for Trash.",
     "d2_kings": "Document D2 (TR-V9): two players, one deck, Kings wild, Jacks and Queens unplayable.",
 }

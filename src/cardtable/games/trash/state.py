@@ -1,4 +1,4 @@
-"""The Trash engine (RULES.md §1).
+"""The Trash engine (docs/rules/trash.md).
 
 Inside the engine a card is its id (core.cards); ``ROLE[id]`` is its number
 1..10, ``WILDCARD`` or ``STOP`` under the game's ``wild_mode``. A layout is two

@@ -1,4 +1,4 @@
-"""Trex (Trix): RULES.md §2.
+"""Trex (Trix): docs/rules/trex.md.
 
 >>> import cardtable
 >>> game = cardtable.load("trix")

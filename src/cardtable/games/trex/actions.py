@@ -1,4 +1,4 @@
-"""Trex actions: every player decision of RULES.md §2.
+"""Trex actions: every player decision of docs/rules/trex.md.
 
 Canonical text forms (printed by ``str`` and read by :func:`parse_action`):
 

@@ -1,4 +1,4 @@
-"""The trick contracts as small scoring objects (RULES.md §2.4, TX-16, TX-V1, TX-V8).
+"""The trick contracts as small scoring objects (docs/rules/trex.md §2.4, TX-16, TX-V1, TX-V8).
 
 A :class:`TrickContract` knows which cards score (``unit[card]``, a positive
 penalty), what a trick costs, which cards may be doubled and for how much, and

@@ -1,4 +1,4 @@
-"""Trex options and presets (RULES.md §4 and §2.8)."""
+"""Trex options and presets (docs/rules/trex.md §2.11 and §2.8)."""
 
 from __future__ import annotations
 
@@ -132,7 +132,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 PRESET_DOCS: dict[str, str] = {
-    "standard": "The defaults of RULES.md: the holder deals and leads, doubling on, broken hearts, 20 deals.",
+    "standard": "The default rules: the holder deals and leads, doubling on, broken hearts, 20 deals.",
     "seed": "Document D3 as written: the deal rotates every hand and the eldest hand leads (TX-7, TX-20).",
     "complex": "TX-V1: each kingdom is a Complex deal (all four negatives at once) and a Trex deal; 8 deals.",
     "partnership": "TX-V2: partners sit opposite and share a team score; twos exposed in Trex.",

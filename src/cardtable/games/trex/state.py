@@ -1,4 +1,4 @@
-"""The Trex engine (RULES.md §2).
+"""The Trex engine (docs/rules/trex.md).
 
 Inside the engine a card is its id (core.cards: ``suit * 13 + rank - 1``, suits
 ♣ ♦ ♥ ♠). ``STRENGTH[id]`` orders a suit A (high) … 2 for tricks; ``LAYOUT_RANK``

@@ -1,4 +1,4 @@
-"""What a Trex seat may know (RULES.md §0.3, TX-15, TX-24, TX-13, TX-V2, TX-V6).
+"""What a Trex seat may know (docs/rules/index.md §0.3, TX-15, TX-24, TX-13, TX-V2, TX-V6).
 
 A seat sees its own hand, the current and last trick, every captured scoring
 card, the doubled cards, hands shown for a redeal, the Trex layout, the

@@ -1,4 +1,4 @@
-"""Spit metrics and driver (RULES.md §3).
+"""Spit metrics and driver (docs/rules/spit.md).
 
 Spit has no turns (``current_player()`` is ``SIMULTANEOUS``), so a match is
 driven by the real-time host in virtual time: ``RealtimeHost(state,

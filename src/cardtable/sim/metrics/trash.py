@@ -1,4 +1,4 @@
-"""Trash metrics (RULES.md §1): what a simulated match records.
+"""Trash metrics (docs/rules/trash.md): what a simulated match records.
 
 Columns (besides the runner's common ones):
 
@@ -146,7 +146,7 @@ def _variant_name(run: Run) -> str:
 
 
 def report(runs: Sequence[Run], ctx: ReportContext) -> list[Section]:
-    """First-player advantage, hand lengths, variants and bots (RULES.md §1)."""
+    """First-player advantage, hand lengths, variants and bots (docs/rules/trash.md)."""
     from ..report import Section, cell, para, table
 
     sections: list[Section] = []

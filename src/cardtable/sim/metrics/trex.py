@@ -1,4 +1,4 @@
-"""Trex metrics (RULES.md §2).
+"""Trex metrics (docs/rules/trex.md).
 
 Reads the Trex engine's fields by name (``TrexState.records``: one ``(deal
 number, kingdom, holder, contract mask, per-seat deltas)`` per official deal;

@@ -46,6 +46,9 @@ class GameTable(Widget):
             super().__init__()
             self.action = action
 
+    MATCH = False
+    """True when the game is a match of hands (Trash): the end screen says "match", else "game"."""
+
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session = session
@@ -54,6 +57,12 @@ class GameTable(Widget):
     @property
     def lang(self) -> str:
         return self.session.lang
+
+    def seat_name(self, seat: int) -> str:
+        """A seat as the table names it: "you" for the seat on screen (not at a hot-seat table,
+        where the screen passes from one person to the next), a given name, a bot's name."""
+        viewer = None if self.session.hot_seat or self.current is None else self.current.seat
+        return self.session.seat_label(seat, viewer)
 
     @property
     def acting(self) -> bool:

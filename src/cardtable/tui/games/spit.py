@@ -1,6 +1,6 @@
 """Spit at the table, in real time: the bot's five stock piles at the top, the two
 spit piles in the middle, the human seat's five stock piles below, every face-up
-card, face-down and spit-card counts only (RULES.md §3, SP-4).
+card, face-down and spit-card counts only (docs/rules/spit.md, SP-4).
 
 The table turns keys and clicks into actions of the seat on screen, from the view
 on screen; the app's real-time screen (``RealtimeScreen``) sends them to the host
@@ -404,7 +404,7 @@ class Table(GameTable):
                 held[event.seat] = event.value
         lines = []
         for p in (0, 1):
-            line = f"{self.session.seat_title(p)}: " + tr("spit.cards_left", lang, n=held[p])
+            line = f"{self.seat_name(p)}: " + tr("spit.cards_left", lang, n=held[p])
             if view.scoring == "points":
                 line += ", " + tr("spit.points", lang, n=view.scores[p])
             lines.append(line)

@@ -106,6 +106,8 @@ class SeatPanel(Vertical):
 class Table(GameTable):
     """The Trash table."""
 
+    MATCH = True
+
     DEFAULT_CSS = """
     Table { height: 1fr; width: 50; }
     Table #trash-others { height: auto; }
@@ -342,7 +344,9 @@ class Table(GameTable):
         if view is None:
             return ""
         wild = tr(f"trash.wild.{view.wild_mode}", self.lang)
-        parts = [tr("trash.subtitle", self.lang, n=view.hand_number, wild=wild)]
+        # once the match is over the view's hand number is the hand that was never dealt
+        hand = view.hand_number - 1 if view.outcome is not None else view.hand_number
+        parts = [tr("trash.subtitle", self.lang, n=hand, wild=wild)]
         if view.free_draws_left:
             parts.append(tr("trash.free_draws", self.lang, n=view.free_draws_left))
         if view.time_up:
@@ -355,7 +359,7 @@ class Table(GameTable):
             return ""
         lang = self.lang
         return "\n".join(
-            f"{self.session.seat_title(p)}: " + tr("trash.size", lang, n=view.sizes[p]) + ", "
+            f"{self.seat_name(p)}: " + tr("trash.size", lang, n=view.sizes[p]) + ", "
             + tr("trash.won1" if view.hands_won[p] == 1 else "trash.won", lang, n=view.hands_won[p])
             for p in range(self.n)
         )

@@ -19,10 +19,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...core.cards import Card
+from ...core.cards import Card, Suit
 from ...core.game import Action, Event, PlayerView
 from ...core.seats import seats_from
 from ...games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL, TrexAction, contract_code
+from ...games.trex.state import kh_trigger, tr_trigger
 from ...games.trex.view import TrexView
 from ..rtl import Justify, mirrored, ui, ui_line
 from ..seats import around
@@ -183,7 +184,11 @@ class Table(GameTable):
         self.hint: Action | None = None
         self.show_last = False
         self._taken: dict[int, list[Card]] = {}  # this deal's captured scoring cards, from the events
+        self._tricks: dict[int, int] = {}  # this deal's tricks won, by seat (Collections charges them)
+        self._places: dict[int, int] = {}  # this deal's finishing places 0-3, by seat (Trex pays them)
         self._deal_done: dict[int, list[Card]] | None = None  # set by a deal_over event
+        self._done_tricks: dict[int, int] = {}
+        self._done_places: dict[int, int] = {}
 
     NARROW, WIDE = 58, 84
     """The table's width: at least NARROW; in a wide terminal up to WIDE, where the header's
@@ -264,11 +269,16 @@ class Table(GameTable):
         """Keep what the deal's events say for the end-of-deal summary (also for skipped frames)."""
         kind = event.kind
         if kind in ("deal", "redeal_deal", "tiebreak_deal"):
-            self._taken = {}
+            self._taken, self._tricks, self._places = {}, {}, {}
         elif kind == "capture" and event.seat is not None and event.card is not None:
             self._taken.setdefault(event.seat, []).append(event.card)
+        elif kind == "trick" and event.seat is not None:
+            self._tricks[event.seat] = self._tricks.get(event.seat, 0) + 1
+        elif kind == "out" and event.seat is not None and event.value is not None:
+            self._places[event.seat] = int(event.value)
         elif kind == "deal_over":
             self._deal_done = {q: list(cards) for q, cards in self._taken.items()}
+            self._done_tricks, self._done_places = dict(self._tricks), dict(self._places)
 
     def take_summary(self, view: PlayerView) -> RenderableType | None:
         """The end-of-deal summary once a deal is over (who took what, the deal's scores, the
@@ -286,8 +296,15 @@ class Table(GameTable):
                                               (tr("trex.summary.deal", lang), "right"),
                                               (tr("trex.summary.total", lang), "right")]
         rows: list[list[RenderableType]] = []
+        parts = contract.split("+")
+        by_trick = "TK" in parts or contract == "CX"  # Collections charges every trick won (TX-29)
         for q in seats_from(me if me is not None else 0, self.n):
-            cards = Text(" ").join(face(c) for c in sort_hand(done.get(q, []))) if done.get(q) else Text("—", "dim")
+            took = [face(c) for c in sort_hand(done.get(q, []))]
+            if by_trick:
+                took.append(Text(_count("trex.tricks", lang, self._done_tricks.get(q, 0))))
+            if "TR" in parts and q in self._done_places:  # Trex pays by finishing place (TX-35)
+                took.append(Text(tr("trex.out", lang, place=tr(f"trex.place.{self._done_places[q]}", lang))))
+            cards = Text(" ").join(took) if took else Text("—", "dim")
             rows.append([Text(self._who(q), style="bold green" if q == me else ""), cards,
                          _signed(deltas[q]), Text(_signed(view.totals[q]), style="bold")])
         return self._sheet(title, tr("trex.summary.close", lang), columns, rows)
@@ -488,7 +505,9 @@ class Table(GameTable):
                 out.append(self._who(q) + " ", style="dim")
                 out.append_text(Text(" ").join(face(c) for c in cards))
             out.append("\n")
-        for seat, cards in view.redeal_shown:
+        # hands shown to force a redeal are news of the requests and the announcement: once the
+        # redealt deal is doubled or played they would read as those seats' current hands
+        for seat, cards in view.redeal_shown if view.phase in ("redeal", "choose") else ():
             out.append(tr("trex.showed", lang, who=self._who(seat)) + " ", style="yellow")
             out.append_text(Text(" ").join(face(c) for c in sort_hand(cards)))
             out.append("\n")
@@ -732,7 +751,7 @@ class Table(GameTable):
         view = self.tview
         if view is None:
             return ""
-        lines = [f"{self.session.seat_title(p)}: {_signed(view.totals[p])}" for p in range(self.n)]
+        lines = [f"{self.seat_name(p)}: {_signed(view.totals[p])}" for p in range(self.n)]
         if view.team_totals is not None:
             lines.append(tr("trex.sheet.teams", self.lang, a=_signed(view.team_totals[0]),
                             b=_signed(view.team_totals[1])))
@@ -744,7 +763,9 @@ class Table(GameTable):
         if view is None or view.seat is None or not view.legal_actions:
             return ""
         if view.phase in ("choose", "double", "redeal"):
-            return tr(f"trex.prompt.{view.phase}", lang, n=len(self.menu_actions()))
+            prompt = tr(f"trex.prompt.{view.phase}", lang, n=len(self.menu_actions()))
+            why = redeal_cards(view, self.session.game.options.redeal_requests)
+            return f"{prompt} ({' '.join(c.unicode() for c in why)})" if why else prompt
         if view.phase == "trex":
             return tr("trex.prompt.trex", lang)
         return tr("trex.prompt.play", lang)
@@ -774,6 +795,26 @@ class Table(GameTable):
             ("c", tr("trex.key.sheet", lang)),
             (tr("trex.key.mouse", lang), tr("trex.key.mouse_what", lang)),
         ]
+
+
+def redeal_cards(view: TrexView, requests: object = True) -> list[Card]:
+    """The cards that let the seat force a redeal (TX-13), when it may: its hearts (only K♥,
+    only A♥, A♥ K♥, or five or more with K♥) and/or its 2s (and the 3 of the missing suit),
+    for the clauses that count now (``requests``: the option ``redeal_requests``; a clause
+    counts while its contract is left, or is the one announced)."""
+    if view.phase != "redeal" or not any(isinstance(a, TrexAction) and a.kind == REDEAL for a in view.legal_actions):
+        return []
+    left = (view.contract,) if view.contract else view.contracts_left
+    kh_on = requests in (True, "kh_only") and any("KH" in c.split("+") or c == "CX" for c in left)
+    tr_on = requests in (True, "trex_only") and "TR" in left
+    low = [c for c in view.hand if c.rank in (2, 3)]
+    why = []
+    if kh_on and kh_trigger([c.id for c in view.hand]):
+        why += sort_hand([c for c in view.hand if c.suit == Suit.HEARTS])
+    if tr_on and tr_trigger([c.id for c in low]):
+        twos = {c.suit for c in low if c.rank == 2}
+        why += sort_hand([c for c in low if c.rank == 2 or c.suit not in twos])
+    return why
 
 
 def _play(card: Card) -> TrexAction:

@@ -2,11 +2,13 @@
 // No build step: plain ES modules. A game's renderer is static/games/<game>.js,
 // exporting render(root, view, ctx). Text from the server is always set as text,
 // never as HTML.
-import { has, loadLang, preferredLang, t, lang } from "./i18n.js";
+import { has, joinList, loadLang, plain, preferredLang, t, lang } from "./i18n.js";
 import { ownText } from "./events.js";
+import { cardLabel } from "./games/shared.js";
 import { replayPage, stopReplay } from "./replay.js";
 import { howtoPage } from "./howto.js";
 import { fairPanel, fairStep, newCommitment } from "./fair.js";
+import { animate, capture } from "./motion.js";
 import { gameAbout, optionDoc, optionLabel, presetDoc, presetLabel, valueText } from "./words.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -72,13 +74,23 @@ function seatName(s) {
   return s.name;
 }
 
+// The name a sentence calls a seat by ("Ben wins the trick"; a person's own name), and what a
+// seat's box adds under it ("medium bot"; nothing for a person).
+export function personName(s) {
+  if (s.kind === "open") return t("web.seat_open");
+  return s.kind === "bot" ? BOT_NAMES[s.seat % BOT_NAMES.length] : s.name;
+}
+
+export function personKind(s) { return s.kind === "bot" ? t("web.bot.kind", { level: botLevel(s.name) }) : ""; }
+
 const UNDO_REFUSALS = ["undo_off", "undo_people", "undo_nothing", "undo_realtime"]; // said in the page's language
 const AUTO_ANSWER_MS = 700; // a one-answer question stays on screen this long before the page answers it
 
 function flash(message) {
-  const el = h("div", { class: "flash", role: "alert", "data-testid": "flash" }, message);
+  const el = h("div", { class: "flash", role: "alert", "data-testid": "flash" }, plain(message));
   document.body.append(el);
   setTimeout(() => el.remove(), 4000);
+  return el;
 }
 
 // ------------------------------------------------------------------ lobby
@@ -91,7 +103,7 @@ async function lobby() {
   const gameSel = h("select", { id: "game", "data-testid": "game" },
     games.map((g) => h("option", { value: g.name }, g.title)));
   const about = h("p", { class: "about", "data-testid": "game-about" });
-  const howto = h("a", { "data-testid": "howto-link", "data-link": true });
+  const howtoLink = h("a", { "data-testid": "howto-link", "data-link": true });
   const presetSel = h("select", { id: "preset", "data-testid": "preset" });
   const presetNote = h("p", { class: "option-doc", "data-testid": "preset-doc" });
   const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
@@ -132,8 +144,8 @@ async function lobby() {
   const fill = () => {
     const g = games.find((x) => x.name === gameSel.value);
     about.textContent = gameAbout(g.name);
-    howto.textContent = t("web.lobby.howto", { game: g.title });
-    howto.href = `/howto/${g.name}`;
+    howtoLink.textContent = t("web.lobby.howto", { game: g.title });
+    howtoLink.href = `/howto/${g.name}`;
     presetSel.replaceChildren(...Object.keys(g.presets).map((p) => h("option", { value: p, title: g.presets[p] }, presetLabel(g.name, p))));
     const opt = g.options.find((o) => o.name === "players");
     playersRow.hidden = !opt;
@@ -176,7 +188,7 @@ async function lobby() {
       go(`/t/${id}`);
     } catch (e) { flash(e.message); }
   };
-  // undo against bots (issue 15 item 8): a table option, offered for the turn-based games only
+  // undo against bots (docs/web.md): a table option, offered for the turn-based games only
   const undoBox = h("input", { type: "checkbox", id: "opt-undo", "data-testid": "create-undo" });
   const undoRow = h("div", { class: "option", "data-testid": "option-undo" },
     h("label", { for: "opt-undo" }, h("b", {}, t("web.lobby.undo")), " ", undoBox),
@@ -200,7 +212,7 @@ async function lobby() {
     list.replaceChildren(shown.length
       ? h("ul", { class: "tables" }, shown.map((tb) => h("li", { "data-testid": `table-${tb.id}` },
           h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${presetLabel(tb.game, tb.preset)}`), " ",
-          h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ", tb.seats.map(seatName).join(", ")))))
+          h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ", joinList(tb.seats.map(seatName))))))
       : h("p", { class: "muted" }, t(freeOnly.checked && tables.length ? "web.lobby.no_free" : "web.no_tables")));
   };
   freeOnly.addEventListener("change", fillList);
@@ -210,7 +222,7 @@ async function lobby() {
       h("h1", {}, t("web.new_table")),
       h("form", { class: "create", onsubmit: create },
         h("label", {}, t("web.game"), " ", gameSel),
-        h("div", { class: "about-row" }, about, howto),
+        h("div", { class: "about-row" }, about, howtoLink),
         h("label", {}, t("web.preset"), " ", presetSel),
         presetNote,
         playersRow,
@@ -267,6 +279,9 @@ class TablePage {
       if (text) this.send({ type: "chat", text });
       chatInput.value = "";
     } }, chatInput, h("button", { type: "submit", "data-testid": "chat-send" }, t("web.chat_send")));
+    // a spectator reads the chat and is told why there is nothing to write in
+    this.el.chatNote = h("p", { class: "muted chat-note", "data-testid": "chat-readonly", hidden: true }, t("web.chat.readonly"));
+    this.el.countdown = h("div", { class: "countdown", "data-testid": "countdown", role: "status", hidden: true });
     const link = location.origin + `/t/${info.id}`;
     app.replaceChildren(
       h("div", { class: "table-head" },
@@ -277,11 +292,11 @@ class TablePage {
       h("div", { class: "layout" }, this.el.board,
         h("aside", {}, this.el.seats, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.el.log),
           h("section", { class: "card-panel", "data-testid": "chat" }, h("h2", {}, t("web.chat")),
-            this.el.chatLog, this.el.chatForm))));
+            this.el.chatLog, this.el.chatForm, this.el.chatNote))), this.el.countdown);
     this.renderSeats();
   }
 
-  stop() { this.stopped = true; clearInterval(this.ticker); if (this.ws) this.ws.close(); }
+  stop() { this.stopped = true; clearInterval(this.ticker); clearInterval(this.overTicker); if (this.ws) this.ws.close(); }
 
   connect() {
     if (this.stopped) return;
@@ -342,14 +357,15 @@ class TablePage {
       case "table":
         this.info = f.table; this.renderSeats(); this.fairTurn(); break;
       case "events":
-        for (const e of f.events) e.text = ownText(this.info.game, e, this.seatNo);
+        for (const e of f.events) e.text = ownText(this.info.game, e, this.seatNo, this.names());
         for (const e of f.events) if (this.logged === null || e.version > this.logged) this.addLog(e);
         this.logged = f.version;
         break;
       case "state":
-        for (const e of f.view.events) e.text = ownText(this.info.game, e, f.view.seat);
-        if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e);
+        for (const e of f.view.events) e.text = ownText(this.info.game, e, f.view.seat, this.names());
+        if (this.logged === null || f.version > this.logged) for (const e of f.view.events) this.addLog(e, f.view);
         this.logged = f.version;
+        if (f.version !== this.version) this.dropHint();
         this.version = f.version; this.view = f.view; this.renderBoard(); this.answerAlone(); break;
       case "chat":
         for (const m of f.messages) this.addChat(m);
@@ -372,29 +388,35 @@ class TablePage {
 
   // "What happened": each event once (a resent or merged frame repeats some), numbered by its
   // place in the game (Event.seq counts from 0), however many lines the list keeps.
-  addLog(e) {
+  // A game may add cards to a line (Trex: the hand shown for a redeal, from the state's view).
+  addLog(e, view = null) {
     if (typeof e.seq === "number") {
       if (this.lastSeq !== null && e.seq <= this.lastSeq) return;
       this.lastSeq = e.seq;
     }
     this.log.push(e.text);
-    this.el.log.append(h("li", { value: typeof e.seq === "number" ? e.seq + 1 : null, "data-seq": e.seq }, e.text));
+    const cards = this.renderer && this.renderer.logCards ? this.renderer.logCards(e, view) : null;
+    this.el.log.append(h("li", { value: typeof e.seq === "number" ? e.seq + 1 : null, "data-seq": e.seq }, e.text,
+      cards ? h("span", { class: "log-cards", "data-testid": "log-cards" }, ": ", cards.map(cardLabel).join(" ")) : null));
     while (this.el.log.childElementCount > 60) this.el.log.firstChild.remove();
     this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
   // A question with one answer (Trex: "keep" with nothing to show, "done" with nothing to double;
-  // a single card to play; Trash: the stock when the discard cannot be taken) is answered by the
-  // page after a moment, and the log says so. The server still asks every seat (asking leaks
-  // nothing); a real-time game (Spit) always leaves the moment to the player.
+  // a single card to play; Trash: the one slot a wild fits) is answered by the page after a
+  // moment, and the log says so. The server still asks every seat (asking leaks nothing). What a
+  // game's renderer lists in PACE stays a key press or a click, as in the terminal
+  // (host/forced.py): Trash's draw from the stock is the turn itself. A real-time game (Spit)
+  // always leaves the moment to the player.
   answerAlone() {
     const view = this.view;
     const v = this.version;
     if (!this.mine || !this.seated || !view || view.outcome || view.seat !== this.mine.seat) return;
     if (view.current_player !== view.seat || view.legal_actions.length !== 1 || this.answered === v) return;
     if (this.renderer && this.renderer.holding && this.renderer.holding()) return; // asked again on resume (ctx.resume)
-    this.answered = v;
     const action = view.legal_actions[0];
+    if (this.renderer && this.renderer.PACE && this.renderer.PACE.has(action)) return; // the player's own pace
+    this.answered = v;
     setTimeout(() => {
       if (this.stopped || this.version !== v || this.actedOn === v) return;
       if (this.view.legal_actions.length !== 1 || this.view.legal_actions[0] !== action) return;
@@ -405,7 +427,7 @@ class TablePage {
     }, AUTO_ANSWER_MS);
   }
 
-  // Undo (issue 15 item 8): the lines of the moves taken back leave the log, one line says what
+  // Undo (docs/web.md): the lines of the moves taken back leave the log, one line says what
   // was taken back, and the state frame that follows redraws the board at the earlier position.
   undone(f) {
     if (typeof f.next_event === "number") {
@@ -443,14 +465,28 @@ class TablePage {
     this.el.chatLog.scrollTop = this.el.chatLog.scrollHeight;
   }
 
-  // A real-time game stands still while a player is away, then counts down (R9).
+  // A real-time game stands still while a player is away, then counts down (R9); it starts with a
+  // countdown too (ready, 3, 2, 1), drawn over the table as the terminal does.
   pauseNote() {
     clearInterval(this.ticker);
+    clearInterval(this.overTicker);
     const p = this.info.pause;
+    const over = this.el.countdown;
+    over.hidden = true;
     if (!p) return null;
+    if (p.countdown !== null) {
+      const end = Date.now() + p.countdown * 1000;
+      const tick = () => {
+        const n = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+        over.replaceChildren(h("span", { class: "ready" }, t("web.countdown.ready")), h("b", {}, n ? String(n) : t("web.countdown.go")));
+      };
+      over.hidden = false;
+      tick();
+      this.overTicker = setInterval(tick, 100);
+    }
     const el = h("p", { class: "pause-note", role: "status", "data-testid": "pause" });
     if (p.countdown === null) {
-      el.textContent = t("web.paused", { who: p.waiting.map((s) => this.names()[s]).join(", ") });
+      el.textContent = t("web.paused", { who: joinList(p.waiting.map((s) => this.names()[s])) });
     } else {
       const end = Date.now() + p.countdown * 1000;
       const tick = () => { el.textContent = t("web.resuming", { n: Math.max(0, Math.ceil((end - Date.now()) / 1000)) }); };
@@ -460,16 +496,26 @@ class TablePage {
     return el;
   }
 
-  // The hint bot's advice from this seat's view: said in words, and its control outlined.
+  // The hint bot's advice from this seat's view: said in words ("Suggested: draw from the stock"),
+  // and its control outlined. It answers one position: a reply for another (the table moved on
+  // while the bot thought) is dropped, and the toast goes as soon as the next state comes.
   showHint(f) {
-    if (f.version !== this.version) return; // the table moved on meanwhile
-    flash(t("web.hint_says", { bot: f.bot, action: f.action }));
+    if (f.version !== this.version) return;
+    this.dropHint();
+    const said = this.renderer && this.renderer.describe ? this.renderer.describe(f.action, { t, view: this.view }) : f.action;
+    this.hintToast = flash(t("web.hint_says", { action: said }));
+    this.hintToast.dataset.version = f.version;
     const parts = f.action.split(" ");
     const pile = parts[1] === "play" || parts[1] === "fill" ? `select ${parts[2]}` : null; // Spit: the pile first
     for (const key of [f.action, pile]) {
       const el = key && this.el.board.querySelector(`[data-legal="${CSS.escape(key)}"]`);
       if (el) { el.classList.add("hinted"); el.focus?.(); break; }
     }
+  }
+
+  dropHint() {
+    if (this.hintToast) this.hintToast.remove();
+    this.hintToast = null;
   }
 
   // this seat's step in the fair deal (commit again, reveal), whenever the table changes
@@ -524,7 +570,9 @@ class TablePage {
     } catch (e) { flash(e.message); }
   }
 
-  names() { return this.info.seats.map(seatName); }
+  names() { return this.info.seats.map(personName); }
+
+  kinds() { return this.info.seats.map(personKind); }
 
   renderSeats() {
     const info = this.info;
@@ -592,6 +640,7 @@ class TablePage {
         t("web.start"))
       : null;
     this.el.chatForm.hidden = !(this.mine && this.seated); // people at the table talk; spectators read
+    this.el.chatNote.hidden = !this.el.chatForm.hidden || this.seated === undefined; // said once the socket says who we are
     const record = info.status === "over"
       ? h("p", {}, h("a", { href: `/api/tables/${info.id}/record`, download: "", "data-testid": "record" }, t("web.record")),
         " · ", h("a", { href: replayLink(info.id, this.mine ? this.mine.seat : null), "data-link": true, "data-testid": "replay-link" },
@@ -614,10 +663,13 @@ class TablePage {
       this.el.board.replaceChildren(h("pre", {}, JSON.stringify(this.view, null, 1)));
       return;
     }
-    this.renderer.render(this.el.board, this.view, {
-      t, h, lang, names: this.names(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
+    const before = capture(this.el.board); // motion.js: where the cards were, for the moves to the new state
+    const view = this.view;
+    this.renderer.render(this.el.board, view, {
+      t, h, lang, names: this.names(), kinds: this.kinds(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
       table: this.info, resume: () => this.answerAlone(),
     });
+    animate(this.el.board, before, this.renderer.exitTo ? (code) => this.renderer.exitTo(code, view) : null);
     const banner = this.view.outcome && this.el.board.querySelector("[data-testid=status]");
     if (banner) {  // the end banner: watch the game again, as this seat saw it
       banner.append(h("a", { href: replayLink(this.info.id, this.view.seat), "data-link": true, class: "again",
@@ -650,7 +702,7 @@ async function replay(id) {
   document.title = `cardtable · ${info.title}`;
   const renderer = await import(`./games/${info.game}.js`).catch(() => null);
   connEl.textContent = "";
-  await replayPage(app, id, { h, api, names: info.seats.map(seatName), renderer, info });
+  await replayPage(app, id, { h, api, names: info.seats.map(personName), kinds: info.seats.map(personKind), renderer, info });
 }
 
 async function howto(game) {

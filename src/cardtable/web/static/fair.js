@@ -9,6 +9,8 @@
 // seat has committed. crypto.subtle (SHA-256) exists only on https or localhost: elsewhere the
 // page sends no commitment and the server makes the seat's seed, as for a bot.
 
+import { joinList } from "./i18n.js";
+
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const bytesOf = (text) => new Uint8Array((text.match(/../g) || []).map((x) => parseInt(x, 16)));
 const slot = (id, seat) => `ct.fair.${id}.${seat}`;
@@ -73,7 +75,7 @@ export function fairPanel(info, { h, t, names }) {
       `${f.server_commitment.slice(0, 12)}…`)), // always in sight; the whole of it inside
     h("p", {}, t("web.fair.commitment"), " ", h("span", { "data-testid": "fair-commitment" }, code(h, f.server_commitment))));
   if (info.status === "open" && f.waiting.length) {
-    const who = f.waiting.map((s) => names[s]).join(", ");
+    const who = joinList(f.waiting.map((s) => names[s]));
     const all = f.seat_commitments.every((c) => c !== null);
     panel.append(h("p", { class: "muted", "data-testid": "fair-waiting" },
       t(all ? "web.fair.waiting_reveal" : "web.fair.waiting_commit", { who })));

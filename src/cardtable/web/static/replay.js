@@ -3,9 +3,10 @@
 // draws it with the game's own renderer, with nothing to click. Keys as in the terminal replay:
 // → / Space / Enter / n the next step, ← / p the one before, Home the deal, End the last step.
 // The Review panel (Trash and Trex) lists the chosen seat's costliest decisions from
-// GET /api/tables/<id>/review?seat=N; each entry moves the replay to its step.
-import { t, lang, digits } from "./i18n.js";
+// GET /api/tables/<id>/review?seat=N; each entry moves the replay to the position of its decision.
+import { t, lang, digits, joinList } from "./i18n.js";
 import { presetLabel } from "./words.js";
+import { ownText } from "./events.js";
 
 const REVIEWED = new Set(["trash", "trex"]); // the games cardtable.review judges (Spit is a race)
 
@@ -19,7 +20,10 @@ function lost(unit, loss) {
   return t("web.review.points", { value: digits(tenths ? `−${tenths.toFixed(1)}` : "0") });
 }
 
-// The panel's content for one seat's review (`data`), each costly decision a button to its step
+// The panel's content for one seat's review (`data`), each costly decision a button to the position
+// it was made in: a decision's `step` numbers its action in the record (1 = the first), and the
+// replay's step k is the position after k actions, so the decision is taken at step `step - 1`
+// (as the terminal replay's review opens it).
 function reviewBody(h, data, { move, show, who }) {
   const out = [h("h2", {}, t("web.review.title", { who })),
     h("p", { class: "muted", "data-testid": "review-summary" }, t("web.review.summary", {
@@ -29,7 +33,7 @@ function reviewBody(h, data, { move, show, who }) {
     out.push(h("p", {}, t("web.review.costliest")));
     out.push(h("ol", { class: "review-list", "data-testid": "review-costliest" }, data.costliest.map((d) => h("li", {},
       h("button", { type: "button", class: "review-entry", "data-testid": `review-step-${d.step}`, "data-step": d.step,
-        onclick: () => show(d.step) },
+        onclick: () => show(d.step - 1) },
       h("b", {}, t("web.review.step", { step: digits(d.step) })), " · ",
       t("web.review.played", { move: move(d.played) }), " · ",
       t("web.review.best", { move: move(d.best) }), " · ",
@@ -40,8 +44,8 @@ function reviewBody(h, data, { move, show, who }) {
     out.push(h("p", {}, t("web.review.contracts")));
     out.push(h("ul", { class: "review-list", "data-testid": "review-contracts" }, data.contracts.map((d) => h("li", {},
       t("web.review.contract", { deal: digits(d.deal), move: move(d.played),
-        values: Object.entries(d.values).sort((a, b) => b[1] - a[1])
-          .map(([a, v]) => `${move(a)} ${digits((v > 0 ? "+" : "") + v.toFixed(1)).replace("-", "−")}`).join(", ") })))));
+        values: joinList(Object.entries(d.values).sort((a, b) => b[1] - a[1])
+          .map(([a, v]) => `${move(a)} ${digits((v > 0 ? "+" : "") + v.toFixed(1)).replace("-", "−")}`)) })))));
   }
   return out;
 }
@@ -69,7 +73,7 @@ document.addEventListener("keydown", (e) => {
   active.show(to);
 }, true);
 
-export async function replayPage(app, id, { h, api, names, renderer, info }) {
+export async function replayPage(app, id, { h, api, names, kinds, renderer, info }) {
   const params = new URLSearchParams(location.search);
   const seatParam = params.get("seat");
   const r = {
@@ -85,7 +89,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     r.show(r.step);
     if (!review.hidden) r.review();
   } }, h("option", { value: "none" }, t("web.replay.spectator")),
-  info.seats.map((s) => h("option", { value: String(s.seat) }, `${t("web.seat", { n: s.seat })} · ${names[s.seat]}`)));
+  info.seats.map((s) => h("option", { value: String(s.seat) }, [names[s.seat], kinds[s.seat]].filter(Boolean).join(" · "))));
   seatSel.value = r.seat === null ? "none" : String(r.seat);
   const button = (testid, text, title, to) => h("button", { type: "button", "data-testid": testid, title,
     onclick: () => r.show(to()) }, text);
@@ -127,7 +131,7 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     if (r.seat !== seat || review.hidden) return; // another seat was chosen meanwhile
     const move = (a) => (renderer && renderer.describe ? renderer.describe(a, { t }) : a);
     review.replaceChildren(close, ...reviewBody(h, data, { move, show: (step) => r.show(step),
-      who: `${t("web.seat", { n: seat })} · ${names[seat]}` }));
+      who: names[seat] }));
   };
 
   r.show = async (to) => {
@@ -146,11 +150,13 @@ export async function replayPage(app, id, { h, api, names, renderer, info }) {
     counter.textContent = t("web.replay.step", { i: data.step, n: data.steps });
     const query = `?seat=${r.seat === null ? "none" : r.seat}&step=${data.step}`;
     history.replaceState(null, "", `/t/${id}/replay${query}`);
-    log.replaceChildren(...data.log.map((e) => h("li", { value: e.seq + 1, "data-seq": e.seq }, e.text)));
+    // the players by name and the chosen seat as "you", as at the table
+    log.replaceChildren(...data.log.map((e) => h("li", { value: e.seq + 1, "data-seq": e.seq }, ownText(info.game, e, r.seat, names))));
+    for (const e of data.view.events) e.text = ownText(info.game, e, r.seat, names);
     log.scrollTop = log.scrollHeight;
     const view = { ...data.view, legal_actions: [] }; // a replay is watched: nothing to play
     if (renderer) {
-      renderer.render(r.board, view, { t, h, lang, names, act: () => {}, seat: r.seat, table: info, replay: true });
+      renderer.render(r.board, view, { t, h, lang, names, kinds, act: () => {}, seat: r.seat, table: info, replay: true });
     } else {
       r.board.replaceChildren(h("pre", {}, JSON.stringify(view, null, 1)));
     }

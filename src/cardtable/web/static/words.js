@@ -1,7 +1,7 @@
 // Words for players: the names and one-line explanations of games, presets, options and their
 // choices (web.game.*, web.preset.*, web.option.*, web.choice.* in the page's catalog). A name
 // the catalog does not have yet shows as the server gave it.
-import { digits, has, t } from "./i18n.js";
+import { digits, has, joinList, t } from "./i18n.js";
 
 const or = (key, fallback, values) => (has(key) ? t(key, values) : fallback);
 
@@ -19,7 +19,7 @@ export function valueText(game, name, value) {
   if (has(key)) return t(key);
   if (value === true) return t("web.lobby.yes");
   if (value === false) return t("web.lobby.no");
-  return digits(Array.isArray(value) ? value.join(", ") : String(value));
+  return digits(Array.isArray(value) ? joinList(value) : String(value));
 }
 
 // "Wild cards: Kings" for a table's changed option

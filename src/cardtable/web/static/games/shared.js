@@ -1,14 +1,16 @@
 // What the game pages share: card faces, a keyboard that is live only while its page is shown,
 // panels that stay open across redraws, the help panel, the key legend and the final standings.
 // Not a game: app.js only imports games/<game>.js for a registered game's name.
+import { isolate } from "../i18n.js";
 import { optionText, presetLabel } from "../words.js";
 
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
+// A card's face in text, rank first ("10♣"), isolated left to right on a right-to-left page.
 export function cardLabel(code) {
   if (code === "JK") return "🃏";
   const rank = code[0] === "T" ? "10" : code[0];
-  return rank + SUITS[code[1]];
+  return isolate(rank + SUITS[code[1]]);
 }
 
 // A card face (code like "QH", "TD", "JK"), or a back for null/undefined. `cls` adds classes.
@@ -17,8 +19,21 @@ export function card(h, code, attrs = {}, cls = "") {
     return h("div", { class: `card back ${cls}`, ...attrs }, h("span", { class: "sr" }, "face down"));
   }
   const red = code[1] === "H" || code[1] === "D" || code === "JK";
-  return h("div", { class: `card face ${red ? "red" : "black"} ${cls}`, "data-card": code, ...attrs },
+  const ten = code[0] === "T" ? "ten" : ""; // "10♣": three characters in the corner
+  return h("div", { class: `card face ${red ? "red" : "black"} ${ten} ${cls}`, "data-card": code, ...attrs },
     h("span", { class: "corner" }, cardLabel(code)), h("span", { class: "pip" }, code === "JK" ? "🃏" : SUITS[code[1]]));
+}
+
+// A seat in words: "you" for the viewer's own, else the player's name (ctx.names: "Ben", "Ada").
+export function seatWord(ctx, s, me) {
+  if (s === me) return ctx.t("web.you");
+  return (ctx.names && ctx.names[s]) || ctx.t("web.seat", { n: s });
+}
+
+// A seat's heading in its box: the name in bold and what plays it beside it ("medium bot").
+export function seatHead(ctx, s, me) {
+  const kind = s !== me && ctx.kinds ? ctx.kinds[s] : "";
+  return [ctx.h("b", {}, seatWord(ctx, s, me)), kind ? ctx.h("span", { class: "kind" }, kind) : null];
 }
 
 // An element that acts when clicked, or on Enter/Space while it has the focus.

@@ -1,11 +1,12 @@
-// Spit (RULES.md §3) in the browser: render(root, view, ctx) from the seat's view only.
+// Spit (docs/rules/spit.md) in the browser: render(root, view, ctx) from the seat's view only.
 // Face-down stock cards and spit cards are counts in the view: drawn as backs.
 // Click one of your stock piles, then a spit pile (or an empty space) to move its top. Keys as in
 // the terminal: 1–5 choose a pile (again: drop it; with a pile chosen, the number of an empty space
 // moves the card there), ←/→ or a/d play the chosen card (or any that fits) on S0/S1 and slap in
 // the slap race, Space asks for a spit (again: withdraw), c then ←/→ picks a lone spitter's pile,
 // Esc drops the chosen pile, ? the help.
-import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, standings, togglePanel } from "./shared.js";
+import { joinList } from "../i18n.js";
+import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, seatHead, seatWord, standings, togglePanel } from "./shared.js";
 
 export { cardLabel };
 
@@ -22,6 +23,19 @@ let current = null; // {root, view, ctx} of the last drawing, for the timers' re
 
 function later(ms) {
   setTimeout(() => { if (current && current.root.isConnected) render(current.root, current.view, current.ctx); }, ms);
+}
+
+// An action in words (app.js: the hint): "play A♠ from pile 1 onto S0".
+export function describe(action, { t }) {
+  const w = action.split(" ").slice(1);
+  const c = w[2] ? cardLabel(w[2]) : "";
+  if (w[0] === "play") return t("web.spit.say.play", { c, pile: w[1], k: w[3].slice(1) });
+  if (w[0] === "fill") return t("web.spit.say.fill", { c, pile: w[1], space: w[3] });
+  if (w[0] === "stack") return t("web.spit.say.stack", { c, pile: w[1], onto: w[3] });
+  if (w[0] === "flip") return t("web.spit.say.flip", { pile: w[1] });
+  if (w[0] === "slap" || w[0] === "choose") return t(`web.spit.say.${w[0]}`, { k: w[1].slice(1) });
+  if (w[0] === "spit" || w[0] === "unspit") return t(`web.spit.say.${w[0]}`);
+  return action;
 }
 
 // My legal actions by kind: moves by source pile ("play j CARD Sk" → "Sk", "fill/stack j CARD i" → "i"),
@@ -141,7 +155,7 @@ const live = keyboard((e, lv) => {
 
 // ------------------------------------------------------------------ drawing
 export function render(root, view, ctx) {
-  const { h, t, names, act } = ctx;
+  const { h, t, act } = ctx;
   live(root, view, ctx);
   current = { root, view, ctx };
   if (drawn !== view) {  // a new state: flash the piles that changed for a moment
@@ -154,7 +168,7 @@ export function render(root, view, ctx) {
   const me = view.seat;
   const opp = me === null ? 1 : 1 - me;
   const bottom = me === null ? 0 : me;
-  const name = (s) => (s === me ? t("web.you") : names[s] || t("web.seat", { n: s }));
+  const name = (s) => seatWord(ctx, s, me); // "you", or the player's name
   const { moves, other } = parse(view);
   if (selected !== null && (me === null || view.phase !== "play" || !myTop(view, selected))) selected = null;
   if (choosing && !(view.phase === "play" || view.phase === "spit_pending")) choosing = false;
@@ -172,7 +186,8 @@ export function render(root, view, ctx) {
     // same-rank stacking: ×n face-up cards; +n face-down beneath
     const count = [cards.length > 1 ? `×${cards.length}` : "", down ? `+${down}` : ""].filter(Boolean).join(" ");
     const el = h("div", { class: `sp-pile ${flash ? "changed" : ""}`, "data-testid": s === me ? `my-pile-${j}` : `pile-${s}-${j}` },
-      top ? card(h, top) : down ? card(h, null) : h("div", { class: "card empty" }),
+      top ? card(h, top, { "data-anim": `pile:${s}:${j}` }) : down ? card(h, null, { "data-anim": `pile:${s}:${j}` })
+        : h("div", { class: "card empty", "data-anim": `pile:${s}:${j}` }),
       h("span", { class: "num" }, count ? `${j} · ${count}` : `${j}`));
     if (s !== me) return el;
     if (selected === j) el.classList.add("selected");
@@ -202,7 +217,9 @@ export function render(root, view, ctx) {
     const whose = me === null ? "" : k === me ? t("web.spit.yours") : t("web.spit.theirs");
     const flash = before && before.spit_tops[k] !== top;
     const el = h("div", { class: `sp-centre ${flash ? "changed" : ""} ${view.phase === "slap" && top ? "slap" : ""}`, "data-testid": `spit-${k}` },
-      top ? card(h, top) : h("div", { class: "card empty" }),
+      // motion.js: a card played here flies from its pile; a spit card from its owner's spit cards
+      top ? card(h, top, { "data-anim": `spit:${k}`, "data-from": `[data-testid="spit-cards-${k}"]` })
+        : h("div", { class: "card empty", "data-anim": `spit:${k}` }),
       h("span", { class: "num" }, [`S${k}`, whose, top ? t(view.spit_sizes[k] === 1 ? "web.spit.size1" : "web.spit.size", { n: view.spit_sizes[k] }) : t("web.spit.unused")]
         .filter(Boolean).join(" · ")));
     const play = targets.get(`S${k}`);
@@ -243,13 +260,13 @@ export function render(root, view, ctx) {
   } else if (selected !== null) {
     status = t("web.spit.pick_target", { n: selected });
   } else if (view.spit_requests.some(Boolean)) {
-    status = t("web.spit.requested", { who: view.spit_requests.map((r, s) => (r ? name(s) : null)).filter((x) => x !== null).join(", ") });
+    status = t("web.spit.requested", { who: joinList(view.spit_requests.map((r, s) => (r ? name(s) : null)).filter((x) => x !== null)) });
   } else {
     status = me === null ? t("web.spit.watching") : t("web.spit.play");
   }
   const phase = view.outcome ? null : h("span", { class: `sp-phase sp-${view.phase}`, "data-testid": "phase" }, t(`web.spit.phase.${view.phase}`));
   // a seat's line, as in the terminal: cards held, spit cards (a count; on a phone only here), points
-  const who = (s) => h("div", { class: "who" }, h("b", {}, `${t("web.seat", { n: s })} · ${name(s)}`), " · ",
+  const who = (s) => h("div", { class: "who" }, ...seatHead(ctx, s, me), " · ",
     t("web.spit.held", { n: view.cards_held[s] }), h("span", { class: "sp-spitcount" }, " · ", t("web.spit.spit_cards", { n: view.spit_cards[s] })),
     view.scoring === "points" ? ` · ${t("web.spit.points", { n: view.scores[s] })}` : "");
   const lastEvent = view.events.length ? view.events[view.events.length - 1].text : "";
@@ -258,7 +275,7 @@ export function render(root, view, ctx) {
   if (view.outcome) {  // the cards each seat had left when the last round was collected (SP-26), as the terminal shows
     const held = view.cards_held.slice();
     for (const e of view.events) if (e.kind === "collect" && e.seat !== null && e.value !== null) held[e.seat] = e.value;
-    result = standings(ctx, [bottom, opp].map((s) => [`${t("web.seat", { n: s })} · ${name(s)}`,
+    result = standings(ctx, [bottom, opp].map((s) => [name(s),
       t("web.spit.cards_left", { n: held[s] }) + (view.scoring === "points" ? ` · ${t("web.spit.points", { n: view.scores[s] })}` : ""),
       view.outcome.winners.includes(s)]));
   }

@@ -1,8 +1,8 @@
-// Trash (RULES.md §1) in the browser: render(root, view, ctx) from the seat's view only.
+// Trash (docs/rules/trash.md) in the browser: render(root, view, ctx) from the seat's view only.
 // Face-down slots are null in the view; they are drawn as card backs. Keys as in the terminal:
 // Enter/Space draw (or displace), d the discard, 1–9 and 0 a slot for the wild, y/n displace or
 // decline, ? the help.
-import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, standings, togglePanel } from "./shared.js";
+import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, seatHead, seatWord, standings, togglePanel } from "./shared.js";
 
 export { cardLabel };
 
@@ -12,10 +12,42 @@ const isWild = (code, mode) => code === "JK" || (WILD_RANKS[mode] || "").include
 // the number a card stands for (A = 1 … 10)
 const number = (code) => "A23456789T".indexOf(code[0]) + 1;
 
-// An action in words (app.js: the log line of a question the page answered by itself).
+// Single actions the page never takes for the player (app.js answerAlone; host/forced.py PACE):
+// drawing from the stock is the turn itself, a key press or a click as in the terminal.
+export const PACE = new Set(["stock"]);
+
+const NOTE_MS = 1500;
+let note = null; // {text, until}: why the last key did nothing
+
+// An action in words (app.js: the log line of a question the page answered by itself, the hint).
 export function describe(action, { t }) {
   if (action.startsWith("wild ")) return t("web.trash.auto.wild", { n: action.slice(5) });
   return t(`web.trash.auto.${action}`);
+}
+
+const GAME_KEYS = new Set(["Enter", " ", "d", "y", "n", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+
+// Why a key of the game's does nothing now, in a short sentence.
+function whyNot(key, view, ctx) {
+  const { t } = ctx;
+  const slots = view.legal_actions.filter((a) => a.startsWith("wild ")).map((a) => a.slice(5)).join(" ");
+  if (view.current_player !== view.seat) return t("web.trash.note.not_your_turn", { who: seatWord(ctx, view.current_player, view.seat) });
+  if (view.phase === "draw") {
+    if (key !== "d") return t("web.trash.note.draw_first");
+    const top = view.discard.length ? view.discard[view.discard.length - 1] : null;
+    return top ? t("web.trash.note.no_discard", { c: cardLabel(top) }) : t("web.trash.note.discard_empty");
+  }
+  if (view.phase === "place_wild") {
+    return /^[0-9]$/.test(key) ? t("web.trash.note.no_slot", { n: key === "0" ? 10 : key, slots })
+      : t("web.trash.note.place_wild", { slots });
+  }
+  return t("web.trash.note.displace");
+}
+
+function say(root, view, ctx, text) {
+  note = { text, until: Date.now() + NOTE_MS };
+  render(root, view, ctx);
+  setTimeout(() => { if (root.isConnected && note && Date.now() >= note.until) { note = null; render(root, view, ctx); } }, NOTE_MS + 20);
 }
 
 const live = keyboard((e, { root, view, ctx }) => {
@@ -30,18 +62,22 @@ const live = keyboard((e, { root, view, ctx }) => {
   if (view.phase === "draw") action = { Enter: "stock", " ": "stock", d: "discard" }[key];
   else if (view.phase === "place_wild" && /^[0-9]$/.test(key)) action = `wild ${key === "0" ? 10 : key}`;
   else if (view.phase === "displace") action = { Enter: "displace", " ": "displace", y: "displace", n: "decline" }[key];
-  if (!action || !view.legal_actions.includes(action)) return false;
-  ctx.act(action);
+  if (action && view.current_player === view.seat && view.legal_actions.includes(action)) {
+    note = null;
+    ctx.act(action);
+    return true;
+  }
+  if (!GAME_KEYS.has(key)) return false;
+  say(root, view, ctx, whyNot(key, view, ctx)); // a key of the game's that does nothing says why
   return true;
 });
 
 export function render(root, view, ctx) {
-  const { h, t, names, act } = ctx;
+  const { h, t, act } = ctx;
   live(root, view, ctx);
   const me = view.seat;
   const legal = new Set(view.legal_actions);
-  const name = (s) => (s === me ? t("web.you") : names[s] || t("web.seat", { n: s }));
-  const label = (s) => `${t("web.seat", { n: s })} · ${name(s)}`;
+  const name = (s) => seatWord(ctx, s, me); // "you", or the player's name
   const face = (code, attrs = {}) => card(h, code, attrs, code && isWild(code, view.wild_mode) ? "wild" : "");
   const clickable = (action, el) => (legal.has(action) ? actionable(el, action, act) : el);
 
@@ -51,12 +87,12 @@ export function render(root, view, ctx) {
   const layouts = order.map((s) => {
     const slots = view.layouts[s].map((c, k) => {
       const slot = k + 1;
-      const el = h("div", { class: "slot" }, face(c), h("span", { class: "num" }, slot));
+      const el = h("div", { class: "slot" }, face(c, { "data-anim": `slot:${s}:${slot}` }), h("span", { class: "num" }, slot));
       return s === me ? clickable(`wild ${slot}`, el) : el;
     });
     const turn = view.current_player === s && !view.outcome;
     return h("div", { class: `player ${turn ? "turn" : ""} ${s === me ? "mine" : ""}`, "data-testid": `layout-${s}` },
-      h("div", { class: "who" }, h("b", {}, label(s)), " · ",
+      h("div", { class: "who" }, ...seatHead(ctx, s, me), " · ",
         t("web.trash.size", { n: view.sizes[s] }), " · ", t("web.trash.won", { n: view.hands_won[s] }),
         turn ? h("span", { class: "to-play" }, " ", t("web.trash.to_play")) : null),
       h("div", { class: "slots" }, slots));
@@ -67,10 +103,13 @@ export function render(root, view, ctx) {
     view.stock_count ? card(h, null) : h("div", { class: "card empty" }),
     h("span", { class: "label" }, t("web.trash.stock", { n: view.stock_count }))));
   const discard = clickable("discard", h("div", { class: "pile", "data-testid": "discard" },
-    top ? face(top) : h("div", { class: "card empty" }),
+    top ? face(top, { "data-anim": "discard" }) : h("div", { class: "card empty", "data-anim": "discard" }),
     h("span", { class: "label" }, t("web.trash.discard_n", { n: view.discard.length }))));
+  // motion.js: a card drawn comes from the stock; a card turned up from a slot, from that slot
+  const came = view.events.filter((e) => e.kind === "draw" || e.kind === "turn_up").pop();
+  const from = !came ? null : came.kind === "draw" ? "[data-testid=stock]" : `[data-anim="slot:${came.seat}:${came.slot ?? came.value}"]`;
   const hand = h("div", { class: "pile", "data-testid": "hand" },
-    view.card_in_hand ? face(view.card_in_hand) : h("div", { class: "card empty" }),
+    view.card_in_hand ? face(view.card_in_hand, { "data-anim": "hand", "data-from": from }) : h("div", { class: "card empty", "data-anim": "hand" }),
     h("span", { class: "label" }, t("web.trash.in_hand")));
 
   const buttons = [];
@@ -114,10 +153,11 @@ export function render(root, view, ctx) {
       view.outcome ? null : h("span", { class: "hand-no" }, head.join(" · ")), " ",
       h("b", {}, status),
       view.outcome ? h("a", { href: "/", "data-link": true, class: "again", "data-testid": "again" }, t("web.again")) : null),
-    view.outcome ? standings(ctx, order.map((s) => [label(s),
+    view.outcome ? standings(ctx, order.map((s) => [name(s),
       `${t("web.trash.size", { n: view.sizes[s] })} · ${t("web.trash.won", { n: view.hands_won[s] })}`,
       view.outcome.winners.includes(s)])) : null,
     h("div", { class: "center" }, stock, discard, hand, h("div", { class: "actions" }, buttons)),
+    h("p", { class: `tr-note ${note ? "on" : ""}`, "data-testid": "note", role: "status" }, note && Date.now() < note.until ? note.text : ""),
     h("p", { class: "last", "data-testid": "last" }, last),
     h("div", { class: "players" }, layouts),
     me === null || view.outcome ? null : legend(ctx, [["Enter", t("web.trash.legend.stock")], ["d", t("web.trash.legend.discard")],

@@ -1,8 +1,9 @@
-// Trex (RULES.md §2) in the browser: render(root, view, ctx) from the seat's view only.
+// Trex (docs/rules/trex.md) in the browser: render(root, view, ctx) from the seat's view only.
 // Other hands are null in the view (unless the table plays open hands): drawn as counts.
 // Keys as in the terminal: ←/→ (↑/↓ a suit row) move a cursor over the cards you may play or the
 // menu, Enter/Space play or choose it, 1–9 choose a menu item, c the score sheet, ? the help.
-import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, panel, standings, togglePanel } from "./shared.js";
+import { isolate, joinList } from "../i18n.js";
+import { actionable, card, cardLabel, helpPanel, keyboard, legend, onControl, panel, seatHead, seatWord, standings, togglePanel } from "./shared.js";
 
 export { cardLabel };
 
@@ -17,7 +18,7 @@ const sortKey = (code) => SUIT_ORDER.indexOf(code[1]) * 13 + RANKS.indexOf(code[
 export const sortHand = (cards) => cards.slice().sort((a, b) => sortKey(a) - sortKey(b));
 // a TX-32 layout rank (2..14) in a suit as a card code
 const layoutCard = (suit, rank) => RANKS[rank - 2] + suit;
-const signed = (n) => (n > 0 ? `+${n}` : String(n));
+const signed = (n) => isolate(n > 0 ? `+${n}` : String(n)); // "-70" reads left to right in Arabic too
 
 // The menu (contracts and doubles first, then done / redeal / keep) and the playable cards, in
 // the order they are drawn.
@@ -35,6 +36,21 @@ export function describe(action, { t }) {
   if (action.startsWith("contract ")) return action.slice(9).split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
   if (action.startsWith("double ")) return t("web.trex.double_card", { card: cardLabel(action.slice(7)) });
   return t(`web.trex.action.${action}`);
+}
+
+// The cards a log line shows after its text (app.js): the hand a seat showed to force a redeal
+// (TX-13), from the view that carries the redeal event; the hand is gone from the table with the
+// deal it ended.
+export function logCards(e, view) {
+  if (e.kind !== "redeal" || e.seat === null || !view) return null;
+  const shown = view.redeal_shown.filter(([s]) => s === e.seat);
+  return shown.length ? sortHand(shown[shown.length - 1][1]) : null;
+}
+
+// Where a card that left the table goes (motion.js): a finished trick to the seat that took it.
+export function exitTo(code, view) {
+  if (view.trick.length || !view.last_trick.some(([, c]) => c === code)) return null;
+  return `[data-testid="seat-${view.last_trick_winner}"]`;
 }
 
 // The end-of-deal summary: when a deal is scored the page shows the deal's scores and the running
@@ -111,7 +127,7 @@ const live = keyboard((e, { root, view, ctx }) => {
 });
 
 export function render(root, view, ctx) {
-  const { h, t, names } = ctx;
+  const { h, t } = ctx;
   const act = (action) => { // a move of the player's is also their "go on"
     if (summaryOn) { dealsSeen.n = view.deal_scores.length; summaryOn = false; }
     ctx.act(action);
@@ -125,9 +141,7 @@ export function render(root, view, ctx) {
   summaryOn = view.deal_scores.length > dealsSeen.n;
   const legal = new Set(view.legal_actions);
   const { menu } = fixCursor(view);
-  const name = (s) => (s === me ? t("web.you") : names[s] || t("web.seat", { n: s }));
-  // the seat number too: three bots of one kind share a name
-  const label = (s) => `${t("web.seat", { n: s })} · ${name(s)}`;
+  const label = (s) => seatWord(ctx, s, me); // "you", or the player's name
   const count = (key, n) => t(n === 1 ? `${key}1` : key, { n }); // "1 trick", "3 tricks"
   const contractName = (code) => code.split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
   const mark = (action, el) => {
@@ -145,6 +159,7 @@ export function render(root, view, ctx) {
   const base = me ?? 0;
   const at = (i) => (base + i) % 4;
   const trickBy = new Map(view.trick.map(([s, c]) => [s, c]));
+  const playedBy = new Map(view.events.filter((e) => (e.kind === "play" || e.kind === "open") && e.card).map((e) => [e.card, e.seat]));
   const notes = new Map(); // what the last action says about a seat: passes, revokes
   for (const e of view.events) {
     if ((e.kind === "pass" || e.kind === "revoke") && e.seat !== null) notes.set(e.seat, t(`web.trex.note.${e.kind}`));
@@ -161,7 +176,7 @@ export function render(root, view, ctx) {
     }
     if (out >= 0) meta.push(t("web.trex.out", { place: t(`web.trex.place.${out}`) }));
     return h("div", { class: `tx-seat tx-${place} ${turn ? "turn" : ""}`, "data-testid": `seat-${s}` },
-      h("div", { class: "who" }, h("b", {}, label(s)),
+      h("div", { class: "who" }, ...seatHead(ctx, s, me),
         s === view.kingdom_holder ? h("span", { class: "tx-badge", title: t("web.trex.holder") }, "♛") : null,
         s === view.dealer ? h("span", { class: "tx-badge", title: t("web.trex.dealer") }, "D") : null),
       h("div", { class: "tx-meta" }, meta.join(" · ")),
@@ -169,8 +184,10 @@ export function render(root, view, ctx) {
       shown ? h("div", { class: "tx-mini" }, sortHand(shown).map((c) => card(h, c))) : null,
       captured.length ? h("div", { class: "tx-mini", title: t("web.trex.captured") }, captured.map((c) => card(h, c))) : null);
   };
+  // motion.js: a card in the trick flies from the hand that played it (mine: from its place in my hand)
   const trickSlot = (s, place) => h("div", { class: `tx-play tx-p-${place}`, "data-testid": `trick-${s}` },
-    trickBy.has(s) ? card(h, trickBy.get(s)) : h("div", { class: "card empty" }));
+    trickBy.has(s) ? card(h, trickBy.get(s), { "data-anim": `trick:${s}`, "data-from": s === me ? null : `[data-testid="seat-${s}"]` })
+      : h("div", { class: "card empty", "data-anim": `trick:${s}` }));
   const places = ["bottom", "right", "top", "left"]; // places[i]: the seat i turns after me
   const inTricks = view.phase === "trick" && view.contract && view.contract !== "TR";
   const trickNo = inTricks
@@ -186,7 +203,7 @@ export function render(root, view, ctx) {
   const last = view.last_trick.length
     ? h("div", { class: "tx-last", "data-testid": "last-trick" },
       h("span", { class: "label" }, t("web.trex.last_trick", { who: label(view.last_trick_winner) })),
-      view.last_trick.map(([s, c]) => h("span", { class: "tx-lt" }, card(h, c), h("small", {}, s === me ? t("web.you") : s))))
+      view.last_trick.map(([s, c]) => h("span", { class: "tx-lt" }, card(h, c), h("small", {}, label(s)))))
     : null;
 
   // prompts: contract menu, redeal, doubling, passing (numbered as the keys 1–9)
@@ -198,13 +215,19 @@ export function render(root, view, ctx) {
 
   // my hand, sorted by suit; the legal cards are clickable
   const hand = me === null ? null : h("div", { class: "tx-hand", "data-testid": "hand" },
-    sortHand(view.hand).map((c) => mark(c, card(h, c))));
+    sortHand(view.hand).map((c) => mark(c, card(h, c, { "data-anim": `hand:${c}` }))));
 
   // the Trex layout: one row per suit, low to high, with the next rank wanted at each end
   const layoutRows = LAYOUT_SUITS.map((suit, k) => {
     const row = view.layout[k];
     const cells = [];
-    if (row) for (let r = row[0]; r <= row[1]; r++) cells.push(card(h, layoutCard(suit, r)));
+    if (row) {
+      for (let r = row[0]; r <= row[1]; r++) {
+        const code = layoutCard(suit, r);
+        const by = playedBy.get(code);
+        cells.push(card(h, code, { "data-anim": `row:${code}`, "data-from": by !== undefined && by !== me ? `[data-testid="seat-${by}"]` : null }));
+      }
+    }
     return h("div", { class: "tx-row", "data-testid": `layout-${suit}` },
       h("span", { class: `tx-suit ${suit === "H" || suit === "D" ? "red" : ""}` }, SUITS[suit]),
       cells.length ? cells : h("span", { class: "muted-light" }, t("web.trex.unopened")),
@@ -213,18 +236,15 @@ export function render(root, view, ctx) {
   });
   const layout = view.phase === "trex" || view.layout.some((r) => r)
     ? h("div", { class: "tx-layout", "data-testid": "trex-layout" }, h("h3", {}, t("web.trex.layout")), layoutRows,
-      view.finishing.length ? h("p", {}, t("web.trex.finishing"), " ", view.finishing.map(label).join(", ")) : null)
+      view.finishing.length ? h("p", {}, t("web.trex.finishing"), " ", joinList(view.finishing.map(label))) : null)
     : null;
 
-  // public extras: doubled cards, hands shown for a redeal, exposed twos
+  // public extras: doubled cards, exposed twos. A hand shown to force a redeal belongs to the deal
+  // it ended: it is told in the log with the redeal (logCards), never drawn beside the new hands.
   const extras = [];
   if (view.doubled.length) {
     extras.push(h("div", { class: "tx-extra", "data-testid": "doubled" }, t("web.trex.doubled"), " ",
       view.doubled.map(([c, s]) => h("span", { class: "tx-tag" }, `${cardLabel(c)} (${label(s)})`))));
-  }
-  for (const [s, cards] of view.redeal_shown) {
-    extras.push(h("div", { class: "tx-extra" }, t("web.trex.redeal_shown", { who: label(s) }), " ",
-      h("span", { class: "tx-mini" }, sortHand(cards).map((c) => card(h, c)))));
   }
   const twos = view.exposed_twos.map((cards, s) => [s, cards]).filter(([, cards]) => cards.length);
   if (twos.length) {  // partnership Trex (TX-V2)
@@ -260,7 +280,7 @@ export function render(root, view, ctx) {
     t("web.trex.score_sheet"),
     h("table", {},
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("web.trex.contract")),
-        seats.map((s) => h("th", { title: name(s) }, s === me ? t("web.you") : t("web.seat", { n: s }))))),
+        seats.map((s) => h("th", {}, label(s))))),
       h("tbody", {}, body), h("tfoot", {}, foot)));
 
   let summary = null;
@@ -282,7 +302,7 @@ export function render(root, view, ctx) {
   if (view.outcome) {
     const w = view.outcome.winners;
     status = w.length !== 1 ? t("web.trex.shared")
-      : w[0] === me ? t("web.trex.you_won") : t("web.trex.winner", { who: name(w[0]) });
+      : w[0] === me ? t("web.trex.you_won") : t("web.trex.winner", { who: label(w[0]) });
   } else if (me !== null && view.current_player === me && view.legal_actions.length) {
     status = t(`web.trex.prompt.${view.phase}`);
   } else {
@@ -295,7 +315,7 @@ export function render(root, view, ctx) {
   const left = view.contracts_left.filter((c) => c !== view.contract);
   const info = [t("web.trex.dealer_is", { who: label(view.dealer) })];
   if (!view.contract) info.push(t("web.trex.not_announced"));
-  info.push(t("web.trex.left", { names: left.length ? left.map(contractName).join(", ") : "—" }));
+  info.push(t("web.trex.left", { names: left.length ? joinList(left.map(contractName)) : "—" }));
   if (inTricks && (view.contract.split("+").includes("KH") || view.contract === "CX")) {
     info.push(t(view.hearts_broken ? "web.trex.hearts_broken" : "web.trex.hearts_not_broken"));
   }
@@ -320,7 +340,7 @@ export function render(root, view, ctx) {
     me === null || view.outcome ? null : legend(ctx, [["←/→", t("web.trex.legend.cursor")], ["Enter", t("web.trex.legend.play")],
       ["1–9", t("web.trex.legend.menu")], ["c", t("web.trex.legend.sheet")], ["?", t("web.legend.help")]]),
     helpPanel(ctx, "trex", [t("web.trex.deals", { n: view.num_deals }),
-      t("web.trex.contracts", { names: [...new Set(view.contracts_left.concat(view.deal_scores.map((r) => r[3])))].map(contractName).join(", ") }),
+      t("web.trex.contracts", { names: joinList([...new Set(view.contracts_left.concat(view.deal_scores.map((r) => r[3])))].map(contractName)) }),
       view.partnership ? t("web.trex.partnership") : null,
       view.hands.every((x) => x !== null) ? t("web.trex.open_hands") : null].filter(Boolean), keys),
   ].filter(Boolean));

@@ -1,0 +1,47 @@
+"""A Spit table's countdown drawn over the table (ready, 3, 2, 1, as the terminal does) while the
+table's `pause` counts down, and the chat's word to a spectator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.server.netserver import Server
+
+from .fakesocket import FakeTable, new_state, sync_api
+
+
+def test_spit_the_countdown_shows_over_the_table_while_the_table_counts_down(server: Server, watched: Any):
+    table = FakeTable(server, watched, "spit")
+    page = table.page
+    table.show(new_state("spit", 0))
+    countdown = page.get_by_test_id("countdown")
+    sync_api.expect(countdown).to_be_hidden()
+    table.socket.send({"type": "table", "table": {**table.info, "pause": {"waiting": [], "countdown": 3}}})
+    sync_api.expect(countdown).to_be_visible()
+    sync_api.expect(countdown).to_contain_text("Ready…")
+    sync_api.expect(countdown.locator("b")).to_have_text("3")
+    sync_api.expect(countdown.locator("b")).to_have_text("2", timeout=5000)
+    table.socket.send({"type": "table", "table": {**table.info, "pause": None}})  # the game goes
+    sync_api.expect(countdown).to_be_hidden()
+    assert not table.w.errors, table.w.errors
+
+
+def test_a_spectator_reads_the_chat_and_is_told_why_there_is_no_box(server: Server, watched: Any):
+    table = FakeTable(server, watched, "trash", seat=None)
+    page = table.page
+    table.show(new_state("trash", 0))
+    table.socket.send({"type": "chat", "messages": [{"name": "Ada", "text": "hello"}]})
+    sync_api.expect(page.get_by_test_id("chat-log")).to_contain_text("hello")
+    sync_api.expect(page.get_by_test_id("chat-input")).to_be_hidden()
+    sync_api.expect(page.get_by_test_id("chat-readonly")).to_have_text(
+        "You are watching: the players at the table write here, spectators read.")
+    assert not table.w.errors, table.w.errors
+
+
+def test_a_seated_player_has_the_chat_box_and_no_spectators_note(server: Server, watched: Any):
+    table = FakeTable(server, watched, "trash")
+    page = table.page
+    table.show(new_state("trash", 0))
+    sync_api.expect(page.get_by_test_id("chat-input")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("chat-readonly")).to_be_hidden()
+    assert not table.w.errors, table.w.errors

@@ -166,7 +166,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         srv = Server(Path(tmp) / "fanout.sqlite3", "--max-per-ip", str(args.spectators + 50),
-                     "--countdown", "0.2").start()
+                     "--max-conn-per-ip", str(args.spectators + 50), "--countdown", "0.2").start()
         try:
             alone = run(srv, 0, args.seconds, 1)
             watched = run(srv, args.spectators, args.seconds, 1)

@@ -1,0 +1,36 @@
+"""The server's benchmarks run (LD1, LD6 and the attacks of the abuse bench), each for a few
+seconds against a real ``cardtable serve``: a benchmark that no test runs stops working unseen.
+The figures they print are not checked here (they belong to bench/, run on a quiet machine); that
+they start, play, measure and stop with status 0 is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def test_ld1_the_load_bench_plays_every_game_over_websockets():
+    out = run("bench/server.py", "--games", "6", "--seconds", "3")
+    assert "verdict:" in out and " all " in out
+
+
+def test_ld6_the_fan_out_bench_runs_with_and_without_spectators():
+    out = run("bench/fanout.py", "--spectators", "10", "--seconds", "2")
+    assert "verdict:" in out
+
+
+@pytest.mark.parametrize("attack", ["undo-flood", "chat-hint"])
+def test_p8_the_abuse_bench_measures_the_honest_player_under_an_attack(attack: str):
+    out = run("bench/abuse.py", "--seconds", "2", "--only", attack)
+    assert f"| {attack} |" in out and "| baseline |" in out

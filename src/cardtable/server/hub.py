@@ -15,6 +15,9 @@ from .protocol import dumps
 from .store import BadRow, SeatRow, Store, TableRow, token_hash
 from .tables import Table
 
+ABANDONED = 60.0
+"""Seconds a game in progress with nobody at it stays in the lobby's list."""
+
 
 class Hub:
     """Every live table: games in progress (replayed) and open tables younger than
@@ -193,12 +196,13 @@ class Hub:
 
     def listing(self) -> list[dict[str, Any]]:
         """The lobby: the last 100 open or playing tables, but not a game in progress that nobody
-        has been at for :attr:`keep` seconds (stale: its link still works). A table whose summary
+        has been at (no player, no spectator) for :data:`ABANDONED` seconds: abandoned, it is no
+        game to watch or join (its link still works, and it is listed again once someone is back). A table whose summary
         cannot be sent (whatever its row holds) is left out and marked broken; the rest is listed."""
         now = time.monotonic()
         out = []
         for t in [t for t in self.tables.values() if t.row.status in ("open", "playing")]:
-            if t.row.status == "playing" and t.idle_since(now) >= self.keep:
+            if t.row.status == "playing" and t.idle_since(now) >= min(self.keep, ABANDONED):
                 continue
             try:
                 entry = t.public()

@@ -13,6 +13,7 @@ worlds so that a whole Trex game answers in a few seconds.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -24,7 +25,9 @@ from ..review import COSTLY, Review, review
 from .hub import Hub
 from .lobby import LobbyError
 from .offload import Busy, Offload
+from .ports import LogError
 from .replay import busy_answer, whole_number
+from .store import ActionRow
 
 WORLDS = 8
 """Worlds dealt per decision: a whole Trex game of 20 deals reviews in 3 to 5 s on this machine
@@ -51,10 +54,23 @@ def review_json(result: Review, shown: int = SHOWN) -> dict[str, Any]:
     }
 
 
-def seat_review(record: dict[str, Any], seat: int, worlds: int = WORLDS) -> dict[str, Any]:
+def seat_review(record: dict[str, Any], seat: int, worlds: int = WORLDS,
+                own: frozenset[int] | None = None) -> dict[str, Any]:
     """The review of ``seat`` in a finished game's record (given as JSON: this runs in a worker
-    process), as the page lists it."""
-    return review_json(review(Record.from_json(record), seat, worlds=worlds, hindsight=True))
+    process), as the page lists it. ``own``: the steps the seat's person chose themselves; the
+    moves a stand-in bot made while they were away are not theirs to be judged on (``None``: every
+    decision of the seat, as for a bot's seat)."""
+    result = review(Record.from_json(record), seat, worlds=worlds, hindsight=True)
+    if own is not None:
+        result = dataclasses.replace(result, decisions=tuple(d for d in result.decisions if d.step in own))
+    return review_json(result)
+
+
+def own_steps(rows: list[ActionRow], seat: int) -> frozenset[int] | None:
+    """The steps of the record (its actions' versions) that ``seat``'s person sent themselves
+    (a client's ``seq`` is logged with them); ``None`` if the seat never had a person's move."""
+    steps = frozenset(r.version for r in rows if r.seat == seat and r.client_seq is not None)
+    return steps or None
 
 
 def review_size(data: dict[str, Any]) -> int:
@@ -78,12 +94,16 @@ def review_endpoint(hub: Hub, offload: Offload, worlds: int = WORLDS) -> Any:
             data = offload.kept(key)
             if data is None:
                 address = request.client.host if request.client is not None else "?"
+                own = own_steps(table.store.actions(table.id), seat)
                 data = await offload.run(key, address, review_size, seat_review, match.record().to_json(),
-                                         seat, worlds)
+                                         seat, worlds, own)
         except LobbyError as exc:
             return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
         except Busy as exc:
             return busy_answer(exc)
+        except LogError:
+            return JSONResponse({"error": "store", "message": "the server's store cannot be read now; try again"},
+                                status_code=503)
         return JSONResponse(data)
 
     return api_review

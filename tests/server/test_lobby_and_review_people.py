@@ -1,0 +1,59 @@
+"""The lobby lists a game in progress only while someone is at it (an abandoned game is no game
+to join or watch), and a seat's review judges the person only on the moves they chose: not on a
+stand-in bot's moves after they left (H6: the review is of a finished game only, as before)."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from cardtable.core.game import TERMINAL
+from cardtable.server.hub import ABANDONED, Hub
+from cardtable.server.review import own_steps, seat_review
+from cardtable.server.store import Store
+
+
+def test_p11_an_abandoned_game_leaves_the_lobby_and_comes_back_when_someone_is_there(tmp_path: Path):
+    hub = Hub(Store(tmp_path / "s.sqlite3"), keep=600.0)
+    table, _ = hub.create("trash", None, {})
+    table.sit(0, "Ada")
+    table.add_bot(1, "random")
+    table.start(seed=3)
+    assert [t["id"] for t in hub.listing()] == [table.id]
+    table.touched = time.monotonic() - ABANDONED - 1  # nobody has been at it for a minute
+    assert hub.listing() == []
+    table.touched = time.monotonic()  # someone came back
+    assert [t["id"] for t in hub.listing()] == [table.id]
+
+
+def test_h6_a_review_judges_a_person_only_on_the_moves_they_chose(tmp_path: Path):
+    store = Store(tmp_path / "s.sqlite3")
+    hub = Hub(store)
+    table, _ = hub.create("trash", None, {"target_size": 9})
+    token = table.sit(0, "Ada")
+    table.add_bot(1, "random")
+    table.start(seed=12)
+    rng = random.Random(4)
+    seq = 0
+    while seq < 6 and table.match.to_move() != TERMINAL:
+        if table.match.to_move() == 0:
+            seq += 1
+            assert table.act(0, seq, str(rng.choice(table.match.state.legal_actions())))["type"] == "ack"
+            table.after_change()
+        else:
+            assert table.step_bot()
+    table.leave(token)  # a stand-in plays seat 0 to the end
+    for _ in range(100_000):
+        if not table.step_bot():
+            break
+    assert table.match.is_over
+    own = own_steps(store.actions(table.id), 0)
+    assert own is not None and len(own) == seq
+    record = table.match.record().to_json()
+    everything = seat_review(record, 0, worlds=2)
+    mine = seat_review(record, 0, worlds=2, own=own)
+    assert everything["decisions"] > mine["decisions"]  # the stand-in decided too
+    assert all(d["step"] in own for d in mine["costliest"])
+    assert 0 < mine["decisions"] <= len(own)
+    assert own_steps(store.actions(table.id), 1) is None  # a bot's seat is reviewed on all its moves

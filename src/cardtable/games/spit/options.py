@@ -64,6 +64,6 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 PRESET_DOCS: dict[str, str] = {
     "standard": "The default rules: slap and collect, the first player with no cards wins.",
-    "seed": "The user's document D4 as written; the same as standard for Spit.",
-    "points": "D4 'Winning (variant)', SP-V1: a fresh deal each round, 1 point per card left, 100 ends, lowest wins.",
+    "seed": "The rules exactly as the original Spit text has them: the same as standard.",
+    "points": "Points: a fresh deal each round, 1 point per card left; 100 ends the game, the lowest score wins.",
 }

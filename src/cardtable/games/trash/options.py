@@ -66,6 +66,6 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 PRESET_DOCS: dict[str, str] = {
     "standard": "The default rules: Jacks wild, one deck per two players, a match to layout size 0.",
-    "seed": "The user's document D0 as written; the same as standard for Trash.",
-    "d2_kings": "Document D2 (TR-V9): two players, one deck, Kings wild, Jacks and Queens unplayable.",
+    "seed": "The rules exactly as the original Trash text has them: the same as standard.",
+    "d2_kings": "Two players, one deck, Kings wild; Jacks and Queens cannot be placed.",
 }

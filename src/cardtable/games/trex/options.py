@@ -133,11 +133,11 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 PRESET_DOCS: dict[str, str] = {
     "standard": "The default rules: the holder deals and leads, doubling on, broken hearts, 20 deals.",
-    "seed": "Document D3 as written: the deal rotates every hand and the eldest hand leads (TX-7, TX-20).",
-    "complex": "TX-V1: each kingdom is a Complex deal (all four negatives at once) and a Trex deal; 8 deals.",
-    "partnership": "TX-V2: partners sit opposite and share a team score; twos exposed in Trex.",
-    "inverted": "TX-V5: Trex pays 150/100/50/−50. Not zero-sum.",
-    "open": "TX-V6: every hand is face up for the whole game.",
+    "seed": "As the original Trex text has it: the deal rotates every hand and the player after the dealer leads.",
+    "complex": "Each kingdom is one Complex deal (all four penalty contracts at once) and a Trex deal; 8 deals.",
+    "partnership": "Partners sit opposite and share a team score; the twos are shown in Trex.",
+    "inverted": "Trex pays 150/100/50/−50, so the scores do not add up to zero.",
+    "open": "Every hand is face up for the whole game.",
 }
 
 ZERO_SUM_PRESETS: tuple[str, ...] = ("standard", "seed", "complex", "partnership", "open")

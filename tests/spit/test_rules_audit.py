@@ -191,6 +191,16 @@ def test_sp26_max_rounds_equal_cards_is_a_draw():
     assert st.outcome().returns == (0.5, 0.5)
 
 
+def test_sp26_under_points_scoring_the_lowest_score_wins_not_the_fewest_cards():
+    """SP-26 with SP-V1: at ``max_rounds`` the lowest cumulative score wins. Seat 0 ends the last
+    round holding more cards (3 against 1) but with the lower total (0 + 3 against 10 + 1)."""
+    st = position(piles("4H", "QC", "7C"), piles("6D"), "", "", s0="9S", s1="TS", scoring="points", max_rounds=1)
+    st.scores = [0, 10]
+    st._after_change()
+    assert st.scores == [3, 11]
+    assert st.outcome().reason == "SP-26" and st.outcome().winners == (0,)
+
+
 def test_spv1_blocked_ending_scores_and_deals_afresh_without_a_slap():
     """SP-V1: a round ending by SP-18 (b) is scored (stock cards) and a fresh deal follows."""
     st = position(piles("4H", "QC", "7C"), piles("6D"), "", "", s0="9S", s1="TS", scoring="points")

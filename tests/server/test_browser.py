@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -321,6 +322,11 @@ def test_spit_moves_by_clicking_against_a_bot(browser: object, server: Server):
     page.on("pageerror", lambda e: errors.append(str(e)))
     new_game_table(page, server, "spit", {1: "beginner"})
     sync_api.expect(page.get_by_test_id("my-pile-1")).to_be_visible()
+    table_id = page.url.split("/t/")[1].split("/")[0].split("?")[0]
+    deadline = time.monotonic() + 60
+    while server.get(f"/api/tables/{table_id}")["table"]["pause"] is not None:  # ready, 3, 2, 1
+        assert time.monotonic() < deadline, "the start's countdown did not end"
+        page.wait_for_timeout(100)
     moves = 0
     for _ in range(200):
         if moves >= 3 or "won" in page.get_by_test_id("status").inner_text():

@@ -171,6 +171,31 @@ def test_r9_spit_stands_still_while_the_player_is_away_and_goes_on_after_a_count
     store.close()
 
 
+def test_s2_sp13_a_spit_game_starts_after_its_countdown_with_everyone_there(db_path):
+    """The race starts after "ready, 3, 2, 1" (the table's countdown) even when the player is
+    connected at the start: until then the clock stands still, the bot waits and an action is
+    refused ``paused``; then the game goes on by itself."""
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, countdown=3.0) as client:  # long enough for a loaded machine's act
+        table_id, host, tokens = new_table(client, {1: "expert"}, game="spit", start=False)
+        table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{table_id}") as ws:
+            hello(ws, tokens[0])
+            assert client.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+            info = table.pause_info()
+            assert info is not None and info["waiting"] == [] and info["countdown"] is not None
+            assert table.match.clock.paused  # type: ignore[union-attr]
+            ws.send_json({"type": "act", "seq": 1, "action": "0 spit"})
+            while (frame := ws.receive_json())["type"] != "error":
+                pass
+            assert frame["code"] == "paused"
+            _wait(lambda: table.pause is None)
+            _wait(lambda: table.version > 0)  # the bot plays once the countdown is over
+    store.close()
+
+
 def test_r5_s2_a_restarted_spit_game_waits_for_its_player_but_not_longer_than_the_hold(db_path):
     from .conftest import _client
 

@@ -82,7 +82,10 @@ class Flow:
         t.store.start(t.id, seed)
         t.row.seed = seed
         t.row.status = "playing"
-        self.new_match()
+        match = self.new_match()
+        if t.rt is not None and t.countdown is not None:  # a race starts after "ready, 3, 2, 1"
+            assert isinstance(match.clock, PausableClock)
+            match.clock.pause()  # Presence.update_pause counts down and lets it go
         t.fanout.broadcast_table()
         t.fanout.broadcast_state()
         t.presence.away_since_start()

@@ -18,6 +18,7 @@ export const PACE = new Set(["stock"]);
 
 const NOTE_MS = 1500;
 let note = null; // {text, until}: why the last key did nothing
+let said = ""; // the last note's text, kept after the note goes (data-said: what tests read)
 
 // An action in words (app.js: the log line of a question the page answered by itself, the hint).
 export function describe(action, { t }) {
@@ -46,6 +47,7 @@ function whyNot(key, view, ctx) {
 
 function say(root, view, ctx, text) {
   note = { text, until: Date.now() + NOTE_MS };
+  said = text;
   render(root, view, ctx);
   setTimeout(() => { if (root.isConnected && note && Date.now() >= note.until) { note = null; render(root, view, ctx); } }, NOTE_MS + 20);
 }
@@ -157,7 +159,7 @@ export function render(root, view, ctx) {
       `${t("web.trash.size", { n: view.sizes[s] })} · ${t("web.trash.won", { n: view.hands_won[s] })}`,
       view.outcome.winners.includes(s)])) : null,
     h("div", { class: "center" }, stock, discard, hand, h("div", { class: "actions" }, buttons)),
-    h("p", { class: `tr-note ${note ? "on" : ""}`, "data-testid": "note", role: "status" }, note && Date.now() < note.until ? note.text : ""),
+    h("p", { class: `tr-note ${note ? "on" : ""}`, "data-testid": "note", "data-said": said, role: "status" }, note && Date.now() < note.until ? note.text : ""),
     h("p", { class: "last", "data-testid": "last" }, last),
     h("div", { class: "players" }, layouts),
     me === null || view.outcome ? null : legend(ctx, [["Enter", t("web.trash.legend.stock")], ["d", t("web.trash.legend.discard")],

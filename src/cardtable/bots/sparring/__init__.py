@@ -18,5 +18,6 @@ and tests can seat them; they are not difficulty levels and no menu offers them.
 """
 
 from .counter import SparringTrexBot
+from .pro import ProTrexBot
 
-__all__ = ["SparringTrexBot"]
+__all__ = ["ProTrexBot", "SparringTrexBot"]

@@ -149,3 +149,17 @@ def test_infer_bot_draws_weighted_worlds_and_plays_legally_issue28():
         weighted = weighted or (q == 0 and bot.log.active and len(bot.last_weights) == bot.candidates)
         state.apply(action)
     assert weighted
+
+
+def test_the_reading_expert_pickles_mid_deal_for_the_bot_pool_issue28():
+    """The server's bot pool pickles a bot with each decision: the log keeps the view it started
+    from, not a State (a compiled state does not unpickle), and reads the same after the trip."""
+    import pickle
+
+    state, w = trick_deal(TK, ["hard"] * 4, seed=5)
+    play_until(state, w, 12)
+    world = TrexDealer(state.view(0), w.game, w.memory).deal(random.Random(3))
+    before = w.log.likelihood(world)
+    log = pickle.loads(pickle.dumps(w.log))
+    assert log._base is None and log.plays == w.log.plays
+    assert log.likelihood(world) == before

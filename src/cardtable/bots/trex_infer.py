@@ -68,7 +68,11 @@ class PlayLog:
         self.policy = policy or _default_policy
         self.key: tuple[int, bool, int] | None = None
         self.seat = -1
-        self.base: Any = None  # the deal as the seat first saw it in the trick phase (no hands)
+        # the deal as the seat first saw it in the trick phase: that view, what the seat's memory
+        # held then and the rules, from which the dealer's base state (no hands in it) is rebuilt
+        # when needed (a compiled state does not pickle; a bot of the server's pool must)
+        self.start: tuple[TrexView, TrexMemory, Any] | None = None
+        self._base: Any = None
         self.known: list[list[int]] = []  # the cards known in each hand then
         self.unknown: list[int] = []  # the cards then hidden from the seat
         self.sizes: list[int] = []  # the hand sizes then
@@ -92,20 +96,34 @@ class PlayLog:
     @property
     def active(self) -> bool:
         """Is there anything to read (a trick deal followed from a known point, plays since)?"""
-        return self.base is not None and not self.broken and any(q != self.seat for q, _ in self.plays)
+        return self.start is not None and not self.broken and any(q != self.seat for q, _ in self.plays)
+
+    @property
+    def base(self) -> Any:
+        """The dealer's base state at the start of the log (``None`` before it starts)."""
+        if self._base is None and self.start is not None:
+            view, memory, game = self.start
+            self._base = TrexDealer(view, game, memory).base
+        return self._base
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_base"] = None  # rebuilt from ``start`` after unpickling
+        return state
 
     def observe(self, view: TrexView, game: Any, memory: TrexMemory) -> None:
         key = (view.deal_number, view.tiebreak, len(view.redeal_shown))
         if key != self.key:
-            if self.base is not None and not self.broken:
+            if self.start is not None and not self.broken:
                 self.learn()
             self.key = key
-            self.base = None
+            self.start = None
+            self._base = None
             self.plays = []
             self.broken = False
         if view.phase != "trick" or view.seat is None or self.broken:
             return
-        if self.base is None:
+        if self.start is None:
             self._start(view, game, memory)
             return
         for trick in (view.last_trick, view.trick):
@@ -132,7 +150,12 @@ class PlayLog:
             self.broken = True
             return
         self.seat = view.seat if view.seat is not None else -1
-        self.base = dealer.base
+        snapshot = TrexMemory()
+        snapshot.key = memory.key
+        snapshot.played = set(memory.played)
+        snapshot.cannot = [set(c) for c in memory.cannot]
+        self.start = (view, snapshot, game)
+        self._base = dealer.base
         self.known = [list(h) for h in dealer.known]
         self.known[self.seat] = [c.id for c in view.hand]
         self.unknown = list(dealer.unknown)

@@ -1,9 +1,9 @@
 """How long ``expert`` (Trex search) thinks per decision, and how many worlds it plays.
 
-    python bench/trex_think.py [--seconds S | --iterations N] [--deals D] [--seed S]
+    python bench/trex_think.py [--seconds S | --iterations N] [--deals D] [--seed S] [--bot B] [--others O]
 
-Plays ``expert`` at seat 0 against three ``hard`` (the strong policy) from the start of a
-seeded game, timing every decision of seat 0 that has more than one legal action, for the
+Plays ``B`` (default ``expert``) at seat 0 against three ``O`` (default ``hard``) from the start
+of a seeded game, timing every decision of seat 0 that has more than one legal action, for the
 first ``D`` deals. Prints the median, 95th percentile and maximum thinking time and the
 median number of worlds sampled. With ``--iterations`` it shows what a fixed budget costs in
 time on this machine (the arena's ``--iterations`` rows are reproducible; their time is not).
@@ -14,10 +14,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from typing import Any
 
 import cardtable
 from cardtable.bots import Budget, make_bot
-from cardtable.bots.trex_search import DEFAULT_SECONDS, SearchTrexBot
+from cardtable.bots.trex_search import DEFAULT_SECONDS
+from cardtable.core.build import build_name
 from cardtable.host.match import Match
 
 
@@ -27,11 +29,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--iterations", type=int, default=None)
     ap.add_argument("--deals", type=int, default=3)
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--bot", default="expert")
+    ap.add_argument("--others", default="hard")
     a = ap.parse_args(argv)
     game = cardtable.load("trex")
-    expert = SearchTrexBot(game=game)
+    expert: Any = make_bot("trex", a.bot)
+    expert.attach(game)
     budget = Budget(a.iterations, a.seconds if a.seconds or a.iterations else DEFAULT_SECONDS)
-    bots = {0: expert, 1: make_bot("trex", "hard"), 2: make_bot("trex", "hard"), 3: make_bot("trex", "hard")}
+    bots = {0: expert, **{q: make_bot("trex", a.others) for q in (1, 2, 3)}}
     match = Match(game, seed=a.seed, bots=bots, bot_seed=1)
     times: list[float] = []
     worlds: list[int] = []
@@ -47,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         match.submit(seat, action)
     times.sort()
     label = f"--iterations {a.iterations}" if a.iterations else f"--seconds {budget.seconds}"
-    print(f"expert {label}: {len(times)} decisions over {a.deals} deals; "
+    print(f"{build_name()}, {a.bot} {label} against three {a.others}: "
+          f"{len(times)} decisions over {a.deals} deals; "
           f"median {1000 * statistics.median(times):.0f} ms, p95 {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms, "
           f"max {1000 * times[-1]:.0f} ms; median {statistics.median(worlds):.0f} worlds")
     return 0

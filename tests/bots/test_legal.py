@@ -55,9 +55,10 @@ def test_budget_is_honoured():
 @pytest.fixture
 def cheap_search(monkeypatch):
     """Search bots with a tiny default budget, so that whole games stay quick."""
-    from cardtable.bots import trash, trex_search
+    from cardtable.bots import trash, trex_pimc, trex_search
 
     monkeypatch.setattr(trex_search.SearchTrexBot.__init__, "__defaults__", (6, None, 0.25, 3))
+    monkeypatch.setattr(trex_pimc.PimcTrexBot, "default_iterations", 6)
     monkeypatch.setattr(trash.SearchTrashBot.__init__, "__defaults__", (4, False))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import random
 import types
 
 import cardtable
@@ -81,3 +82,26 @@ def test_trex_search_bots_get_only_views():
             Spy(make_bot("trex", "rules"))]
     state = play_out(game, bots, seed=5)
     assert state.is_terminal() and set(seen) == {"TrexView"}
+
+
+def test_every_trex_bot_gets_only_views_issue28():
+    """Every registered Trex bot (the sparring partners and the reading ``expert`` included) is
+    handed views only, and nothing it keeps between decisions reaches a State."""
+    from cardtable.bots import Budget, bot_names
+
+    names = bot_names("trex")
+    game = cardtable.load("trex")
+    for start in range(0, len(names), 4):
+        table = [names[(start + k) % len(names)] for k in range(4)]
+        bots = [adapt(make_bot("trex", n)) for n in table]
+        state = game.new_state(seed=start)
+        rng = random.Random(start)
+        while state.deal_index < 2 and not state.is_terminal():
+            q = state.current_player()
+            view = state.view(q)
+            assert type(view).__name__ == "TrexView"
+            state.apply(bots[q].act(view, rng, Budget(iterations=4)))
+        for name, bot in zip(table, bots, strict=True):
+            kept = [o for o in reachable(bot) if isinstance(o, State)]
+            # a search bot keeps states of its own (worlds it dealt), never the game's
+            assert all(o is not state for o in kept), name

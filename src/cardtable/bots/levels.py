@@ -11,8 +11,10 @@ easy        the expert policy without card counting, and a random legal move 40%
 medium      ``rules``: the simple rule-based bot of bots/trex.py
 hard        ``strong``: rule-based with card counting, void tracking and per-contract play
             (bots/trex_strong.py); the former ``hard`` is ``expert-rules`` (bots/trex_expert.py)
-expert      ``search``: PIMC with the strong policy as opponent model and rollout policy, exact
-            endgames, 0.25 s a decision (bots/trex_search.py); contract order, doubling and
+expert      ``infer``: PIMC with the strong policy as opponent model and rollout policy, exact
+            endgames, 0.25 s a decision, its worlds drawn in proportion to how well they explain
+            the other seats' plays under that policy, read more or less closely per seat by how
+            well the policy has predicted it (bots/trex_infer.py); contract order, doubling and
             redeals by simulation
 ==========  ============================================================================
 """
@@ -23,6 +25,7 @@ from collections.abc import Callable
 
 from .base import Bot, make_bot, register_bot
 from .trex_expert import ExpertTrexBot, NoisyTrexBot
+from .trex_infer import InferTrexBot
 from .trex_search import SearchTrexBot
 from .trex_strong import StrongTrexBot
 
@@ -30,8 +33,8 @@ TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
     "easy": ("expert policy without counting, 40% random moves", lambda: NoisyTrexBot(noise=0.4)),
     "medium": ("the simple rule-based bot (rules)", lambda: make_bot("trex", "rules")),
     "hard": ("rule-based with card counting and per-contract play (strong)", StrongTrexBot),
-    "expert": ("PIMC search over the strong policy with exact endgames, 0.25 s a decision (search)",
-               SearchTrexBot),
+    "expert": ("PIMC search over the strong policy with exact endgames and worlds read from the play, "
+               "0.25 s a decision (infer)", InferTrexBot),
 }
 
 register_bot("trex", "expert-rules", ExpertTrexBot, "rule-based with card sense: ducking, unloading, counting, voids")

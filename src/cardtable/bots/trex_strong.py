@@ -106,6 +106,12 @@ def _follow(st: TrexState, voids: list[set[int]] | None, p: int, follow: list[An
     tc = st.trick_contract
     assert tc is not None
     unit = tc.unit
+    if len(trick) == 3 and not st.contract & TK and not any(unit[c] for c in trick):
+        # last to a trick that holds no penalty card: taking it costs nothing, so shed the
+        # highest card that costs nothing (a high card that could catch a penalty card later)
+        free = [a for a in follow if unit[a.arg] == 0]
+        if free:
+            return max(free, key=lambda a: STRENGTH[a.arg])
     under = [a for a in follow if STRENGTH[a.arg] < w]
     if under:  # duck: a penalty card first (it lands on the winner), else as high as possible
         return max(under, key=lambda a: (unit[a.arg], STRENGTH[a.arg]))
@@ -177,6 +183,7 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
         if unit[c] and owner[c] >= 0 and owner[c] != p:
             out_pts += unit[c]
     trick_cost = tc.trick_penalty
+    kh_mine = bool(mask & KH) and owner[KING_HEARTS] == p
     best = None
     key: tuple[float, int] = (-1e9, 0)
     seen: set[int] = set()
@@ -217,8 +224,10 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
                     score += (w[3] if higher_out == 0 else w[4]) * (1.0 - p_win)
         if unit[c]:
             score -= 5.0 + unit[c] * 0.3
-        # a short suit led becomes a void sooner (to unload on)
-        score += w[5] / len(h[s]) if s not in seen else 0.0
+        if kh_mine and s == HEARTS:
+            score -= 10.0  # a heart led by the K♥'s holder strips its guards
+        # a short suit led becomes a void sooner (to unload on), all the more with the K♥ to unload
+        score += (w[5] * (2.0 if kh_mine else 1.0)) / len(h[s]) if s not in seen else 0.0
         seen.add(s)
         k = (score, -STRENGTH[c])
         if k > key:

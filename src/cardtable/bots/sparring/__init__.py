@@ -18,5 +18,7 @@ and tests can seat them; they are not difficulty levels and no menu offers them.
 """
 
 from .counter import SparringTrexBot
+from .pro import ProTrexBot
+from .search import SearchPartnerTrexBot
 
-__all__ = ["SparringTrexBot"]
+__all__ = ["ProTrexBot", "SearchPartnerTrexBot", "SparringTrexBot"]

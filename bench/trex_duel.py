@@ -1,0 +1,85 @@
+"""One Trex bot against three copies of another, contract by contract, on duplicate single deals.
+
+    python bench/trex_duel.py FOCAL OTHER [--deals N] [--seed S] [--contracts KH,QN,...] [--workers K]
+                              [--iterations N]
+
+Each deal seed is dealt once per contract and played once per seat of the focal bot (the
+kingdom holder announces the contract; doubling is the bots' own), from the announcement to
+the end of the deal, every bot deciding from its seat's views. Prints, per contract and per
+role (holder or not), the focal bot's points minus the mean of the other three, with its 95%
+interval over deals. A diagnostic for one contract's play: the arena plays whole games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+
+import cardtable
+from cardtable.bots import Budget, make_bot
+from cardtable.bots.base import adapt
+from cardtable.core.chance import derive, derived_key
+from cardtable.games.trex.actions import A_CONTRACT, parse_contract
+
+
+def one(args: tuple[str, str, int, int, int, int | None]) -> list[tuple[str, bool, float]]:
+    """Every seating of one deal under one contract: (contract, focal is holder, difference)."""
+    focal, other, seed, deal, mask, iterations = args
+    game = cardtable.load("trex", redeal_requests=False)
+    code = {1: "KH", 2: "QN", 4: "DI", 8: "TK", 16: "TR"}.get(mask, "CX")
+    budget = Budget(iterations=iterations) if iterations else None
+    out = []
+    for seat in range(4):
+        state = game.new_state(seed=derived_key(seed, "duel", deal) % 2**63)
+        holder = state.holder
+        state.apply(A_CONTRACT[mask])
+        bots = [adapt(make_bot("trex", focal if q == seat else other)) for q in range(4)]
+        for b in bots:
+            attach = getattr(b, "attach", None)
+            if attach is not None:
+                attach(game)
+        rngs = [derive(seed, "duel-bot", deal, seat, q) for q in range(4)]
+        start = state.deal_index
+        guard = 0
+        while state.deal_index == start and not state.is_terminal() and guard < 500:
+            q = state.current_player()
+            state.apply(bots[q].act(state.view(q), rngs[q], budget))
+            guard += 1
+        deltas = state.records[-1][4]
+        others = [deltas[q] for q in range(4) if q != seat]
+        out.append((code, holder == seat, deltas[seat] - sum(others) / 3))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("focal")
+    ap.add_argument("other")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--contracts", default="KH,QN,DI,TK,TR")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--iterations", type=int, default=None, help="a fixed search budget for every bot")
+    a = ap.parse_args(argv)
+    masks = [parse_contract(c) for c in a.contracts.split(",")]
+    tasks = [(a.focal, a.other, a.seed, d, m, a.iterations) for d in range(a.deals) for m in masks]
+    per: dict[tuple[str, bool], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    with ProcessPoolExecutor(a.workers) as pool:
+        for task, res in zip(tasks, pool.map(one, tasks), strict=True):
+            for code, holder, diff in res:
+                per[(code, holder)][task[3]].append(diff)
+    print(f"{a.focal} minus the mean of three {a.other}, points per deal ({a.deals} deals x 4 seatings, seed {a.seed})")
+    for (code, holder), by_deal in sorted(per.items()):
+        xs = [sum(v) / len(v) for v in by_deal.values()]
+        n = len(xs)
+        m = sum(xs) / n
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(n - 1, 1))
+        print(f"{code:3} {'holder' if holder else 'other ':6} deals={n:4} {m:+7.1f} ± {1.96 * sd / math.sqrt(n):5.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

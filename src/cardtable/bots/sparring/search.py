@@ -1,0 +1,36 @@
+"""``spar-search``: a search partner whose opponent model is not ``expert``'s.
+
+PIMC (:class:`~cardtable.bots.trex_pimc.PimcTrexBot`: worlds dealt uniformly from the view,
+exact endgames, the same time budget as ``expert``) whose rollouts play the card-sense policy of
+``expert-rules`` (:func:`cardtable.bots.trex_expert.policy`, with counting) at every seat, where
+``expert`` finishes its worlds with the strong policy of ``hard``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import register_bot
+from ..trex_expert import policy
+from ..trex_pimc import PimcTrexBot
+from ..trex_search import DEFAULT_SECONDS
+
+
+def card_sense(st: Any) -> Any:
+    """The ``expert-rules`` policy with counting, as a rollout policy."""
+    return policy(st, smart=True)
+
+
+class SearchPartnerTrexBot(PimcTrexBot):
+    """PIMC with the ``expert-rules`` policy as rollout and opponent model."""
+
+    name = "spar-search"
+
+    def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS) -> None:
+        super().__init__(card_sense, iterations, game, seconds)
+
+
+register_bot("trex", "spar-search", SearchPartnerTrexBot,
+             "sparring partner (not a level): PIMC whose rollouts play the expert-rules policy")
+
+__all__ = ["SearchPartnerTrexBot", "card_sense"]

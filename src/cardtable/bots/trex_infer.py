@@ -1,0 +1,294 @@
+"""Policy-based inference for the Trex search: worlds weighted by how well they explain the play.
+
+``search`` deals its worlds uniformly among those consistent with what the seat knows (its
+hand, the cards played, the voids shown). But the other seats did not play at random: a seat
+that ducked with the 5♥ under the 9♥ probably holds no 8♥, one that discarded a small club
+when void probably holds no K♥ (it would have unloaded it). :class:`PlayLog` keeps, from the
+seat's own views only, every card played in the current trick deal and the state of the deal
+when the seat first saw it; :meth:`PlayLog.likelihood` replays the deal in a world and scores
+each other seat's plays under an opponent policy (the strong policy of ``hard``, the same
+policy the rollouts play):
+
+    P(play | world) = 1 - eps[seat]                 if the policy would have played it,
+                      eps[seat] / (choices - 1)     otherwise,
+
+with ``eps[seat]`` the rate at which that seat's plays differ from the policy's (a play with
+one legal card says nothing). The opponent model adapts to the table: at the end of every
+trick deal whose hands the seat can work out from what it saw (every card played, the few
+unseen last ones placed by the voids), :meth:`PlayLog.learn` replays it with the true hands and
+counts, per seat, how often the policy agreed; ``eps`` is that rate, smoothed towards a prior.
+A seat that plays like the model is read closely, one that does not (or plays at random) is
+barely read at all.
+
+:class:`InferTrexBot` (the ``expert`` level) is the PIMC search of
+:class:`~cardtable.bots.trex_pimc.PimcTrexBot` that draws each world by sampling-importance-
+resampling: ``candidates`` worlds dealt uniformly, one kept in proportion to its likelihood.
+The Trex layout contract, the bidding phases and a deal whose views the seat missed use
+uniform worlds. Nothing here reads a State the seat was not given: the log is built from views,
+the worlds are the seat's own (``tests/bots/test_trex_infer.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from ..core.errors import ConfigError
+from ..games.trex.actions import A_PLAY
+from ..games.trex.view import TrexView
+from .base import register_bot
+from .trex_pimc import PimcTrexBot, Policy
+from .trex_search import DEFAULT_SECONDS
+from .trex_strong import strong_policy
+from .worlds import TrexDealer, TrexMemory
+
+PRIOR_EPS = 0.3
+"""The prior rate at which a seat's play differs from the opponent policy's."""
+PRIOR_WEIGHT = 12.0
+"""How many observed decisions the prior counts for."""
+EPS_RANGE = (0.05, 0.9)
+LEARN_UNSEEN = 8
+"""Learn from a finished deal only when at most this many of its cards went unseen."""
+CANDIDATES = 4
+"""Uniform worlds dealt per world searched (sampling-importance-resampling)."""
+
+
+def _default_policy(st: Any, voids: list[set[int]]) -> Any:
+    return strong_policy(st, voids)
+
+
+class PlayLog:
+    """The plays of the current trick deal as one seat saw them, and what it learnt of the table.
+
+    Feed it every view of the seat (:meth:`observe`, with the seat's
+    :class:`~cardtable.bots.worlds.TrexMemory` already updated by the same view)."""
+
+    def __init__(self, policy: Any = None) -> None:
+        self.policy = policy or _default_policy
+        self.key: tuple[int, bool, int] | None = None
+        self.seat = -1
+        # the deal as the seat first saw it in the trick phase: that view, what the seat's memory
+        # held then and the rules, from which the dealer's base state (no hands in it) is rebuilt
+        # when needed (a compiled state does not pickle; a bot of the server's pool must)
+        self.start: tuple[TrexView, TrexMemory, Any] | None = None
+        self._base: Any = None
+        self.known: list[list[int]] = []  # the cards known in each hand then
+        self.unknown: list[int] = []  # the cards then hidden from the seat
+        self.sizes: list[int] = []  # the hand sizes then
+        self.plays: list[tuple[int, int]] = []  # (seat, card) since then, in order
+        # before each play, per seat, the suits it had shown void in (as the policy reads them:
+        # 13 * suit), shared between plays while unchanged
+        self.voids: list[list[set[int]]] = []
+        self.cannot: list[set[int]] = [set(), set(), set(), set()]
+        self.seen: set[int] = set()
+        self.broken = False
+        self.agree = [0.0, 0.0, 0.0, 0.0]
+        self.decisions = [0.0, 0.0, 0.0, 0.0]
+
+    # ----------------------------------------------------------------- reading
+    def eps(self, q: int) -> float:
+        """How often seat ``q``'s plays differ from the policy's (smoothed)."""
+        miss = self.decisions[q] - self.agree[q]
+        e = (miss + PRIOR_EPS * PRIOR_WEIGHT) / (self.decisions[q] + PRIOR_WEIGHT)
+        return min(max(e, EPS_RANGE[0]), EPS_RANGE[1])
+
+    @property
+    def active(self) -> bool:
+        """Is there anything to read (a trick deal followed from a known point, plays since)?"""
+        return self.start is not None and not self.broken and any(q != self.seat for q, _ in self.plays)
+
+    @property
+    def base(self) -> Any:
+        """The dealer's base state at the start of the log (``None`` before it starts)."""
+        if self._base is None and self.start is not None:
+            view, memory, game = self.start
+            self._base = TrexDealer(view, game, memory).base
+        return self._base
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_base"] = None  # rebuilt from ``start`` after unpickling
+        return state
+
+    def observe(self, view: TrexView, game: Any, memory: TrexMemory) -> None:
+        key = (view.deal_number, view.tiebreak, len(view.redeal_shown))
+        if key != self.key:
+            if self.start is not None and not self.broken:
+                self.learn()
+            self.key = key
+            self.start = None
+            self._base = None
+            self.plays = []
+            self.broken = False
+        if view.phase != "trick" or view.seat is None or self.broken:
+            return
+        if self.start is None:
+            self._start(view, game, memory)
+            return
+        for trick in (view.last_trick, view.trick):
+            led = trick[0][1].id // 13 if trick else -1
+            for q, card in trick:
+                if card.id in self.seen:
+                    continue
+                self.seen.add(card.id)
+                self.voids.append(self.cannot)
+                self.plays.append((q, card.id))
+                if card.id // 13 != led and 13 * led not in self.cannot[q]:
+                    self.cannot = [set(v) for v in self.cannot]
+                    self.cannot[q].add(13 * led)
+        if sum(self.sizes) - sum(view.hand_sizes) != len(self.plays):
+            self.broken = True  # a trick went by unseen: no reading this deal
+
+    def _start(self, view: TrexView, game: Any, memory: TrexMemory) -> None:
+        try:
+            dealer = TrexDealer(view, game, memory)
+        except ConfigError:
+            self.broken = True
+            return
+        if dealer.gone:  # cards played that the seat never saw: it cannot replay the deal
+            self.broken = True
+            return
+        self.seat = view.seat if view.seat is not None else -1
+        snapshot = TrexMemory()
+        snapshot.key = memory.key
+        snapshot.played = set(memory.played)
+        snapshot.cannot = [set(c) for c in memory.cannot]
+        self.start = (view, snapshot, game)
+        self._base = dealer.base
+        self.known = [list(h) for h in dealer.known]
+        self.known[self.seat] = [c.id for c in view.hand]
+        self.unknown = list(dealer.unknown)
+        self.sizes = list(view.hand_sizes)
+        self.seen = set(dealer.played) | {c.id for _, c in view.trick}
+        self.cannot = [{13 * s for s in range(4) if 13 * s in memory.cannot[q]} for q in range(4)]
+        self.voids = []
+        self.plays = []
+
+    # --------------------------------------------------------------- replaying
+    def start_hands(self, world: Any) -> list[list[int]]:
+        """Each hand as it was when the log starts, in ``world`` (its hands now plus the cards
+        played since)."""
+        hands = [world.hand(q) for q in range(4)]
+        for q, c in self.plays:
+            hands[q].append(c)
+        return hands
+
+    def _replay(self, hands: list[list[int]], eps: list[float],
+                count: tuple[list[float], list[float]] | None) -> float:
+        """The log-likelihood of the other seats' plays with these starting hands; with
+        ``count`` (decisions, agreements), also count them per seat."""
+        st = self.base.clone()
+        owner = st.owner
+        for q in range(4):
+            row: list[list[Any]] = [[], [], [], []]
+            for c in sorted(hands[q]):
+                owner[c] = q
+                row[c // 13].append(A_PLAY[c])
+            st.hs[q] = row
+        st.count = [len(h) for h in hands]
+        st.stop_at_deal_end = True
+        me = self.seat
+        ll = 0.0
+        policy = self.policy
+        for i, (q, c) in enumerate(self.plays):
+            if st.turn != q or owner[c] != q:
+                return -math.inf  # the world cannot have produced this play
+            legal = st.legal_actions()
+            if A_PLAY[c] not in legal:
+                return -math.inf  # a seat that did not follow suit held none of it (TX-22)
+            if q != me:
+                n = len(legal)
+                if n > 1:
+                    hit = policy(st, self.voids[i]).arg == c
+                    e = eps[q]
+                    ll += math.log(1.0 - e) if hit else math.log(e / (n - 1))
+                    if count is not None:
+                        count[0][q] += 1.0
+                        count[1][q] += 1.0 if hit else 0.0
+            st.apply(A_PLAY[c])
+        return ll
+
+    def likelihood(self, world: Any) -> float:
+        """The log-likelihood of the plays seen, in ``world`` (a world of the seat's own)."""
+        return self._replay(self.start_hands(world), [self.eps(q) for q in range(4)], None)
+
+    # ---------------------------------------------------------------- learning
+    def learn(self) -> None:
+        """At the end of a deal: replay it with the hands the seat can work out (every card it
+        saw played; the few it did not see, placed at random where the voids allow, averaged
+        over up to four such placements) and count how often each other seat played the
+        policy's card."""
+        played = [[c for q, c in self.plays if q == p] for p in range(4)]
+        partial = [sorted(set(self.known[p]) | set(played[p])) for p in range(4)]
+        left = [self.sizes[p] - len(partial[p]) for p in range(4)]
+        rest = [c for c in self.unknown if c not in self.seen and all(c not in h for h in partial)]
+        if sum(left) != len(rest) or min(left) < 0 or len(rest) > LEARN_UNSEEN:
+            return
+        rng = random.Random(len(self.plays))
+        placements: list[list[list[int]]] = []
+        for _ in range(200):
+            rng.shuffle(rest)
+            hands = [list(h) for h in partial]
+            pos = 0
+            for p in range(4):
+                hands[p] += rest[pos:pos + left[p]]
+                pos += left[p]
+            if all(13 * (c // 13) not in self.cannot[p] for p in range(4) for c in hands[p][len(partial[p]):]):
+                placements.append(hands)
+                if len(placements) == 4:
+                    break
+        if not placements:
+            return
+        decisions = [0.0, 0.0, 0.0, 0.0]
+        agree = [0.0, 0.0, 0.0, 0.0]
+        for hands in placements:
+            if self._replay(hands, [0.5] * 4, (decisions, agree)) == -math.inf:
+                return
+        for p in range(4):
+            self.decisions[p] += decisions[p] / len(placements)
+            self.agree[p] += agree[p] / len(placements)
+
+
+class InferTrexBot(PimcTrexBot):
+    """PIMC over worlds drawn in proportion to how well they explain the other seats' plays
+    (module docstring). ``candidates=1`` is plain ``search``."""
+
+    name = "infer"
+
+    def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS,
+                 candidates: int = CANDIDATES, policy: Policy | None = None) -> None:
+        super().__init__(policy, iterations, game, seconds)
+        self.candidates = candidates
+        self.log = PlayLog()
+        self.last_weights: list[float] = []
+
+    def observe(self, view: Any) -> Any:
+        forced = super().observe(view)
+        assert isinstance(view, TrexView)
+        self.log.observe(view, self.game, self.memory)
+        return forced
+
+    def draw(self, view: TrexView, dealer: TrexDealer, rng: random.Random) -> Any:
+        if self.candidates <= 1 or not self.log.active:
+            return dealer.deal(rng)
+        worlds = [dealer.deal(rng) for _ in range(self.candidates)]
+        lls = [self.log.likelihood(w) for w in worlds]
+        top = max(lls)
+        if top == -math.inf:
+            self.log.broken = True  # the log and the dealer disagree: read nothing more this deal
+            return worlds[0]
+        weights = [math.exp(x - top) for x in lls]
+        self.last_weights = weights
+        x = rng.random() * sum(weights)
+        for w, world in zip(weights, worlds, strict=True):
+            x -= w
+            if x < 0:
+                return world
+        return worlds[-1]
+
+
+register_bot("trex", "infer", InferTrexBot,
+             "PIMC whose worlds are weighted by how well they explain the other seats' plays")
+
+__all__ = ["CANDIDATES", "InferTrexBot", "PlayLog"]

@@ -1,0 +1,165 @@
+"""Policy-based inference for the Trex search (issue 28 item 2): the play log is built from the
+seat's views only, a world that contradicts a play gets no weight, the worlds that explain the
+play best weigh most, and the opponent model adapts to how each seat plays (TX-22, TX-24)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import cardtable
+from cardtable.bots import Budget, make_bot
+from cardtable.bots.base import adapt
+from cardtable.bots.trex_infer import PRIOR_EPS, InferTrexBot, PlayLog
+from cardtable.bots.worlds import TrexDealer, TrexMemory
+from cardtable.games.trex.actions import A_CONTRACT, QN, TK
+from cardtable.games.trex.state import TrexState
+
+
+class Watcher:
+    """Seat 0's memory and play log, fed with seat 0's views only; every seat plays ``names[q]``."""
+
+    def __init__(self, game: object, names: list[str]) -> None:
+        self.game = game
+        self.memory = TrexMemory()
+        self.log = PlayLog()
+        self.bots = [adapt(make_bot("trex", n)) for n in names]
+        for b in self.bots:
+            attach = getattr(b, "attach", None)
+            if attach is not None:
+                attach(game)
+        self.rngs = [random.Random(q) for q in range(4)]
+
+    def step(self, state: TrexState) -> None:
+        q = state.current_player()
+        view = state.view(q)
+        if q == 0:
+            self.memory.observe(view)
+            self.log.observe(view, self.game, self.memory)
+        state.apply(self.bots[q].act(view, self.rngs[q], Budget(iterations=4)))
+
+
+def trick_deal(mask: int, names: list[str], seed: int) -> tuple[TrexState, Watcher]:
+    game = cardtable.load("trex", redeal_requests=False, doubling=False)
+    state = game.new_state(seed=seed)
+    assert isinstance(state, TrexState)
+    state.apply(A_CONTRACT[mask])
+    return state, Watcher(game, names)
+
+
+def play_until(state: TrexState, w: Watcher, plays: int) -> None:
+    """Play until seat 0 is to move with at least ``plays`` cards in its log."""
+    for _ in range(400):
+        if state.current_player() == 0 and len(w.log.plays) >= plays:
+            w.memory.observe(state.view(0))
+            w.log.observe(state.view(0), w.game, w.memory)
+            return
+        w.step(state)
+    raise AssertionError("the deal ended first")
+
+
+def void_seat(w: Watcher) -> tuple[int, int] | None:
+    """A seat other than 0 that showed out of a suit in the log, and the suit."""
+    for q in (1, 2, 3):
+        for s in range(4):
+            if 13 * s in w.log.cannot[q]:
+                return q, s
+    return None
+
+
+def test_a_world_dealing_a_seat_a_card_of_a_suit_it_showed_out_of_gets_zero_weight_tx22_issue28():
+    for seed in range(40):
+        state, w = trick_deal(TK, ["hard"] * 4, seed)
+        try:
+            play_until(state, w, 20)
+        except AssertionError:
+            continue
+        found = void_seat(w)
+        if found is None:
+            continue
+        q, s = found
+        view = state.view(0)
+        loose = TrexDealer(view, w.game, None)  # no memory: it may deal q a card of suit s
+        rng = random.Random(seed)
+        for _ in range(300):
+            world = loose.deal(rng)
+            if any(c // 13 == s for c in world.hand(q)):
+                assert w.log.likelihood(world) == -math.inf
+                break
+        else:
+            continue
+        strict = TrexDealer(view, w.game, w.memory).deal(rng)  # what the search draws
+        assert w.log.likelihood(strict) > -math.inf
+        return
+    raise AssertionError("no seed showed a void")
+
+
+def test_the_true_hands_explain_the_play_of_policy_players_best_issue28():
+    """Three ``hard`` seats play the very policy the log reads them with: the real deal scores
+    at least as high as every world drawn uniformly, and higher than most."""
+    state, w = trick_deal(QN, ["hard"] * 4, seed=3)
+    play_until(state, w, 16)
+    truth = w.log.likelihood(state.clone())
+    dealer = TrexDealer(state.view(0), w.game, w.memory)
+    rng = random.Random(1)
+    others = [w.log.likelihood(dealer.deal(rng)) for _ in range(60)]
+    assert all(x <= truth + 1e-9 for x in others)
+    assert sum(1 for x in others if x < truth - 1e-9) > len(others) // 2
+
+
+def test_the_log_reads_views_only_and_keeps_no_state_of_the_game_issue28():
+    state, w = trick_deal(TK, ["hard"] * 4, seed=5)
+    play_until(state, w, 12)
+    assert w.log.base is not state
+    assert w.log.base.owner == [-1] * 52  # the log's own deal holds no hidden card
+    assert [c for _, c in w.log.plays] == [a.arg for a in state.history[-len(w.log.plays):]]
+
+
+def test_the_opponent_model_adapts_to_how_each_seat_plays_issue28():
+    """After whole deals, ``hard`` seats (the policy itself) are read more closely than the prior,
+    ``random`` seats far less."""
+    game = cardtable.load("trex", redeal_requests=False)
+    names = ["hard", "hard", "random", "random"]
+    w = Watcher(game, names)
+    state = game.new_state(seed=8)
+    assert isinstance(state, TrexState)
+    for _ in range(4000):
+        if state.deal_index >= 6 or state.is_terminal():
+            break
+        w.step(state)
+    assert w.log.decisions[1] > 10 and w.log.decisions[2] > 10
+    assert w.log.eps(1) < PRIOR_EPS < w.log.eps(2)
+
+
+def test_infer_bot_draws_weighted_worlds_and_plays_legally_issue28():
+    game = cardtable.load("trex")
+    bot = InferTrexBot(game=game)
+    state = game.new_state(seed=2)
+    assert isinstance(state, TrexState)
+    others = [adapt(make_bot("trex", "spar-pro")) for _ in range(3)]
+    rng = random.Random(0)
+    weighted = False
+    for _ in range(400):
+        if state.deal_index >= 2:
+            break
+        q = state.current_player()
+        view = state.view(q)
+        action = bot.act(view, rng, Budget(iterations=12)) if q == 0 else others[q - 1].act(view, rng)
+        assert action in state.legal_actions()
+        weighted = weighted or (q == 0 and bot.log.active and len(bot.last_weights) == bot.candidates)
+        state.apply(action)
+    assert weighted
+
+
+def test_the_reading_expert_pickles_mid_deal_for_the_bot_pool_issue28():
+    """The server's bot pool pickles a bot with each decision: the log keeps the view it started
+    from, not a State (a compiled state does not unpickle), and reads the same after the trip."""
+    import pickle
+
+    state, w = trick_deal(TK, ["hard"] * 4, seed=5)
+    play_until(state, w, 12)
+    world = TrexDealer(state.view(0), w.game, w.memory).deal(random.Random(3))
+    before = w.log.likelihood(world)
+    log = pickle.loads(pickle.dumps(w.log))
+    assert log._base is None and log.plays == w.log.plays
+    assert log.likelihood(world) == before

@@ -1,0 +1,137 @@
+"""The Trex sparring partners of issue 28 and the King of Hearts fix of ``hard`` (issue 28 items 1
+and 3): behaviour on stacked deals (TX-22, TX-24, TX-26), not strength."""
+
+from __future__ import annotations
+
+import random
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.bots.base import adapt
+from cardtable.bots.sparring.pro import ProTrexBot, advantage
+from cardtable.core.cards import Card
+from cardtable.games.trex.actions import A_CONTRACT, KH, QN, TK, TR
+from cardtable.games.trex.state import TrexState
+
+
+def deck(*hands: str) -> list[int]:
+    """Seat ``i`` gets ``hands[i]`` (card texts), the other cards fill the hands in id order."""
+    named = [[Card.parse(t).id for t in h.split()] for h in hands]
+    named += [[] for _ in range(4 - len(named))]
+    rest = [c for c in range(52) if all(c not in h for h in named)]
+    out: list[int] = []
+    for h in named:
+        fill = 13 - len(h)
+        out += h + rest[:fill]
+        rest = rest[fill:]
+    return out
+
+
+def kh_deal(*hands: str) -> TrexState:
+    """A King of Hearts deal from stacked hands, hearts free to lead, no doubling; seat 0 holds
+    the 7♥, so it holds the kingdom, announces KH and leads."""
+    game = cardtable.load("trex", hearts_lead_rule="free", doubling=False, redeal_requests=False)
+    state = game.new_state(seed=1, deck=deck(*hands))
+    assert isinstance(state, TrexState) and state.holder == 0
+    state.apply(A_CONTRACT[KH])
+    return state
+
+
+HANDS = (
+    "7H 9H AH 2C 3C 4C 5C 6C 7C 8C 9C TC JC",
+    "KH 5H 3H 2S 3S 4S 5S 6S 7S 8S 9S TS JS",
+    "2H 4H 6H 8H 2D 3D 4D 5D 6D 7D 8D 9D TD",
+)
+
+
+def play(state: TrexState, cards: str) -> None:
+    for text in cards.split():
+        state.play(text)
+
+
+def act(name: str, state: TrexState) -> str:
+    bot = adapt(make_bot("trex", name))
+    attach = getattr(bot, "attach", None)
+    if attach is not None:
+        attach(state.game)
+    seat = state.current_player()
+    return str(bot.act(state.view(seat), random.Random(0)))
+
+
+def test_pro_ducks_under_a_led_heart_holding_the_king_and_lower_hearts_tx22_issue28():
+    state = kh_deal(*HANDS)
+    state.play("9H")
+    assert state.current_player() == 1
+    assert act("spar-pro", state) == "5H"  # the highest heart under the 9♥, the K♥ kept guarded
+
+
+def test_pro_drops_the_king_of_hearts_under_the_ace_tx24_issue28():
+    state = kh_deal(*HANDS)
+    state.play("AH")
+    assert act("spar-pro", state) == "KH"
+
+
+def test_pro_discards_the_king_of_hearts_when_void_tx22_issue28():
+    state = kh_deal(*HANDS)
+    state.play("2C")  # seat 1 holds no club: it unloads the K♥ on seat 0's trick
+    assert act("spar-pro", state) == "KH"
+
+
+def test_pro_never_leads_a_heart_while_holding_the_king_issue28():
+    state = kh_deal("7H KH 2H 3H 4H 9C TC JC 9S TS JS 9D TD")
+    assert state.current_player() == 0
+    assert not act("spar-pro", state).endswith("H")
+
+
+CLEAN = ("7H 5H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", "6H 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+         "8H 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", "AH KH 2H 3H 4H 9H TH JH QH AC KC AD AS")
+
+
+def test_pro_sheds_the_ace_of_hearts_last_to_a_clean_trick_issue28():
+    state = kh_deal(*CLEAN)
+    play(state, "5H 6H 8H")
+    assert act("spar-pro", state) == "AH"  # nobody can put the K♥ on this trick: the A♥ goes free
+
+
+def test_hard_sheds_the_ace_of_hearts_last_to_a_clean_trick_issue28_item3():
+    """The old ``hard`` ducked with the 4♥ and kept the A♥, which later caught the K♥."""
+    state = kh_deal(*CLEAN)
+    play(state, "5H 6H 8H")
+    assert act("hard", state) == "AH"
+
+
+def test_hard_still_ducks_when_the_trick_holds_a_penalty_card_issue28_item3():
+    state = kh_deal("7H 5H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", "KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+                    "8H 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", "AH 6H 2H 3H 4H 9H TH JH QH AC KC AD AS")
+    play(state, "5H KH 8H")  # seat 1 holds no other heart
+    assert act("hard", state) == "QH"  # the highest heart under the K♥: the A♥ would take it
+
+
+def ids(text: str) -> list[int]:
+    return [Card.parse(t).id for t in text.split(" ")]
+
+
+def test_pro_contract_choice_reads_the_hand_shape_issue28():
+    low = ids("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S")
+    high = ids("AC KC QC AD KD QD AH KH AS KS QS JS JC")
+    assert advantage(low, TK) > advantage(high, TK)  # low cards lose the tricks in Slaps
+    assert advantage(high, KH) < advantage(low, KH)  # a bare K♥ with the A♥
+    assert advantage(high, QN) < advantage(low, QN)  # three unguarded queens
+    jacks = ids("JC TC QC 9C JD TD QD JH TH QH JS TS QS")
+    assert advantage(jacks, TR) > advantage(low, TR)  # every jack, with its neighbours
+
+
+def test_pro_plays_legal_moves_from_views_only_for_whole_games():
+    game = cardtable.load("trex")
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        bots = [ProTrexBot(), make_bot("trex", "hard"), ProTrexBot(), make_bot("trex", "spar-counter")]
+        rngs = [random.Random(q) for q in range(4)]
+        for _ in range(5000):
+            if state.is_terminal():
+                break
+            q = state.current_player()
+            action = adapt(bots[q]).act(state.view(q), rngs[q])
+            assert action in state.legal_actions()
+            state.apply(action)
+        assert state.is_terminal()

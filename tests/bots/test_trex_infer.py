@@ -1,4 +1,4 @@
-"""Policy-based inference for the Trex search (issue 28 item 2): the play log is built from the
+"""Policy-based inference for the Trex search: the play log is built from the
 seat's views only, a world that contradicts a play gets no weight, the worlds that explain the
 play best weigh most, and the opponent model adapts to how each seat plays (TX-22, TX-24)."""
 
@@ -67,7 +67,7 @@ def void_seat(w: Watcher) -> tuple[int, int] | None:
     return None
 
 
-def test_a_world_dealing_a_seat_a_card_of_a_suit_it_showed_out_of_gets_zero_weight_tx22_issue28():
+def test_a_world_dealing_a_seat_a_card_of_a_suit_it_showed_out_of_gets_zero_weight_tx22():
     for seed in range(40):
         state, w = trick_deal(TK, ["hard"] * 4, seed)
         try:
@@ -94,7 +94,7 @@ def test_a_world_dealing_a_seat_a_card_of_a_suit_it_showed_out_of_gets_zero_weig
     raise AssertionError("no seed showed a void")
 
 
-def test_the_true_hands_explain_the_play_of_policy_players_best_issue28():
+def test_the_true_hands_explain_the_play_of_policy_players_best():
     """Three ``hard`` seats play the very policy the log reads them with: the real deal scores
     at least as high as every world drawn uniformly, and higher than most."""
     state, w = trick_deal(QN, ["hard"] * 4, seed=3)
@@ -107,7 +107,7 @@ def test_the_true_hands_explain_the_play_of_policy_players_best_issue28():
     assert sum(1 for x in others if x < truth - 1e-9) > len(others) // 2
 
 
-def test_the_log_reads_views_only_and_keeps_no_state_of_the_game_issue28():
+def test_the_log_reads_views_only_and_keeps_no_state_of_the_game():
     state, w = trick_deal(TK, ["hard"] * 4, seed=5)
     play_until(state, w, 12)
     assert w.log.base is not state
@@ -115,7 +115,7 @@ def test_the_log_reads_views_only_and_keeps_no_state_of_the_game_issue28():
     assert [c for _, c in w.log.plays] == [a.arg for a in state.history[-len(w.log.plays):]]
 
 
-def test_the_opponent_model_adapts_to_how_each_seat_plays_issue28():
+def test_the_opponent_model_adapts_to_how_each_seat_plays():
     """After whole deals, ``hard`` seats (the policy itself) are read more closely than the prior,
     ``random`` seats far less."""
     game = cardtable.load("trex", redeal_requests=False)
@@ -131,7 +131,7 @@ def test_the_opponent_model_adapts_to_how_each_seat_plays_issue28():
     assert w.log.eps(1) < PRIOR_EPS < w.log.eps(2)
 
 
-def test_infer_bot_draws_weighted_worlds_and_plays_legally_issue28():
+def test_infer_bot_draws_weighted_worlds_and_plays_legally():
     game = cardtable.load("trex")
     bot = InferTrexBot(game=game)
     state = game.new_state(seed=2)
@@ -151,7 +151,7 @@ def test_infer_bot_draws_weighted_worlds_and_plays_legally_issue28():
     assert weighted
 
 
-def test_the_reading_expert_pickles_mid_deal_for_the_bot_pool_issue28():
+def test_the_reading_expert_pickles_mid_deal_for_the_bot_pool():
     """The server's bot pool pickles a bot with each decision: the log keeps the view it started
     from, not a State (a compiled state does not unpickle), and reads the same after the trip."""
     import pickle

@@ -1,5 +1,5 @@
-"""The Trex sparring partners of issue 28 and the King of Hearts fix of ``hard`` (issue 28 items 1
-and 3): behaviour on stacked deals (TX-22, TX-24, TX-26), not strength."""
+"""The Trex sparring partners that play as strong players do, and the King of Hearts fix of
+``hard``: behaviour on stacked deals (TX-22, TX-24, TX-26), not strength."""
 
 from __future__ import annotations
 
@@ -58,26 +58,26 @@ def act(name: str, state: TrexState) -> str:
     return str(bot.act(state.view(seat), random.Random(0)))
 
 
-def test_pro_ducks_under_a_led_heart_holding_the_king_and_lower_hearts_tx22_issue28():
+def test_pro_ducks_under_a_led_heart_holding_the_king_and_lower_hearts_tx22():
     state = kh_deal(*HANDS)
     state.play("9H")
     assert state.current_player() == 1
     assert act("spar-pro", state) == "5H"  # the highest heart under the 9♥, the K♥ kept guarded
 
 
-def test_pro_drops_the_king_of_hearts_under_the_ace_tx24_issue28():
+def test_pro_drops_the_king_of_hearts_under_the_ace_tx24():
     state = kh_deal(*HANDS)
     state.play("AH")
     assert act("spar-pro", state) == "KH"
 
 
-def test_pro_discards_the_king_of_hearts_when_void_tx22_issue28():
+def test_pro_discards_the_king_of_hearts_when_void_tx22():
     state = kh_deal(*HANDS)
     state.play("2C")  # seat 1 holds no club: it unloads the K♥ on seat 0's trick
     assert act("spar-pro", state) == "KH"
 
 
-def test_pro_never_leads_a_heart_while_holding_the_king_issue28():
+def test_pro_never_leads_a_heart_while_holding_the_king():
     state = kh_deal("7H KH 2H 3H 4H 9C TC JC 9S TS JS 9D TD")
     assert state.current_player() == 0
     assert not act("spar-pro", state).endswith("H")
@@ -87,7 +87,7 @@ CLEAN = ("7H 5H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", "6H 2S 3S 4S 5S 6S 7S 8S 9S T
          "8H 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", "AH KH 2H 3H 4H 9H TH JH QH AC KC AD AS")
 
 
-def test_pro_sheds_the_ace_of_hearts_last_to_a_clean_trick_issue28():
+def test_pro_sheds_the_ace_of_hearts_last_to_a_clean_trick():
     state = kh_deal(*CLEAN)
     play(state, "5H 6H 8H")
     assert act("spar-pro", state) == "AH"  # nobody can put the K♥ on this trick: the A♥ goes free
@@ -111,7 +111,7 @@ def ids(text: str) -> list[int]:
     return [Card.parse(t).id for t in text.split(" ")]
 
 
-def test_pro_contract_choice_reads_the_hand_shape_issue28():
+def test_pro_contract_choice_reads_the_hand_shape():
     low = ids("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S")
     high = ids("AC KC QC AD KD QD AH KH AS KS QS JS JC")
     assert advantage(low, TK) > advantage(high, TK)  # low cards lose the tricks in Slaps

@@ -89,7 +89,7 @@ def test_rules_lists_options_and_presets(capsys):
         assert word in out
 
 
-def test_issue22_rules_names_no_missing_file_and_shows_tuples_as_typed(capsys):
+def test_rules_names_no_missing_file_and_shows_tuples_as_typed(capsys):
     """no "Rules:" line naming a file a user does not have; a tuple option reads as -o takes it."""
     assert main(["rules", "trex", "--no-color"]) == 0
     out = capsys.readouterr().out
@@ -165,7 +165,7 @@ def test_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
     assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 8 players, so --bots is 1 to 7\n"
 
 
-def test_issue27_every_optional_module_maps_to_an_extra_of_pyproject():
+def test_every_optional_module_maps_to_an_extra_of_pyproject():
     import tomllib
 
     from cardtable.cli.main import EXTRA_OF_MODULE
@@ -179,7 +179,7 @@ def test_issue27_every_optional_module_maps_to_an_extra_of_pyproject():
         assert any(re.match(rf"{re.escape(wanted)}\b", req) for req in extras[extra]), f"{module} not in [{extra}]"
 
 
-def test_issue27_a_missing_extra_is_one_line_naming_it(monkeypatch, capsys):
+def test_a_missing_extra_is_one_line_naming_it(monkeypatch, capsys):
     import cardtable.cli.main as cli
 
     def games(args):
@@ -198,7 +198,7 @@ def test_issue27_a_missing_extra_is_one_line_naming_it(monkeypatch, capsys):
         main(["games"])
 
 
-def test_issue22_verify_on_a_locally_saved_game_says_it_is_not_a_fair_deal_record(tmp_path, capsys):
+def test_verify_on_a_locally_saved_game_says_it_is_not_a_fair_deal_record(tmp_path, capsys):
     """a game saved by `cardtable play` has no commitments: not "FAILED"."""
     state = cardtable.load("trash").new_state(seed=4)
     state.play("stock")
@@ -211,7 +211,7 @@ def test_issue22_verify_on_a_locally_saved_game_says_it_is_not_a_fair_deal_recor
     assert "not a fair-deal record" in err and "FAILED" not in err
 
 
-def test_issue22_item8_no_rule_ids_in_what_a_player_reads(tmp_path, capsys):
+def test_no_rule_ids_in_what_a_player_reads(tmp_path, capsys):
     """The replay's result line of a Spit game said "(SP-19)"; a rejected move's reason carries ids."""
     from cardtable.bots import make_bot as bot
     from cardtable.host.clock import VirtualClock

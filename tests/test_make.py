@@ -49,7 +49,7 @@ def checkout_copy(dest: Path) -> Path:
 
 @pytest.mark.skipif(not (VENV / "bin" / "cardtable").exists() or shutil.which("make") is None,
                     reason="needs make and the virtualenv's cardtable command (make setup)")
-def test_issue22_make_play_reaches_a_game_without_a_c_compiler(tmp_path: Path) -> None:
+def test_make_play_reaches_a_game_without_a_c_compiler(tmp_path: Path) -> None:
     copy = checkout_copy(tmp_path / "clone")
     env = {k: v for k, v in os.environ.items() if k not in ("CC", "PYTHONPATH", "CARDTABLE_EXPECT_BUILD")}
     env["PATH"] = path_without_compilers(tmp_path / "bin")
@@ -105,7 +105,7 @@ def run_command(root: Path, *args: str, **env: str) -> subprocess.CompletedProce
                           capture_output=True, text=True, timeout=60)
 
 
-def test_issue27_the_checkout_command_runs_the_compiled_build_when_one_was_built(tmp_path: Path) -> None:
+def test_the_checkout_command_runs_the_compiled_build_when_one_was_built(tmp_path: Path) -> None:
     root = fake_checkout(tmp_path)
     assert "(compiled with mypyc)" in run_command(root, "--version").stdout
     # an explicit choice of build is kept: PYTHONPATH (make test, a developer), a test run, CARDTABLE_PURE
@@ -119,7 +119,7 @@ def test_issue27_the_checkout_command_runs_the_compiled_build_when_one_was_built
     assert "(pure Python)" in stale.stdout and "build/compiled is older than src/cardtable" in stale.stderr
 
 
-def test_issue27_an_installed_package_or_a_compiled_one_never_switches(tmp_path: Path) -> None:
+def test_an_installed_package_or_a_compiled_one_never_switches(tmp_path: Path) -> None:
     root = fake_checkout(tmp_path)
     package = root / "src" / "cardtable"
     assert compiled_build(package, {})[0] == root / "build" / "compiled"

@@ -60,7 +60,7 @@ def one_line_naming_the_extra(done: subprocess.CompletedProcess[str], extra: str
     assert f"pip install 'cardtable[{extra}]'" in lines[0]
 
 
-def test_issue27_the_base_install_is_the_wheel_alone(bin_dir: Path) -> None:
+def test_the_base_install_is_the_wheel_alone(bin_dir: Path) -> None:
     python = bin_dir / "python"
     where = subprocess.run([str(python), "-c", "import cardtable, importlib.util as u; print(cardtable.__file__); "
                             "print([m for m in ('textual', 'rich', 'starlette') if u.find_spec(m)])"],
@@ -69,7 +69,7 @@ def test_issue27_the_base_install_is_the_wheel_alone(bin_dir: Path) -> None:
     assert "site-packages" in file and str(ROOT) not in file and extras == "[]"
 
 
-def test_issue27_version_and_every_subcommand_help_work_without_extras(bin_dir: Path) -> None:
+def test_version_and_every_subcommand_help_work_without_extras(bin_dir: Path) -> None:
     version = run(bin_dir, "--version")
     assert version.returncode == 0 and re.fullmatch(r"cardtable \S+ \(pure Python\)\n", version.stdout)
     listing = run(bin_dir, "no-such-command")  # argparse lists every subcommand
@@ -81,7 +81,7 @@ def test_issue27_version_and_every_subcommand_help_work_without_extras(bin_dir: 
         assert run(bin_dir, name, "--help").returncode == 0, name
 
 
-def test_issue27_base_install_plays_and_names_the_extra_of_the_rest(bin_dir: Path, tmp_path: Path) -> None:
+def test_base_install_plays_and_names_the_extra_of_the_rest(bin_dir: Path, tmp_path: Path) -> None:
     assert "Trex" in run(bin_dir, "games").stdout
     assert "Options" in run(bin_dir, "rules", "trex").stdout
     played = run(bin_dir, "play", "trash", "--bots", "1", "--seed", "2", "--save", str(tmp_path / "g.json"),

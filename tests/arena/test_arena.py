@@ -126,7 +126,7 @@ def test_json_output_is_valid_even_with_one_deal(capsys):
         assert 0.0 <= data["stats"][0][key][1] <= data["stats"][0][key][2] <= 1.0
 
 
-def test_issue22_item12_a_mean_score_of_win_shares_keeps_its_interval_in_0_1(capsys):
+def test_a_mean_score_of_win_shares_keeps_its_interval_in_0_1(capsys):
     """`cardtable arena trash --bots sensible,random --games 8` gave [-0.0288, 0.404] for random."""
     assert main(["arena", "trash", "--bots", "sensible,random", "--games", "8", "-q", "--workers", "1"]) == 0
     out = capsys.readouterr().out
@@ -137,7 +137,7 @@ def test_issue22_item12_a_mean_score_of_win_shares_keeps_its_interval_in_0_1(cap
     assert "95% CI (Wilson)  rating" in out.splitlines()[1]
 
 
-def test_issue22_item12_a_trex_game_of_the_arena_is_a_whole_20_deal_game_and_says_so(capsys, monkeypatch):
+def test_a_trex_game_of_the_arena_is_a_whole_20_deal_game_and_says_so(capsys, monkeypatch):
     from cardtable.arena import run
     from cardtable.host.match import Match
 

@@ -51,7 +51,7 @@ def expert_moves() -> str:
     return " ".join(moves) + "\n"
 
 
-def test_issue14_expert_plays_the_same_moves_on_both_builds() -> None:
+def test_expert_plays_the_same_moves_on_both_builds() -> None:
     assert expert_moves() == EXPERT_MOVES.read_text(), "the bots play differently from expert_moves.txt"
 
 

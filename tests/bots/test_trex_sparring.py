@@ -93,14 +93,14 @@ def test_pro_sheds_the_ace_of_hearts_last_to_a_clean_trick():
     assert act("spar-pro", state) == "AH"  # nobody can put the K♥ on this trick: the A♥ goes free
 
 
-def test_hard_sheds_the_ace_of_hearts_last_to_a_clean_trick_issue28_item3():
+def test_hard_sheds_the_ace_of_hearts_last_to_a_clean_trick():
     """The old ``hard`` ducked with the 4♥ and kept the A♥, which later caught the K♥."""
     state = kh_deal(*CLEAN)
     play(state, "5H 6H 8H")
     assert act("hard", state) == "AH"
 
 
-def test_hard_still_ducks_when_the_trick_holds_a_penalty_card_issue28_item3():
+def test_hard_still_ducks_when_the_trick_holds_a_penalty_card():
     state = kh_deal("7H 5H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC", "KH 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
                     "8H 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD", "AH 6H 2H 3H 4H 9H TH JH QH AC KC AD AS")
     play(state, "5H KH 8H")  # seat 1 holds no other heart

@@ -84,7 +84,7 @@ def test_trex_search_bots_get_only_views():
     assert state.is_terminal() and set(seen) == {"TrexView"}
 
 
-def test_every_trex_bot_gets_only_views_issue28():
+def test_every_trex_bot_gets_only_views():
     """Every registered Trex bot (the sparring partners and the reading ``expert`` included) is
     handed views only, and nothing it keeps between decisions reaches a State."""
     from cardtable.bots import Budget, bot_names

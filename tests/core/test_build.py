@@ -39,7 +39,7 @@ def is_view_module(name: str) -> bool:
 
 
 @pytest.mark.skipif(EXPECTED is None, reason="make test sets CARDTABLE_EXPECT_BUILD for each run")
-def test_issue14_the_build_make_test_asked_for_is_imported() -> None:
+def test_the_build_make_test_asked_for_is_imported() -> None:
     assert EXPECTED in ("pure", "compiled")
     compiled = EXPECTED == "compiled"
     assert COMPILED is compiled
@@ -52,14 +52,14 @@ def test_issue14_the_build_make_test_asked_for_is_imported() -> None:
             assert file.endswith(".py"), f"{name} should be interpreted: {file}"
 
 
-def test_issue14_compiled_flag_matches_the_engine_modules() -> None:
+def test_compiled_flag_matches_the_engine_modules() -> None:
     from cardtable.games.trash import state
 
     assert COMPILED is (not (state.__file__ or "").endswith(".py"))
     assert build_name() == ("compiled with mypyc" if COMPILED else "pure Python")
 
 
-def test_issue14_version_says_which_build_runs() -> None:
+def test_version_says_which_build_runs() -> None:
     out = subprocess.run(
         [sys.executable, "-m", "cardtable.cli.main", "--version"], capture_output=True, text=True, check=True,
         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},

@@ -132,7 +132,7 @@ def test_review_tx25_the_card_that_ends_the_deal_is_judged_by_this_deal():
     assert rev.costliest()[0] == d
 
 
-def test_review_issue22_item8_speaks_in_words_not_engine_codes():
+def test_review_speaks_in_words_not_engine_codes():
     """Trash moves as the table says them, Trex cards as faces, contracts by name."""
     trash = "\n".join(review_lines(review(trash_record(), 0, worlds=4), "en"))
     assert re.search(r"played (decline: discard the card|draw from the stock|take the top discard|"

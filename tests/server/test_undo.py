@@ -66,7 +66,7 @@ def own_move(table: Any, rng: random.Random, seq: int) -> dict[str, Any]:
     return reply
 
 
-def test_issue15_item8_undo_takes_back_the_persons_move_and_the_bots_replies(tmp_path: Path):
+def test_undo_takes_back_the_persons_move_and_the_bots_replies(tmp_path: Path):
     hub = Hub(Store(tmp_path / "s.sqlite3"))
     table = undo_table(hub, players=3, bots=2)
     rng = random.Random(3)
@@ -104,7 +104,7 @@ def test_issue15_item8_undo_takes_back_the_persons_move_and_the_bots_replies(tmp
         assert table.undo(0) is None and table.version == earlier[-1]
 
 
-def test_issue15_item8_undo_is_refused_with_a_reason_when_not_allowed(tmp_path: Path,
+def test_undo_is_refused_with_a_reason_when_not_allowed(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(lifecycle, "UNDO_RATE", UNDO_RATE)
     hub = Hub(Store(tmp_path / "s.sqlite3"))
@@ -135,7 +135,7 @@ def test_issue15_item8_undo_is_refused_with_a_reason_when_not_allowed(tmp_path: 
         hub.create("trash", None, {}, undo="yes")
 
 
-def test_issue15_item8_the_undo_message_is_checked_over_the_socket(client: TestClient):
+def test_the_undo_message_is_checked_over_the_socket(client: TestClient):
     r = client.post("/api/tables", json={"game": "trash", "undo": True})
     assert r.status_code == 201 and r.json()["table"]["undo"] is True
     table_id, host = r.json()["table"]["id"], r.json()["host"]
@@ -176,7 +176,7 @@ def test_issue15_item8_the_undo_message_is_checked_over_the_socket(client: TestC
         assert receive_until(ws, "error")[0]["code"] == "spectator"
 
 
-def test_issue15_item8_an_undo_is_kept_over_a_restart_and_the_record_verifies(tmp_path: Path):
+def test_an_undo_is_kept_over_a_restart_and_the_record_verifies(tmp_path: Path):
     path = tmp_path / "s.sqlite3"
     store = Store(path)
     hub = Hub(store)
@@ -214,7 +214,7 @@ def test_issue15_item8_an_undo_is_kept_over_a_restart_and_the_record_verifies(tm
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["graceful", "sigkill"])
-def test_issue15_item8_a_real_server_restarts_at_the_undone_position(tmp_path: Path, sig: int):
+def test_a_real_server_restarts_at_the_undone_position(tmp_path: Path, sig: int):
     """Over real WebSockets: undo, then a restart (graceful, or SIGKILL right after the undo
     frame) comes back to the undone position; the game goes on to the end and the downloaded
     record verifies."""
@@ -279,14 +279,14 @@ def run(coro: Any) -> Any:
     return asyncio.run(asyncio.wait_for(coro, 120))
 
 
-def test_issue15_item8_no_hidden_card_on_the_wire_around_undos():
+def test_no_hidden_card_on_the_wire_around_undos():
     """The leak oracle of tests/server/test_leaks.py over Trash games with undos: after an undo,
     every frame carries only the cards shown on the line of play as it now stands (what the
     undone line showed is not allowed again), and no forbidden key."""
     assert undo_games(30) > 20
 
 
-def test_issue15_item8_the_undo_oracle_catches_a_stale_view(monkeypatch: pytest.MonkeyPatch):
+def test_the_undo_oracle_catches_a_stale_view(monkeypatch: pytest.MonkeyPatch):
     """Not vacuous: a server that redrew a page from the position taken back would fail it."""
     real = Flow.undo
 

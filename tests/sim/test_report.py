@@ -102,7 +102,7 @@ def test_report_figures_are_large_enough_to_read(tmp_path):
         assert width >= 600 and height >= 300, (png.name, width, height)
 
 
-def test_issue22_item12_a_long_figure_title_is_wrapped_inside_the_figure(tmp_path):
+def test_a_long_figure_title_is_wrapped_inside_the_figure(tmp_path):
     """A six-player line-up's label made the win-by-seat title wider than the figure (cut at both ends)."""
     from cardtable.sim.report import ReportContext
     from cardtable.sim.stats import proportion

@@ -434,7 +434,7 @@ async def test_a_narrow_terminal_keeps_the_table_and_drops_the_log():
 
 
 @sync
-async def test_issue22_item10_after_the_match_the_header_shows_the_last_hand_played():
+async def test_after_the_match_the_header_shows_the_last_hand_played():
     s = session("sensible,stock", seed=2, target_size=8)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -452,7 +452,7 @@ async def _result_text(s: Session) -> str:
 
 
 @sync
-async def test_issue22_item8_end_screens_call_you_you_and_a_spit_game_a_game():
+async def test_end_screens_call_you_you_and_a_spit_game_a_game():
     from cardtable.host.clock import VirtualClock
     from cardtable.host.realtime import RealtimeHost
     from cardtable.records import record_of
@@ -475,7 +475,7 @@ async def test_issue22_item8_end_screens_call_you_you_and_a_spit_game_a_game():
 
 
 @sync
-async def test_issue22_item9_a_key_that_is_no_move_gets_a_short_note_and_enter_still_draws():
+async def test_a_key_that_is_no_move_gets_a_short_note_and_enter_still_draws():
     s = session(seed=5)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

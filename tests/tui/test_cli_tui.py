@@ -231,7 +231,7 @@ def _spawn_this_source(args: list[str], env_extra: dict[str, str] | None = None)
                          env=env, dimensions=(34, 110))
 
 
-def test_issue22_item10_save_and_quit_prints_the_file_name(tmp_path):
+def test_save_and_quit_prints_the_file_name(tmp_path):
     save = tmp_path / "later.json"
     child = _spawn_this_source(["play", "trash", "--bots", "1", "--seed", "5", "--pace", "0", "--lang", "en",
                                 "--save", str(save)])

@@ -21,7 +21,7 @@ def test_the_help_names_the_how_to_play_page_of_the_game(game: str, lang: str):
     assert (DOCS / page).is_file()
 
 
-def test_issue16_the_help_shows_option_numbers_in_arabic_indic_digits_in_arabic():
+def test_the_help_shows_option_numbers_in_arabic_indic_digits_in_arabic():
     game = cardtable.load("trash", target_size=7)
     arabic, english = help_text(game, "ar", []), help_text(game, "en", [])
     assert "٧ *" in arabic and "7 *" not in arabic  # the changed option, in the digits of ar

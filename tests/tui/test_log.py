@@ -72,7 +72,7 @@ async def test_the_log_rewraps_when_its_column_narrows():
 
 
 @sync
-async def test_issue22_item8_the_log_names_the_seats_as_the_table_does():
+async def test_the_log_names_the_seats_as_the_table_does():
     """The table says "Ben · sensible bot"; the log said "seat 1 draws …"."""
     import cardtable
     from cardtable.tui.app import TableApp

@@ -93,7 +93,7 @@ async def test_a_finished_trex_games_review_lists_its_costliest_decisions_and_co
 
 
 @sync
-async def test_issue22_item5_the_replay_log_is_the_game_up_to_the_step_shown_not_the_steps_visited():
+async def test_the_replay_log_is_the_game_up_to_the_step_shown_not_the_steps_visited():
     record = _record()
     app = ReplayApp(record, 0, pace=0)
     async with app.run_test(size=(110, 34)) as pilot:

@@ -350,7 +350,7 @@ async def test_the_contracts_left_are_named_in_the_language():
 
 
 @sync
-async def test_issue22_item10_the_deal_summarys_took_column_for_collections_and_trex():
+async def test_the_deal_summarys_took_column_for_collections_and_trex():
     """Collections charges tricks (TX-29), Trex pays places (TX-35): the summary says which each seat took."""
     for contract in ("TK", "TR"):
         s = session()
@@ -376,7 +376,7 @@ def status_text(app: TableApp) -> str:
 
 
 @sync
-async def test_issue22_item10_the_redeal_prompt_shows_the_cards_that_qualify_tx13():
+async def test_the_redeal_prompt_shows_the_cards_that_qualify_tx13():
     s = session()  # seat 0 holds K♥ with four other hearts: five or more hearts with K♥ (TX-13)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -389,7 +389,7 @@ async def test_issue22_item10_the_redeal_prompt_shows_the_cards_that_qualify_tx1
 
 
 @sync
-async def test_issue22_item4_a_hand_shown_for_a_redeal_leaves_the_table_once_the_redealt_deal_is_played():
+async def test_a_hand_shown_for_a_redeal_leaves_the_table_once_the_redealt_deal_is_played():
     s = session()
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

@@ -86,7 +86,7 @@ async def test_undo_is_an_option_off_by_default():
 
 
 @sync
-async def test_issue22_item10_the_footer_lists_u_when_undo_is_on():
+async def test_the_footer_lists_u_when_undo_is_on():
     for undo, lang, word in ((True, "en", "u undo"), (True, "es", "u deshacer"), (False, "en", None)):
         s = trash()
         s.lang = lang

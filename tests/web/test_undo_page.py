@@ -26,7 +26,7 @@ def comes_back(page: Any, board: Any, position: str) -> None:
     raise AssertionError(f"the position did not come back:\n{diff}")
 
 
-def test_issue15_item8_undo_in_the_browser_brings_the_position_back(server: Server, watched: Any):
+def test_undo_in_the_browser_brings_the_position_back(server: Server, watched: Any):
     """Created in the lobby with undo ticked; the person plays until the bot has answered, clicks
     Undo, and sees the board of their last choice again, the bot's lines gone from the log and a
     line saying what was taken back; then the key u does it again."""
@@ -87,7 +87,7 @@ def test_issue15_item8_undo_in_the_browser_brings_the_position_back(server: Serv
     assert not w.errors, w.errors
 
 
-def test_issue15_item8_no_undo_button_without_the_option_or_with_another_person(server: Server, watched: Any):
+def test_no_undo_button_without_the_option_or_with_another_person(server: Server, watched: Any):
     """A table without undo, and an undo table with two people: no Undo button."""
     table_id, host, token = server.seated({1: "random"})
     server.post(f"/api/tables/{table_id}/start", host=host)

@@ -10,8 +10,18 @@ from tests.server.netserver import Server
 from .conftest import SHOTS, sync_api
 
 
-def log_lines(page: Any) -> list[str]:
-    return page.get_by_test_id("log").locator("li[data-seq]").all_inner_texts()  # type: ignore[no-any-return]
+def last_seq(page: Any) -> int:
+    """The newest event number in the log (-1: none). The log keeps only its last lines, so lines
+    are told apart by their event numbers, not by how many there are."""
+    seqs = page.get_by_test_id("log").locator("li[data-seq]").evaluate_all(
+        "els => els.map(e => Number(e.dataset.seq))")
+    return max(seqs, default=-1)  # type: ignore[no-any-return]
+
+
+def lines_after(page: Any, seq: int) -> list[str]:
+    """The log's lines of events after ``seq``."""
+    return page.get_by_test_id("log").locator("li[data-seq]").evaluate_all(  # type: ignore[no-any-return]
+        f"els => els.filter(e => Number(e.dataset.seq) > {seq}).map(e => e.innerText)")
 
 
 def comes_back(page: Any, board: Any, position: str) -> None:
@@ -52,7 +62,7 @@ def test_undo_in_the_browser_brings_the_position_back(server: Server, watched: A
 
     def play_until_the_bot_answered() -> tuple[str, int]:
         """Click moves until the bot has moved after one of the person's choices; the board
-        before that choice and the log's length then."""
+        before that choice and the log's newest event number then."""
         before: tuple[str, int] | None = None
         for _ in range(200):
             legal = page.locator("[data-legal]")
@@ -62,14 +72,14 @@ def test_undo_in_the_browser_brings_the_position_back(server: Server, watched: A
                 continue
             page.wait_for_timeout(100)  # the page's own answer to a one-answer question goes first
             actions = {a for a in legal.evaluate_all("els => els.map(e => e.dataset.legal)") if a}
-            if before is not None and any(line.startswith("Ben ") for line in log_lines(page)[before[1]:]):
+            if before is not None and any(line.startswith("Ben ") for line in lines_after(page, before[1])):
                 return before
             if actions == {"stock"}:  # the draw stays the person's own key press (PACE): not a choice
                 legal.first.click(timeout=1500)
                 continue
             if len(actions) < 2:
                 continue
-            before = (board.inner_text(), len(log_lines(page)))
+            before = (board.inner_text(), last_seq(page))
             legal.last.click(timeout=1500)
         raise AssertionError("the bot never answered")
 
@@ -78,7 +88,7 @@ def test_undo_in_the_browser_brings_the_position_back(server: Server, watched: A
     line = page.get_by_test_id("undo-line").last
     sync_api.expect(line).to_contain_text("Taken back")
     comes_back(page, board, position)
-    assert not any(text.startswith("Ben ") for text in log_lines(page)[logged:])
+    assert not any(text.startswith("Ben ") for text in lines_after(page, logged))
     page.screenshot(path=str(SHOTS / "trash-undo.png"))
     position, logged = play_until_the_bot_answered()
     page.keyboard.press("u")

@@ -100,6 +100,17 @@ def test_p7_an_undo_never_takes_back_another_persons_move(tmp_path: Path):
     assert [r for r in table.store.actions(table.id) if r.seat == 1 and r.client_seq is not None] == ben_moves
 
 
+def undo_table_over_http(client: TestClient) -> tuple[str, str]:
+    """A started undo table made through the lobby API, Ada at seat 0 against a random bot: its
+    id and Ada's token."""
+    r = client.post("/api/tables", json={"game": "trash", "undo": True})
+    table_id, host = r.json()["table"]["id"], r.json()["host"]
+    token = client.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ada"}).json()["token"]
+    client.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
+    client.post(f"/api/tables/{table_id}/start", json={"host": host})
+    return table_id, token
+
+
 def test_p8_undos_are_bounded_per_address_over_all_its_tables(db_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Each seat's own bound is wide open here; the address's bound (three at once) still cuts a
     flood spread over three tables short, with the seat's ``rate_limited`` error."""
@@ -111,11 +122,7 @@ def test_p8_undos_are_bounded_per_address_over_all_its_tables(db_path: Path, mon
         with _client(store, bot_delay=0.0) as client:
             codes: list[str] = []
             for _ in range(3):
-                r = client.post("/api/tables", json={"game": "trash", "undo": True})
-                table_id, host = r.json()["table"]["id"], r.json()["host"]
-                token = client.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ada"}).json()["token"]
-                client.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
-                client.post(f"/api/tables/{table_id}/start", json={"host": host})
+                table_id, token = undo_table_over_http(client)
                 with client.websocket_connect(f"/ws/{table_id}") as ws:
                     ws.send_json({"type": "hello", "token": token})
                     receive_until(ws, "state")
@@ -129,11 +136,7 @@ def test_p8_undos_are_bounded_per_address_over_all_its_tables(db_path: Path, mon
 
 def test_p8_the_socket_client_sees_the_same_undo_refusals(client: TestClient):
     """The page's refusals stay as they were: nothing to take back is ``undo_nothing``."""
-    r = client.post("/api/tables", json={"game": "trash", "undo": True})
-    table_id, host = r.json()["table"]["id"], r.json()["host"]
-    token = client.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ada"}).json()["token"]
-    client.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
-    client.post(f"/api/tables/{table_id}/start", json={"host": host})
+    table_id, token = undo_table_over_http(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         ws.send_json({"type": "hello", "token": token})
         receive_until(ws, "state")

@@ -19,7 +19,7 @@ RULE_SUITE := tests/core tests/trash tests/trex tests/spit tests/test_golden.py 
 PLAY ?= trash --bots 1
 PYTEST := $(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
-.PHONY: setup play compiled check test lint lint-js browsers bench golden clean
+.PHONY: setup play compiled check test lint lint-js browsers services bench golden clean
 
 $(BIN)/python:
 	python3 -m venv $(VENV)
@@ -63,7 +63,7 @@ check: lint
 	CARDTABLE_EXPECT_BUILD=pure PYTHONPATH=src $(PYTEST) -q $(RULE_SUITE)
 
 ## lint, types, layers and the whole test suite on the pure build, then the rule suite on the compiled one
-test: setup lint lint-js browsers
+test: setup lint lint-js browsers services
 	CARDTABLE_EXPECT_BUILD=pure PYTHONPATH=src $(PYTEST) tests src/cardtable --doctest-modules
 	@if [ -f $(COMPILED_STAMP) ]; then \
 		echo "CARDTABLE_EXPECT_BUILD=compiled PYTHONPATH=$(COMPILED) $(PYTEST) $(RULE_SUITE)"; \
@@ -84,6 +84,11 @@ lint-js:
 ## system packages the browser tests need (Debian's Chromium), installed by the project's own script
 browsers:
 	@if [ -x scripts/install-browsers.sh ]; then scripts/install-browsers.sh; fi
+
+## system packages the cluster tests need (Debian's PostgreSQL and Redis; the tests start their own
+## throwaway servers), installed by the project's own script, which starts no system service
+services:
+	@if [ -x scripts/install-services.sh ]; then scripts/install-services.sh; fi
 
 ## the benchmarks, each beside its named peer (the bench extra brings OpenSpiel, RLCard and pygame)
 bench: setup

@@ -302,11 +302,11 @@ def test_h_fair_an_open_table_keeps_its_commitments_over_a_restart(tmp_path: Pat
 def test_h_fair_a_database_from_before_fair_deals_gains_the_column(tmp_path: Path):
     import sqlite3
 
-    from cardtable.server import store as store_module
+    from .test_migrations import MAIN_DDL
 
     path = tmp_path / "old.sqlite3"
     old = sqlite3.connect(path)
-    schema = store_module._SCHEMA.replace(",\n    fair TEXT", "")
+    schema = MAIN_DDL.replace(",\n    fair TEXT", "")
     assert "fair" not in schema
     old.executescript(schema)
     old.close()

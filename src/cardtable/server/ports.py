@@ -35,6 +35,11 @@ class StaleLease(LogError):
     owner has the table now. Nothing was written."""
 
 
+class VersionConflict(LogError):
+    """An append whose version is not the next one of the table's log (one already there, or a
+    gap): the writer's idea of the game is not the log's. Nothing was written."""
+
+
 class OwnerLease(Protocol):
     def claim(self, table_id: str) -> int:
         """Take the table over: its new epoch, higher than every earlier claim's."""
@@ -59,7 +64,8 @@ class ActionLog(OwnerLease, Protocol):
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
                epoch: int | None = None) -> None:
         """One accepted action, committed when this returns; :class:`StaleLease` if ``epoch`` is
-        older than the table's newest claim."""
+        older than the table's newest claim, :class:`VersionConflict` unless ``version`` is one
+        more than the log's last."""
 
     def undo(self, table_id: str, keep: int, epoch: int | None = None) -> int:
         """Every action after version ``keep`` taken back (kept apart), in one transaction."""

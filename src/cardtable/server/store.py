@@ -28,76 +28,22 @@ import sys
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from .ports import LogBroken, LogError, StaleLease
+from .migrations import upgrade_sqlite
+from .ports import LogBroken, LogError, StaleLease, VersionConflict
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-SCHEMA_VERSION = 1
 BUSY_TIMEOUT = 0.05
 """Seconds a write waits for a lock another process holds before it fails."""
 RETRY_AFTER = 0.5
 """After a write failed, seconds every further write fails at once (without waiting for the lock):
 sixty tables retrying cannot hold the event loop for sixty busy timeouts."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    preset TEXT NOT NULL,
-    options TEXT NOT NULL,
-    seed INTEGER,
-    bot_seed INTEGER NOT NULL,
-    host_hash TEXT NOT NULL,
-    status TEXT NOT NULL,
-    created REAL NOT NULL,
-    fair TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    version INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    client_seq INTEGER,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, version)
-);
-CREATE INDEX IF NOT EXISTS seats_by_token ON seats(token_hash);
-CREATE TABLE IF NOT EXISTS chat (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    text TEXT NOT NULL,
-    at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS chat_by_table ON chat(table_id, at);
-CREATE TABLE IF NOT EXISTS leases (table_id TEXT PRIMARY KEY, epoch INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS undone (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    undo INTEGER NOT NULL,
-    version INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    client_seq INTEGER,
-    at REAL NOT NULL,
-    PRIMARY KEY (table_id, undo, version)
-);
-"""
-
 
 def token_hash(token: str) -> str:
     """What the store keeps of a token."""
@@ -125,7 +71,8 @@ def db_path_from_url(url: str | None) -> Path:
         return Path(url)
     parts = urllib.parse.urlsplit(url)
     if parts.scheme != "sqlite":
-        raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path/to/file.sqlite3")
+        raise ValueError(f"unsupported database URL {url!r}: use sqlite:///path/to/file.sqlite3"
+                         " or postgresql://user@host:port/database")
     if parts.netloc:
         raise ValueError(f"{url!r} names a host; SQLite is a local file: sqlite:///path/to/file.sqlite3")
     if parts.query or parts.fragment:
@@ -215,13 +162,7 @@ class Store:
             raise ValueError("synchronous must be NORMAL or FULL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(_SCHEMA)
-        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
-        if "fair" not in columns:  # a database from before fair deals: its games stay seeded
-            self.db.execute("ALTER TABLE tables ADD COLUMN fair TEXT")
-        if "undo" not in columns:  # a database from before undo: its tables have none
-            self.db.execute("ALTER TABLE tables ADD COLUMN undo INTEGER NOT NULL DEFAULT 0")
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        upgrade_sqlite(self.db)  # the schema, versioned (cardtable.server.migrations)
         self._failing_until = 0.0
         self._failure = ""
         self._broken = ""
@@ -303,8 +244,8 @@ class Store:
             self.db.execute(
                 "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row.id, row.game, row.preset, json.dumps(row.options), _i64(row.seed), _i64(row.bot_seed),
-                 row.host_hash, row.status, row.created, _fair_text(row.fair), int(row.undo)),
+                (row.id, row.game, row.preset, json.dumps(row.options), i64(row.seed), i64(row.bot_seed),
+                 row.host_hash, row.status, row.created, fair_text(row.fair), int(row.undo)),
             )
             for s in row.seats:
                 self.db.execute(
@@ -323,12 +264,12 @@ class Store:
     def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None:
         """The table's fair-deal protocol as it stands (every commitment and reveal; ``None``: a seeded game)."""
         with self._writing():
-            self.db.execute("UPDATE tables SET fair = ? WHERE id = ?", (_fair_text(fair), table_id))
+            self.db.execute("UPDATE tables SET fair = ? WHERE id = ?", (fair_text(fair), table_id))
 
     @_log_errors
     def start(self, table_id: str, seed: int) -> None:
         with self._writing():
-            self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (_i64(seed), table_id))
+            self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (i64(seed), table_id))
 
     @_log_errors
     def set_status(self, table_id: str, status: str) -> None:
@@ -338,18 +279,21 @@ class Store:
     @_log_errors
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
                epoch: int | None = None) -> None:
-        """Append one accepted action; committed when this returns. With ``epoch``, refused
-        (:class:`~cardtable.server.ports.StaleLease`) in the same transaction if the table was
-        claimed since."""
-        row = (table_id, version, seat, action, client_seq, time.time())
+        """Append one accepted action; committed when this returns. Refused
+        (:class:`~cardtable.server.ports.VersionConflict`) unless ``version`` is the next one of the
+        log; with ``epoch``, refused (:class:`~cardtable.server.ports.StaleLease`) in the same
+        transaction if the table was claimed since."""
+        row = (table_id, version, seat, action, client_seq, time.time(), table_id, version)
         with self._writing():
             if epoch is None:
-                self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", row)
-                return
-            with self.db:
-                self.db.execute("BEGIN IMMEDIATE")
-                self._check_epoch(table_id, epoch)
-                self.db.execute("INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)", row)
+                added = self.db.execute(_APPEND, row).rowcount
+            else:
+                with self.db:
+                    self.db.execute("BEGIN IMMEDIATE")
+                    self._check_epoch(table_id, epoch)
+                    added = self.db.execute(_APPEND, row).rowcount
+        if not added:
+            raise VersionConflict(f"table {table_id}: version {version} is not the next one of its log")
 
     def _check_epoch(self, table_id: str, epoch: int) -> None:
         """Inside a write transaction: the writer's ``epoch`` is the table's newest."""
@@ -425,7 +369,7 @@ class Store:
         """The tables of ``statuses``, oldest first; a row that cannot be read is a :class:`BadRow`
         in its place (one bad row never hides the others)."""
         marks = ", ".join("?" for _ in statuses)
-        query = f"SELECT {_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY created"
+        query = f"SELECT {TABLE_COLUMNS} FROM tables WHERE status IN ({marks}) ORDER BY created"
         rows = self.db.execute(query, statuses).fetchall()
         out: list[TableRow | BadRow] = []
         for r in rows:
@@ -439,45 +383,55 @@ class Store:
     def table(self, table_id: str) -> TableRow | None:
         """One table whatever its status (a finished game is loaded when someone asks for it);
         :class:`BadRow` if its row cannot be read."""
-        row = self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+        row = self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
         return None if row is None else self._row(row)
 
     def _row(self, r: tuple[Any, ...]) -> TableRow:
-        try:
-            options = json.loads(r[3])
-            if not isinstance(options, dict):
-                raise ValueError("options are not an object")
-            t = TableRow(str(r[0]), str(r[1]), str(r[2]), options, _u64(r[4]), _u64(r[5]) or 0, str(r[6]),
-                         str(r[7]), float(r[8]), undo=bool(r[10]))
-            if r[9] is not None:
-                fair = json.loads(r[9])
-                if not isinstance(fair, dict):
-                    raise ValueError("the fair-deal protocol is not an object")
-                t.fair = fair
-            seats = self.db.execute(
-                "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (t.id,)
-            ).fetchall()
-            t.seats = [SeatRow(*s) for s in seats]
-        except (TypeError, ValueError) as exc:
-            raise BadRow(str(r[0]), f"unreadable row: {exc}") from None
-        return t
+        seats = self.db.execute(
+            "SELECT seat, kind, name, token_hash FROM seats WHERE table_id = ? ORDER BY seat", (r[0],)
+        ).fetchall()
+        return table_row(r, seats)
 
 
-_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo"
+def table_row(r: Sequence[Any], seats: Iterable[Sequence[Any]]) -> TableRow:
+    """The table of a row of :data:`TABLE_COLUMNS` and its seats' rows (seat, kind, name, token
+    digest), as every adapter stores them; :class:`BadRow` if it cannot be read."""
+    try:
+        options = json.loads(r[3])
+        if not isinstance(options, dict):
+            raise ValueError("options are not an object")
+        t = TableRow(str(r[0]), str(r[1]), str(r[2]), options, u64(r[4]), u64(r[5]) or 0, str(r[6]),
+                     str(r[7]), float(r[8]), undo=bool(r[10]))
+        if r[9] is not None:
+            fair = json.loads(r[9])
+            if not isinstance(fair, dict):
+                raise ValueError("the fair-deal protocol is not an object")
+            t.fair = fair
+        t.seats = [SeatRow(*s) for s in seats]
+    except (TypeError, ValueError) as exc:
+        raise BadRow(str(r[0]), f"unreadable row: {exc}") from None
+    return t
 
 
-def _fair_text(fair: dict[str, Any] | None) -> str | None:
+_APPEND = ("INSERT INTO actions (table_id, version, seat, action, client_seq, at) SELECT ?, ?, ?, ?, ?, ?"
+           " WHERE (SELECT COALESCE(MAX(version), 0) FROM actions WHERE table_id = ?) = ? - 1")
+"""One action, written only if its version is the next one of its table's log."""
+TABLE_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo"
+"""A table's columns in the order :func:`table_row` reads them."""
+
+
+def fair_text(fair: dict[str, Any] | None) -> str | None:
     return None if fair is None else json.dumps(fair)
 
 
-def _i64(value: int | None) -> int | None:
+def i64(value: int | None) -> int | None:
     """SQLite integers are signed 64-bit; seeds are unsigned 64-bit."""
     if value is None:
         return None
     return value - 2**64 if value >= 2**63 else value
 
 
-def _u64(value: int | None) -> int | None:
+def u64(value: int | None) -> int | None:
     if value is None:
         return None
     return value + 2**64 if value < 0 else value

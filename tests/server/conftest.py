@@ -12,6 +12,8 @@ import pytest
 from cardtable.server.app import create_app
 from cardtable.server.store import Store
 
+from .services import pg_url, postgres, redis, redis_url  # noqa: F401  (fixtures of the real engines)
+
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
 

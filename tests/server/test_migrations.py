@@ -1,7 +1,8 @@
-"""The action log's schema is versioned (Alembic) and brought up to date when a log opens (issue 24
-item 1): a SQLite database of the schema every release before versioning wrote is adopted with
-its games, which resume; an up-to-date database costs no migration run; a database of a revision
-newer than this code is refused, and so is a damaged one, each with a clear error."""
+"""The action log's schema is versioned (Alembic) and brought up to date when a log opens (S10: a
+game started on one version resumes on the next): a SQLite database of the schema every release
+before versioning wrote is adopted with its games, which resume; an up-to-date database costs no
+migration run; a database of a revision newer than this code is refused, and so is a damaged one,
+each with a clear error."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def test_the_head_is_the_newest_revision():
     assert migrations.revisions()[0] == migrations.HEAD
 
 
-def test_a_database_of_the_unversioned_schema_is_adopted_and_its_games_resume(tmp_path: Path):
+def test_s10_a_database_of_the_unversioned_schema_is_adopted_and_its_games_resume(tmp_path: Path):
     """A game in progress on a database of the old schema, its rows written as that schema held
     them (seed and token digests, actions, chat, a lease, an undo taken back): opened by today's
     store it is migrated in place, every row reads back, and the game resumes where it was."""
@@ -140,7 +141,7 @@ def test_a_database_of_the_unversioned_schema_is_adopted_and_its_games_resume(tm
     played.close()
 
 
-def test_a_database_from_before_fair_deals_and_undo_gains_both_columns(tmp_path: Path):
+def test_s10_a_database_from_before_fair_deals_and_undo_gains_both_columns(tmp_path: Path):
     path = tmp_path / "older.sqlite3"
     db = sqlite3.connect(path)
     db.executescript(MAIN_DDL.replace(",\n    fair TEXT", ""))
@@ -155,7 +156,7 @@ def test_a_database_from_before_fair_deals_and_undo_gains_both_columns(tmp_path:
     store.close()
 
 
-def test_an_up_to_date_database_runs_no_migration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_s10_an_up_to_date_database_runs_no_migration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     Store(tmp_path / "s.sqlite3").close()
 
     def no(*args: object) -> None:
@@ -165,7 +166,7 @@ def test_an_up_to_date_database_runs_no_migration(tmp_path: Path, monkeypatch: p
     Store(tmp_path / "s.sqlite3").close()
 
 
-def test_a_database_of_a_newer_revision_is_refused_with_a_clear_error(tmp_path: Path):
+def test_s10_a_database_of_a_newer_revision_is_refused_with_a_clear_error(tmp_path: Path):
     path = tmp_path / "newer.sqlite3"
     Store(path).close()
     db = sqlite3.connect(path)
@@ -183,7 +184,7 @@ def test_a_file_that_is_no_database_is_a_log_error(tmp_path: Path):
         Store(path)
 
 
-def test_stores_opening_one_new_file_at_once_migrate_it_once(tmp_path: Path):
+def test_s10_stores_opening_one_new_file_at_once_migrate_it_once(tmp_path: Path):
     path = tmp_path / "s.sqlite3"
     stores: list[Store] = []
     errors: list[BaseException] = []

@@ -1,32 +1,82 @@
-"""The action-log and owner-lease contract (``cardtable.server.ports``), run on every adapter:
-claims hand out rising epochs, a write from a stale epoch is refused in the same transaction and
-writes nothing, and the adapter's own errors never leave it (``LogError`` only). Then two owners
-of one table: only the newer one can write (S3: no acknowledged action of a deposed owner)."""
+"""The action-log and owner-lease contract (``cardtable.server.ports``), run on every adapter
+(SQLite, PostgreSQL): claims hand out rising epochs, a write from a stale epoch is refused in the
+same transaction and writes nothing, an append must be the log's next version, undo moves actions
+aside, chat, fair deals and tables read back as written, and the adapter's own errors never leave
+it (``LogError`` only). Then two owners of one table, as two server processes: only the newer one
+can write (S3: no acknowledged action of a deposed owner). The PostgreSQL adapter also serves
+several threads at once and survives its server's restart."""
 
 from __future__ import annotations
 
 import random
+import sqlite3
+import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from cardtable.server.hub import Hub
-from cardtable.server.ports import ActionLog, LogError, StaleLease
-from cardtable.server.store import SeatRow, Store, TableRow
+from cardtable.server.ports import ActionLog, LogError, StaleLease, VersionConflict
+from cardtable.server.store import BadRow, SeatRow, Store, TableRow, open_log, token_hash
 
-ADAPTERS: dict[str, Callable[[Path], ActionLog]] = {"sqlite": lambda tmp: Store(tmp / "log.sqlite3")}
+from .services import Postgres
+
+
+@dataclass
+class Database:
+    """One database of an adapter: :meth:`open` is one more client of it (as another process),
+    :meth:`raw` writes to it behind the adapter's back."""
+
+    url: str
+    raw: Callable[[str], None]
+
+    def open(self) -> ActionLog:
+        return open_log(self.url)
+
+
+def sqlite_database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    path = tmp_path / "log.sqlite3"
+
+    def raw(sql: str) -> None:
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute(sql)
+        db.close()
+
+    return Database(f"sqlite:///{path}", raw)
+
+
+def postgres_database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    url: str = request.getfixturevalue("pg_url")
+
+    def raw(sql: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql)  # type: ignore[arg-type]
+
+    return Database(url, raw)
+
+
+ADAPTERS: dict[str, Callable[[pytest.FixtureRequest, Path], Database]] = {
+    "sqlite": sqlite_database, "postgres": postgres_database}
 
 
 @pytest.fixture(params=sorted(ADAPTERS))
-def log(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ActionLog]:
-    adapter = ADAPTERS[request.param](tmp_path)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    return ADAPTERS[request.param](request, tmp_path)
+
+
+@pytest.fixture
+def log(database: Database) -> Iterator[ActionLog]:
+    adapter = database.open()
     yield adapter
     adapter.close()
 
 
-def a_table(log: ActionLog, table_id: str = "t1") -> str:
-    log.create_table(TableRow(table_id, "trash", "standard", {}, None, 7, "h" * 64, "open", 0.0,
+def a_table(log: ActionLog, table_id: str = "t1", created: float = 0.0) -> str:
+    log.create_table(TableRow(table_id, "trash", "standard", {}, None, 7, "h" * 64, "open", created,
                               seats=[SeatRow(0, "open", "", None), SeatRow(1, "open", "", None)]))
     log.start(table_id, 99)
     return table_id
@@ -53,21 +103,196 @@ def test_s3_a_stale_epoch_writes_nothing(log: ActionLog):
     assert [r.version for r in log.actions(table)] == [1]
 
 
+def test_s3_two_clients_claim_one_table_and_only_the_newer_can_append(database: Database):
+    """Two clients of one database, as two server processes: the first owns the table, the
+    second takes it over; from then on only the second's appends and undos are written."""
+    first, second = database.open(), database.open()
+    try:
+        table = a_table(first)
+        mine = first.claim(table)
+        first.append(table, 1, 0, "stock", 1, epoch=mine)
+        theirs = second.claim(table)
+        assert theirs > mine and first.epoch(table) == theirs
+        with pytest.raises(StaleLease):
+            first.append(table, 2, 1, "stock", None, epoch=mine)
+        with pytest.raises(StaleLease):
+            first.undo(table, 0, epoch=mine)
+        second.append(table, 2, 1, "stock", None, epoch=theirs)
+        assert [r.version for r in first.actions(table)] == [1, 2]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_s3_an_append_must_be_the_next_version_of_the_log(log: ActionLog):
+    """A version already in the log or past a gap is refused and writes nothing; the log goes on
+    from its last version (after an undo too)."""
+    table = a_table(log)
+    with pytest.raises(VersionConflict):
+        log.append(table, 2, 0, "stock", 1)  # a gap: the log is empty
+    log.append(table, 1, 0, "stock", 1)
+    with pytest.raises(VersionConflict):
+        log.append(table, 1, 0, "draw", 2)  # the same version twice
+    with pytest.raises(VersionConflict):
+        log.append(table, 3, 0, "draw", 2, epoch=log.claim(table))
+    log.append(table, 2, 1, "stock", None)
+    assert log.undo(table, 1) == 1
+    log.append(table, 2, 1, "discard", 5)
+    assert [(r.version, r.action, r.client_seq) for r in log.actions(table)] == [(1, "stock", 1), (2, "discard", 5)]
+    assert log.actions("another") == []
+
+
+def test_undo_moves_the_actions_after_a_version_aside(log: ActionLog):
+    table = a_table(log)
+    for version, (seat, seq) in enumerate([(0, 1), (1, None), (0, 2), (1, None), (0, 3)], start=1):
+        log.append(table, version, seat, f"a{version}", seq)
+    assert log.undone_seqs(table) == {}
+    assert log.undo(table, 3) == 2
+    assert [r.version for r in log.actions(table)] == [1, 2, 3]
+    assert log.undone_seqs(table) == {0: 3}  # a seat's highest seq taken back
+    log.append(table, 4, 0, "b4", 7)
+    assert log.undo(table, 1) == 3  # a second undo, numbered after the first
+    assert log.undone_seqs(table) == {0: 7}
+    assert log.undo(table, 1) == 0  # nothing after version 1
+    assert [(r.version, r.action) for r in log.actions(table)] == [(1, "a1")]
+
+
+def test_chat_keeps_the_last_lines_in_the_order_said(log: ActionLog):
+    table = a_table(log)
+    other = a_table(log, "t2")
+    for i in range(6):
+        log.add_chat(table, i % 2, f"P{i % 2}", f"line {i}")
+    log.add_chat(other, 0, "Z", "elsewhere")
+    assert log.chat(table, 3) == [{"seat": 1, "name": "P1", "text": "line 3"},
+                                  {"seat": 0, "name": "P0", "text": "line 4"},
+                                  {"seat": 1, "name": "P1", "text": "line 5"}]
+    assert [c["text"] for c in log.chat(table, 100)] == [f"line {i}" for i in range(6)]
+    assert log.chat(other, 5) == [{"seat": 0, "name": "Z", "text": "elsewhere"}]
+
+
+def test_h_fair_a_tables_fair_deal_protocol_reads_back(log: ActionLog):
+    table = a_table(log)
+    assert log.table(table).fair is None  # type: ignore[union-attr]
+    fair = {"commitments": {"0": "ab" * 32}, "server_seed": "s" * 64, "reveals": {}}
+    log.set_fair(table, fair)
+    assert log.table(table).fair == fair  # type: ignore[union-attr]
+    log.set_fair(table, None)
+    assert log.table(table).fair is None  # type: ignore[union-attr]
+
+
+def test_tables_read_back_with_seats_stored_as_token_digests(log: ActionLog, database: Database):
+    """Tables and seats read back as written, tokens only as their digests, seeds of the full
+    unsigned 64-bit range; ``tables`` lists the statuses asked for, oldest first, an unreadable
+    row as a :class:`BadRow` in its place."""
+    seed = 2**64 - 3
+    row = TableRow("t1", "trex", "standard", {"deals": 2}, None, 2**63 + 1, token_hash("host"), "open", 5.0,
+                   seats=[SeatRow(s, "open", "", None) for s in range(4)], undo=True)
+    log.create_table(row)
+    log.set_seat("t1", SeatRow(2, "human", "Ada", token_hash("ada's token")))
+    log.set_seat("t1", SeatRow(3, "bot", "random", None))
+    log.start("t1", seed)
+    a_table(log, "t0", created=1.0)
+    a_table(log, "t9", created=9.0)
+    log.set_status("t9", "over")
+    back = log.table("t1")
+    assert back is not None and back.seed == seed and back.bot_seed == 2**63 + 1 and back.status == "playing"
+    assert back.options == {"deals": 2} and back.undo is True and back.host_hash == token_hash("host")
+    assert [(s.kind, s.name, s.token_hash) for s in back.seats] == [
+        ("open", "", None), ("open", "", None), ("human", "Ada", token_hash("ada's token")), ("bot", "random", None)]
+    assert log.table("nowhere") is None
+    assert [t.id for t in log.tables()] == ["t0", "t1"]  # type: ignore[union-attr]
+    assert [t.id for t in log.tables(("over",))] == ["t9"]  # type: ignore[union-attr]
+    database.raw("UPDATE tables SET options = '[1, 2]' WHERE id = 't0'")
+    listed = log.tables()
+    assert isinstance(listed[0], BadRow) and listed[0].table_id == "t0" and isinstance(listed[1], TableRow)
+    with pytest.raises(BadRow):
+        log.table("t0")
+
+
 def test_s3_the_adapters_own_errors_do_not_leave_it(log: ActionLog):
     table = a_table(log)
     log.append(table, 1, 0, "stock", 1)
     with pytest.raises(LogError):
-        log.append(table, 1, 0, "stock", 1)  # the same version twice
+        log.create_table(TableRow(table, "trash", "standard", {}, None, 7, "h", "open", 0.0))  # its id again
     log.close()
     with pytest.raises(LogError):
         log.actions(table)
 
 
-def test_s3_of_two_owners_of_one_table_only_the_newer_one_can_write(tmp_path: Path):
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+def test_s3_a_lost_database_server_is_a_log_error_and_the_next_call_after_its_restart_works(
+        database: Database, postgres: Postgres):
+    log = database.open()
+    try:
+        table = a_table(log)
+        log.append(table, 1, 0, "stock", 1, epoch=log.claim(table))
+        postgres.stop()
+        with pytest.raises(LogError):
+            log.append(table, 2, 1, "stock", None)
+        with pytest.raises(LogError):
+            log.actions(table)
+        postgres.start()
+        log.append(table, 2, 1, "stock", None, epoch=log.epoch(table))
+        assert [r.version for r in log.actions(table)] == [1, 2]
+    finally:
+        log.close()
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+def test_the_postgres_log_serves_several_threads_at_once(log: ActionLog):
+    """Eight threads write eight tables at once through one log (its pool); then eight threads
+    race for one version of one table: exactly one of them writes it."""
+    tables = [a_table(log, f"t{i}") for i in range(8)]
+    failures: list[BaseException] = []
+
+    def run(work: Callable[[], None]) -> Callable[[], None]:
+        def guarded() -> None:
+            try:
+                work()
+            except BaseException as exc:
+                failures.append(exc)
+        return guarded
+
+    def play(table: str) -> Callable[[], None]:
+        def work() -> None:
+            epoch = log.claim(table)
+            for version in range(1, 31):
+                log.append(table, version, version % 2, f"a{version}", None, epoch=epoch)
+        return work
+
+    threads = [threading.Thread(target=run(play(t))) for t in tables]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=90)
+    assert not failures
+    assert all([r.version for r in log.actions(t)] == list(range(1, 31)) for t in tables)
+
+    won: list[int] = []
+
+    def race(seat: int) -> Callable[[], None]:
+        def work() -> None:
+            try:
+                log.append("t0", 31, seat, f"race{seat}", None)
+                won.append(seat)
+            except VersionConflict:
+                pass
+        return work
+
+    threads = [threading.Thread(target=run(race(seat))) for seat in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=90)
+    assert not failures and len(won) == 1
+    assert log.actions("t0")[-1].action == f"race{won[0]}"
+
+
+def test_s3_of_two_owners_of_one_table_only_the_newer_one_can_write(database: Database):
     """Two hubs over one database, as two server processes: the second takes the table over;
     the first's next action is refused (not acknowledged) and the second goes on from the log."""
-    store = Store(tmp_path / "s.sqlite3")
-    first = Hub(store)
+    store = database.open()
+    first = Hub(store)  # type: ignore[arg-type]
     table, _ = first.create("trash", None, {})
     table.sit(0, "Ada")
     table.sit(1, "Ben")
@@ -80,9 +305,40 @@ def test_s3_of_two_owners_of_one_table_only_the_newer_one_can_write(tmp_path: Pa
         return t.act(seat, seq, str(rng.choice(state.legal_actions())))  # type: ignore[attr-defined, no-any-return]
 
     assert move(table, 1)["type"] == "ack"
-    second = Hub(Store(tmp_path / "s.sqlite3")).get(table.id)  # loads (replays) and claims it
+    other = database.open()
+    second = Hub(other).get(table.id)  # type: ignore[arg-type]  # loads (replays) and claims it
     assert second.epoch > table.epoch and second.version == table.version
     refused = move(table, 2)
     assert refused["type"] == "error" and refused["code"] == "server", refused
     assert move(second, 2)["type"] == "ack"
     assert len(store.actions(table.id)) == 2
+    store.close()
+    other.close()
+
+
+def test_open_log_gives_a_sqlite_store_for_paths_and_sqlite_urls(tmp_path: Path):
+    for where in (str(tmp_path / "a.sqlite3"), f"sqlite:///{tmp_path}/b.sqlite3"):
+        log = open_log(where)
+        assert isinstance(log, Store)
+        log.close()
+    assert (tmp_path / "a.sqlite3").exists() and (tmp_path / "b.sqlite3").exists()
+    with pytest.raises(ValueError, match=r"sqlite:///.*or postgresql://"):
+        open_log("mysql://db/cardtable")
+
+
+@pytest.mark.parametrize("database", ["postgres"], indirect=True)
+def test_open_log_gives_the_postgres_log_for_postgresql_urls(database: Database):
+    from cardtable.server.pglog import PgLog
+
+    for url in (database.url, database.url.replace("postgresql://", "postgres://", 1)):
+        log = open_log(url)
+        assert isinstance(log, PgLog)
+        log.close()
+
+
+def test_open_log_of_an_unreachable_postgres_is_a_log_error():
+    pytest.importorskip("psycopg")
+    from .services import free_port
+
+    with pytest.raises(LogError):
+        open_log(f"postgresql://nobody@127.0.0.1:{free_port()}/cardtable")

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from .migrations import upgrade_sqlite
-from .ports import LogBroken, LogError, StaleLease, VersionConflict
+from .ports import ActionLog, LogBroken, LogError, StaleLease, VersionConflict
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -84,6 +84,23 @@ def db_path_from_url(url: str | None) -> Path:
     if not path or path.endswith("/"):
         raise ValueError(f"{url!r} names no file path")
     return Path(path)
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_log(url: str | None, *, synchronous: str = "NORMAL") -> ActionLog:
+    """The action log of ``--db``: a ``postgresql://`` (or ``postgres://``) URL is a
+    :class:`~cardtable.server.pglog.PgLog` on that database (libpq's URL, its options included);
+    anything else is a SQLite file as :func:`db_path_from_url` reads it (``None``: the default
+    file), a :class:`Store` with ``synchronous``. A URL that names nothing usable is a
+    :class:`ValueError`; a database that cannot be opened or brought up to date, a
+    :class:`~cardtable.server.ports.LogError`."""
+    if url is not None and url.startswith(POSTGRES_SCHEMES):
+        from .pglog import PgLog
+
+        return PgLog(url)
+    return Store(db_path_from_url(url), synchronous=synchronous)
 
 
 class BadRow(Exception):

@@ -1,0 +1,297 @@
+"""The action log (:class:`~cardtable.server.ports.ActionLog`) and owner lease on PostgreSQL: the
+log that several server processes share.
+
+It keeps what :class:`~cardtable.server.store.Store` keeps, in the same rows read by the same code
+(:func:`~cardtable.server.store.table_row`): seat and host tokens as SHA-256 digests, seeds as
+signed 64-bit integers, a table's options and fair-deal protocol as JSON text. Its schema is
+brought to the newest revision when it opens (:mod:`cardtable.server.migrations`).
+
+Calls are synchronous and safe from any number of threads: each takes a connection of a pool
+(psycopg 3, ``psycopg_pool``) for one transaction, committed when the call returns. An append or
+undo with an epoch locks the table's lease row (``FOR SHARE``) in its transaction and is refused
+if a newer claim exists, and a claim (which updates that row) waits for the writes under way: so a
+write either commits before the claim, and the new owner replays it, or is refused.
+
+Every driver error leaves as :class:`~cardtable.server.ports.LogError`, within :attr:`PgLog.timeout`
+seconds (a lost server, a lock held too long). After a lost connection the next call opens a new
+pool, which tries one connection at once: a server still down fails that call at once, and a
+restarted one is used again at once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, ParamSpec, TypeVar
+
+import psycopg
+from psycopg import errors
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from .migrations import upgrade_postgres
+from .ports import LogError, StaleLease, VersionConflict
+from .store import TABLE_COLUMNS, ActionRow, BadRow, SeatRow, TableRow, fair_text, i64, table_row
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+TIMEOUT = 2.0
+"""Seconds a call may wait for a connection or a statement before it fails."""
+
+
+def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` raising :class:`~cardtable.server.ports.LogError` for every psycopg error."""
+
+    @functools.wraps(method)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except psycopg.Error as exc:
+            raise LogError(f"{type(exc).__name__}: {exc}".strip()) from exc
+
+    return wrapped
+
+
+class PgLog:
+    """The action log on the PostgreSQL database of ``url`` (``postgresql://user@host:port/db``,
+    any libpq connection string). ``pool``: at most that many connections at once."""
+
+    @_log_errors
+    def __init__(self, url: str, *, pool: int = 8, timeout: float = TIMEOUT) -> None:
+        self.url = url
+        self.size = pool
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._closed = False
+        self._lent = 0  # connections in use now
+        self._pool: ConnectionPool | None = None
+        with self._connection() as conn:
+            found = None
+            if conn.execute("SELECT to_regclass('alembic_version')").fetchone() not in (None, (None,)):
+                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                found = None if row is None else str(row[0])
+        upgrade_postgres(self._connect, found)
+
+    # ------------------------------------------------------------- connections
+    def _connect(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(self.url, connect_timeout=max(2, round(self.timeout)))
+
+    def _configure(self, conn: psycopg.Connection[Any]) -> None:
+        conn.execute(f"SET statement_timeout = {int(self.timeout * 1000)}")
+        conn.commit()
+        conn.autocommit = True  # one statement, one transaction; several: conn.transaction()
+
+    def _open_pool(self) -> ConnectionPool:
+        with self._lock:
+            if self._closed:
+                raise LogError("the action log is closed")
+            if self._pool is None:
+                # one connection first, in this thread: an unreachable or misconfigured server
+                # fails this call at once with libpq's own words, not after the pool's timeout
+                self._connect().close()
+                pool = ConnectionPool(self.url, min_size=1, max_size=self.size, open=False, timeout=self.timeout,
+                                      configure=self._configure, check=ConnectionPool.check_connection,
+                                      kwargs={"connect_timeout": max(2, round(self.timeout))}, name="cardtable-log")
+                try:
+                    pool.open(wait=True, timeout=self.timeout)
+                except BaseException:
+                    pool.close(timeout=0)
+                    raise
+                self._pool = pool
+            return self._pool
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool for one call. A connection lost (the server went away), or
+        none to be had while none is in use, discards the pool: the next call opens a new one
+        at once rather than waiting for the old one's reconnection (which backs off)."""
+        pool = self._open_pool()
+        lost = False
+        try:
+            with pool.connection() as conn:
+                with self._lock:
+                    self._lent += 1
+                try:
+                    yield conn
+                except psycopg.OperationalError:
+                    lost = conn.broken or conn.closed
+                    raise
+                finally:
+                    with self._lock:
+                        self._lent -= 1
+        except PoolTimeout:
+            with self._lock:
+                lost = self._lent == 0
+            raise
+        finally:
+            if lost:
+                with self._lock:
+                    if self._pool is pool:
+                        self._pool = None
+                pool.close(timeout=0)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.close()
+
+    # ------------------------------------------------------------- tables
+    @_log_errors
+    def create_table(self, row: TableRow) -> None:
+        with self._connection() as conn, conn.transaction():
+            conn.execute(
+                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (row.id, row.game, row.preset, json.dumps(row.options), i64(row.seed), i64(row.bot_seed),
+                 row.host_hash, row.status, row.created, fair_text(row.fair), row.undo))
+            with conn.cursor() as cur:
+                cur.executemany("INSERT INTO seats (table_id, seat, kind, name, token_hash)"
+                                " VALUES (%s, %s, %s, %s, %s)",
+                                [(row.id, s.seat, s.kind, s.name, s.token_hash) for s in row.seats])
+
+    @_log_errors
+    def set_seat(self, table_id: str, seat: SeatRow) -> None:
+        with self._connection() as conn:
+            conn.execute("UPDATE seats SET kind = %s, name = %s, token_hash = %s WHERE table_id = %s AND seat = %s",
+                         (seat.kind, seat.name, seat.token_hash, table_id, seat.seat))
+
+    @_log_errors
+    def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None:
+        with self._connection() as conn:
+            conn.execute("UPDATE tables SET fair = %s WHERE id = %s", (fair_text(fair), table_id))
+
+    @_log_errors
+    def start(self, table_id: str, seed: int) -> None:
+        with self._connection() as conn:
+            conn.execute("UPDATE tables SET status = 'playing', seed = %s WHERE id = %s", (i64(seed), table_id))
+
+    @_log_errors
+    def set_status(self, table_id: str, status: str) -> None:
+        with self._connection() as conn:
+            conn.execute("UPDATE tables SET status = %s WHERE id = %s", (status, table_id))
+
+    # ------------------------------------------------------------- the log
+    @_log_errors
+    def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
+               epoch: int | None = None) -> None:
+        """One accepted action, committed when this returns; refused as
+        :class:`~cardtable.server.store.Store.append` refuses it."""
+        try:
+            with self._connection() as conn, conn.transaction():
+                if epoch is not None:
+                    self._check_epoch(conn, table_id, epoch)
+                added = conn.execute(
+                    "INSERT INTO actions (table_id, version, seat, action, client_seq, at)"
+                    " SELECT %s, %s, %s, %s, %s, %s"
+                    " WHERE (SELECT COALESCE(MAX(version), 0) FROM actions WHERE table_id = %s) = %s - 1",
+                    (table_id, version, seat, action, client_seq, time.time(), table_id, version)).rowcount
+        except errors.UniqueViolation:  # another writer's append of this version committed meanwhile
+            added = 0
+        if not added:
+            raise VersionConflict(f"table {table_id}: version {version} is not the next one of its log")
+
+    @staticmethod
+    def _check_epoch(conn: psycopg.Connection[Any], table_id: str, epoch: int) -> None:
+        """Inside the write's transaction: the writer's ``epoch`` is the table's newest, and no
+        claim commits before this transaction ends (the lease row is locked)."""
+        found = conn.execute("SELECT epoch FROM leases WHERE table_id = %s FOR SHARE", (table_id,)).fetchone()
+        newest = 0 if found is None else int(found[0])
+        if epoch < newest:
+            raise StaleLease(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
+
+    @_log_errors
+    def claim(self, table_id: str) -> int:
+        with self._connection() as conn:
+            row = conn.execute("INSERT INTO leases (table_id, epoch) VALUES (%s, 1) ON CONFLICT (table_id)"
+                               " DO UPDATE SET epoch = leases.epoch + 1 RETURNING epoch", (table_id,)).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    @_log_errors
+    def epoch(self, table_id: str) -> int:
+        with self._connection() as conn:
+            row = conn.execute("SELECT epoch FROM leases WHERE table_id = %s", (table_id,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    @_log_errors
+    def undo(self, table_id: str, keep: int, epoch: int | None = None) -> int:
+        """Every action after version ``keep`` moved to ``undone`` (numbered by the table's undos)
+        in one transaction; how many."""
+        with self._connection() as conn, conn.transaction():
+            if epoch is not None:
+                self._check_epoch(conn, table_id, epoch)
+            number = conn.execute("SELECT COALESCE(MAX(undo), 0) + 1 FROM undone WHERE table_id = %s",
+                                  (table_id,)).fetchone()
+            assert number is not None
+            return conn.execute(
+                "WITH moved AS (DELETE FROM actions WHERE table_id = %s AND version > %s RETURNING *)"
+                " INSERT INTO undone (table_id, undo, version, seat, action, client_seq, at)"
+                " SELECT table_id, %s, version, seat, action, client_seq, at FROM moved",
+                (table_id, keep, number[0])).rowcount
+
+    @_log_errors
+    def undone_seqs(self, table_id: str) -> dict[int, int]:
+        with self._connection() as conn:
+            rows = conn.execute("SELECT seat, MAX(client_seq) FROM undone WHERE table_id = %s"
+                                " AND client_seq IS NOT NULL GROUP BY seat", (table_id,)).fetchall()
+        return {int(seat): int(seq) for seat, seq in rows}
+
+    @_log_errors
+    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
+        with self._connection() as conn:
+            conn.execute("INSERT INTO chat (table_id, seat, name, text, at) VALUES (%s, %s, %s, %s, %s)",
+                         (table_id, seat, name, text, time.time()))
+
+    @_log_errors
+    def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:
+        """The table's ``last`` chat lines, oldest first."""
+        with self._connection() as conn:
+            rows = conn.execute("SELECT seat, name, text FROM chat WHERE table_id = %s"
+                                " ORDER BY at DESC, line DESC LIMIT %s", (table_id, last)).fetchall()
+        return [{"seat": seat, "name": name, "text": text} for seat, name, text in reversed(rows)]
+
+    @_log_errors
+    def actions(self, table_id: str) -> list[ActionRow]:
+        with self._connection() as conn:
+            rows = conn.execute("SELECT version, seat, action, client_seq FROM actions WHERE table_id = %s"
+                                " ORDER BY version", (table_id,)).fetchall()
+        return [ActionRow(*r) for r in rows]
+
+    @_log_errors
+    def tables(self, statuses: tuple[str, ...] = ("open", "playing")) -> list[TableRow | BadRow]:
+        """The tables of ``statuses``, oldest first; a row that cannot be read is a :class:`BadRow`
+        in its place."""
+        with self._connection() as conn, conn.transaction():
+            rows = conn.execute("SELECT " + TABLE_COLUMNS + " FROM tables WHERE status = ANY(%s) ORDER BY created",
+                                (list(statuses),)).fetchall()
+            seats = self._seats(conn, [r[0] for r in rows])
+        out: list[TableRow | BadRow] = []
+        for r in rows:
+            try:
+                out.append(table_row(r, seats.get(r[0], [])))
+            except BadRow as exc:
+                out.append(exc)
+        return out
+
+    @_log_errors
+    def table(self, table_id: str) -> TableRow | None:
+        with self._connection() as conn, conn.transaction():
+            row = conn.execute("SELECT " + TABLE_COLUMNS + " FROM tables WHERE id = %s", (table_id,)).fetchone()
+            if row is None:
+                return None
+            seats = self._seats(conn, [table_id])
+        return table_row(row, seats.get(table_id, []))
+
+    @staticmethod
+    def _seats(conn: psycopg.Connection[Any], ids: list[str]) -> dict[str, list[tuple[Any, ...]]]:
+        out: dict[str, list[tuple[Any, ...]]] = {}
+        for table_id, *seat in conn.execute("SELECT table_id, seat, kind, name, token_hash FROM seats"
+                                            " WHERE table_id = ANY(%s) ORDER BY table_id, seat", (ids,)):
+            out.setdefault(table_id, []).append(tuple(seat))
+        return out

@@ -207,3 +207,65 @@ def test_s10_stores_opening_one_new_file_at_once_migrate_it_once(tmp_path: Path)
         stores[2].append("t", 1, 0, "stock", None)
     for s in stores:
         s.close()
+
+
+def _pg_revision(url: str) -> str | None:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        if conn.execute("SELECT to_regclass('alembic_version')").fetchone() == (None,):
+            return None
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        return None if row is None else str(row[0])
+
+
+def test_s10_a_new_postgres_database_is_brought_to_the_head_once(pg_url: str, monkeypatch: pytest.MonkeyPatch):
+    from cardtable.server.pglog import PgLog
+
+    assert _pg_revision(pg_url) is None
+    PgLog(pg_url).close()
+    assert _pg_revision(pg_url) == migrations.HEAD
+
+    def no(*args: object) -> None:
+        raise AssertionError("a migration ran on an up-to-date database")
+
+    monkeypatch.setattr(migrations, "_upgrade", no)
+    PgLog(pg_url).close()
+
+
+def test_s10_postgres_logs_opening_one_new_database_at_once_migrate_it_once(pg_url: str):
+    """Server processes starting together: one migrates (under an advisory lock), the others find
+    the schema done; all of them work."""
+    from cardtable.server.pglog import PgLog
+
+    logs: list[PgLog] = []
+    errors: list[BaseException] = []
+
+    def open_one() -> None:
+        try:
+            logs.append(PgLog(pg_url))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_one) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors and len(logs) == 4
+    logs[0].create_table(TableRow("t", "trash", "standard", {}, None, 1, "h", "open", 0.0))
+    assert [log.claim("t") for log in logs] == [1, 2, 3, 4]
+    for log in logs:
+        log.close()
+
+
+def test_s10_a_postgres_database_of_a_newer_revision_is_refused(pg_url: str):
+    import psycopg
+
+    from cardtable.server.pglog import PgLog
+
+    PgLog(pg_url).close()
+    with psycopg.connect(pg_url) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    with pytest.raises(LogError, match="revision 9999, which this cardtable does not know"):
+        PgLog(pg_url)

@@ -69,12 +69,16 @@ class PgLog:
         self._closed = False
         self._lent = 0  # connections in use now
         self._pool: ConnectionPool | None = None
-        with self._connection() as conn:
-            found = None
-            if conn.execute("SELECT to_regclass('alembic_version')").fetchone() not in (None, (None,)):
-                row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-                found = None if row is None else str(row[0])
-        upgrade_postgres(self._connect, found)
+        try:
+            with self._connection() as conn:
+                found = None
+                if conn.execute("SELECT to_regclass('alembic_version')").fetchone() not in (None, (None,)):
+                    row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+                    found = None if row is None else str(row[0])
+            upgrade_postgres(self._connect, found)
+        except BaseException:
+            self.close()
+            raise
 
     # ------------------------------------------------------------- connections
     def _connect(self) -> psycopg.Connection[Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.server.hub import Hub
-from cardtable.server.ports import ActionLog, LogError, StaleLease, VersionConflict
+from cardtable.server.ports import ActionLog, LeasedLog, LogError, StaleLease, VersionConflict
 from cardtable.server.store import BadRow, SeatRow, Store, TableRow, open_log, token_hash
 
 from .services import Postgres
@@ -32,7 +33,7 @@ class Database:
     url: str
     raw: Callable[[str], None]
 
-    def open(self) -> ActionLog:
+    def open(self) -> LeasedLog:
         return open_log(self.url)
 
 
@@ -69,7 +70,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
 
 
 @pytest.fixture
-def log(database: Database) -> Iterator[ActionLog]:
+def log(database: Database) -> Iterator[LeasedLog]:
     adapter = database.open()
     yield adapter
     adapter.close()
@@ -209,6 +210,67 @@ def test_tables_read_back_with_seats_stored_as_token_digests(log: ActionLog, dat
         log.table("t0")
 
 
+def test_s3_a_timed_lease_is_one_owners_until_it_is_released_and_then_fenced(database: Database):
+    """Two processes: while A's lease runs B cannot take the table; once A releases it B takes it
+    with a new epoch, A's writes under its old epoch are refused and A's renewal no longer has it."""
+    a, b = database.open(), database.open()
+    try:
+        table = a_table(a)
+        mine = a.acquire(table, "A", 60.0)
+        assert mine == 1 and a.holder(table) == "A" == b.holder(table)
+        assert b.acquire(table, "B", 60.0) is None
+        assert a.acquire(table, "A", 60.0) == mine  # A again: still its lease, the same epoch
+        a.append(table, 1, 0, "stock", 1, epoch=mine)
+        assert a.renew("A", 60.0) == {table: mine} and b.renew("B", 60.0) == {}
+        b.release(table, "B")  # not B's: nothing happens
+        assert b.acquire(table, "B", 60.0) is None
+        a.release(table, "A")
+        assert b.holder(table) is None
+        theirs = b.acquire(table, "B", 60.0)
+        assert theirs == mine + 1 and a.holder(table) == "B"
+        with pytest.raises(StaleLease):
+            a.append(table, 2, 1, "stock", None, epoch=mine)
+        assert a.renew("A", 60.0) == {}
+        b.append(table, 2, 1, "stock", None, epoch=theirs)
+        assert [r.version for r in a.actions(table)] == [1, 2]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_s3_a_lease_not_renewed_runs_out_and_its_table_is_listed_unowned(log: LeasedLog):
+    """A lease ends ``ttl`` seconds after it was taken or last renewed: then it has no holder, its
+    playing table is listed as unowned (oldest first), and another owner takes it."""
+    first, second, waiting = a_table(log, "t1", 1.0), a_table(log, "t2", 2.0), a_table(log, "t3", 3.0)
+    log.create_table(TableRow("t4", "trash", "standard", {}, None, 7, "h", "open", 4.0))  # not playing
+    assert log.unowned() == [first, second, waiting]
+    assert log.acquire(first, "A", 0.3) == 1 and log.acquire(second, "A", 60.0) == 1
+    assert log.unowned() == [waiting]
+    deadline = time.monotonic() + 60
+    while log.holder(first) is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert log.holder(first) is None and log.holder(second) == "A"
+    assert log.unowned() == [first, waiting]
+    assert log.unowned(("open",)) == ["t4"]
+    assert log.acquire(first, "B", 60.0) == 2
+    assert log.renew("A", 60.0) == {second: 1}
+
+
+def test_s3_renewing_brings_back_a_lease_nobody_took(log: LeasedLog):
+    table = a_table(log)
+    assert log.acquire(table, "A", 0.0) == 1
+    assert log.renew("A", 60.0) == {table: 1}
+    assert log.holder(table) == "A" and log.acquire(table, "B", 60.0) is None
+
+
+def test_s3_a_claim_ends_every_timed_lease_of_the_table(log: LeasedLog):
+    table = a_table(log)
+    assert log.acquire(table, "A", 60.0) == 1
+    assert log.claim(table) == 2
+    assert log.holder(table) is None and log.renew("A", 60.0) == {}
+    assert log.acquire(table, "B", 60.0) == 3
+
+
 def test_s3_the_adapters_own_errors_do_not_leave_it(log: ActionLog):
     table = a_table(log)
     log.append(table, 1, 0, "stock", 1)
@@ -239,9 +301,10 @@ def test_s3_a_lost_database_server_is_a_log_error_and_the_next_call_after_its_re
 
 
 @pytest.mark.parametrize("database", ["postgres"], indirect=True)
-def test_the_postgres_log_serves_several_threads_at_once(log: ActionLog):
+def test_the_postgres_log_serves_several_threads_at_once(log: LeasedLog):
     """Eight threads write eight tables at once through one log (its pool); then eight threads
-    race for one version of one table: exactly one of them writes it."""
+    race for one version of one table, and eight owners for one table's lease: exactly one of
+    them gets it."""
     tables = [a_table(log, f"t{i}") for i in range(8)]
     failures: list[BaseException] = []
 
@@ -286,6 +349,21 @@ def test_the_postgres_log_serves_several_threads_at_once(log: ActionLog):
         t.join(timeout=90)
     assert not failures and len(won) == 1
     assert log.actions("t0")[-1].action == f"race{won[0]}"
+
+    owners: list[str] = []
+
+    def take(owner: str) -> Callable[[], None]:
+        def work() -> None:
+            if log.acquire("t1", owner, 60.0) is not None:
+                owners.append(owner)
+        return work
+
+    threads = [threading.Thread(target=run(take(f"P{i}"))) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=90)
+    assert not failures and len(owners) == 1 and log.holder("t1") == owners[0]
 
 
 def test_s3_of_two_owners_of_one_table_only_the_newer_one_can_write(database: Database):

@@ -1,5 +1,6 @@
-"""The action log (:class:`~cardtable.server.ports.ActionLog`) and owner lease on PostgreSQL: the
-log that several server processes share.
+"""The action log (:class:`~cardtable.server.ports.ActionLog`) and owner leases
+(:class:`~cardtable.server.ports.TimedLease`) on PostgreSQL: the log that several server processes
+share.
 
 It keeps what :class:`~cardtable.server.store.Store` keeps, in the same rows read by the same code
 (:func:`~cardtable.server.store.table_row`): seat and host tokens as SHA-256 digests, seeds as
@@ -41,6 +42,8 @@ R = TypeVar("R")
 
 TIMEOUT = 2.0
 """Seconds a call may wait for a connection or a statement before it fails."""
+_NOW = "extract(epoch FROM clock_timestamp())::double precision"
+"""Now on the database server's clock, in seconds since the epoch: one clock for every process."""
 
 
 def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
@@ -212,8 +215,9 @@ class PgLog:
     @_log_errors
     def claim(self, table_id: str) -> int:
         with self._connection() as conn:
-            row = conn.execute("INSERT INTO leases (table_id, epoch) VALUES (%s, 1) ON CONFLICT (table_id)"
-                               " DO UPDATE SET epoch = leases.epoch + 1 RETURNING epoch", (table_id,)).fetchone()
+            row = conn.execute("INSERT INTO leases AS l (table_id, epoch) VALUES (%s, 1) ON CONFLICT (table_id)"
+                               " DO UPDATE SET epoch = l.epoch + 1, owner = NULL, expires = 0 RETURNING epoch",
+                               (table_id,)).fetchone()
         assert row is not None
         return int(row[0])
 
@@ -222,6 +226,45 @@ class PgLog:
         with self._connection() as conn:
             row = conn.execute("SELECT epoch FROM leases WHERE table_id = %s", (table_id,)).fetchone()
         return 0 if row is None else int(row[0])
+
+    # ------------------------------------------------------------- timed leases (the database's clock)
+    @_log_errors
+    def acquire(self, table_id: str, owner: str, ttl: float) -> int | None:
+        with self._connection() as conn:
+            row = conn.execute(
+                "INSERT INTO leases AS l (table_id, epoch, owner, expires) VALUES (%s, 1, %s, " + _NOW + " + %s)"
+                " ON CONFLICT (table_id) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires,"
+                " epoch = CASE WHEN l.owner = EXCLUDED.owner THEN l.epoch ELSE l.epoch + 1 END"
+                " WHERE l.owner = EXCLUDED.owner OR l.expires <= " + _NOW + " RETURNING epoch",
+                (table_id, owner, ttl)).fetchone()
+        return None if row is None else int(row[0])
+
+    @_log_errors
+    def renew(self, owner: str, ttl: float) -> dict[str, int]:
+        with self._connection() as conn:
+            rows = conn.execute("UPDATE leases SET expires = " + _NOW + " + %s WHERE owner = %s"
+                                " RETURNING table_id, epoch", (ttl, owner)).fetchall()
+        return {str(t): int(e) for t, e in rows}
+
+    @_log_errors
+    def release(self, table_id: str, owner: str) -> None:
+        with self._connection() as conn:
+            conn.execute("UPDATE leases SET expires = 0 WHERE table_id = %s AND owner = %s", (table_id, owner))
+
+    @_log_errors
+    def holder(self, table_id: str) -> str | None:
+        with self._connection() as conn:
+            row = conn.execute("SELECT owner FROM leases WHERE table_id = %s AND expires > " + _NOW,
+                               (table_id,)).fetchone()
+        return None if row is None else row[0]
+
+    @_log_errors
+    def unowned(self, statuses: tuple[str, ...] = ("playing",)) -> list[str]:
+        with self._connection() as conn:
+            rows = conn.execute("SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id"
+                                " WHERE t.status = ANY(%s) AND (l.table_id IS NULL OR l.expires <= " + _NOW + ")"
+                                " ORDER BY t.created", (list(statuses),)).fetchall()
+        return [str(r[0]) for r in rows]
 
     @_log_errors
     def undo(self, table_id: str, keep: int, epoch: int | None = None) -> int:

@@ -8,8 +8,12 @@ every append and undo carries the writer's epoch; the log refuses one from an ep
 newest claim (:class:`StaleLease`) in the same transaction as the write, so a writer that was
 paused or cut off while another took the table over can never write again.
 
-This is the contract a second adapter (a shared database for many server processes) must meet:
-``tests/server/test_ports.py`` runs the same checks on every adapter.
+Several server processes share tables by :class:`TimedLease`: leases with an owner that run out
+unless renewed, so the tables of a process that stopped are taken over by another.
+
+This is the contract every adapter (:class:`cardtable.server.store.Store` on SQLite,
+:class:`cardtable.server.pglog.PgLog` on PostgreSQL) meets: ``tests/server/test_ports.py`` runs
+the same checks on each.
 """
 
 from __future__ import annotations
@@ -42,10 +46,40 @@ class VersionConflict(LogError):
 
 class OwnerLease(Protocol):
     def claim(self, table_id: str) -> int:
-        """Take the table over: its new epoch, higher than every earlier claim's."""
+        """Take the table over: its new epoch, higher than every earlier claim's (and the end of
+        any :class:`TimedLease` of it)."""
 
     def epoch(self, table_id: str) -> int:
         """The table's newest epoch (0: never claimed)."""
+
+
+class TimedLease(OwnerLease, Protocol):
+    """Owner leases that run out unless renewed: how the server processes of a cluster share the
+    tables. A process takes a table with :meth:`acquire` and renews all of its leases every so
+    often (:meth:`renew`); when it stops (dies, is paused, is cut off) its leases end ``ttl``
+    seconds after their last renewal, :meth:`unowned` lists those tables, and another process
+    acquires each with a new epoch, which fences off every later write of the first.
+    ``owner`` names a process (unique, e.g. its host, pid and start time); times are the log's
+    clock (the database server's where there is one)."""
+
+    def acquire(self, table_id: str, owner: str, ttl: float) -> int | None:
+        """The table's lease for ``owner``, running ``ttl`` seconds from now: its epoch (a new one,
+        higher than every earlier claim's, unless ``owner`` holds the lease already and no one
+        took it since), or ``None`` while another owner's lease runs."""
+
+    def renew(self, owner: str, ttl: float) -> dict[str, int]:
+        """Every lease ``owner`` still holds, each running ``ttl`` seconds from now: table id to
+        epoch. A table that is missing, or whose epoch is not the owner's, was taken over."""
+
+    def release(self, table_id: str, owner: str) -> None:
+        """``owner``'s lease of the table ends now (if ``owner`` still holds it), so another
+        process may take the table at once; a process that stops cleanly releases its tables."""
+
+    def holder(self, table_id: str) -> str | None:
+        """The owner whose lease of the table runs now (``None``: nobody's)."""
+
+    def unowned(self, statuses: tuple[str, ...] = ("playing",)) -> list[str]:
+        """The tables of ``statuses`` whose lease has ended or was never taken, oldest first."""
 
 
 class ActionLog(OwnerLease, Protocol):
@@ -83,3 +117,8 @@ class ActionLog(OwnerLease, Protocol):
     def table(self, table_id: str) -> TableRow | None: ...
 
     def close(self) -> None: ...
+
+
+class LeasedLog(ActionLog, TimedLease, Protocol):
+    """An action log with timed owner leases: what every adapter is
+    (:func:`cardtable.server.store.open_log`)."""

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from .migrations import upgrade_sqlite
-from .ports import ActionLog, LogBroken, LogError, StaleLease, VersionConflict
+from .ports import LeasedLog, LogBroken, LogError, StaleLease, VersionConflict
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -89,7 +89,7 @@ def db_path_from_url(url: str | None) -> Path:
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_log(url: str | None, *, synchronous: str = "NORMAL") -> ActionLog:
+def open_log(url: str | None, *, synchronous: str = "NORMAL") -> LeasedLog:
     """The action log of ``--db``: a ``postgresql://`` (or ``postgres://``) URL is a
     :class:`~cardtable.server.pglog.PgLog` on that database (libpq's URL, its options included);
     anything else is a SQLite file as :func:`db_path_from_url` reads it (``None``: the default
@@ -158,7 +158,8 @@ def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
 
 
 class Store:
-    """The action log (:class:`~cardtable.server.ports.ActionLog`) and owner lease on one SQLite
+    """The action log (:class:`~cardtable.server.ports.ActionLog`) and owner leases
+    (:class:`~cardtable.server.ports.TimedLease`) on one SQLite
     database. All calls are synchronous and short; the server calls them from its event loop
     (one connection, one thread). A write that cannot be done (the disk is full, another process
     holds the file) raises :class:`~cardtable.server.ports.LogError` within :data:`BUSY_TIMEOUT`
@@ -324,8 +325,8 @@ class Store:
         """Take the table over: its new epoch (every earlier owner's writes are refused from now on)."""
         with self._writing(), self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("INSERT INTO leases VALUES (?, 1) ON CONFLICT(table_id) DO UPDATE SET epoch = epoch + 1",
-                            (table_id,))
+            self.db.execute("INSERT INTO leases (table_id, epoch) VALUES (?, 1) ON CONFLICT(table_id) DO UPDATE"
+                            " SET epoch = epoch + 1, owner = NULL, expires = 0", (table_id,))
             epoch: int = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()[0]
         return epoch
 
@@ -333,6 +334,56 @@ class Store:
     def epoch(self, table_id: str) -> int:
         found = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
         return 0 if found is None else int(found[0])
+
+    # ------------------------------------------------------------- timed leases
+    @_log_errors
+    def acquire(self, table_id: str, owner: str, ttl: float) -> int | None:
+        """``owner``'s lease of the table for ``ttl`` seconds (:class:`~cardtable.server.ports.TimedLease`)."""
+        with self._writing(), self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            now = time.time()
+            found = self.db.execute("SELECT epoch, owner, expires FROM leases WHERE table_id = ?",
+                                    (table_id,)).fetchone()
+            if found is None:
+                epoch = 1
+                self.db.execute("INSERT INTO leases (table_id, epoch, owner, expires) VALUES (?, 1, ?, ?)",
+                                (table_id, owner, now + ttl))
+                return epoch
+            epoch, holder, expires = int(found[0]), found[1], float(found[2])
+            if holder != owner:
+                if expires > now:
+                    return None
+                epoch += 1
+            self.db.execute("UPDATE leases SET epoch = ?, owner = ?, expires = ? WHERE table_id = ?",
+                            (epoch, owner, now + ttl, table_id))
+        return epoch
+
+    @_log_errors
+    def renew(self, owner: str, ttl: float) -> dict[str, int]:
+        with self._writing(), self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("UPDATE leases SET expires = ? WHERE owner = ?", (time.time() + ttl, owner))
+            rows = self.db.execute("SELECT table_id, epoch FROM leases WHERE owner = ?", (owner,)).fetchall()
+        return {str(t): int(e) for t, e in rows}
+
+    @_log_errors
+    def release(self, table_id: str, owner: str) -> None:
+        with self._writing():
+            self.db.execute("UPDATE leases SET expires = 0 WHERE table_id = ? AND owner = ?", (table_id, owner))
+
+    @_log_errors
+    def holder(self, table_id: str) -> str | None:
+        found = self.db.execute("SELECT owner FROM leases WHERE table_id = ? AND expires > ?",
+                                (table_id, time.time())).fetchone()
+        return None if found is None else found[0]
+
+    @_log_errors
+    def unowned(self, statuses: tuple[str, ...] = ("playing",)) -> list[str]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = self.db.execute(
+            f"SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id WHERE t.status IN ({marks})"
+            " AND (l.table_id IS NULL OR l.expires <= ?) ORDER BY t.created", (*statuses, time.time())).fetchall()
+        return [str(r[0]) for r in rows]
 
     @_log_errors
     def undo(self, table_id: str, keep: int, epoch: int | None = None) -> int:

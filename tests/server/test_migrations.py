@@ -6,8 +6,11 @@ each with a clear error."""
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -154,6 +157,27 @@ def test_s10_a_database_from_before_fair_deals_and_undo_gains_both_columns(tmp_p
     table, _ = Hub(store).create("trash", None, {}, undo=True)
     assert store.table(table.id).undo is True  # type: ignore[union-attr]
     store.close()
+
+
+def test_s10_a_new_sqlite_database_gets_the_schema_the_migrations_make(tmp_path: Path):
+    """A new file is given ``head_sqlite.py``'s schema rather than a run of every revision: it must
+    be what the revisions make (after a new one: ``python -m cardtable.server.migrations``)."""
+    made = sqlite3.connect(":memory:", isolation_level=None)
+    migrations.upgrade_sqlite(made, snapshot=False)
+    store = Store(tmp_path / "new.sqlite3")
+    assert migrations.sqlite_schema(store.db) == migrations.sqlite_schema(made), \
+        "head_sqlite.py is not what the migrations make: run python -m cardtable.server.migrations"
+    assert migrations.sqlite_revision(store.db) == migrations.sqlite_revision(made) == migrations.HEAD
+    store.close()
+
+
+def test_a_new_store_opens_without_loading_alembic():
+    """The suite and every server start open new stores: they do not pay for Alembic's import."""
+    code = ("import sys; from cardtable.server.store import Store; Store(':memory:').close(); "
+            "print(sorted(m for m in ('alembic', 'sqlalchemy') if m in sys.modules))")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
 
 
 def test_s10_an_up_to_date_database_runs_no_migration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

@@ -6,8 +6,9 @@ something to do); otherwise every missing revision is applied in one transaction
 all. A database of a newer revision than this code knows is refused: it was written by a newer
 cardtable, and this one cannot tell what it may break.
 
-A new revision is a file in ``versions/`` (its ``down_revision`` the previous head) and a new
-:data:`HEAD`; ``tests/server/test_migrations.py`` checks that the two agree.
+A new revision is a file in ``versions/`` (its ``down_revision`` the previous head), a new
+:data:`HEAD`, and ``head_sqlite.py`` written again (``python -m cardtable.server.migrations``);
+``tests/server/test_migrations.py`` checks that the three agree.
 """
 
 from __future__ import annotations
@@ -57,11 +58,16 @@ def sqlite_revision(db: sqlite3.Connection) -> str | None:
     return None if row is None else str(row[0])
 
 
-def upgrade_sqlite(db: sqlite3.Connection) -> None:
+def upgrade_sqlite(db: sqlite3.Connection, *, snapshot: bool = True) -> None:
     """Bring the SQLite database of ``db`` (opened with ``isolation_level=None``) to :data:`HEAD`
     on that connection (an in-memory database has no other), in one ``BEGIN IMMEDIATE``
-    transaction: two processes opening one file migrate it once."""
-    if sqlite_revision(db) == HEAD:
+    transaction: two processes opening one file migrate it once.
+
+    An empty database (a new file) is given the schema the migrations make, as
+    ``head_sqlite.py`` keeps it, and stamped with :data:`HEAD` (``snapshot``; Alembic's way for a
+    database built up to date from scratch): a new store opens in a millisecond, without loading
+    Alembic."""
+    if sqlite_revision(db) == HEAD or (snapshot and _made_from_snapshot(db)):
         return
     import sqlalchemy as sa
     from sqlalchemy.pool import StaticPool
@@ -79,6 +85,54 @@ def upgrade_sqlite(db: sqlite3.Connection) -> None:
             _upgrade(conn, sqlite_revision(db))
     finally:
         db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+
+
+def _made_from_snapshot(db: sqlite3.Connection) -> bool:
+    """If the database is empty, the schema of :data:`HEAD` written into it; whether it was."""
+    from .head_sqlite import REVISION, STATEMENTS
+
+    if REVISION != HEAD or db.execute("SELECT 1 FROM sqlite_master").fetchone() is not None:
+        return False
+    (timeout,) = db.execute("PRAGMA busy_timeout").fetchone()
+    db.execute(f"PRAGMA busy_timeout = {int(SQLITE_WAIT * 1000)}")
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            empty = db.execute("SELECT 1 FROM sqlite_master").fetchone() is None  # still, now it is ours
+            if empty:
+                for statement in STATEMENTS:
+                    db.execute(statement)
+                db.execute("INSERT INTO alembic_version (version_num) VALUES (?)", (HEAD,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    finally:
+        db.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+    return empty
+
+
+def sqlite_schema(db: sqlite3.Connection) -> list[str]:
+    """The statements that make the tables and indexes of the SQLite database, in the order made."""
+    return [str(r[0]) for r in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")]
+
+
+def write_snapshot(path: Path = HERE / "head_sqlite.py") -> None:
+    """Write ``head_sqlite.py``: the schema the migrations make on an empty SQLite database."""
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    upgrade_sqlite(db, snapshot=False)
+    statements = "".join(f"    {statement!r},\n" for statement in sqlite_schema(db))
+    path.write_text(f'''"""The SQLite schema of revision {HEAD}, as the migrations make it on an empty database.
+
+Written by ``python -m cardtable.server.migrations``; ``tests/server/test_migrations.py`` checks
+that it is what the migrations make now.
+"""
+# ruff: noqa: E501
+
+REVISION = {HEAD!r}
+STATEMENTS = (
+{statements})
+''')
 
 
 def upgrade_postgres(connect: Callable[[], Any], found: str | None) -> None:

@@ -14,6 +14,10 @@ back (for the server's operator; it is in no record and never sent).
 Every append is committed before it returns (WAL journal): the server
 acknowledges an action only after :meth:`Store.append` has returned, so a
 crash of the process (even SIGKILL) never loses an acknowledged action.
+
+The schema is versioned and brought up to date when a store opens (:mod:`cardtable.server.migrations`).
+The rows and how they are kept (:func:`token_hash`, :func:`table_row`, :func:`i64`) are shared by the
+PostgreSQL log (:mod:`cardtable.server.pglog`); :func:`open_log` opens the one a ``--db`` URL names.
 """
 
 from __future__ import annotations

@@ -8,8 +8,13 @@ several threads at once and survives its server's restart."""
 
 from __future__ import annotations
 
+import os
+import queue
 import random
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -21,8 +26,11 @@ import pytest
 from cardtable.server.hub import Hub
 from cardtable.server.ports import ActionLog, LeasedLog, LogError, StaleLease, VersionConflict
 from cardtable.server.store import BadRow, SeatRow, Store, TableRow, open_log, token_hash
+from tests.procs import HAS_PROC
 
 from .services import Postgres
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass
@@ -269,6 +277,91 @@ def test_s3_a_claim_ends_every_timed_lease_of_the_table(log: LeasedLog):
     assert log.claim(table) == 2
     assert log.holder(table) is None and log.renew("A", 60.0) == {}
     assert log.acquire(table, "B", 60.0) == 3
+
+
+PAUSED_OWNER = """
+import os, signal, sys
+from cardtable.server.ports import StaleLease, LogError
+from cardtable.server.store import open_log
+
+log = open_log(sys.argv[1])
+epoch = log.acquire("t1", "A", 1.0)
+print("epoch", epoch, flush=True)
+version = 0
+while True:
+    if version == 3:
+        os.kill(os.getpid(), signal.SIGSTOP)  # paused between two writes, past its lease
+    try:
+        log.renew("A", 1.0)
+        log.append("t1", version + 1, 0, "stock", None, epoch=epoch)
+        version += 1
+        print("wrote", version, flush=True)
+    except StaleLease:
+        print("stale", version + 1, sorted(log.renew("A", 1.0).items()), flush=True)
+        break
+    except LogError:  # the other process holds the file's write lock a moment: again
+        pass
+log.close()
+"""
+
+
+@pytest.mark.skipif(not HAS_PROC, reason="needs /proc")
+def test_s3_an_owner_paused_past_its_lease_writes_nothing_after_another_took_over(database: Database):
+    """A process owns the table and writes; it is paused (SIGSTOP) past its lease; another process
+    sees the lease run out and takes the table; when the first goes on (SIGCONT) its next write is
+    refused (StaleLease) and its renewal no longer has the table: the log holds its three writes,
+    then the new owner's."""
+    log = database.open()
+    owner = None
+    try:
+        table = a_table(log)
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        owner = subprocess.Popen([sys.executable, "-c", PAUSED_OWNER, database.url], stdout=subprocess.PIPE,
+                                 text=True, env=env)
+        lines = Lines(owner)
+        assert lines.next() == "epoch 1"
+        assert [lines.next() for _ in range(3)] == ["wrote 1", "wrote 2", "wrote 3"]
+        deadline = time.monotonic() + 60
+        while not stopped(owner.pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert stopped(owner.pid)
+        while log.holder(table) is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert log.holder(table) is None and log.unowned() == [table]
+        epoch = log.acquire(table, "B", 60.0)
+        assert epoch == 2
+        log.append(table, 4, 1, "stock", None, epoch=epoch)
+        owner.send_signal(signal.SIGCONT)
+        assert lines.next() == "stale 4 []"
+        assert owner.wait(timeout=60) == 0
+        assert [(r.version, r.seat) for r in log.actions(table)] == [(1, 0), (2, 0), (3, 0), (4, 1)]
+        assert log.holder(table) == "B"
+    finally:
+        if owner is not None and owner.poll() is None:
+            owner.kill()
+            owner.wait(timeout=60)
+        log.close()
+
+
+class Lines:
+    """A child's output lines, each waited for (bounded) on a thread of its own."""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.queue: queue.Queue[str] = queue.Queue()
+        assert proc.stdout is not None
+        stdout = proc.stdout
+        threading.Thread(target=lambda: [self.queue.put(line.strip()) for line in stdout], daemon=True).start()
+
+    def next(self, timeout: float = 60.0) -> str:
+        return self.queue.get(timeout=timeout)
+
+
+def stopped(pid: int) -> bool:
+    """The process is stopped by a signal (state T in /proc)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+    except OSError:
+        return False
 
 
 def test_s3_the_adapters_own_errors_do_not_leave_it(log: ActionLog):

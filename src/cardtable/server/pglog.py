@@ -68,7 +68,8 @@ class PgLog:
         self.url = url
         self.size = pool
         self.timeout = timeout
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # for the fields below, held a moment
+        self._opening = threading.Lock()  # held while a pool is opened
         self._closed = False
         self._lent = 0  # connections in use now
         self._pool: ConnectionPool | None = None
@@ -93,23 +94,35 @@ class PgLog:
         conn.autocommit = True  # one statement, one transaction; several: conn.transaction()
 
     def _open_pool(self) -> ConnectionPool:
+        """The pool, opened first if there is none (after :meth:`_connection` discarded one)."""
         with self._lock:
             if self._closed:
                 raise LogError("the action log is closed")
-            if self._pool is None:
-                # one connection first, in this thread: an unreachable or misconfigured server
-                # fails this call at once with libpq's own words, not after the pool's timeout
-                self._connect().close()
-                pool = ConnectionPool(self.url, min_size=1, max_size=self.size, open=False, timeout=self.timeout,
-                                      configure=self._configure, check=ConnectionPool.check_connection,
-                                      kwargs={"connect_timeout": max(2, round(self.timeout))}, name="cardtable-log")
-                try:
-                    pool.open(wait=True, timeout=self.timeout)
-                except BaseException:
-                    pool.close(timeout=0)
-                    raise
-                self._pool = pool
-            return self._pool
+            if self._pool is not None:
+                return self._pool
+        with self._opening:  # one thread opens a pool; the others wait for it and use it
+            with self._lock:
+                if self._pool is not None:
+                    return self._pool
+            # one connection first, in this thread: an unreachable or misconfigured server
+            # fails this call at once with libpq's own words, not after the pool's timeout
+            self._connect().close()
+            pool = ConnectionPool(self.url, min_size=1, max_size=self.size, open=False, timeout=self.timeout,
+                                  configure=self._configure, check=ConnectionPool.check_connection,
+                                  kwargs={"connect_timeout": max(2, round(self.timeout))}, name="cardtable-log")
+            try:
+                pool.open(wait=True, timeout=self.timeout)
+            except BaseException:
+                pool.close(timeout=0)
+                raise
+            with self._lock:
+                closed = self._closed
+                if not closed:
+                    self._pool = pool
+            if closed:  # closed meanwhile
+                pool.close(timeout=0)
+                raise LogError("the action log is closed")
+            return pool
 
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:

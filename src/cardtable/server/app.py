@@ -30,6 +30,7 @@ from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
 from .botpool import BotPool
+from .commands import Act, AddBot, Attach, Chat, Command, Commit, Detach, Free, Hint, Leave, Reveal, Sit, Start, Undo
 from .connection import Connection
 from .howto import howto_endpoint
 from .hub import Hub
@@ -359,40 +360,18 @@ def create_app(
         op = request.path_params["op"]
         try:
             data = await body(request)
-            table = hub.get(request.path_params["table_id"])  # no await between this and the lock: not swept
-            async with table.lock:
-                if op == "sit":
-                    only(data, "seat", "name", "commitment")
-                    token = table.sit(data.get("seat"), data.get("name"), data.get("commitment"))
-                    return JSONResponse({"table": table.public(), "seat": data["seat"], "token": token})
-                if op in ("commit", "reveal"):  # a seat's fair-deal commitment or seed (docs/fairness.md)
-                    field = "commitment" if op == "commit" else "seed"
-                    only(data, "token", field)
-                    step = table.commit if op == "commit" else table.reveal
-                    seat = step(data.get("token"), data.get(field))
-                    return JSONResponse({"table": table.public(), "seat": seat})
-                if op == "leave":
-                    only(data, "token")
-                    seat = table.leave(data.get("token"))
-                    return JSONResponse({"table": table.public(), "seat": seat})
-                if not table.is_host(data.get("host")):
-                    raise LobbyError(403, "not_host", "only the table's host may do that")
-                if op == "bot":
-                    only(data, "host", "seat", "bot")
-                    table.add_bot(data.get("seat"), data.get("bot"))
-                elif op == "free":
-                    only(data, "host", "seat")
-                    table.free(data.get("seat"))
-                elif op == "start":
-                    only(data, "host")
-                    table.start()
-                else:
-                    raise LobbyError(404, "no_op", "no such operation")
-                return JSONResponse({"table": table.public()})
+            table = hub.get(request.path_params["table_id"])
+            cmd = table_command(table, op, data)
+            table.visitors += 1  # not swept from memory while its command waits
+            try:
+                reply = await table.ask(cmd)
+            finally:
+                table.visitors -= 1
         except LobbyError as exc:
             return _json_error(exc)
         except LogError:
             return _store_error()
+        return JSONResponse(reply)
 
     async def i18n(request: Request) -> Response:
         lang = request.path_params["lang"]
@@ -483,13 +462,41 @@ def create_app(
     return app
 
 
+def table_command(table: Table, op: str, data: dict[str, Any]) -> Command:
+    """The command of ``POST /api/tables/{id}/{op}``, its fields checked; the host's operations
+    need the table's host token."""
+    fields = {"sit": ("seat", "name", "commitment"), "commit": ("token", "commitment"), "reveal": ("token", "seed"),
+              "leave": ("token",), "bot": ("host", "seat", "bot"), "free": ("host", "seat"), "start": ("host",)}
+    if op not in fields:
+        raise LobbyError(404, "no_op", "no such operation")
+    extra = set(data) - set(fields[op])
+    if extra:
+        raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(fields[op])}")
+    if op == "sit":
+        return Sit(data.get("seat"), data.get("name"), data.get("commitment"))
+    if op == "commit":
+        return Commit(data.get("token"), data.get("commitment"))
+    if op == "reveal":
+        return Reveal(data.get("token"), data.get("seed"))
+    if op == "leave":
+        return Leave(data.get("token"))
+    if not table.is_host(data.get("host")):
+        raise LobbyError(403, "not_host", "only the table's host may do that")
+    if op == "bot":
+        return AddBot(data.get("seat"), data.get("bot"))
+    if op == "free":
+        return Free(data.get("seat"))
+    return Start()
+
+
 async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float,
                        may_resume: Callable[[], bool] = lambda: True,
                        may_undo: Callable[[], bool] = lambda: True) -> None:
-    """One client: hello first, then actions and pings, until it goes away. A ``hello`` with
-    ``since`` gets the events it missed only while ``may_resume()`` (the address's resume
-    rate); otherwise it gets the state alone, which is all a client needs to go on. An undo is
-    refused while ``may_undo()`` says no (the address's undo rate)."""
+    """One client: hello first, then actions and pings, until it goes away. Each message becomes a
+    command to the table's actor; the answers and the table's frames come back through the bus.
+    A ``hello`` with ``since`` gets the events it missed only while ``may_resume()`` (the
+    address's resume rate); otherwise it gets the state alone, which is all a client needs to go
+    on. An undo is refused while ``may_undo()`` says no (the address's undo rate)."""
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
@@ -499,11 +506,12 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
     bucket = TokenBucket(rate, burst)
     bad = 0
     dropped = 0
-    said_hello = False
+    cid: str | None = None
+    seat: int | None = None
     try:
         while not conn.closed:
             try:
-                if said_hello:
+                if cid is not None:
                     message = await websocket.receive()
                 else:
                     message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
@@ -540,61 +548,50 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 continue
             dropped = 0
             if kind == "hello":
-                if said_hello:
+                if cid is not None:
                     conn.push({"type": "error", "code": "bad_message", "message": "hello is sent once"})
                     continue
-                seat = None
                 if "token" in msg:
                     seat = table.seat_for_token(msg["token"])
                     if seat is None:  # nothing about the game has been sent (A1)
                         conn.close_soon(CLOSE_BAD_TOKEN, "unknown seat token")
                         break
-                said_hello = True
-                if seat is not None:  # the limit belongs to the seat: reconnecting does not refill it
-                    bucket = table.buckets.setdefault(seat, bucket)
+                    bucket = table.bucket(seat, bucket)  # the seat's limit: reconnecting does not refill it
                 conn.lang = msg.get("lang", "en")
                 since = msg.get("since")
                 if since is not None and since < table.version and not may_resume():
                     since = None
-                async with table.lock:
-                    table.attach(conn, seat, since)
-            elif not said_hello:
+                cid = table.join(conn, seat)
+                await table.ask(Attach(cid, seat, since, conn.lang))
+            elif cid is None:
                 conn.close_soon(CLOSE_POLICY, "hello first")
                 break
-            elif conn.seat is None:
+            elif seat is None:
                 conn.push({"type": "error", "code": "spectator", "message": f"spectators cannot {kind}",
                            **({"seq": msg["seq"]} if kind == "act" else {})})
-            elif table.row.status == "over":  # a seat's token is read-only once the game is over (A4)
-                conn.push({"type": "error", "code": "over", "message": f"the game is over: no more {kind}",
-                           **({"seq": msg["seq"]} if kind == "act" else {})})
-            elif kind == "chat":
-                async with table.lock:
-                    error = table.chat(conn.seat, msg["text"])
-                if error is not None:
-                    conn.push(error)
-            elif kind == "hint":
-                async with table.lock:
-                    conn.push(table.hint(conn.seat))
-            elif kind == "undo":
-                if not may_undo():
-                    conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
-                    continue
-                async with table.lock:
-                    error = table.undo(conn.seat)
-                if error is not None:
-                    conn.push(error)
+            elif kind == "undo" and not may_undo():
+                conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
             else:
-                async with table.lock:
-                    reply = table.act(conn.seat, msg["seq"], msg["action"], msg.get("version"))
-                    conn.push(reply)
-                    if reply["type"] == "ack" and not reply.get("dup"):
-                        table.after_change()
+                await table.ask(socket_command(kind, msg, seat, cid))
     except WebSocketDisconnect:
         pass
     finally:
-        async with table.lock:
-            table.detach(conn)
+        if cid is not None:
+            with contextlib.suppress(Exception):
+                await table.ask(Detach(cid))
+            table.bus.leave(cid)
         conn.close_soon(1000)
         if conn.task is not None:
             with contextlib.suppress(Exception):
                 await conn.task
+
+
+def socket_command(kind: str, msg: dict[str, Any], seat: int, cid: str) -> Command:
+    """A seated socket's message (checked by :func:`.protocol.parse_message`) as a command."""
+    if kind == "chat":
+        return Chat(seat, msg["text"], cid)
+    if kind == "hint":
+        return Hint(seat, cid)
+    if kind == "undo":
+        return Undo(seat, cid)
+    return Act(seat, msg["seq"], msg["action"], msg.get("version"), cid)

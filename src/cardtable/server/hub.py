@@ -9,7 +9,9 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
+from .actor import LogRunner
 from .botpool import BotPool
+from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .protocol import dumps
 from .store import BadRow, SeatRow, Store, TableRow, token_hash
@@ -39,6 +41,8 @@ class Hub:
         pool: BotPool | None = None,
     ) -> None:
         self.store = store
+        self.runner = LogRunner(store)  # the log's calls one at a time; the tables' writes in its thread
+        self.bus = LocalBus()
         self.pool = pool
         self.max_open_per_owner = max_open_per_owner
         self.max_open_per_host = max_open_per_host
@@ -51,7 +55,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
-        for row in store.tables(("open", "playing")):
+        for row in self.runner.call(lambda: store.tables(("open", "playing"))):
             if isinstance(row, BadRow):
                 self._mark_broken(row.table_id, str(row))
             elif row.status == "playing" or row.created >= stale:
@@ -69,8 +73,8 @@ class Hub:
         return table
 
     def _table(self, row: TableRow) -> Table:
-        return Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
-                     pool=self.pool)
+        return Table(row, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
+                     pool=self.pool, bus=self.bus)
 
     def _mark_broken(self, table_id: str, why: str) -> None:
         """Leave a table out of memory and the lobby from now on (one line in the log)."""
@@ -89,7 +93,7 @@ class Hub:
         table = self.tables.get(table_id)
         if table is None and table_id not in self.broken:
             try:
-                row = self.store.table(table_id)
+                row = self.runner.call(lambda: self.store.table(table_id))
             except BadRow as exc:
                 self._mark_broken(table_id, str(exc))
                 return None
@@ -188,7 +192,7 @@ class Hub:
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
             undo=undo,
         )
-        self.store.create_table(row)
+        self.runner.call(lambda: self.store.create_table(row))
         table = self._table(row)
         table.owner = owner
         self.tables[row.id] = table
@@ -215,5 +219,8 @@ class Hub:
         return out[-100:]
 
     def close_all(self) -> None:
+        """Every socket closed (the server stops), every table's timers and tasks forgotten."""
         for table in self.tables.values():
             table.close_all()
+            table.release()
+        self.runner.close()

@@ -30,6 +30,7 @@ from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
 from .botpool import BotPool
+from .cluster import Cluster, RemoteTable
 from .commands import Act, AddBot, Attach, Chat, Command, Commit, Detach, Free, Hint, Leave, Reveal, Sit, Start, Undo
 from .connection import Connection
 from .howto import howto_endpoint
@@ -248,6 +249,7 @@ def create_app(
     unjoined: float = 120.0,
     bot_workers: int = 0,
     offload: Offload | None = None,
+    cluster: Cluster | None = None,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -266,12 +268,19 @@ def create_app(
     process, on the event loop). ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
     the database is closed before the process exits, whatever signal ended it). ``offload``: where
     replays and reviews of finished games are worked out (default: one worker process, started
-    when first needed)."""
+    when first needed). ``cluster``: this process is one node of a cluster (docs/deploy.md): the
+    tables it owns are written here, the others' commands go to their owners."""
     pool = BotPool(bot_workers) if bot_workers > 0 else None
     offload = offload if offload is not None else Offload()
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
               max_open_per_owner=max_open_per_ip,
-              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool)
+              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool, cluster=cluster)
+
+    async def locate(table_id: Any) -> Table | RemoteTable:
+        table = await hub.locate(table_id)
+        if table is None:
+            raise LobbyError(404, "no_table", "no such table")
+        return table
     allow = frozenset(allow_origins)
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
     sockets_per_ip: dict[str, int] = {}
@@ -320,7 +329,8 @@ def create_app(
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": hub.listing()})
+            mine = hub.listing()
+            return JSONResponse({"tables": mine if cluster is None else await cluster.listing(mine)})
         try:
             ip = request.client.host if request.client is not None else "?"
             if not take(create_buckets, ip, create_rate, create_burst):
@@ -329,6 +339,8 @@ def create_app(
             only(data, "game", "preset", "options", "host", "undo")
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
                                      host=data.get("host"), undo=data.get("undo", False))
+            if cluster is not None:
+                await cluster.acquire(table.id)
         except LobbyError as exc:
             return _json_error(exc)
         except LogError:
@@ -337,10 +349,13 @@ def create_app(
 
     async def api_table(request: Request) -> Response:
         try:
-            table = hub.get(request.path_params["table_id"])
+            table = await locate(request.path_params["table_id"])
+            public = await table.public_async() if isinstance(table, RemoteTable) else table.public()
         except LobbyError as exc:
             return _json_error(exc)
-        return JSONResponse({"table": table.public()})
+        except LogError:
+            return _store_error()
+        return JSONResponse({"table": public})
 
     async def api_record(request: Request) -> Response:
         """A finished game's record (seed and actions: ``cardtable replay`` shows it; a fair game's
@@ -360,7 +375,7 @@ def create_app(
         op = request.path_params["op"]
         try:
             data = await body(request)
-            table = hub.get(request.path_params["table_id"])
+            table = await locate(request.path_params["table_id"])
             cmd = table_command(table, op, data)
             table.visitors += 1  # not swept from memory while its command waits
             try:
@@ -395,7 +410,7 @@ def create_app(
         sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
         table = None
         try:
-            table = hub.find(websocket.path_params["table_id"])
+            table = await hub.locate(websocket.path_params["table_id"])
             if table is not None:
                 table.visitors += 1  # not swept from memory while this socket lives
             await websocket.accept()
@@ -416,6 +431,8 @@ def create_app(
         if pool is not None:
             pool.warm()
         hub.resume_bots()
+        if cluster is not None:
+            await cluster.start(hub)
         gc.collect()
         gc.freeze()  # the replayed games and loaded modules stay out of later collections
 
@@ -427,6 +444,8 @@ def create_app(
         task = asyncio.get_running_loop().create_task(sweeper())
         yield
         task.cancel()
+        if cluster is not None:
+            await cluster.stop()
         hub.close_all()
         offload.close()
         if pool is not None:
@@ -462,7 +481,7 @@ def create_app(
     return app
 
 
-def table_command(table: Table, op: str, data: dict[str, Any]) -> Command:
+def table_command(table: Table | RemoteTable, op: str, data: dict[str, Any]) -> Command:
     """The command of ``POST /api/tables/{id}/{op}``, its fields checked; the host's operations
     need the table's host token."""
     fields = {"sit": ("seat", "name", "commitment"), "commit": ("token", "commitment"), "reveal": ("token", "seed"),
@@ -489,7 +508,7 @@ def table_command(table: Table, op: str, data: dict[str, Any]) -> Command:
     return Start()
 
 
-async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float,
+async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: float, burst: float,
                        may_resume: Callable[[], bool] = lambda: True,
                        may_undo: Callable[[], bool] = lambda: True) -> None:
     """One client: hello first, then actions and pings, until it goes away. Each message becomes a
@@ -559,7 +578,8 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                     bucket = table.bucket(seat, bucket)  # the seat's limit: reconnecting does not refill it
                 conn.lang = msg.get("lang", "en")
                 since = msg.get("since")
-                if since is not None and since < table.version and not may_resume():
+                behind = since is not None and (table.version is None or since < table.version)
+                if behind and not may_resume():
                     since = None
                 cid = table.join(conn, seat)
                 await table.ask(Attach(cid, seat, since, conn.lang))

@@ -167,10 +167,15 @@ class Fan:
 
 
 @dataclass(frozen=True, slots=True)
+class Show:
+    """What anyone may know of the table (its lobby summary)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CloseAll:
     code: int
 
 
 Command = (Sit | Commit | Reveal | Leave | AddBot | Free | Start | Attach | Detach | Act | Undo | Chat | Hint
            | BotMoved | Release | StepBot | Advance | TimeUp | HoldOver | UpdatePause | Heal | Resume | Fan
-           | CloseAll)
+           | Show | CloseAll)

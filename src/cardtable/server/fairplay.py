@@ -131,7 +131,7 @@ def _seat_of(s: TableState, token: Any) -> int:
 
     if s.row.status != "open":
         raise LobbyError(409, "started", "the game has started")
-    seat = seat_for_token(s, token) if isinstance(token, str) and token else None
+    seat = seat_for_token(s.row, token) if isinstance(token, str) and token else None
     if seat is None:
         raise LobbyError(403, "bad_token", "no seat of this table holds that token")
     if s.fair.deal is None:

@@ -33,6 +33,7 @@ from .commands import (
     Release,
     Resume,
     Reveal,
+    Show,
     Sit,
     Start,
     StepBot,
@@ -108,6 +109,8 @@ def handle(s: TableState, cmd: Command) -> Any:
             driver.arm_timer(s)
         case Fan():
             lifecycle.after_change(s)
+        case Show():
+            return fanout.public(s)
         case CloseAll(code):
             fanout.close_all(s, code)
     return None

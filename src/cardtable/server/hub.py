@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
@@ -16,6 +16,9 @@ from .lobby import TOKEN, LobbyError, check_row, new_token
 from .protocol import dumps
 from .store import BadRow, SeatRow, Store, TableRow, token_hash
 from .tables import Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, RemoteTable
 
 ABANDONED = 60.0
 """Seconds a game in progress with nobody at it stays in the lobby's list."""
@@ -39,10 +42,12 @@ class Hub:
         max_open_per_host: int = 5,
         unjoined: float = 120.0,
         pool: BotPool | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # one node of many: tables are loaded when this node owns them
         self.runner = LogRunner(store)  # the log's calls one at a time; the tables' writes in its thread
-        self.bus = LocalBus()
+        self.bus: LocalBus = cluster.bus if cluster is not None else LocalBus()
         self.pool = pool
         self.max_open_per_owner = max_open_per_owner
         self.max_open_per_host = max_open_per_host
@@ -55,7 +60,8 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
-        for row in self.runner.call(lambda: store.tables(("open", "playing"))):
+        rows = [] if cluster is not None else self.runner.call(lambda: store.tables(("open", "playing")))
+        for row in rows:
             if isinstance(row, BadRow):
                 self._mark_broken(row.table_id, str(row))
             elif row.status == "playing" or row.created >= stale:
@@ -102,6 +108,48 @@ class Hub:
                 if table is not None:
                     table.resume()
         return table
+
+    async def locate(self, table_id: Any) -> Table | RemoteTable | None:
+        """:meth:`find` across a cluster: the table here if this node owns it (or nobody did: it
+        takes it), a finished one read from the log, or a :class:`~.cluster.RemoteTable` whose
+        commands go to the node that owns it."""
+        if self.cluster is None or (isinstance(table_id, str) and table_id in self.tables):
+            return self.find(table_id)
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 64 or table_id in self.broken:
+            return None
+        try:
+            row = self.runner.call(lambda: self.store.table(table_id))
+        except BadRow as exc:
+            self._mark_broken(table_id, str(exc))
+            return None
+        if row is None:
+            return None
+        if row.status == "over":
+            return self.find(table_id)  # read from the log: nobody writes it any more
+        owner = await self.cluster.owner(table_id)
+        if owner is None and await self.cluster.acquire(table_id):
+            return self.find(table_id)
+        owner = owner or await self.cluster.owner(table_id)
+        if owner is None or owner == self.cluster.node:
+            return self.find(table_id)
+        from .cluster import RemoteTable
+
+        return RemoteTable(self.cluster, row, owner)
+
+    def take_over(self, table_id: str) -> Table | None:
+        """A table whose owner died, loaded from the log by this node (which holds its lease now)."""
+        self.drop(table_id)
+        table = self.find(table_id)
+        if table is not None:
+            table.resume()
+        return table
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close_all()
+            table.release()
 
     def get(self, table_id: Any) -> Table:
         table = self.find(table_id)

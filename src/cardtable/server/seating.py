@@ -11,21 +11,21 @@ from .fairplay import check_hex
 from .lobby import LobbyError, clean_name, distinct_name, new_token
 from .protocol import CLOSE_FREED, CLOSE_LEFT
 from .state import TableState
-from .store import SeatRow, token_hash
+from .store import SeatRow, TableRow, token_hash
 
 
-def seat_for_token(s: TableState, token: str) -> int | None:
-    """The seat a token holds, compared in constant time (A8); ``None`` if it holds none."""
+def seat_for_token(row: TableRow, token: str) -> int | None:
+    """The seat of ``row`` a token holds, compared in constant time (A8); ``None`` if it holds none."""
     digest = token_hash(token)
     found = None
-    for seat in s.row.seats:
+    for seat in row.seats:
         if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
             found = seat.seat
     return found
 
 
-def is_host(s: TableState, token: Any) -> bool:
-    return isinstance(token, str) and hmac.compare_digest(s.row.host_hash, token_hash(token))
+def is_host(row: TableRow, token: Any) -> bool:
+    return isinstance(token, str) and hmac.compare_digest(row.host_hash, token_hash(token))
 
 
 def seat_row(s: TableState, seat: Any) -> SeatRow:
@@ -79,7 +79,7 @@ def free(s: TableState, seat: Any) -> None:
 def leave(s: TableState, token: Any) -> int:
     """The person holding ``token`` leaves their seat, whose token dies (A4): before the start
     the seat is open again; during the game a stand-in bot plays it to the end."""
-    seat = seat_for_token(s, token) if isinstance(token, str) and token else None
+    seat = seat_for_token(s.row, token) if isinstance(token, str) and token else None
     if seat is None:
         raise LobbyError(403, "bad_token", "no seat of this table holds that token")
     if s.row.status == "over":

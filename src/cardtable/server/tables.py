@@ -166,10 +166,10 @@ class Table:
         return now - self.s.touched
 
     def seat_for_token(self, token: str) -> int | None:
-        return seating.seat_for_token(self.s, token)
+        return seating.seat_for_token(self.s.row, token)
 
     def is_host(self, token: Any) -> bool:
-        return seating.is_host(self.s, token)
+        return seating.is_host(self.s.row, token)
 
     def bucket(self, seat: int, fresh: TokenBucket) -> TokenBucket:
         """The rate limit of whoever holds ``seat`` now: reconnecting does not refill it."""

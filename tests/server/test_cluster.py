@@ -1,0 +1,118 @@
+"""Two ``cardtable serve`` processes sharing one log, joined by a real Redis (docs/deploy.md): a
+table created on one is played through the other, the lobby lists both nodes' tables, and when the
+owner is killed the other node takes its tables over and the game goes on (S1, R1)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cardtable.server.client import GameClient
+
+from .netserver import Server, free_port
+
+REDIS = shutil.which("redis-server")
+pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (make services)")
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    assert REDIS is not None
+    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    import redis
+
+    client = redis.Redis(port=port)
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("redis-server did not start") from None
+            time.sleep(0.05)
+    client.close()
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    proc.wait(30)
+
+
+def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
+        time.sleep(0.05)
+
+
+def _nodes(tmp_path: Path, redis_url: str, *names: str) -> list[Server]:
+    db = tmp_path / "shared.sqlite3"
+    return [Server(db, "--bus", redis_url, "--node", name, "--hold", "0", "--countdown", "0", "--rate", "1000",
+                   "--burst", "1000").start()
+            for name in names]
+
+
+def test_s1_a_table_made_on_one_node_is_played_through_another(tmp_path: Path, redis_url: str):
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+        _wait(lambda: table_id in {t["id"] for t in b.get("/api/tables")["tables"]})  # the lobby is one
+        assert b.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False
+
+        async def play() -> dict:  # type: ignore[type-arg]
+            async with GameClient(b.ws, table_id, tokens[0]) as player, GameClient(a.ws, table_id) as watcher:
+                outcome = await player.play_to_end(random.Random(4))
+                await watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+                assert watcher.view is not None and watcher.view["outcome"] == outcome
+                return outcome
+
+        outcome = asyncio.run(play())
+        assert outcome["returns"]
+    finally:
+        for node in (a, b):
+            node.stop()
+
+
+def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_on(tmp_path: Path,
+                                                                                   redis_url: str):
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+
+        async def half_then_failover() -> dict:  # type: ignore[type-arg]
+            async with GameClient(b.ws, table_id, tokens[0]) as player:
+                for _ in range(3):
+                    await player.wait_turn()
+                    await player.act(player.view["legal_actions"][0])  # type: ignore[index]
+                version = player.version
+            a.stop(signal.SIGKILL)
+            t0 = time.monotonic()
+            while True:  # the lease runs out; b takes the table over and replays it
+                try:
+                    table = httpx.get(f"{b.http}/api/tables/{table_id}", timeout=5).json()["table"]
+                    if table["version"] >= version:
+                        break
+                except (httpx.HTTPError, KeyError):
+                    pass
+                assert time.monotonic() - t0 < 60, "no node took the table over"
+                await asyncio.sleep(0.1)
+            async with GameClient(b.ws, table_id, tokens[0]) as player:
+                return await player.play_to_end(random.Random(5))
+
+        outcome = asyncio.run(half_then_failover())
+        assert outcome["returns"]
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.stop()

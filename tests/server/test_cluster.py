@@ -116,3 +116,48 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
         for node in (a, b):
             if node.proc is not None and node.proc.poll() is None:
                 node.stop()
+
+
+def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, redis_url: str):
+    """SIGSTOP the owner longer than its lease: the other node takes the table over; when the
+    paused one goes on, the log refuses its writes (fenced by the epoch) and it lets the table go.
+    The log stays one line of versions, and the game finishes on the new owner."""
+    import sqlite3
+
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        created = a.post("/api/tables", game="trash", options={})
+        table_id, host = created["table"]["id"], created["host"]
+        for seat in (0, 1):
+            a.post(f"/api/tables/{table_id}/bot", host=host, seat=seat, bot="random")
+        a.post(f"/api/tables/{table_id}/start", host=host)
+
+        async def watch_pause_and_finish() -> None:
+            async with GameClient(b.ws, table_id) as watcher:  # bots play while somebody watches
+                await watcher.until(lambda f: f["type"] == "state" and f["version"] >= 3)
+            assert a.proc is not None
+            a.proc.send_signal(signal.SIGSTOP)
+            t0 = time.monotonic()
+            while True:  # b takes the table over once a's lease has run out
+                health = httpx.get(f"{b.http}/api/health", params={"table": table_id}, timeout=5).json()
+                if health.get("owner") == "b":
+                    break
+                assert time.monotonic() - t0 < 60, "no node took the table over"
+                await asyncio.sleep(0.1)
+            a.proc.send_signal(signal.SIGCONT)
+            async with GameClient(b.ws, table_id) as watcher:
+                await watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+
+        asyncio.run(watch_pause_and_finish())
+        db = sqlite3.connect(tmp_path / "shared.sqlite3")
+        versions = [v for (v,) in db.execute("SELECT version FROM actions WHERE table_id = ? ORDER BY version",
+                                              (table_id,))]
+        db.close()
+        assert versions == list(range(1, len(versions) + 1))
+        record = httpx.get(f"{b.http}/api/tables/{table_id}/record", timeout=10)
+        assert record.status_code == 200 and len(record.json()["actions"]) == len(versions)
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.proc.send_signal(signal.SIGCONT)
+                node.stop()

@@ -52,7 +52,7 @@ from .commands import (
 )
 from .effects import Close, Drop, Effect, Persist, Schedule, Send, Think
 from .lobby import LobbyError, error_frame
-from .ports import ActionLog, LogError
+from .ports import ActionLog, LogError, StaleLease
 from .state import TableState
 
 R = TypeVar("R")
@@ -104,12 +104,13 @@ class Actor:
     """The mailbox and effects of one table."""
 
     def __init__(self, state: TableState, bus: LocalBus, runner: LogRunner, pool: BotPool | None = None,
-                 owner: Callable[[], str] | None = None) -> None:
+                 owner: Callable[[], str] | None = None, lost: Callable[[], None] | None = None) -> None:
         self.s = state
         self.bus = bus
         self.runner = runner
         self.pool = pool  # where bots think (None: on the loop)
         self._owner = owner or (lambda: f"table {state.id}")
+        self._lost = lost  # another owner took the table over (the log refused a write as stale)
         self._mail: deque[tuple[Command, asyncio.Future[Any] | None]] = deque()
         self._task: asyncio.Task[None] | None = None
         self._slots: dict[str, asyncio.TimerHandle] = {}
@@ -225,6 +226,11 @@ class Actor:
         """A write of ``cmd``'s change failed: the table is what the log holds again, the others
         get that state, and the sender a ``server`` error (a lobby request: the error itself)."""
         s = self.s
+        if isinstance(exc, StaleLease) and self._lost is not None:
+            self._lost()  # not this process's table any more: its sockets reconnect to the new owner
+            if isinstance(cmd, Sit | Commit | Reveal | Leave | AddBot | Free | Start):
+                raise exc
+            return error_frame("server", "this table moved to another server process; reconnect")
         lifecycle.write_failed(s)
         self.version = s.version
         lifecycle.after_change(s)

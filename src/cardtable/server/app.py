@@ -324,6 +324,20 @@ def create_app(
         if extra:
             raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(keys)}")
 
+    ready = {"now": False}
+
+    async def api_health(request: Request) -> Response:
+        """For a load balancer: 200 once this process serves (its cluster joined), else 503;
+        ``?table=ID`` adds which node owns that table (a cluster)."""
+        out: dict[str, Any] = {"status": "ok" if ready["now"] else "starting", "tables": len(hub.tables)}
+        if cluster is not None:
+            out["node"] = cluster.node
+            out["owned"] = len(cluster.owned)
+            table_id = request.query_params.get("table")
+            if table_id:
+                out["owner"] = await cluster.owner(table_id[:64])
+        return JSONResponse(out, status_code=200 if ready["now"] else 503)
+
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_info(), "languages": list(LANGUAGES)})
 
@@ -433,6 +447,7 @@ def create_app(
         hub.resume_bots()
         if cluster is not None:
             await cluster.start(hub)
+        ready["now"] = True
         gc.collect()
         gc.freeze()  # the replayed games and loaded modules stay out of later collections
 
@@ -444,6 +459,7 @@ def create_app(
         task = asyncio.get_running_loop().create_task(sweeper())
         yield
         task.cancel()
+        ready["now"] = False
         if cluster is not None:
             await cluster.stop()
         hub.close_all()
@@ -462,6 +478,7 @@ def create_app(
             Route("/howto/{game}", page),
             Route("/api/howto/{game}", howto_endpoint()),
             Route("/api/games", api_games),
+            Route("/api/health", api_health),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),

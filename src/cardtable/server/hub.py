@@ -80,7 +80,7 @@ class Hub:
 
     def _table(self, row: TableRow) -> Table:
         return Table(row, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
-                     pool=self.pool, bus=self.bus)
+                     pool=self.pool, bus=self.bus, lost=self.drop)
 
     def _mark_broken(self, table_id: str, why: str) -> None:
         """Leave a table out of memory and the lobby from now on (one line in the log)."""

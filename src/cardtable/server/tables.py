@@ -21,6 +21,8 @@ tests that drive a table with no event loop. The server's tasks go through :meth
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from ..core.game import Game
@@ -73,6 +75,7 @@ class Table:
         countdown: float | None = None,
         pool: BotPool | None = None,
         bus: LocalBus | None = None,
+        lost: Callable[[str], None] | None = None,
     ) -> None:
         runner = log if isinstance(log, LogRunner) else LogRunner(log)
         game: Game = load(row.game, row.preset, **row.options)
@@ -87,7 +90,8 @@ class Table:
         self.owner: str | None = None  # the address that created it (in memory only: the per-address cap)
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
         self.buckets: dict[str, TokenBucket] = {}  # per seat holder (token digest): rate limits across reconnects
-        self.actor = Actor(self.s, self.bus, runner, pool, owner=lambda: self.owner or f"table {self.id}")
+        self.actor = Actor(self.s, self.bus, runner, pool, owner=lambda: self.owner or f"table {self.id}",
+                           lost=None if lost is None else (lambda: _soon(lost, row.id)))
         self._conns: dict[int, str] = {}  # id(connection) -> its bus id (connections attached by hand)
         fairplay.load(self.s)
         talk.load(self.s)
@@ -277,3 +281,11 @@ class Table:
     @property
     def spectators(self) -> dict[str, str]:
         return self.s.spectators
+
+
+def _soon(callback: Callable[[str], None], table_id: str) -> None:
+    """``callback(table_id)`` once the command under way is done (it may drop the table)."""
+    try:
+        asyncio.get_running_loop().call_soon(callback, table_id)
+    except RuntimeError:
+        callback(table_id)

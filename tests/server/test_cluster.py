@@ -24,29 +24,60 @@ REDIS = shutil.which("redis-server")
 pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (make services)")
 
 
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    assert REDIS is not None
-    proc = subprocess.Popen([REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    import redis
+class Redis:
+    """A throwaway redis-server on a free port of its own, in its own folder; :meth:`restart`
+    keeps the port (and, with nothing saved, loses every key)."""
 
-    client = redis.Redis(port=port)
-    while True:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> Redis:
+        import redis
+
+        assert REDIS is not None
+        self.proc = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                                      "--appendonly", "no", "--dir", str(self.folder)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 60
         try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError("redis-server did not start") from None
-            time.sleep(0.05)
-    client.close()
-    yield f"redis://127.0.0.1:{port}/0"
-    proc.terminate()
-    proc.wait(30)
+            while True:
+                try:
+                    client.ping()
+                    return self
+                except redis.ConnectionError:
+                    if time.monotonic() > deadline or self.proc.poll() is not None:
+                        raise RuntimeError("redis-server did not start") from None
+                    time.sleep(0.05)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(30)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[Redis]:
+    server = Redis(tmp_path).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: Redis) -> str:
+    return redis_server.url
 
 
 def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
@@ -161,3 +192,54 @@ def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, re
             if node.proc is not None and node.proc.poll() is None:
                 node.proc.send_signal(signal.SIGCONT)
                 node.stop()
+
+
+def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path, redis_server: Redis):
+    """Redis goes away and comes back empty: the sockets to another node's table close, the page
+    reconnects with ``since`` and goes on; every action that was acknowledged is in the log once."""
+    import sqlite3
+
+    from websockets.exceptions import ConnectionClosed
+
+    a, b = _nodes(tmp_path, redis_server.url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+        acked: dict[int, str] = {}
+
+        async def play() -> None:
+            player = GameClient(b.ws, table_id, tokens[0])
+            await player.connect()
+            rng = random.Random(9)
+            restarted = False
+            for _ in range(2000):
+                try:
+                    await player.wait_turn()
+                    if player.over():
+                        break
+                    if len(acked) == 3 and not restarted:
+                        redis_server.restart()
+                        restarted = True
+                    assert player.view is not None
+                    action = rng.choice(player.view["legal_actions"])
+                    reply = await player.act(action)
+                    if reply["type"] == "ack" and reply.get("version") is not None and not reply.get("dup"):
+                        acked[reply["version"]] = action
+                except (ConnectionClosed, OSError):
+                    for _ in range(600):  # reconnect (to any node) and resync, bounded
+                        try:
+                            await player.connect(since=player.version)
+                            break
+                        except (ConnectionClosed, OSError, RuntimeError):
+                            await asyncio.sleep(0.1)
+            assert player.over() and restarted
+            await player.close()
+
+        asyncio.run(play())
+        db = sqlite3.connect(tmp_path / "shared.sqlite3")
+        log = dict(db.execute("SELECT version, action FROM actions WHERE table_id = ?", (table_id,)).fetchall())
+        db.close()
+        assert sorted(log) == list(range(1, len(log) + 1))
+        assert all(log.get(version) == action for version, action in acked.items())
+    finally:
+        for node in (a, b):
+            node.stop()

@@ -71,9 +71,13 @@ FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
 """The commands a node forwards to a table's owner (all of plain JSON fields)."""
 
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+local owner = redis.call('get', KEYS[1])
+if owner == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not owner then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]); return 1 end
 return 0
 """
+"""Renew this node's lease of a table; one that is gone (Redis restarted) is taken again, one that
+another node holds is not."""
 
 
 class ClusterBus(LocalBus):
@@ -253,6 +257,8 @@ class Cluster:
             if not await self.redis.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl):
                 self.owned.discard(table_id)  # another node took it: it writes from now on
                 self.hub.drop(table_id)
+        if self.owned:
+            await self.redis.sadd("ct:live", *self.owned)  # again after a Redis restart
 
     async def _take_over(self) -> None:
         assert self.hub is not None
@@ -326,6 +332,19 @@ class Cluster:
         return reply.get("ok")
 
     async def _listen(self) -> None:
+        """This node's channel, subscribed again after Redis went away (what was sent meanwhile is
+        lost: the sockets to other nodes' tables reconnect and resync)."""
+        while True:
+            try:
+                await self._listen_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                print(f"cardtable serve: cluster: {exc!r}; subscribing again", file=sys.stderr)
+                self._lost_redis()
+                await asyncio.sleep(SCAN_EVERY)
+
+    async def _listen_once(self) -> None:
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(f"ct:node:{self.node}", "ct:all")
         async for message in pubsub.listen():

@@ -87,10 +87,10 @@ def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
         time.sleep(0.05)
 
 
-def _nodes(tmp_path: Path, redis_url: str, *names: str) -> list[Server]:
+def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] = ()) -> list[Server]:
     db = tmp_path / "shared.sqlite3"
     return [Server(db, "--bus", redis_url, "--node", name, "--hold", "0", "--countdown", "0", "--rate", "1000",
-                   "--burst", "1000").start()
+                   "--burst", "1000", *limits).start()
             for name in names]
 
 
@@ -240,6 +240,37 @@ def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path
         db.close()
         assert sorted(log) == list(range(1, len(log) + 1))
         assert all(log.get(version) == action for version, action in acked.items())
+    finally:
+        for node in (a, b):
+            node.stop()
+
+
+def test_p11_an_address_cannot_multiply_its_limits_by_the_number_of_nodes(tmp_path: Path, redis_url: str):
+    """Open sockets and open tables per address are counted over the whole cluster."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    a, b = _nodes(tmp_path, redis_url, "a", "b", limits=("--max-per-ip", "4", "--max-open-tables", "2"))
+    try:
+        first = a.post("/api/tables", game="trash", options={})["table"]["id"]
+        b.post("/api/tables", game="trash", options={})
+        refused = httpx.post(f"{a.http}/api/tables", json={"game": "trash", "options": {}}, timeout=5)
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_open"
+
+        async def sockets() -> None:
+            held = []
+            for node in (a, b, a, b):
+                watcher = GameClient(node.ws, first)
+                await watcher.connect()
+                held.append(watcher)
+            for node in (a, b):  # a fifth socket from this address, on either node
+                extra = GameClient(node.ws, first)
+                with pytest.raises((ConnectionClosed, InvalidStatus)):
+                    await extra.connect()
+                    await extra.recv()
+            for watcher in held:
+                await watcher.close()
+
+        asyncio.run(sockets())
     finally:
         for node in (a, b):
             node.stop()

@@ -13,7 +13,7 @@ import math
 import sys
 import time
 import urllib.parse
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from .commands import Act, AddBot, Attach, Chat, Command, Commit, Detach, Free, 
 from .connection import Connection
 from .howto import howto_endpoint
 from .hub import Hub
+from .limits import Limits
 from .lobby import LobbyError
 from .offload import Offload
 from .ports import LogError
@@ -52,7 +53,7 @@ from .protocol import (
 )
 from .replay import replay_endpoint
 from .review import review_endpoint
-from .store import Store
+from .store import Store, token_hash
 from .tables import Table
 
 HELLO_TIMEOUT = 10.0
@@ -283,25 +284,15 @@ def create_app(
         return table
     allow = frozenset(allow_origins)
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
-    sockets_per_ip: dict[str, int] = {}
-    create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
-    resume_buckets: dict[str, TokenBucket] = {}  # resumes with missed events per address: 20 at once, 2 a second
-    undo_buckets: dict[str, TokenBucket] = {}  # undos per address (UNDO_PER_ADDRESS)
+    # per address, over every process of a cluster: open sockets; buckets of new tables (30 at once,
+    # then one per 2 s), of resumes with missed events (20 at once, 2 a second) and of undos
+    limits: Limits = cluster.limits if cluster is not None else Limits()
 
-    def take(buckets: dict[str, TokenBucket], ip: str, rate: float, burst: float) -> bool:
-        """One of ``ip``'s tokens in ``buckets`` (``rate`` a second, ``burst`` at once)."""
-        bucket = buckets.get(ip)
-        if bucket is None:
-            if len(buckets) > 10_000:
-                buckets.clear()
-            bucket = buckets[ip] = TokenBucket(rate, burst)
-        return bucket.take()
+    async def may_resume(ip: str) -> bool:
+        return await limits.take("resume", ip, 2.0, 20.0)
 
-    def may_resume(ip: str) -> bool:
-        return take(resume_buckets, ip, 2.0, 20.0)
-
-    def may_undo(ip: str) -> bool:
-        return take(undo_buckets, ip, *UNDO_PER_ADDRESS)
+    async def may_undo(ip: str) -> bool:
+        return await limits.take("undo", ip, *UNDO_PER_ADDRESS)
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
@@ -347,14 +338,19 @@ def create_app(
             return JSONResponse({"tables": mine if cluster is None else await cluster.listing(mine)})
         try:
             ip = request.client.host if request.client is not None else "?"
-            if not take(create_buckets, ip, create_rate, create_burst):
+            if not await limits.take("create", ip, create_rate, create_burst):
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options", "host", "undo")
+            given = data.get("host")
+            elsewhere = (await limits.elsewhere(f"open:{ip}"),
+                         await limits.elsewhere(f"host:{token_hash(given)}") if isinstance(given, str) else 0)
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
-                                     host=data.get("host"), undo=data.get("undo", False))
+                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere)
             if cluster is not None:
                 await cluster.acquire(table.id)
+                await limits.counted(f"open:{ip}", 1)  # the other nodes count it at once
+                await limits.counted(f"host:{table.row.host_hash}", 1)
         except LobbyError as exc:
             return _json_error(exc)
         except LogError:
@@ -418,10 +414,9 @@ def create_app(
             await websocket.close(code=CLOSE_POLICY)  # before accept: HTTP 403 at the upgrade
             return
         ip = websocket.client.host if websocket.client is not None else "?"
-        if sockets_per_ip.get(ip, 0) >= max_per_ip:  # P11: a cap on open sockets per address
+        if not await limits.open_socket(ip, max_per_ip):  # P11: a cap on open sockets per address
             await websocket.close(code=CLOSE_POLICY)
             return
-        sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
         table = None
         try:
             table = await hub.locate(websocket.path_params["table_id"])
@@ -436,9 +431,7 @@ def create_app(
             if table is not None:
                 table.visitors -= 1
                 table.touched = time.monotonic()
-            sockets_per_ip[ip] -= 1
-            if not sockets_per_ip[ip]:
-                del sockets_per_ip[ip]
+            await limits.close_socket(ip)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -494,8 +487,12 @@ def create_app(
     )
     app.state.hub = hub
     app.state.offload = offload
-    app.state.sockets_per_ip = sockets_per_ip
+    app.state.sockets_per_ip = limits.sockets
     return app
+
+
+async def _always() -> bool:
+    return True
 
 
 def table_command(table: Table | RemoteTable, op: str, data: dict[str, Any]) -> Command:
@@ -526,8 +523,8 @@ def table_command(table: Table | RemoteTable, op: str, data: dict[str, Any]) -> 
 
 
 async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: float, burst: float,
-                       may_resume: Callable[[], bool] = lambda: True,
-                       may_undo: Callable[[], bool] = lambda: True) -> None:
+                       may_resume: Callable[[], Awaitable[bool]] = _always,
+                       may_undo: Callable[[], Awaitable[bool]] = _always) -> None:
     """One client: hello first, then actions and pings, until it goes away. Each message becomes a
     command to the table's actor; the answers and the table's frames come back through the bus.
     A ``hello`` with ``since`` gets the events it missed only while ``may_resume()`` (the
@@ -596,7 +593,7 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                 conn.lang = msg.get("lang", "en")
                 since = msg.get("since")
                 behind = since is not None and (table.version is None or since < table.version)
-                if behind and not may_resume():
+                if behind and not await may_resume():
                     since = None
                 cid = table.join(conn, seat)
                 await table.ask(Attach(cid, seat, since, conn.lang))
@@ -606,7 +603,7 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
             elif seat is None:
                 conn.push({"type": "error", "code": "spectator", "message": f"spectators cannot {kind}",
                            **({"seq": msg["seq"]} if kind == "act" else {})})
-            elif kind == "undo" and not may_undo():
+            elif kind == "undo" and not await may_undo():
                 conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
             else:
                 await table.ask(socket_command(kind, msg, seat, cid))

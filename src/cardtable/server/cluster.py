@@ -29,7 +29,8 @@ import dataclasses
 import json
 import secrets
 import sys
-from typing import TYPE_CHECKING, Any
+import time
+from typing import TYPE_CHECKING, Any, cast
 
 from .bus import LocalBus
 from .commands import (
@@ -50,6 +51,7 @@ from .commands import (
     Undo,
 )
 from .connection import Connection, Outgoing
+from .limits import Limits
 from .lobby import LobbyError
 from .ports import LogError
 from .protocol import CLOSE_RESTART, TokenBucket
@@ -125,6 +127,60 @@ class ClusterBus(LocalBus):
             conn.close_soon(int(message["code"]), str(message["reason"]))
 
 
+_BUCKET = """
+local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local held = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or burst
+local at = tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('pexpire', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return ok
+"""
+"""A token bucket in Redis, one per kind and address, shared by every node."""
+
+
+class ClusterLimits(Limits):
+    """Per-address limits over every node: buckets in Redis; each node's counts (open sockets,
+    open tables) in a hash of its own (``ct:count:{node}``), changed as they change and written
+    whole every :data:`SCAN_EVERY` seconds with an expiry, so a dead node's counts go with it."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__()
+        self.cluster = cluster
+
+    async def take(self, kind: str, ip: str, rate: float, burst: float) -> bool:
+        ok = await self.cluster.redis.eval(_BUCKET, 1, f"ct:bucket:{kind}:{ip}", rate, burst, time.time())
+        return bool(ok)
+
+    async def elsewhere(self, field: str) -> int:
+        others = [str(n) for n in await self.cluster.redis.smembers("ct:nodes") if n != self.cluster.node]
+        if not others:
+            return 0
+        async with self.cluster.redis.pipeline(transaction=False) as pipe:
+            for node in others:
+                pipe.hget(f"ct:count:{node}", field)
+            counts = await pipe.execute()
+        return sum(int(c) for c in counts if c)
+
+    async def counted(self, field: str, delta: int) -> None:
+        await self.cluster.redis.hincrby(f"ct:count:{self.cluster.node}", field, delta)
+
+    async def refresh(self, counts: dict[str, int]) -> None:
+        """This node's counts written whole, with an expiry (a dead node's go with it)."""
+        key = f"ct:count:{self.cluster.node}"
+        fields = {**{f"sock:{ip}": n for ip, n in self.sockets.items()}, **counts}
+        async with self.cluster.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if fields:
+                pipe.hset(key, mapping=cast(Any, fields))
+            pipe.pexpire(key, int(4 * SCAN_EVERY * 1000))
+            pipe.sadd("ct:nodes", self.cluster.node)
+            await pipe.execute()
+
+
 class RemoteTable:
     """A table another node owns, as the edge of this node sees it: its row read from the shared
     log (seats' token digests, the host's), commands forwarded to the owner."""
@@ -180,6 +236,7 @@ class Cluster:
         self.node = node or secrets.token_hex(4)
         self.redis = aioredis.Redis.from_url(url, decode_responses=True)
         self.bus = ClusterBus(self)
+        self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
         self.owned: set[str] = set()
         self._replies: dict[str, asyncio.Future[Any]] = {}
@@ -193,6 +250,7 @@ class Cluster:
         self.hub = hub
         self._outbox = asyncio.Queue()
         await self.redis.ping()
+        await self.redis.sadd("ct:nodes", self.node)
         # the log's live tables are the cluster's to own, whoever wrote them last
         rows = hub.runner.call(lambda: hub.store.tables(("open", "playing")))
         live = [row.id for row in rows if isinstance(row, TableRow)]
@@ -237,6 +295,7 @@ class Cluster:
                 await self._take_over()
                 await self.redis.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
                                      px=int(4 * SCAN_EVERY * 1000))
+                await self.limits.refresh(self.hub.open_counts())
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: the sockets to other nodes' tables resync later

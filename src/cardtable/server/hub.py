@@ -179,16 +179,26 @@ class Hub:
     def open_tables_hosted(self, host_hash: str) -> int:
         return sum(1 for t in self.tables.values() if t.row.host_hash == host_hash and t.row.status == "open")
 
-    def _over_caps(self, owner: str | None, host_hash: str) -> str:
-        """Whose cap of open tables a new one would pass ("" if none)."""
-        if self.open_tables_hosted(host_hash) >= self.max_open_per_host:
+    def open_counts(self) -> dict[str, int]:
+        """Open tables per creator's address (``open:IP``) and per host token (``host:DIGEST``)."""
+        out: dict[str, int] = {}
+        for t in self.tables.values():
+            if t.row.status == "open":
+                for field in (f"host:{t.row.host_hash}", *((f"open:{t.owner}",) if t.owner else ())):
+                    out[field] = out.get(field, 0) + 1
+        return out
+
+    def _over_caps(self, owner: str | None, host_hash: str, elsewhere: tuple[int, int] = (0, 0)) -> str:
+        """Whose cap of open tables a new one would pass ("" if none); ``elsewhere``: the open
+        tables of this address and of this host token on the other processes of a cluster."""
+        if self.open_tables_hosted(host_hash) + elsewhere[1] >= self.max_open_per_host:
             return "one host token"
-        if owner is not None and self.open_tables_of(owner) >= self.max_open_per_owner:
+        if owner is not None and self.open_tables_of(owner) + elsewhere[0] >= self.max_open_per_owner:
             return "one address"
         return ""
 
     def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None,
-               host: Any = None, undo: Any = False) -> tuple[Table, str]:
+               host: Any = None, undo: Any = False, elsewhere: tuple[int, int] = (0, 0)) -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start).
         ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables.
         ``host``: a host token the creator already holds (of an earlier table), kept for this one
@@ -200,9 +210,9 @@ class Hub:
             raise LobbyError(400, "bad_request", "host is a host token this server gave out")
         host = host or new_token()
         host_hash = token_hash(host)
-        if self._over_caps(owner, host_hash):
+        if self._over_caps(owner, host_hash, elsewhere):
             self.sweep()  # tables nobody joined may have expired meanwhile
-            whose = self._over_caps(owner, host_hash)
+            whose = self._over_caps(owner, host_hash, elsewhere)
             if whose:
                 cap = self.max_open_per_host if whose == "one host token" else self.max_open_per_owner
                 raise LobbyError(429, "too_many_open", f"{cap} open tables from {whose} at most: "

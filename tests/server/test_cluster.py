@@ -274,3 +274,28 @@ def test_p11_an_address_cannot_multiply_its_limits_by_the_number_of_nodes(tmp_pa
     finally:
         for node in (a, b):
             node.stop()
+
+
+def test_r1_a_seat_whose_socket_was_on_a_dead_node_is_away(tmp_path: Path, redis_url: str):
+    """The owner forgets the connections of a node that died: the seat shows offline (its person
+    reconnects through another node)."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+
+        async def sit_through_b() -> None:
+            player = GameClient(b.ws, table_id, tokens[0])
+            await player.connect()
+            seat = a.get(f"/api/tables/{table_id}")["table"]["seats"][0]
+            assert seat["online"] is True
+            b.stop(signal.SIGKILL)
+            _wait(lambda: a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False)
+            async with GameClient(a.ws, table_id, tokens[0]) as again:  # back through the living node
+                await again.wait_turn()
+                assert a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is True
+
+        asyncio.run(sit_through_b())
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.stop()

@@ -166,7 +166,11 @@ class ClusterLimits(Limits):
         return sum(int(c) for c in counts if c)
 
     async def counted(self, field: str, delta: int) -> None:
-        await self.cluster.redis.hincrby(f"ct:count:{self.cluster.node}", field, delta)
+        key = f"ct:count:{self.cluster.node}"
+        async with self.cluster.redis.pipeline(transaction=True) as pipe:
+            pipe.hincrby(key, field, delta)
+            pipe.pexpire(key, int(4 * SCAN_EVERY * 1000))  # gone with this node, like the whole hash
+            await pipe.execute()
 
     async def refresh(self, counts: dict[str, int]) -> None:
         """This node's counts written whole, with an expiry (a dead node's go with it)."""
@@ -296,6 +300,7 @@ class Cluster:
                 await self.redis.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
                                      px=int(4 * SCAN_EVERY * 1000))
                 await self.limits.refresh(self.hub.open_counts())
+                await self._forget_dead_nodes()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: the sockets to other nodes' tables resync later
@@ -347,6 +352,20 @@ class Cluster:
                     seen.add(entry["id"])
                     out.append(entry)
         return out[-100:]
+
+    async def _forget_dead_nodes(self) -> None:
+        """Connections of nodes that stopped (their counts expired) leave the tables of this node:
+        a seat whose socket was on a dead node is away, and its person reconnects elsewhere."""
+        assert self.hub is not None
+        nodes = {cid.partition(".")[0] for table in self.hub.tables.values() for cid in table.s.connections()}
+        nodes.discard(self.node)
+        if not nodes:
+            return
+        alive = {node for node in nodes if await self.redis.exists(f"ct:count:{node}")}
+        for table in list(self.hub.tables.values()):
+            for cid in table.s.connections():
+                if cid.partition(".")[0] in nodes - alive:
+                    table.post(Detach(cid))
 
     # ------------------------------------------------------------ routing
     def to_node(self, node: str, message: dict[str, Any]) -> None:

@@ -43,6 +43,7 @@ from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
     CLOSE_POLICY,
+    CLOSE_RESTART,
     CLOSE_TOO_BIG,
     CLOSE_UNSUPPORTED,
     MAX_BAD,
@@ -491,6 +492,17 @@ def create_app(
     return app
 
 
+async def _asked(table: Table | RemoteTable, cmd: Command, conn: Connection) -> bool:
+    """``cmd`` to the table; ``False`` (the socket closes, the page reconnects and resyncs) when
+    the table cannot take it here now: its owner in a cluster died or moved, or the log failed."""
+    try:
+        await table.ask(cmd)
+    except LogError:
+        conn.close_soon(CLOSE_RESTART, "the table is moving to another server process; reconnect")
+        return False
+    return True
+
+
 async def _always() -> bool:
     return True
 
@@ -596,7 +608,8 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                 if behind and not await may_resume():
                     since = None
                 cid = table.join(conn, seat)
-                await table.ask(Attach(cid, seat, since, conn.lang))
+                if not await _asked(table, Attach(cid, seat, since, conn.lang), conn):
+                    break
             elif cid is None:
                 conn.close_soon(CLOSE_POLICY, "hello first")
                 break
@@ -605,8 +618,8 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                            **({"seq": msg["seq"]} if kind == "act" else {})})
             elif kind == "undo" and not await may_undo():
                 conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
-            else:
-                await table.ask(socket_command(kind, msg, seat, cid))
+            elif not await _asked(table, socket_command(kind, msg, seat, cid), conn):
+                break
     except WebSocketDisconnect:
         pass
     finally:

@@ -61,10 +61,11 @@ from .store import TableRow
 if TYPE_CHECKING:
     from .hub import Hub
 
-LEASE_TTL = 2.0
-"""Seconds a table's owner lease lasts unless renewed (renewed every quarter of it)."""
-SCAN_EVERY = 0.5
-"""Seconds between two looks for live tables without an owner."""
+LEASE_TTL = 1.5
+"""Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds)."""
+SCAN_EVERY = 0.25
+"""Seconds between two renewals of this node's leases and two looks for live tables without an
+owner: a table whose owner died goes on within about ``LEASE_TTL + SCAN_EVERY`` seconds."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
 
@@ -169,7 +170,7 @@ class ClusterLimits(Limits):
         key = f"ct:count:{self.cluster.node}"
         async with self.cluster.redis.pipeline(transaction=True) as pipe:
             pipe.hincrby(key, field, delta)
-            pipe.pexpire(key, int(4 * SCAN_EVERY * 1000))  # gone with this node, like the whole hash
+            pipe.pexpire(key, int(LEASE_TTL * 1000))  # gone with this node, like the whole hash
             await pipe.execute()
 
     async def refresh(self, counts: dict[str, int]) -> None:
@@ -180,7 +181,7 @@ class ClusterLimits(Limits):
             pipe.delete(key)
             if fields:
                 pipe.hset(key, mapping=cast(Any, fields))
-            pipe.pexpire(key, int(4 * SCAN_EVERY * 1000))
+            pipe.pexpire(key, int(LEASE_TTL * 1000))
             pipe.sadd("ct:nodes", self.cluster.node)
             await pipe.execute()
 
@@ -298,7 +299,7 @@ class Cluster:
                 await self._renew()
                 await self._take_over()
                 await self.redis.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
-                                     px=int(4 * SCAN_EVERY * 1000))
+                                     px=int(LEASE_TTL * 1000))
                 await self.limits.refresh(self.hub.open_counts())
                 await self._forget_dead_nodes()
             except asyncio.CancelledError:
@@ -397,9 +398,7 @@ class Cluster:
         self.to_node(node, {"op": "cmd", "table": table_id, "kind": type(cmd).__name__, "fields": fields,
                             "reply": rid})
         try:
-            reply = await asyncio.wait_for(future, ASK_TIMEOUT)
-        except TimeoutError:
-            raise LogError("the table's owner did not answer; try again") from None
+            reply = await self._answer(future, node, table_id)
         finally:
             self._replies.pop(rid, None)
         if "error" in reply:
@@ -408,6 +407,19 @@ class Cluster:
         if "log" in reply:
             raise LogError(str(reply["log"]))
         return reply.get("ok")
+
+    async def _answer(self, future: asyncio.Future[Any], node: str, table_id: str) -> Any:
+        """The owner's answer; a :class:`LogError` as soon as the table has another owner (or
+        none: its owner died), or after :data:`ASK_TIMEOUT` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ASK_TIMEOUT
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), min(0.25, max(0.0, deadline - loop.time())))
+            except TimeoutError:
+                if loop.time() >= deadline or await self.owner(table_id) != node:
+                    future.cancel()
+                    raise LogError("the table's owner did not answer; reconnect") from None
 
     async def _listen(self) -> None:
         """This node's channel, subscribed again after Redis went away (what was sent meanwhile is

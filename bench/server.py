@@ -540,7 +540,11 @@ def main() -> int:
     p.add_argument("--server-bots", action="store_true", help="the same as --trash-humans 1 (older name)")
     p.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL", help="SQLite synchronous setting")
     p.add_argument("--json", action="store_true", help="print JSON only")
+    p.add_argument("--server-src", type=Path, default=None,
+                   help="run the server from this source folder (another checkout's src/: a before/after run)")
     args = p.parse_args()
+    if args.server_src is not None:  # the server subprocess imports cardtable from there
+        os.environ["PYTHONPATH"] = str(args.server_src.resolve())
     if args.server_bots:
         args.trash_humans = 1
     try:

@@ -34,3 +34,8 @@ def test_ld6_the_fan_out_bench_runs_with_and_without_spectators():
 def test_p8_the_abuse_bench_measures_the_honest_player_under_an_attack(attack: str):
     out = run("bench/abuse.py", "--seconds", "2", "--only", attack)
     assert f"| {attack} |" in out and "| baseline |" in out
+
+
+def test_ld1_the_before_and_after_bench_runs_both_servers():
+    out = run("bench/actor.py", "--sizes", "4", "--seconds", "2")
+    assert "| 4 |" in out and "ratio p99" in out

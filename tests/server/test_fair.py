@@ -15,6 +15,7 @@ import pytest
 
 from cardtable.records.fairness import FairnessError, verify
 from cardtable.records.record import Record
+from cardtable.server import fanout
 from cardtable.server.hub import Hub
 from cardtable.server.lobby import LobbyError
 from cardtable.server.store import Store
@@ -35,8 +36,8 @@ def seed_and_commitment(rng: random.Random) -> tuple[str, str]:
 
 
 def secrets_of(table: Any) -> tuple[str, ...]:
-    assert table.fairplay.deal is not None
-    return table.fairplay.deal.secret_texts()
+    assert table.s.fair.deal is not None
+    return table.s.fair.deal.secret_texts()
 
 
 def test_h_fair_commit_reveal_over_http_then_the_record_verifies(fast_client: TestClient):
@@ -221,9 +222,9 @@ def test_h_fair_a_seat_that_changes_after_the_seeds_are_public_begins_again(tmp_
     assert twice.value.code == "committed"
     table.add_bot(2, "random")
     table.reveal(token0, seed0)
-    assert table.fairplay.ready()
+    assert table.s.fair.deal.ready()
     table.start()
-    assert table.match is not None and table.match.fair is table.fairplay.deal
+    assert table.match is not None and table.match.fair is table.s.fair.deal
 
 
 def test_h_fair_a_restart_mid_game_replays_the_same_cards_and_still_verifies(tmp_path: Path):
@@ -248,7 +249,7 @@ def test_h_fair_a_restart_mid_game_replays_the_same_cards_and_still_verifies(tmp
     back = again.get(table.id)
     assert back.match is not None and str(back.match.state) == before
     assert {s: json.dumps(back.view_json(s, "en")) for s in (0, 1, None)} == views
-    assert back.fairplay.deal is not None and back.fairplay.deal.commitment() == table.fairplay.deal.commitment()
+    assert back.s.fair.deal is not None and back.s.fair.deal.commitment() == table.s.fair.deal.commitment()
     play_to_end(back, rng)
     assert verify(back.match.record()).game == "trash"
 
@@ -274,8 +275,8 @@ def test_h_fair_a_resume_from_a_checkpoint_replays_the_fair_deals(tmp_path: Path
         frame = json.loads(text)
         if frame["type"] == "state":
             sent[frame["version"]] = frame["view"]["events"]
-    missed = table.fanout.events_since(0, 10, "en")
-    assert table.fanout.checkpoints  # the replay took checkpoints on the way
+    missed = fanout.events_since(table.s, 0, 10, "en")
+    assert table.s.fan.checkpoints  # the replay took checkpoints on the way
     again: dict[int, list[Any]] = {}
     for event in missed:
         again.setdefault(event.pop("version"), []).append(event)

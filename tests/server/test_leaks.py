@@ -19,10 +19,11 @@ from typing import Any
 
 from cardtable.core.cards import Card
 from cardtable.records.fairness import FairDeal
+from cardtable.server import fairplay, fanout
 from cardtable.server.connection import Connection, Outgoing
-from cardtable.server.fanout import FanOut
 from cardtable.server.hub import Hub
 from cardtable.server.protocol import dumps
+from cardtable.server.state import TableState
 from cardtable.server.store import Store
 
 CARD_ASCII = re.compile(r'"((?:[2-9TJQKA][CDHS])|JK)"')
@@ -75,12 +76,13 @@ def fair_seats(table: Any, rng: random.Random) -> tuple[str, ...]:
     """A person at every seat of a fair table, each committing to a seed and revealing it (the
     server seed drawn from ``rng`` too: the game is the same on every run); the server seed's
     texts, which no frame may carry before the end."""
-    table.fairplay._save(FairDeal(table.num_players, rng.randbytes(32)))
+    fairplay.restart_with(table.s, FairDeal(table.num_players, rng.randbytes(32)))  # a server seed from rng
+    table.actor.settle()
     seeds = [rng.randbytes(32) for _ in range(table.num_players)]
     tokens = [table.sit(seat, f"P{seat}", hashlib.sha256(seed).hexdigest()) for seat, seed in enumerate(seeds)]
     for token, seed in zip(tokens, seeds, strict=True):
         table.reveal(token, seed.hex())
-    return tuple(table.fairplay.deal.secret_texts())
+    return tuple(table.s.fair.deal.secret_texts())
 
 
 def no_secret(table: Any, hidden: tuple[str, ...], text: str) -> None:
@@ -188,15 +190,15 @@ def test_h2_the_oracle_catches_a_leak(tmp_path):
     """The oracle is not vacuous: a server that sent the stock would fail it."""
     store = Store(":memory:")
     hub = Hub(store)
-    original = FanOut.view_json  # every frame with game data is built there
+    original = fanout.view_json  # every frame with game data is built there
 
-    def leaky(self: FanOut, seat: int | None, lang: str) -> dict[str, Any]:
-        data = original(self, seat, lang)
-        assert self.t.match is not None
-        data["extra"] = [str(Card.from_id(c)) for c in self.t.match.state.stock[-3:]]
+    def leaky(s: TableState, seat: int | None, lang: str) -> dict[str, Any]:
+        data = original(s, seat, lang)
+        assert s.match is not None
+        data["extra"] = [str(Card.from_id(c)) for c in s.match.state.stock[-3:]]
         return data
 
-    FanOut.view_json = leaky  # type: ignore[method-assign]
+    fanout.view_json = leaky  # type: ignore[assignment]
     try:
         try:
             play_one(hub, random.Random(1))
@@ -205,21 +207,21 @@ def test_h2_the_oracle_catches_a_leak(tmp_path):
         else:
             raise AssertionError("the oracle missed a leak")
     finally:
-        FanOut.view_json = original  # type: ignore[method-assign]
+        fanout.view_json = original  # type: ignore[assignment]
 
 
 def test_h_fair_the_oracle_catches_the_server_seed_in_any_of_its_forms():
     """The fair-deal check is not vacuous: a frame with the server seed's hex or base64 fails it."""
-    original = FanOut.view_json
+    original = fanout.view_json
     for form in range(4):  # hex, HEX, base64, url-safe base64 (FairDeal.secret_texts)
 
-        def leaky(self: FanOut, seat: int | None, lang: str, form: int = form) -> dict[str, Any]:
-            data = original(self, seat, lang)
-            assert self.t.fairplay.deal is not None
-            data["note"] = "x" + self.t.fairplay.deal.secret_texts()[form] + "x"
+        def leaky(s: TableState, seat: int | None, lang: str, form: int = form) -> dict[str, Any]:
+            data = original(s, seat, lang)
+            assert s.fair.deal is not None
+            data["note"] = "x" + s.fair.deal.secret_texts()[form] + "x"
             return data
 
-        FanOut.view_json = leaky  # type: ignore[method-assign]
+        fanout.view_json = leaky  # type: ignore[assignment]
         try:
             try:
                 play_one(Hub(Store(":memory:")), random.Random(2))
@@ -228,4 +230,4 @@ def test_h_fair_the_oracle_catches_the_server_seed_in_any_of_its_forms():
             else:
                 raise AssertionError(f"the oracle missed the server seed (form {form})")
         finally:
-            FanOut.view_json = original  # type: ignore[method-assign]
+            fanout.view_json = original  # type: ignore[assignment]

@@ -23,8 +23,9 @@ from typing import Any
 
 from cardtable.core.cards import Card
 from cardtable.core.seats import TERMINAL
-from cardtable.server.fanout import FanOut
+from cardtable.server import fanout
 from cardtable.server.hub import Hub
+from cardtable.server.state import TableState
 from cardtable.server.store import Store
 
 from .test_leaks import FORBIDDEN_KEYS, Capture, cards_in, fair_seats, no_secret, reconnect
@@ -245,21 +246,21 @@ def test_h1_h4_no_spit_or_face_down_card_on_the_wire_in_200_random_spit_games():
     assert totals[0] > 10_000 and totals[1] > 50_000
 
 
-def _leaky(extra: Callable[[Any], list[int]]) -> Callable[[FanOut, int | None, str], dict[str, Any]]:
-    original = FanOut.view_json  # every frame with game data is built there
+def _leaky(extra: Callable[[Any], list[int]]) -> Callable[[TableState, int | None, str], dict[str, Any]]:
+    original = fanout.view_json  # every frame with game data is built there
 
-    def leaky(self: FanOut, seat: int | None, lang: str) -> dict[str, Any]:
-        data = original(self, seat, lang)
-        assert self.t.match is not None
-        data["extra"] = [str(Card.from_id(c)) for c in extra(self.t.match.state)]
+    def leaky(s: TableState, seat: int | None, lang: str) -> dict[str, Any]:
+        data = original(s, seat, lang)
+        assert s.match is not None
+        data["extra"] = [str(Card.from_id(c)) for c in extra(s.match.state)]
         return data
 
     return leaky
 
 
 def _expect_catch(leak: Callable[[Any], list[int]], run: Callable[[Hub], object]) -> None:
-    original = FanOut.view_json
-    FanOut.view_json = _leaky(leak)  # type: ignore[method-assign]
+    original = fanout.view_json
+    fanout.view_json = _leaky(leak)  # type: ignore[assignment]
     try:
         try:
             run(Hub(Store(":memory:")))
@@ -268,7 +269,7 @@ def _expect_catch(leak: Callable[[Any], list[int]], run: Callable[[Hub], object]
         else:
             raise AssertionError("the oracle missed a leak")
     finally:
-        FanOut.view_json = original  # type: ignore[method-assign]
+        fanout.view_json = original  # type: ignore[assignment]
 
 
 def test_h3_the_trex_oracle_catches_a_leak_of_another_hand():

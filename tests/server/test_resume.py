@@ -11,6 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from cardtable.i18n import event_text
+from cardtable.server import fanout
 from cardtable.server.encode import jsonable
 from cardtable.server.fanout import CHECKPOINT_EVERY, MAX_RESUME
 from cardtable.server.hub import Hub
@@ -59,21 +60,21 @@ def test_h5_r1_events_from_a_checkpoint_are_the_events_of_the_whole_replay(game:
         since = rng.randrange(max(0, version - MAX_RESUME), version)
         seat = rng.choice([None, *range(seats)])
         lang = rng.choice(["en", "es"])
-        assert table.fanout.events_since(seat, since, lang) == _from_the_start(table, seat, since, lang)
+        assert fanout.events_since(table.s, seat, since, lang) == _from_the_start(table, seat, since, lang)
 
 
 def test_r4_a_resume_one_version_behind_replays_a_bounded_number_of_actions():
     table = _bot_game("trex", 4, seed=11)  # a whole Trex game: twenty deals, about a thousand actions
     version = table.version
     assert version > 4 * CHECKPOINT_EVERY
-    table.fanout.events_since(0, version - 1, "en")  # the first resume passes the checkpoints
+    fanout.events_since(table.s, 0, version - 1, "en")  # the first resume passes the checkpoints
     for since in (version - 1, version - 2, version - 100):
-        before = table.fanout.replayed
-        assert table.fanout.events_since(0, since, "en")
-        assert table.fanout.replayed - before <= CHECKPOINT_EVERY + (version - since)
-    before = table.fanout.replayed
-    assert table.fanout.events_since(0, version - MAX_RESUME - 1, "en") == []  # the state alone will do
-    assert table.fanout.replayed == before
+        before = table.s.fan.replayed
+        assert fanout.events_since(table.s, 0, since, "en")
+        assert table.s.fan.replayed - before <= CHECKPOINT_EVERY + (version - since)
+    before = table.s.fan.replayed
+    assert fanout.events_since(table.s, 0, version - MAX_RESUME - 1, "en") == []  # the state alone will do
+    assert table.s.fan.replayed == before
 
 
 def test_r4_resumes_with_missed_events_are_rate_limited_per_address(fast_client: TestClient):

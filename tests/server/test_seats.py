@@ -141,7 +141,7 @@ def test_p10_chat_survives_a_restart(tmp_path):
         assert table.chat(i % 2, f"line {i}") is None
     hub.store.close()
     again = Hub(Store(path)).get(table.id)
-    lines = list(again.talk.log)
+    lines = list(again.s.talk.log)
     assert len(lines) == 50 and lines[0] == {"seat": 0, "name": "Ana", "text": "line 10"}
     assert lines[-1] == {"seat": 1, "name": "Ben", "text": "line 59"}
 

@@ -154,7 +154,7 @@ def test_a4_a_seat_token_is_read_only_after_the_game_ends(fast_client: TestClien
         ws.send_json({"type": "hint"})
         assert receive_until(ws, "error")[0]["code"] == "over"
     assert all(line["text"] != "I am the winner now"
-               for line in fast_client.app.state.hub.tables[table_id].talk.log)  # type: ignore[attr-defined]
+               for line in fast_client.app.state.hub.tables[table_id].s.talk.log)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("depth", [500, 1500])

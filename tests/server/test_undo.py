@@ -20,8 +20,8 @@ from cardtable.server import lifecycle
 from cardtable.server.client import GameClient
 from cardtable.server.encode import view_json
 from cardtable.server.hub import Hub
-from cardtable.server.lifecycle import Flow
 from cardtable.server.lobby import LobbyError
+from cardtable.server.state import TableState
 from cardtable.server.store import Store
 
 from .helpers import receive_until
@@ -188,13 +188,13 @@ def test_an_undo_is_kept_over_a_restart_and_the_record_verifies(tmp_path: Path):
     assert table.undo(0) is None
     back_to = table.version
     views = {s: json.dumps(table.view_json(s, "en")) for s in (0, 1, None)}
-    last_seq = table.flow.last_seq[0]
+    last_seq = table.s.flow.last_seq[0]
     store.close()
     again = Hub(Store(path))
     back = again.get(table.id)
     assert back.version == back_to
     assert {s: json.dumps(back.view_json(s, "en")) for s in (0, 1, None)} == views
-    assert back.flow.last_seq[0][0] == last_seq[0]  # a resend of the move taken back is not played again
+    assert back.s.flow.last_seq[0][0] == last_seq[0]  # a resend of the move taken back is not played again
     assert back.act(0, last_seq[0], "anything")["dup"] is True
     seq = last_seq[0]
     undos = 0
@@ -288,16 +288,17 @@ def test_no_hidden_card_on_the_wire_around_undos():
 
 def test_the_undo_oracle_catches_a_stale_view(monkeypatch: pytest.MonkeyPatch):
     """Not vacuous: a server that redrew a page from the position taken back would fail it."""
-    real = Flow.undo
+    real = lifecycle.undo
 
-    def stale(self: Flow, seat: int) -> dict[str, Any] | None:
-        old = self.t.match
-        reply = real(self, seat)
-        for conn in self.t.connections():
-            conn.push({"type": "state", "version": self.t.version, "view": view_json(old.state.view(conn.seat))})
+    def stale(s: TableState, seat: int) -> dict[str, Any] | None:
+        old = s.match
+        reply = real(s, seat)
+        seats = {conn: seat for seat, conn in s.players.items()}
+        for conn in s.connections():
+            s.fx.send(conn, {"type": "state", "version": s.version, "view": view_json(old.state.view(seats.get(conn)))})
         return reply
 
-    monkeypatch.setattr(Flow, "undo", stale)
+    monkeypatch.setattr(lifecycle, "undo", stale)
     with pytest.raises(AssertionError, match="hidden cards"):
         undo_games(30)
 

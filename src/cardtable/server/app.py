@@ -13,7 +13,7 @@ import math
 import sys
 import time
 import urllib.parse
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -30,9 +30,12 @@ from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
 from .botpool import BotPool
+from .cluster import Cluster, RemoteTable
+from .commands import Act, AddBot, Attach, Chat, Command, Commit, Detach, Free, Hint, Leave, Reveal, Sit, Start, Undo
 from .connection import Connection
 from .howto import howto_endpoint
 from .hub import Hub
+from .limits import Limits
 from .lobby import LobbyError
 from .offload import Offload
 from .ports import LogError
@@ -40,6 +43,7 @@ from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
     CLOSE_POLICY,
+    CLOSE_RESTART,
     CLOSE_TOO_BIG,
     CLOSE_UNSUPPORTED,
     MAX_BAD,
@@ -50,7 +54,7 @@ from .protocol import (
 )
 from .replay import replay_endpoint
 from .review import review_endpoint
-from .store import Store
+from .store import Store, token_hash
 from .tables import Table
 
 HELLO_TIMEOUT = 10.0
@@ -247,6 +251,7 @@ def create_app(
     unjoined: float = 120.0,
     bot_workers: int = 0,
     offload: Offload | None = None,
+    cluster: Cluster | None = None,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -265,33 +270,30 @@ def create_app(
     process, on the event loop). ``close_store``: the app closes the store when it shuts down (``cardtable serve``:
     the database is closed before the process exits, whatever signal ended it). ``offload``: where
     replays and reviews of finished games are worked out (default: one worker process, started
-    when first needed)."""
+    when first needed). ``cluster``: this process is one node of a cluster (docs/deploy.md): the
+    tables it owns are written here, the others' commands go to their owners."""
     pool = BotPool(bot_workers) if bot_workers > 0 else None
     offload = offload if offload is not None else Offload()
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
               max_open_per_owner=max_open_per_ip,
-              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool)
+              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool, cluster=cluster)
+
+    async def locate(table_id: Any) -> Table | RemoteTable:
+        table = await hub.locate(table_id)
+        if table is None:
+            raise LobbyError(404, "no_table", "no such table")
+        return table
     allow = frozenset(allow_origins)
     names = frozenset(n.lower().strip("[]").rstrip(".") for n in (*LOOPBACK_NAMES, *allow_hosts))
-    sockets_per_ip: dict[str, int] = {}
-    create_buckets: dict[str, TokenBucket] = {}  # new tables per address: 30 at once, then one per 2 s
-    resume_buckets: dict[str, TokenBucket] = {}  # resumes with missed events per address: 20 at once, 2 a second
-    undo_buckets: dict[str, TokenBucket] = {}  # undos per address (UNDO_PER_ADDRESS)
+    # per address, over every process of a cluster: open sockets; buckets of new tables (30 at once,
+    # then one per 2 s), of resumes with missed events (20 at once, 2 a second) and of undos
+    limits: Limits = cluster.limits if cluster is not None else Limits()
 
-    def take(buckets: dict[str, TokenBucket], ip: str, rate: float, burst: float) -> bool:
-        """One of ``ip``'s tokens in ``buckets`` (``rate`` a second, ``burst`` at once)."""
-        bucket = buckets.get(ip)
-        if bucket is None:
-            if len(buckets) > 10_000:
-                buckets.clear()
-            bucket = buckets[ip] = TokenBucket(rate, burst)
-        return bucket.take()
+    async def may_resume(ip: str) -> bool:
+        return await limits.take("resume", ip, 2.0, 20.0)
 
-    def may_resume(ip: str) -> bool:
-        return take(resume_buckets, ip, 2.0, 20.0)
-
-    def may_undo(ip: str) -> bool:
-        return take(undo_buckets, ip, *UNDO_PER_ADDRESS)
+    async def may_undo(ip: str) -> bool:
+        return await limits.take("undo", ip, *UNDO_PER_ADDRESS)
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
@@ -314,20 +316,42 @@ def create_app(
         if extra:
             raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(keys)}")
 
+    ready = {"now": False}
+
+    async def api_health(request: Request) -> Response:
+        """For a load balancer: 200 once this process serves (its cluster joined), else 503;
+        ``?table=ID`` adds which node owns that table (a cluster)."""
+        out: dict[str, Any] = {"status": "ok" if ready["now"] else "starting", "tables": len(hub.tables)}
+        if cluster is not None:
+            out["node"] = cluster.node
+            out["owned"] = len(cluster.owned)
+            table_id = request.query_params.get("table")
+            if table_id:
+                out["owner"] = await cluster.owner(table_id[:64])
+        return JSONResponse(out, status_code=200 if ready["now"] else 503)
+
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_info(), "languages": list(LANGUAGES)})
 
     async def api_tables(request: Request) -> Response:
         if request.method == "GET":
-            return JSONResponse({"tables": hub.listing()})
+            mine = hub.listing()
+            return JSONResponse({"tables": mine if cluster is None else await cluster.listing(mine)})
         try:
             ip = request.client.host if request.client is not None else "?"
-            if not take(create_buckets, ip, create_rate, create_burst):
+            if not await limits.take("create", ip, create_rate, create_burst):
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
             only(data, "game", "preset", "options", "host", "undo")
+            given = data.get("host")
+            elsewhere = (await limits.elsewhere(f"open:{ip}"),
+                         await limits.elsewhere(f"host:{token_hash(given)}") if isinstance(given, str) else 0)
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
-                                     host=data.get("host"), undo=data.get("undo", False))
+                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere)
+            if cluster is not None:
+                await cluster.acquire(table.id)
+                await limits.counted(f"open:{ip}", 1)  # the other nodes count it at once
+                await limits.counted(f"host:{table.row.host_hash}", 1)
         except LobbyError as exc:
             return _json_error(exc)
         except LogError:
@@ -336,10 +360,13 @@ def create_app(
 
     async def api_table(request: Request) -> Response:
         try:
-            table = hub.get(request.path_params["table_id"])
+            table = await locate(request.path_params["table_id"])
+            public = await table.public_async() if isinstance(table, RemoteTable) else table.public()
         except LobbyError as exc:
             return _json_error(exc)
-        return JSONResponse({"table": table.public()})
+        except LogError:
+            return _store_error()
+        return JSONResponse({"table": public})
 
     async def api_record(request: Request) -> Response:
         """A finished game's record (seed and actions: ``cardtable replay`` shows it; a fair game's
@@ -359,40 +386,18 @@ def create_app(
         op = request.path_params["op"]
         try:
             data = await body(request)
-            table = hub.get(request.path_params["table_id"])  # no await between this and the lock: not swept
-            async with table.lock:
-                if op == "sit":
-                    only(data, "seat", "name", "commitment")
-                    token = table.sit(data.get("seat"), data.get("name"), data.get("commitment"))
-                    return JSONResponse({"table": table.public(), "seat": data["seat"], "token": token})
-                if op in ("commit", "reveal"):  # a seat's fair-deal commitment or seed (docs/fairness.md)
-                    field = "commitment" if op == "commit" else "seed"
-                    only(data, "token", field)
-                    step = table.commit if op == "commit" else table.reveal
-                    seat = step(data.get("token"), data.get(field))
-                    return JSONResponse({"table": table.public(), "seat": seat})
-                if op == "leave":
-                    only(data, "token")
-                    seat = table.leave(data.get("token"))
-                    return JSONResponse({"table": table.public(), "seat": seat})
-                if not table.is_host(data.get("host")):
-                    raise LobbyError(403, "not_host", "only the table's host may do that")
-                if op == "bot":
-                    only(data, "host", "seat", "bot")
-                    table.add_bot(data.get("seat"), data.get("bot"))
-                elif op == "free":
-                    only(data, "host", "seat")
-                    table.free(data.get("seat"))
-                elif op == "start":
-                    only(data, "host")
-                    table.start()
-                else:
-                    raise LobbyError(404, "no_op", "no such operation")
-                return JSONResponse({"table": table.public()})
+            table = await locate(request.path_params["table_id"])
+            cmd = table_command(table, op, data)
+            table.visitors += 1  # not swept from memory while its command waits
+            try:
+                reply = await table.ask(cmd)
+            finally:
+                table.visitors -= 1
         except LobbyError as exc:
             return _json_error(exc)
         except LogError:
             return _store_error()
+        return JSONResponse(reply)
 
     async def i18n(request: Request) -> Response:
         lang = request.path_params["lang"]
@@ -410,13 +415,12 @@ def create_app(
             await websocket.close(code=CLOSE_POLICY)  # before accept: HTTP 403 at the upgrade
             return
         ip = websocket.client.host if websocket.client is not None else "?"
-        if sockets_per_ip.get(ip, 0) >= max_per_ip:  # P11: a cap on open sockets per address
+        if not await limits.open_socket(ip, max_per_ip):  # P11: a cap on open sockets per address
             await websocket.close(code=CLOSE_POLICY)
             return
-        sockets_per_ip[ip] = sockets_per_ip.get(ip, 0) + 1
         table = None
         try:
-            table = hub.find(websocket.path_params["table_id"])
+            table = await hub.locate(websocket.path_params["table_id"])
             if table is not None:
                 table.visitors += 1  # not swept from memory while this socket lives
             await websocket.accept()
@@ -428,15 +432,16 @@ def create_app(
             if table is not None:
                 table.visitors -= 1
                 table.touched = time.monotonic()
-            sockets_per_ip[ip] -= 1
-            if not sockets_per_ip[ip]:
-                del sockets_per_ip[ip]
+            await limits.close_socket(ip)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if pool is not None:
             pool.warm()
         hub.resume_bots()
+        if cluster is not None:
+            await cluster.start(hub)
+        ready["now"] = True
         gc.collect()
         gc.freeze()  # the replayed games and loaded modules stay out of later collections
 
@@ -448,6 +453,9 @@ def create_app(
         task = asyncio.get_running_loop().create_task(sweeper())
         yield
         task.cancel()
+        ready["now"] = False
+        if cluster is not None:
+            await cluster.stop()
         hub.close_all()
         offload.close()
         if pool is not None:
@@ -464,6 +472,7 @@ def create_app(
             Route("/howto/{game}", page),
             Route("/api/howto/{game}", howto_endpoint()),
             Route("/api/games", api_games),
+            Route("/api/health", api_health),
             Route("/api/tables", api_tables, methods=["GET", "POST"]),
             Route("/api/tables/{table_id}", api_table),
             Route("/api/tables/{table_id}/record", api_record),
@@ -479,17 +488,60 @@ def create_app(
     )
     app.state.hub = hub
     app.state.offload = offload
-    app.state.sockets_per_ip = sockets_per_ip
+    app.state.sockets_per_ip = limits.sockets
     return app
 
 
-async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: float,
-                       may_resume: Callable[[], bool] = lambda: True,
-                       may_undo: Callable[[], bool] = lambda: True) -> None:
-    """One client: hello first, then actions and pings, until it goes away. A ``hello`` with
-    ``since`` gets the events it missed only while ``may_resume()`` (the address's resume
-    rate); otherwise it gets the state alone, which is all a client needs to go on. An undo is
-    refused while ``may_undo()`` says no (the address's undo rate)."""
+async def _asked(table: Table | RemoteTable, cmd: Command, conn: Connection) -> bool:
+    """``cmd`` to the table; ``False`` (the socket closes, the page reconnects and resyncs) when
+    the table cannot take it here now: its owner in a cluster died or moved, or the log failed."""
+    try:
+        await table.ask(cmd)
+    except LogError:
+        conn.close_soon(CLOSE_RESTART, "the table is moving to another server process; reconnect")
+        return False
+    return True
+
+
+async def _always() -> bool:
+    return True
+
+
+def table_command(table: Table | RemoteTable, op: str, data: dict[str, Any]) -> Command:
+    """The command of ``POST /api/tables/{id}/{op}``, its fields checked; the host's operations
+    need the table's host token."""
+    fields = {"sit": ("seat", "name", "commitment"), "commit": ("token", "commitment"), "reveal": ("token", "seed"),
+              "leave": ("token",), "bot": ("host", "seat", "bot"), "free": ("host", "seat"), "start": ("host",)}
+    if op not in fields:
+        raise LobbyError(404, "no_op", "no such operation")
+    extra = set(data) - set(fields[op])
+    if extra:
+        raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(fields[op])}")
+    if op == "sit":
+        return Sit(data.get("seat"), data.get("name"), data.get("commitment"))
+    if op == "commit":
+        return Commit(data.get("token"), data.get("commitment"))
+    if op == "reveal":
+        return Reveal(data.get("token"), data.get("seed"))
+    if op == "leave":
+        return Leave(data.get("token"))
+    if not table.is_host(data.get("host")):
+        raise LobbyError(403, "not_host", "only the table's host may do that")
+    if op == "bot":
+        return AddBot(data.get("seat"), data.get("bot"))
+    if op == "free":
+        return Free(data.get("seat"))
+    return Start()
+
+
+async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: float, burst: float,
+                       may_resume: Callable[[], Awaitable[bool]] = _always,
+                       may_undo: Callable[[], Awaitable[bool]] = _always) -> None:
+    """One client: hello first, then actions and pings, until it goes away. Each message becomes a
+    command to the table's actor; the answers and the table's frames come back through the bus.
+    A ``hello`` with ``since`` gets the events it missed only while ``may_resume()`` (the
+    address's resume rate); otherwise it gets the state alone, which is all a client needs to go
+    on. An undo is refused while ``may_undo()`` says no (the address's undo rate)."""
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
@@ -499,11 +551,12 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
     bucket = TokenBucket(rate, burst)
     bad = 0
     dropped = 0
-    said_hello = False
+    cid: str | None = None
+    seat: int | None = None
     try:
         while not conn.closed:
             try:
-                if said_hello:
+                if cid is not None:
                     message = await websocket.receive()
                 else:
                     message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
@@ -540,61 +593,52 @@ async def serve_socket(websocket: WebSocket, table: Table, rate: float, burst: f
                 continue
             dropped = 0
             if kind == "hello":
-                if said_hello:
+                if cid is not None:
                     conn.push({"type": "error", "code": "bad_message", "message": "hello is sent once"})
                     continue
-                seat = None
                 if "token" in msg:
                     seat = table.seat_for_token(msg["token"])
                     if seat is None:  # nothing about the game has been sent (A1)
                         conn.close_soon(CLOSE_BAD_TOKEN, "unknown seat token")
                         break
-                said_hello = True
-                if seat is not None:  # the limit belongs to the seat: reconnecting does not refill it
-                    bucket = table.buckets.setdefault(seat, bucket)
+                    bucket = table.bucket(seat, bucket)  # the seat's limit: reconnecting does not refill it
                 conn.lang = msg.get("lang", "en")
                 since = msg.get("since")
-                if since is not None and since < table.version and not may_resume():
+                behind = since is not None and (table.version is None or since < table.version)
+                if behind and not await may_resume():
                     since = None
-                async with table.lock:
-                    table.attach(conn, seat, since)
-            elif not said_hello:
+                cid = table.join(conn, seat)
+                if not await _asked(table, Attach(cid, seat, since, conn.lang), conn):
+                    break
+            elif cid is None:
                 conn.close_soon(CLOSE_POLICY, "hello first")
                 break
-            elif conn.seat is None:
+            elif seat is None:
                 conn.push({"type": "error", "code": "spectator", "message": f"spectators cannot {kind}",
                            **({"seq": msg["seq"]} if kind == "act" else {})})
-            elif table.row.status == "over":  # a seat's token is read-only once the game is over (A4)
-                conn.push({"type": "error", "code": "over", "message": f"the game is over: no more {kind}",
-                           **({"seq": msg["seq"]} if kind == "act" else {})})
-            elif kind == "chat":
-                async with table.lock:
-                    error = table.chat(conn.seat, msg["text"])
-                if error is not None:
-                    conn.push(error)
-            elif kind == "hint":
-                async with table.lock:
-                    conn.push(table.hint(conn.seat))
-            elif kind == "undo":
-                if not may_undo():
-                    conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
-                    continue
-                async with table.lock:
-                    error = table.undo(conn.seat)
-                if error is not None:
-                    conn.push(error)
-            else:
-                async with table.lock:
-                    reply = table.act(conn.seat, msg["seq"], msg["action"], msg.get("version"))
-                    conn.push(reply)
-                    if reply["type"] == "ack" and not reply.get("dup"):
-                        table.after_change()
+            elif kind == "undo" and not await may_undo():
+                conn.push({"type": "error", "code": "rate_limited", "message": "too many undos; wait a little"})
+            elif not await _asked(table, socket_command(kind, msg, seat, cid), conn):
+                break
     except WebSocketDisconnect:
         pass
     finally:
-        async with table.lock:
-            table.detach(conn)
+        if cid is not None:
+            with contextlib.suppress(Exception):
+                await table.ask(Detach(cid))
+            table.bus.leave(cid)
         conn.close_soon(1000)
         if conn.task is not None:
             with contextlib.suppress(Exception):
                 await conn.task
+
+
+def socket_command(kind: str, msg: dict[str, Any], seat: int, cid: str) -> Command:
+    """A seated socket's message (checked by :func:`.protocol.parse_message`) as a command."""
+    if kind == "chat":
+        return Chat(seat, msg["text"], cid)
+    if kind == "hint":
+        return Hint(seat, cid)
+    if kind == "undo":
+        return Undo(seat, cid)
+    return Act(seat, msg["seq"], msg["action"], msg.get("version"), cid)

@@ -1,18 +1,20 @@
 """Bots at a table: the seats' own bots and the stand-ins for people who are away or left.
 
-Turn-based games: one task per table (:meth:`BotDriver._run`) moves whichever bot is
-to move, ``bot_delay`` seconds apart, through :meth:`BotDriver.release` -- the one place a
-bot's move leaves for the table. Real-time games (Spit): the bots live in the
-:class:`~cardtable.host.realtime.RealtimeHost`, driven by :mod:`.driver`.
+Turn-based games: when a bot is to move and somebody watches, the table asks it
+(:class:`~.effects.Think`: the actor works the move out in the bot pool, away from the table)
+and goes on with other commands meanwhile. The answer comes back as a
+:class:`~.commands.BotMoved` command; if the table moved on meanwhile (a timer, a person, an
+undo), the answer is dropped and the bot is asked again. Its pacing delay
+(:mod:`cardtable.host.pacing`) then runs as a scheduled :class:`~.commands.Release`, and
+:func:`release` is the one place a bot's move reaches the table. Real-time games (Spit): the
+bots live in the :class:`~cardtable.host.realtime.RealtimeHost`, driven by :mod:`.driver`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import random
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots import Bot, make_bot
 from ..bots.base import adapt
@@ -21,14 +23,10 @@ from ..core.chance import derive
 from ..core.game import Action
 from ..host.pacing import bot_pacing
 from ..host.realtime import Intent, RealtimeBot
-from .botpool import QUICK, BotPool
-
-if TYPE_CHECKING:
-    from .tables import Table
-
-
-QUICK_RUN = 5
-"""Quick thinks in a row after which a bot thinks on the loop (no pickling, no round trip)."""
+from . import driver, fanout
+from .commands import BotMoved, Release
+from .effects import Think
+from .state import TableState
 
 
 def stand_in(game: str) -> str:
@@ -64,145 +62,125 @@ def realtime_bot(game: str, name: str) -> RealtimeBot:
     return _Reacting(adapt(bot), name)
 
 
-class BotDriver:
-    """Who moves for a seat nobody plays right now, and the task that makes them move."""
+def mover(s: TableState) -> tuple[Bot, random.Random] | None:
+    """The bot that moves for the seat to move: its own bot, or a stand-in for a person who has
+    been away longer than the table's ``hold`` (R5); ``None`` otherwise."""
+    m = s.match
+    if m is None or m.is_over:
+        return None
+    seat = m.to_move()
+    if seat in m.bots:
+        return m.bots[seat], m.rngs[seat]
+    if seat < 0 or s.hold is None or seat in s.players:
+        return None
+    since = s.presence.away.get(seat)
+    if since is None or time.monotonic() - since < s.hold:
+        return None
+    if seat not in s.bots.standins:
+        bot = adapt(make_bot(s.row.game, stand_in(s.row.game)))
+        s.bots.standins[seat] = (bot, derive(s.row.bot_seed, "stand-in", seat))
+    return s.bots.standins[seat]
 
-    def __init__(self, table: Table, delay: float, pool: BotPool | None = None) -> None:
-        self.t = table
-        self.delay = delay
-        self.pool = pool  # where bots think (None: in this process, on the loop)
-        self.quick: dict[int, int] = {}  # seat -> its bot's quick thinks in a row in the pool (QUICK_RUN: here)
-        self.standins: dict[int, tuple[Bot, random.Random]] = {}
-        self.realtime_standins: set[int] = set()  # real-time seats a stand-in plays while their person is away
-        self.task: asyncio.Task[None] | None = None
 
-    def release_tasks(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+def stand_in_realtime(s: TableState, seat: int) -> None:
+    """A real-time game no longer waits for ``seat``'s person: a stand-in plays it until they are back."""
+    if s.rt is None or seat in s.bots.realtime_standins or seat in s.rt.bots:
+        return
+    s.bots.realtime_standins.add(seat)
+    s.rt.add_bot(seat, realtime_bot(s.row.game, stand_in(s.row.game)))
+    driver.wake(s)
+    fanout.broadcast_table(s)
 
-    def mover(self) -> tuple[Bot, random.Random] | None:
-        """The bot that moves for the seat to move: its own bot, or a stand-in for a
-        person who has been away longer than the table's ``hold`` (R5); ``None`` otherwise."""
-        t = self.t
-        m = t.match
-        if m is None or m.is_over:
-            return None
-        seat = m.to_move()
-        if seat in m.bots:
-            return m.bots[seat], m.rngs[seat]
-        if seat < 0 or t.hold is None or seat in t.players:
-            return None
-        since = t.presence.away.get(seat)
-        if since is None or time.monotonic() - since < t.hold:
-            return None
-        if seat not in self.standins:
-            bot = adapt(make_bot(t.row.game, stand_in(t.row.game)))
-            self.standins[seat] = (bot, derive(t.row.bot_seed, "stand-in", seat))
-        return self.standins[seat]
 
-    def stand_in_realtime(self, seat: int) -> None:
-        """A real-time game no longer waits for ``seat``'s person: a stand-in plays it until they are back."""
-        t = self.t
-        if t.rt is None or seat in self.realtime_standins or seat in t.rt.bots:
-            return
-        self.realtime_standins.add(seat)
-        t.rt.add_bot(seat, realtime_bot(t.row.game, stand_in(t.row.game)))
-        t.driver.wake()
-        t.fanout.broadcast_table()
+def stand_down_realtime(s: TableState, seat: int) -> None:
+    """``seat``'s person is back: they play it again."""
+    if seat in s.bots.realtime_standins:
+        s.bots.realtime_standins.discard(seat)
+        if s.rt is not None:
+            s.rt.remove_bot(seat)
 
-    def stand_down_realtime(self, seat: int) -> None:
-        """``seat``'s person is back: they play it again."""
-        t = self.t
-        if seat in self.realtime_standins:
-            self.realtime_standins.discard(seat)
-            if t.rt is not None:
-                t.rt.remove_bot(seat)
 
-    def step(self) -> bool:
-        """One bot move through the host, if a bot (or a stand-in) is to move (lock held)."""
-        m = self.t.match
-        found = self.mover()
-        if m is None or found is None:
-            return False
-        seat = m.to_move()
-        bot, rng = found
-        action = bot.act(m.state.view(seat), rng)
-        return self.release(seat, action)
+def key(s: TableState) -> tuple[int, int]:
+    """The position a bot is asked about: an undo may bring the table back to the same version,
+    its count tells them apart."""
+    return s.version, s.flow.undos
 
-    def release(self, seat: int, action: Action) -> bool:
-        """The one place a turn-based bot's chosen move goes to the table (lock held); *when*
-        it may be seen is the pacing's (host/pacing.py, in :meth:`_run`)."""
-        reply = self.t.act(seat, None, str(action))
-        if reply["type"] != "ack":
-            return False
-        self.t.after_change()
-        return True
 
-    async def _run(self) -> None:
-        """The bot task: a move about every ``delay`` seconds (paced) while a bot is to move and somebody watches.
-        The bot thinks without the table's lock (in the pool, when there is one); if the table
-        moved on meanwhile (a timer, a person), it looks again."""
-        t = self.t
-        while True:
-            await asyncio.sleep(0)  # others go first; the pacing below keeps the pace of play
-            async with t.lock:
-                m = t.match
-                found = None if t.unwatched() else self.mover()
-                if m is None or found is None:
-                    return
-                seat, version = m.to_move(), (t.version, t.flow.undos)
-                bot, rng = found
-                view = m.state.view(seat)
-                asked = time.monotonic()
-            action, bot, rng = await self._think(seat, bot, view, rng)
-            pacing = bot_pacing(bot, self.delay)
-            if pacing is not None:  # released a drawn delay after asking, whatever the bot held (#17)
-                await asyncio.sleep(pacing.wait(asked, time.monotonic(), m.pace_rngs[seat]))
-            async with t.lock:
-                m = t.match
-                # an undo may bring the table back to the same version: its count tells
-                if m is None or (t.version, t.flow.undos) != version or m.to_move() != seat or self.mover() is None:
-                    continue
-                self._keep(seat, bot, rng)
-                if not self.release(seat, action):
-                    return
+def kick(s: TableState) -> None:
+    """Let the bot to move (if any) go on: the real-time driver, or ask the turn-based bot to
+    move. A table of bots alone that nobody watches waits until somebody comes."""
+    if s.rt is not None:
+        driver.wake(s)
+        return
+    if s.bots.thinking is not None or s.unwatched():
+        return
+    found = mover(s)
+    if found is None:
+        return
+    assert s.match is not None
+    seat = s.match.to_move()
+    bot, rng = found
+    s.fx.think(Think(seat, key(s), bot, s.match.state.view(seat), rng, time.monotonic()))
 
-    async def _think(self, seat: int, bot: Bot, view: Any, rng: random.Random) -> tuple[Action, Bot, random.Random]:
-        """The bot's move: in the pool, or here when there is none or the bot is quick: one
-        that took under :data:`~.botpool.QUICK` seconds :data:`QUICK_RUN` times in a row in the
-        pool thinks here, until a move of it takes longer."""
-        if self.pool is None:
-            return bot.act(view, rng), bot, rng
-        if self.quick.get(seat, 0) >= QUICK_RUN:
-            start = time.perf_counter()
-            action = bot.act(view, rng)
-            if time.perf_counter() - start >= QUICK:
-                self.quick[seat] = 0  # not so quick after all: back to the pool
-            return action, bot, rng
-        owner = self.t.owner or f"table {self.t.id}"
-        action, bot, rng, took = await self.pool.think(owner, bot, view, rng)
-        self.quick[seat] = self.quick.get(seat, 0) + 1 if took < QUICK else 0
-        return action, bot, rng
 
-    def _keep(self, seat: int, bot: Bot, rng: random.Random) -> None:
-        """The bot and its generator as they came back from thinking (a search bot's memory)."""
-        m = self.t.match
-        assert m is not None
-        if seat in m.bots:
-            m.bots[seat], m.rngs[seat] = bot, rng
-        elif seat in self.standins:
-            self.standins[seat] = (bot, rng)
+def _current(s: TableState, seat: int, asked: tuple[int, int]) -> bool:
+    m = s.match
+    return m is not None and asked == key(s) and m.to_move() == seat and not s.unwatched() and mover(s) is not None
 
-    def kick(self) -> None:
-        """Let the bot to move (if any) go on: the real-time driver, or this table's bot task.
-        A table of bots alone that nobody watches waits until somebody comes."""
-        t = self.t
-        if t.rt is not None:
-            t.driver.wake()
-            return
-        if self.task is not None and not self.task.done():
-            return
-        if t.unwatched() or self.mover() is None:
-            return
-        with contextlib.suppress(RuntimeError):  # no running loop: nothing drives bots
-            self.task = asyncio.get_running_loop().create_task(self._run())
+
+def bot_moved(s: TableState, cmd: BotMoved) -> None:
+    """A bot's answer: dropped (and the bot asked again) if the table moved on meanwhile;
+    otherwise released once its pacing delay has passed since it was asked."""
+    if not _current(s, cmd.seat, cmd.key):
+        s.bots.thinking = None
+        kick(s)
+        return
+    _keep(s, cmd.seat, cmd.bot, cmd.rng)
+    assert s.match is not None
+    pacing = bot_pacing(cmd.bot, s.bot_delay)
+    wait = 0.0 if pacing is None else pacing.wait(cmd.asked, time.monotonic(), s.match.pace_rngs[cmd.seat])
+    if wait > 0:  # released a drawn delay after asking, whatever the bot took to think
+        s.fx.schedule(wait, Release(cmd.seat, cmd.key, cmd.action))
+        return
+    released(s, Release(cmd.seat, cmd.key, cmd.action))
+
+
+def released(s: TableState, cmd: Release) -> None:
+    """A bot's move after its pacing delay: played if the position is still the one it answered."""
+    s.bots.thinking = None
+    if _current(s, cmd.seat, cmd.key):
+        release(s, cmd.seat, cmd.action)
+    else:
+        kick(s)
+
+
+def step(s: TableState) -> bool:
+    """One bot move, worked out on the table now, if a bot (or a stand-in) is to move."""
+    m = s.match
+    found = mover(s)
+    if m is None or found is None:
+        return False
+    seat = m.to_move()
+    bot, rng = found
+    return release(s, seat, bot.act(m.state.view(seat), rng))
+
+
+def release(s: TableState, seat: int, action: Action) -> bool:
+    """The one place a turn-based bot's chosen move goes to the table."""
+    from .lifecycle import act, after_change
+
+    reply = act(s, seat, None, str(action))
+    if reply["type"] != "ack":
+        return False
+    after_change(s)
+    return True
+
+
+def _keep(s: TableState, seat: int, bot: Bot, rng: random.Random) -> None:
+    """The bot and its generator as they came back from thinking (a search bot's memory)."""
+    m = s.match
+    assert m is not None
+    if seat in m.bots:
+        m.bots[seat], m.rngs[seat] = bot, rng
+    elif seat in s.bots.standins:
+        s.bots.standins[seat] = (bot, rng)

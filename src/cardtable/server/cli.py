@@ -70,6 +70,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                             "(default: one per core; 0: on the server's event loop)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
+    serve.add_argument("--bus", default=None, metavar="URL",
+                       help="redis://host:port/N: join a cluster of server processes sharing --db (docs/deploy.md)")
+    serve.add_argument("--node", default=None, help="this process's name in a cluster (default: a random one)")
     serve.set_defaults(run=cmd_serve)
 
 
@@ -136,6 +139,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         store.close()
         raise
     hosts = (*args.allow_host, *((args.host,) if args.host not in ("0.0.0.0", "::", "") else ()))
+    cluster = None
+    if args.bus is not None:
+        if not args.bus.startswith(("redis://", "rediss://", "unix://")):
+            sock.close()
+            store.close()
+            raise ConfigError("--bus is a Redis URL: redis://host:port/N")
+        try:
+            from .cluster import Cluster
+        except ImportError:
+            sock.close()
+            store.close()
+            raise ConfigError("--bus needs the cluster extra: pip install 'cardtable[cluster]'") from None
+        cluster = Cluster(args.bus, node=args.node)
     try:
         app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
@@ -143,14 +159,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          countdown=args.countdown if args.countdown > 0 else None, close_store=True,
                          max_open_per_ip=args.max_open_tables,
                          max_open_per_host=args.max_open_per_host, unjoined=args.unjoined,
-                         bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers)
+                         bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers,
+                         cluster=cluster)
     except LogError as exc:
         sock.close()
         store.close()
         raise ConfigError(f"--db {store.path}: not a cardtable database or damaged ({exc})") from None
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"cardtable: serving on http://{shown}:{port}/ (database {store.path})", file=sys.stderr, flush=True)
+    node = "" if cluster is None else f", node {cluster.node} of the cluster on {args.bus}"
+    print(f"cardtable: serving on http://{shown}:{port}/ (database {store.path}{node})", file=sys.stderr, flush=True)
     guard = ConnectionGuard(per_address=args.max_conn_per_ip, header_timeout=args.header_timeout)
     files = raise_open_file_limit()
     config = uvicorn.Config(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -29,6 +30,13 @@ class Outgoing:
     def __init__(self, data: dict[str, Any]) -> None:
         self.data = data
         self._text: str | None = None
+
+    @classmethod
+    def from_text(cls, text: str) -> Outgoing:
+        """A frame that arrived as JSON text (from another server process): sent as it is."""
+        out = cls(json.loads(text))
+        out._text = text
+        return out
 
     @property
     def text(self) -> str:

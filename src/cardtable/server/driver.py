@@ -1,213 +1,163 @@
-"""The clock side of a table: the real-time host's driver (Spit) and the game's timers.
+"""The clock side of a table: the real-time host (Spit) and the game's timers.
 
-A simultaneous game runs on a :class:`~cardtable.host.realtime.RealtimeHost` on the
-server's clock: actions are applied in arrival order, the state's timers (re-spit, slap)
-fire from the host, and bots move with their reaction-time model, driven by one task
-per table (:meth:`Driver._run`). A turn-based game's ``time_limit`` (TR-V2) has a task
-of its own (:meth:`Driver.arm_timer`). Every change still goes through the table's lock.
+A simultaneous game runs on a :class:`~cardtable.host.realtime.RealtimeHost` on the server's
+clock: actions are applied in arrival order, the state's timers (re-spit, slap) fire from the
+host, and bots move with their reaction-time model. The table schedules an
+:class:`~.commands.Advance` command for the next moment something is due (at least once a
+second while the game runs) and applies what is due then. A turn-based game's ``time_limit``
+(TR-V2) is a scheduled :class:`~.commands.TimeUp`. After a write that failed, the table tries
+again by itself after a backoff (:func:`failed`, :class:`~.commands.Heal`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..core.game import Action
 from ..host.clock import PausableClock
-from ..host.realtime import Arrival, RealtimeHost
-from .botplay import realtime_bot, stand_in
+from ..host.factory import realtime_host
+from ..host.realtime import Arrival
+from .commands import Advance, Heal, TimeUp
 from .lobby import error_frame
-
-if TYPE_CHECKING:
-    from .tables import Table
+from .state import TableState
 
 
-class Driver:
-    """The tasks and timer handles of one table; :meth:`release_tasks` forgets them."""
+# ------------------------------------------------------------- healing
+def failed(s: TableState) -> float:
+    """A write failed (the game was rebuilt from what is committed): try again after a backoff,
+    0.2 s doubling to 5 s, so the table goes on by itself once the log works. The backoff."""
+    s.clock.failures += 1
+    delay = min(5.0, 0.1 * 2.0**s.clock.failures)
+    s.fx.schedule(delay, Heal(), slot="heal")
+    return delay
 
-    def __init__(self, table: Table) -> None:
-        self.t = table
-        self.task: asyncio.Task[None] | None = None
-        self.timer_task: asyncio.Task[None] | None = None
-        self.handles: list[asyncio.TimerHandle] = []  # pending hold and countdown checks
-        self._wake = asyncio.Event()
-        self.accepted: list[int] = []  # versions of the arrivals accepted in the current advance
-        self.failures = 0  # writes failed in a row: the backoff before the table tries again
-        self.parked = False  # bots alone and nobody watching: the clock stands still until somebody comes
 
-    def release_tasks(self) -> None:
-        for task in (self.task, self.timer_task):
-            if task is not None:
-                task.cancel()
-        for handle in self.handles:
-            handle.cancel()
+def heal(s: TableState) -> None:
+    """After a failed write: fan out what is committed, let bots and timers go on."""
+    from .lifecycle import after_change
 
-    def later(self, delay: float, callback: Callable[[], None]) -> None:
-        """``callback`` in ``delay`` seconds on the running loop (none: nothing; tests drive by hand)."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self.handles = [h for h in self.handles if h.when() > loop.time()]  # forget the ones that ran
-        self.handles.append(loop.call_later(delay, callback))
+    after_change(s)
+    arm_timer(s)
 
-    # ------------------------------------------------------------- healing
-    def failed(self) -> float:
-        """A write failed (the game was rebuilt from what is committed): try again after a
-        backoff, 0.2 s doubling to 5 s, so the table goes on by itself once the store works.
-        Returns the backoff."""
-        self.failures += 1
-        delay = min(5.0, 0.1 * 2.0**self.failures)
-        self.later(delay, self._heal)
-        return delay
 
-    def succeeded(self) -> None:
-        self.failures = 0
+# ------------------------------------------------------------ real time
+def make_host(s: TableState) -> None:
+    """The real-time host over the match's state (again after a replay: fresh bot intents)."""
+    from .botplay import realtime_bot, stand_in
 
-    def _heal(self) -> None:
-        """After a failed write: fan out what is committed, let bots and timers go on."""
-        t = self.t
-        if t.lock.locked():  # a change is under way; it will look again itself if it fails
-            self.later(0.05, self._heal)
-            return
-        t.after_change()
-        self.arm_timer()
+    assert s.match is not None
+    bots = {seat.seat: realtime_bot(s.row.game, seat.name) for seat in s.row.seats if seat.kind == "bot"}
+    for seat in s.bots.realtime_standins:  # a person who is not waited for is played again at once
+        bots[seat] = realtime_bot(s.row.game, stand_in(s.row.game))
 
-    # ------------------------------------------------------------ real time
-    def make_host(self) -> None:
-        """The real-time host over the match's state (again after a replay: fresh bot intents)."""
-        t = self.t
-        assert t.match is not None
-        bots = {s.seat: realtime_bot(t.row.game, s.name) for s in t.row.seats if s.kind == "bot"}
-        for seat in t.bots.realtime_standins:  # a person who is not waited for is played again at once
-            bots[seat] = realtime_bot(t.row.game, stand_in(t.row.game))
-        t.rt = RealtimeHost(t.match.state, t.match.clock, bots=bots, seed=t.row.bot_seed, on_arrival=self._arrived)
-
-    def _arrived(self, arrival: Arrival) -> None:
-        """Real-time host listener: an accepted action is numbered and committed before
-        anything is sent (a player's, a bot's or a timer's)."""
+    def arrived(arrival: Arrival) -> None:
+        """Every accepted arrival is numbered and stored with the change (a player's, a bot's, a timer's)."""
         if not arrival.accepted:
             return
-        t = self.t
-        assert t.match is not None
-        t.match.seq += 1
+        from .lifecycle import client_seq_of
+
+        assert s.match is not None
+        s.match.seq += 1
         seat = -1 if arrival.seat is None else arrival.seat
-        client_seq = t.flow.client_seq_of(seat) if arrival.source == "player" else None
-        t.store.append(t.id, t.match.seq, seat, str(arrival.action), client_seq, epoch=t.epoch)
-        self.succeeded()
-        self.accepted.append(t.match.seq)
+        client_seq = client_seq_of(s, seat) if arrival.source == "player" else None
+        s.fx.persist("append", s.id, s.match.seq, seat, str(arrival.action), client_seq, fenced=True)
+        s.clock.accepted.append(s.match.seq)
 
-    def act(self, seat: int, client_seq: int | None, action: Action, seen: int | None) -> dict[str, Any]:
-        """A seat's action in a simultaneous game: it arrives now, after everything due
-        before it (a bot's play, a timer), and is applied if it is still legal then."""
-        t = self.t
-        assert t.match is not None and t.rt is not None
-        state = t.match.state
-        if isinstance(t.match.clock, PausableClock) and t.match.clock.paused:
-            return error_frame("paused", "the game waits until every player is back", client_seq)
-        if action not in state.legal_actions(seat):
-            reason = getattr(state, "illegal_reason", None)  # the engine's words, when it has them
-            why = (reason(action) if reason is not None else None) or "not legal now"
-            if seen is not None and seen < t.version:  # the table moved on after the client looked
-                return error_frame("lost_race", f"{action}: {why}", client_seq, version=t.version)
-            return error_frame("illegal", f"{action}: {why}", client_seq)
-        self.accepted = []
-        with t.flow.pending_action(seat, client_seq):
-            try:
-                t.rt.submit(action)
-                arrivals = t.rt.advance()
-            except Exception:
-                return t.flow.write_failed(client_seq)
-        mine = next((a for a in arrivals if a.source == "player" and a.action is action), None)
-        if any(a.accepted for a in arrivals):
-            t.after_change()
-        if mine is None:  # held back by the one-hand interval (SP-10): applied when due
-            self._wake.set()
-            return {"type": "ack", "seq": client_seq, "version": None, "queued": True}
-        if not mine.accepted:  # another arrival got there first (SP-13)
-            return error_frame("lost_race", mine.reason or "too late", client_seq, version=t.version)
-        version = self.accepted[[a for a in arrivals if a.accepted].index(mine)]
-        t.flow.acked(seat, client_seq, version)
-        return {"type": "ack", "seq": client_seq, "version": version}
+    s.rt = realtime_host(s.match, bots=bots, seed=s.row.bot_seed, on_arrival=arrived)
 
-    def wake(self) -> None:
-        """Something changed: the driver looks at what is due now (started if it is not running)."""
-        t = self.t
-        if self.parked and not t.unwatched():
-            self.parked = False
-            if isinstance(t.match.clock if t.match else None, PausableClock):
-                if t.countdown is None:
-                    t.match.clock.resume()  # type: ignore[union-attr]
-                else:
-                    t.presence.update_pause()  # the watcher gets the countdown, then the bots go on
-        self._wake.set()
-        if (self.task is None or self.task.done()) and t.match is not None and not t.match.is_over:
-            with contextlib.suppress(RuntimeError):  # no running loop: the host advances on each action
-                self.task = asyncio.get_running_loop().create_task(self._run())
 
-    async def _run(self) -> None:
-        """Feed due bot moves and timers into the real-time host, on the server's clock."""
-        t = self.t
-        while True:
-            async with t.lock:
-                if t.rt is None or t.match is None or t.match.is_over:
-                    return
-                if t.unwatched():  # bots alone and nobody watching: stand still until somebody comes
-                    if isinstance(t.match.clock, PausableClock):
-                        t.match.clock.pause()
-                        self.parked = True
-                    return
-                self._wake.clear()
-                due = t.rt.next_due()
-                wait = 1.0 if due is None else max(0.0, min(1.0, due - t.match.clock.now()))
-            if wait > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=wait)
-            backoff = 0.0
-            async with t.lock:
-                if t.rt is None or t.match is None:
-                    return
-                if t.unwatched():
-                    continue  # the last watcher left meanwhile: park (above)
-                self.accepted = []
-                try:
-                    arrivals = t.rt.advance()
-                except Exception:
-                    t.flow.rebuild()
-                    backoff = self.failed()
-                    arrivals = []
-                if any(a.accepted for a in arrivals):
-                    t.after_change()
-            if backoff:
-                await asyncio.sleep(backoff)
+def act(s: TableState, seat: int, client_seq: int | None, action: Action, seen: int | None) -> dict[str, Any]:
+    """A seat's action in a simultaneous game: it arrives now, after everything due before it (a
+    bot's play, a timer), and is applied if it is still legal then."""
+    from .lifecycle import acked, after_change, pending_action
 
-    # --------------------------------------------------------------- timers
-    def arm_timer(self) -> None:
-        """TR-V2 ``time_limit``: the host's clock posts ``time-up`` into this table's
-        actor when the time runs out, even if nobody acts (after a restart the
-        time counts again from the restart: downtime is not charged)."""
-        t = self.t
-        limit = getattr(t.game.options, "time_limit", None)
-        m = t.match
-        if limit is None or m is None or m.is_over or getattr(m.state, "time_up", True):
-            return
-        if self.timer_task is not None and not self.timer_task.done():
-            return
-        with contextlib.suppress(RuntimeError):  # no running loop: timers are polled on each action
-            self.timer_task = asyncio.get_running_loop().create_task(self._timer(m.started + limit))
+    assert s.match is not None and s.rt is not None
+    state = s.match.state
+    if isinstance(s.match.clock, PausableClock) and s.match.clock.paused:
+        return error_frame("paused", "the game waits until every player is back", client_seq)
+    if action not in state.legal_actions(seat):
+        reason = getattr(state, "illegal_reason", None)  # the engine's words, when it has them
+        why = (reason(action) if reason is not None else None) or "not legal now"
+        if seen is not None and seen < s.version:  # the table moved on after the client looked
+            return error_frame("lost_race", f"{action}: {why}", client_seq, version=s.version)
+        return error_frame("illegal", f"{action}: {why}", client_seq)
+    s.clock.accepted = []
+    with pending_action(s, seat, client_seq):
+        s.rt.submit(action)
+        arrivals = s.rt.advance()
+    mine = next((a for a in arrivals if a.source == "player" and a.action is action), None)
+    if any(a.accepted for a in arrivals):
+        after_change(s)
+    if mine is None:  # held back by the one-hand interval (SP-10): applied when due
+        wake(s)
+        return {"type": "ack", "seq": client_seq, "version": None, "queued": True}
+    if not mine.accepted:  # another arrival got there first (SP-13)
+        return error_frame("lost_race", mine.reason or "too late", client_seq, version=s.version)
+    version = s.clock.accepted[[a for a in arrivals if a.accepted].index(mine)]
+    acked(s, seat, client_seq, version)
+    return {"type": "ack", "seq": client_seq, "version": version}
 
-    async def _timer(self, due: float) -> None:
-        t = self.t
-        assert t.match is not None
-        await asyncio.sleep(max(0.0, due - t.match.clock.now()) + 0.01)
-        async with t.lock:
-            before = t.match.seq
-            try:
-                t.match.poll_timers()
-            except Exception:
-                t.flow.rebuild()
-                self.failed()  # arms this timer again after the backoff
-            if t.match.seq != before:
-                t.after_change()
+
+def wake(s: TableState) -> None:
+    """Something changed: look at what is due now (a table parked for want of watchers goes on
+    once somebody watches)."""
+    from .presence import update_pause
+
+    m = s.match
+    if m is None or s.rt is None or m.is_over:
+        return
+    if s.clock.parked and not s.unwatched():
+        s.clock.parked = False
+        if isinstance(m.clock, PausableClock):
+            if s.countdown is None:
+                m.clock.resume()
+            else:
+                update_pause(s)  # the watcher gets the countdown, then the bots go on
+    s.fx.schedule(0.0, Advance(), slot="advance")
+
+
+def advance(s: TableState) -> None:
+    """Apply what is due now in a real-time game, and look again when the next thing is due."""
+    from .lifecycle import after_change
+
+    m = s.match
+    if s.rt is None or m is None or m.is_over:
+        return
+    if s.unwatched():  # bots alone and nobody watching: stand still until somebody comes
+        if isinstance(m.clock, PausableClock):
+            m.clock.pause()
+            s.clock.parked = True
+        return
+    s.clock.accepted = []
+    arrivals = s.rt.advance()
+    if any(a.accepted for a in arrivals):
+        after_change(s)
+    due = s.rt.next_due()
+    wait = 1.0 if due is None else max(0.0, min(1.0, due - m.clock.now()))
+    s.fx.schedule(wait, Advance(), slot="advance")
+
+
+# --------------------------------------------------------------- timers
+def arm_timer(s: TableState) -> None:
+    """TR-V2 ``time_limit``: a :class:`~.commands.TimeUp` when the time runs out, even if nobody
+    acts (after a restart the time counts again from the restart: downtime is not charged)."""
+    limit = getattr(s.game.options, "time_limit", None)
+    m = s.match
+    if limit is None or m is None or m.is_over or getattr(m.state, "time_up", True):
+        return
+    s.fx.schedule(max(0.0, m.started + limit - m.clock.now()) + 0.01, TimeUp(), slot="time_limit")
+
+
+def time_up(s: TableState) -> None:
+    from .lifecycle import after_change
+
+    m = s.match
+    if m is None:
+        return
+    before = m.seq
+    m.poll_timers()
+    if m.seq != before:
+        after_change(s)
+    else:
+        arm_timer(s)
+

@@ -5,15 +5,20 @@ from __future__ import annotations
 import secrets
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
+from .actor import LogRunner
 from .botpool import BotPool
+from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .protocol import dumps
 from .store import BadRow, SeatRow, Store, TableRow, token_hash
 from .tables import Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, RemoteTable
 
 ABANDONED = 60.0
 """Seconds a game in progress with nobody at it stays in the lobby's list."""
@@ -37,8 +42,12 @@ class Hub:
         max_open_per_host: int = 5,
         unjoined: float = 120.0,
         pool: BotPool | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # one node of many: tables are loaded when this node owns them
+        self.runner = LogRunner(store)  # the log's calls one at a time; the tables' writes in its thread
+        self.bus: LocalBus = cluster.bus if cluster is not None else LocalBus()
         self.pool = pool
         self.max_open_per_owner = max_open_per_owner
         self.max_open_per_host = max_open_per_host
@@ -51,7 +60,8 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
-        for row in store.tables(("open", "playing")):
+        rows = [] if cluster is not None else self.runner.call(lambda: store.tables(("open", "playing")))
+        for row in rows:
             if isinstance(row, BadRow):
                 self._mark_broken(row.table_id, str(row))
             elif row.status == "playing" or row.created >= stale:
@@ -69,8 +79,8 @@ class Hub:
         return table
 
     def _table(self, row: TableRow) -> Table:
-        return Table(row, self.store, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
-                     pool=self.pool)
+        return Table(row, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
+                     pool=self.pool, bus=self.bus, lost=self.drop)
 
     def _mark_broken(self, table_id: str, why: str) -> None:
         """Leave a table out of memory and the lobby from now on (one line in the log)."""
@@ -89,7 +99,7 @@ class Hub:
         table = self.tables.get(table_id)
         if table is None and table_id not in self.broken:
             try:
-                row = self.store.table(table_id)
+                row = self.runner.call(lambda: self.store.table(table_id))
             except BadRow as exc:
                 self._mark_broken(table_id, str(exc))
                 return None
@@ -98,6 +108,48 @@ class Hub:
                 if table is not None:
                     table.resume()
         return table
+
+    async def locate(self, table_id: Any) -> Table | RemoteTable | None:
+        """:meth:`find` across a cluster: the table here if this node owns it (or nobody did: it
+        takes it), a finished one read from the log, or a :class:`~.cluster.RemoteTable` whose
+        commands go to the node that owns it."""
+        if self.cluster is None or (isinstance(table_id, str) and table_id in self.tables):
+            return self.find(table_id)
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 64 or table_id in self.broken:
+            return None
+        try:
+            row = self.runner.call(lambda: self.store.table(table_id))
+        except BadRow as exc:
+            self._mark_broken(table_id, str(exc))
+            return None
+        if row is None:
+            return None
+        if row.status == "over":
+            return self.find(table_id)  # read from the log: nobody writes it any more
+        owner = await self.cluster.owner(table_id)
+        if owner is None and await self.cluster.acquire(table_id):
+            return self.find(table_id)
+        owner = owner or await self.cluster.owner(table_id)
+        if owner is None or owner == self.cluster.node:
+            return self.find(table_id)
+        from .cluster import RemoteTable
+
+        return RemoteTable(self.cluster, row, owner)
+
+    def take_over(self, table_id: str) -> Table | None:
+        """A table whose owner died, loaded from the log by this node (which holds its lease now)."""
+        self.drop(table_id)
+        table = self.find(table_id)
+        if table is not None:
+            table.resume()
+        return table
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close_all()
+            table.release()
 
     def get(self, table_id: Any) -> Table:
         table = self.find(table_id)
@@ -127,16 +179,26 @@ class Hub:
     def open_tables_hosted(self, host_hash: str) -> int:
         return sum(1 for t in self.tables.values() if t.row.host_hash == host_hash and t.row.status == "open")
 
-    def _over_caps(self, owner: str | None, host_hash: str) -> str:
-        """Whose cap of open tables a new one would pass ("" if none)."""
-        if self.open_tables_hosted(host_hash) >= self.max_open_per_host:
+    def open_counts(self) -> dict[str, int]:
+        """Open tables per creator's address (``open:IP``) and per host token (``host:DIGEST``)."""
+        out: dict[str, int] = {}
+        for t in self.tables.values():
+            if t.row.status == "open":
+                for field in (f"host:{t.row.host_hash}", *((f"open:{t.owner}",) if t.owner else ())):
+                    out[field] = out.get(field, 0) + 1
+        return out
+
+    def _over_caps(self, owner: str | None, host_hash: str, elsewhere: tuple[int, int] = (0, 0)) -> str:
+        """Whose cap of open tables a new one would pass ("" if none); ``elsewhere``: the open
+        tables of this address and of this host token on the other processes of a cluster."""
+        if self.open_tables_hosted(host_hash) + elsewhere[1] >= self.max_open_per_host:
             return "one host token"
-        if owner is not None and self.open_tables_of(owner) >= self.max_open_per_owner:
+        if owner is not None and self.open_tables_of(owner) + elsewhere[0] >= self.max_open_per_owner:
             return "one address"
         return ""
 
     def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None,
-               host: Any = None, undo: Any = False) -> tuple[Table, str]:
+               host: Any = None, undo: Any = False, elsewhere: tuple[int, int] = (0, 0)) -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start).
         ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables.
         ``host``: a host token the creator already holds (of an earlier table), kept for this one
@@ -148,9 +210,9 @@ class Hub:
             raise LobbyError(400, "bad_request", "host is a host token this server gave out")
         host = host or new_token()
         host_hash = token_hash(host)
-        if self._over_caps(owner, host_hash):
+        if self._over_caps(owner, host_hash, elsewhere):
             self.sweep()  # tables nobody joined may have expired meanwhile
-            whose = self._over_caps(owner, host_hash)
+            whose = self._over_caps(owner, host_hash, elsewhere)
             if whose:
                 cap = self.max_open_per_host if whose == "one host token" else self.max_open_per_owner
                 raise LobbyError(429, "too_many_open", f"{cap} open tables from {whose} at most: "
@@ -188,7 +250,7 @@ class Hub:
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
             undo=undo,
         )
-        self.store.create_table(row)
+        self.runner.call(lambda: self.store.create_table(row))
         table = self._table(row)
         table.owner = owner
         self.tables[row.id] = table
@@ -215,5 +277,8 @@ class Hub:
         return out[-100:]
 
     def close_all(self) -> None:
+        """Every socket closed (the server stops), every table's timers and tasks forgotten."""
         for table in self.tables.values():
             table.close_all()
+            table.release()
+        self.runner.close()

@@ -3,122 +3,118 @@
 from __future__ import annotations
 
 import hmac
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..bots import bot_names, make_bot
-from .botplay import realtime_bot, stand_in
+from . import botplay, fairplay, fanout, presence
 from .fairplay import check_hex
 from .lobby import LobbyError, clean_name, distinct_name, new_token
 from .protocol import CLOSE_FREED, CLOSE_LEFT
-from .store import SeatRow, token_hash
-
-if TYPE_CHECKING:
-    from .tables import Table
+from .state import TableState
+from .store import SeatRow, TableRow, token_hash
 
 
-class Seating:
-    """The seat rows of one table (:attr:`Table.row.seats`) and the tokens that hold them.
-    Tokens are kept as digests and compared in constant time (A8)."""
+def seat_for_token(row: TableRow, token: str) -> int | None:
+    """The seat of ``row`` a token holds, compared in constant time (A8); ``None`` if it holds none."""
+    digest = token_hash(token)
+    found = None
+    for seat in row.seats:
+        if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+            found = seat.seat
+    return found
 
-    def __init__(self, table: Table) -> None:
-        self.t = table
 
-    def seat_for_token(self, token: str) -> int | None:
-        """The seat a token holds, compared in constant time; ``None`` if it holds none."""
-        digest = token_hash(token)
-        found = None
-        for s in self.t.row.seats:
-            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
-                found = s.seat
-        return found
+def is_host(row: TableRow, token: Any) -> bool:
+    return isinstance(token, str) and hmac.compare_digest(row.host_hash, token_hash(token))
 
-    def is_host(self, token: Any) -> bool:
-        return isinstance(token, str) and hmac.compare_digest(self.t.row.host_hash, token_hash(token))
 
-    def seat(self, seat: Any) -> SeatRow:
-        t = self.t
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < t.num_players:
-            raise LobbyError(400, "bad_seat", f"seats are 0 to {t.num_players - 1}")
-        return t.row.seats[seat]
+def seat_row(s: TableState, seat: Any) -> SeatRow:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.num_players:
+        raise LobbyError(400, "bad_seat", f"seats are 0 to {s.num_players - 1}")
+    return s.row.seats[seat]
 
-    def _open_seat(self, seat: Any) -> SeatRow:
-        if self.t.row.status != "open":
-            raise LobbyError(409, "started", "the game has started")
-        s = self.seat(seat)
-        if s.kind != "open":
-            raise LobbyError(409, "taken", f"seat {s.seat} is taken")
-        return s
 
-    def sit(self, seat: Any, name: Any, commitment: Any = None) -> str:
-        """A person takes an open seat; ``commitment``: SHA-256 (hex) of the seed their page made
-        for the fair deal (``None``: the server makes the seat's seed). Their token."""
-        s = self._open_seat(seat)
-        promised = None if commitment is None else check_hex(commitment, "commitment")
-        token = new_token()
-        others = [o.name for o in self.t.row.seats if o.seat != s.seat and o.kind != "open"]
-        shown = distinct_name(clean_name(name, f"Player {s.seat + 1}"), others, s.seat)
-        self._write(s, "human", shown, token_hash(token))
-        self.t.fairplay.sat(s.seat, promised)
-        self.t.joined = True
-        self.t.fanout.broadcast_table()
-        return token
+def _open_seat(s: TableState, seat: Any) -> SeatRow:
+    if s.row.status != "open":
+        raise LobbyError(409, "started", "the game has started")
+    row = seat_row(s, seat)
+    if row.kind != "open":
+        raise LobbyError(409, "taken", f"seat {row.seat} is taken")
+    return row
 
-    def add_bot(self, seat: Any, bot: Any) -> None:
-        t = self.t
-        s = self._open_seat(seat)
-        if not isinstance(bot, str) or bot not in bot_names(t.row.game):
-            raise LobbyError(400, "bad_bot", "bots: " + ", ".join(bot_names(t.row.game)))
-        self._write(s, "bot", bot, None)
-        t.fairplay.bot(s.seat)
-        t.fanout.broadcast_table()
 
-    def free(self, seat: Any) -> None:
-        """Before the start, the host opens a seat again (a bot's or a person's, whose token dies)."""
-        if self.t.row.status != "open":
-            raise LobbyError(409, "started", "the game has started")
-        s = self.seat(seat)
-        self._vacate(s, "open", "", CLOSE_FREED, "the host opened this seat")
+def sit(s: TableState, seat: Any, name: Any, commitment: Any = None) -> str:
+    """A person takes an open seat; ``commitment``: SHA-256 (hex) of the seed their page made
+    for the fair deal (``None``: the server makes the seat's seed). Their token."""
+    row = _open_seat(s, seat)
+    promised = None if commitment is None else check_hex(commitment, "commitment")
+    token = new_token()
+    others = [o.name for o in s.row.seats if o.seat != row.seat and o.kind != "open"]
+    shown = distinct_name(clean_name(name, f"Player {row.seat + 1}"), others, row.seat)
+    deal = fairplay.sat(s, row.seat, promised)  # refused before anything changes when out of turn
+    _write(s, row, "human", shown, token_hash(token))
+    fairplay.save(s, deal)
+    s.joined = True
+    fanout.broadcast_table(s)
+    return token
 
-    def leave(self, token: Any) -> int:
-        """The person holding ``token`` leaves their seat, whose token dies (A4): before the
-        start the seat is open again; during the game a stand-in bot plays it to the end."""
-        t = self.t
-        seat = self.seat_for_token(token) if isinstance(token, str) and token else None
-        if seat is None:
-            raise LobbyError(403, "bad_token", "no seat of this table holds that token")
-        if t.row.status == "over":
-            raise LobbyError(409, "over", "the game is over")
-        s = t.row.seats[seat]
-        if t.row.status == "open":
-            self._vacate(s, "open", "", CLOSE_LEFT, "you left this seat")
-            return seat
-        name = stand_in(t.row.game)
-        self._vacate(s, "bot", name, CLOSE_LEFT, "you left this seat; a bot plays it now")
-        t.presence.away.pop(seat, None)
-        t.bots.standins.pop(seat, None)
-        t.bots.stand_down_realtime(seat)
-        assert t.match is not None
-        if t.rt is not None:
-            t.rt.add_bot(seat, realtime_bot(t.row.game, name))  # queued actions and timers stand
-            t.presence.update_pause()  # nobody waits for a seat a bot now plays
-        else:
-            t.match.add_bot(seat, make_bot(t.row.game, name), t.row.bot_seed)
-        t.bots.kick()
+
+def add_bot(s: TableState, seat: Any, bot: Any) -> None:
+    row = _open_seat(s, seat)
+    if not isinstance(bot, str) or bot not in bot_names(s.row.game):
+        raise LobbyError(400, "bad_bot", "bots: " + ", ".join(bot_names(s.row.game)))
+    deal = fairplay.bot(s, row.seat)
+    _write(s, row, "bot", bot, None)
+    fairplay.save(s, deal)
+    fanout.broadcast_table(s)
+
+
+def free(s: TableState, seat: Any) -> None:
+    """Before the start, the host opens a seat again (a bot's or a person's, whose token dies)."""
+    if s.row.status != "open":
+        raise LobbyError(409, "started", "the game has started")
+    _vacate(s, seat_row(s, seat), "open", "", CLOSE_FREED, "the host opened this seat")
+
+
+def leave(s: TableState, token: Any) -> int:
+    """The person holding ``token`` leaves their seat, whose token dies (A4): before the start
+    the seat is open again; during the game a stand-in bot plays it to the end."""
+    seat = seat_for_token(s.row, token) if isinstance(token, str) and token else None
+    if seat is None:
+        raise LobbyError(403, "bad_token", "no seat of this table holds that token")
+    if s.row.status == "over":
+        raise LobbyError(409, "over", "the game is over")
+    row = s.row.seats[seat]
+    if s.row.status == "open":
+        _vacate(s, row, "open", "", CLOSE_LEFT, "you left this seat")
         return seat
+    name = botplay.stand_in(s.row.game)
+    _vacate(s, row, "bot", name, CLOSE_LEFT, "you left this seat; a bot plays it now")
+    s.presence.away.pop(seat, None)
+    s.bots.standins.pop(seat, None)
+    botplay.stand_down_realtime(s, seat)
+    assert s.match is not None
+    if s.rt is not None:
+        s.rt.add_bot(seat, botplay.realtime_bot(s.row.game, name))  # queued actions and timers stand
+        presence.update_pause(s)  # nobody waits for a seat a bot now plays
+    else:
+        s.match.add_bot(seat, make_bot(s.row.game, name), s.row.bot_seed)
+    botplay.kick(s)
+    return seat
 
-    def _write(self, s: SeatRow, kind: str, name: str, digest: str | None) -> None:
-        """The seat's new holder, stored first: a write that fails changes nothing."""
-        self.t.store.set_seat(self.t.id, SeatRow(s.seat, kind, name, digest))
-        s.kind, s.name, s.token_hash = kind, name, digest
 
-    def _vacate(self, s: SeatRow, kind: str, name: str, code: int, reason: str) -> None:
-        t = self.t
-        self._write(s, kind, name, None)
-        if t.row.status == "open":
-            t.fairplay.vacated(s.seat)
-        t.buckets.pop(s.seat, None)
-        conn = t.players.pop(s.seat, None)
-        if conn is not None:
-            conn.seat = None
-            conn.close_soon(code, reason)
-        t.fanout.broadcast_table()
+def _write(s: TableState, row: SeatRow, kind: str, name: str, digest: str | None) -> None:
+    """The seat's new holder, stored with the change."""
+    s.fx.persist("set_seat", s.id, SeatRow(row.seat, kind, name, digest))
+    row.kind, row.name, row.token_hash = kind, name, digest
+
+
+def _vacate(s: TableState, row: SeatRow, kind: str, name: str, code: int, reason: str) -> None:
+    _write(s, row, kind, name, None)
+    if s.row.status == "open":
+        fairplay.vacated(s, row.seat)
+    conn = s.players.pop(row.seat, None)
+    if conn is not None:
+        s.langs.pop(conn, None)
+        s.fx.close(conn, code, reason)
+    fanout.broadcast_table(s)

@@ -1,222 +1,291 @@
-"""Tables: the lobby's seats and, once started, one :class:`~cardtable.host.Match` each.
+"""Tables: the lobby's seats and, once started, one game each.
 
-A :class:`Table` is the single authority over its game, the one writer of its state:
-every change, a person's, a bot's or a timer's, happens under :attr:`Table.lock`. Its
-concerns each have a module of their own, and the table holds one of each:
+A :class:`Table` is what the rest of the server holds of one table: its state
+(:class:`~.state.TableState`, one plain object) and its actor (:class:`~.actor.Actor`, the one
+writer of that state). Everything that changes a table is a command (:mod:`.commands`) applied by
+:func:`.handle.handle`; the concerns it calls each have a module of their own:
 
-* :mod:`.seating` -- seats and tokens (:attr:`Table.seating`);
-* :mod:`.fairplay` -- the fair deals' commitments and reveals (:attr:`Table.fairplay`);
-* :mod:`.lifecycle` -- start, the committed log, actions, the end (:attr:`Table.flow`);
-* :mod:`.driver` -- the real-time host's driver and the game's timers (:attr:`Table.driver`);
-* :mod:`.presence` -- sockets, away seats and the real-time pause (:attr:`Table.presence`);
-* :mod:`.botplay` -- bots and stand-ins (:attr:`Table.bots`);
-* :mod:`.talk` -- chat and hints (:attr:`Table.talk`);
-* :mod:`.fanout` -- every frame, built from ``state.view(seat)`` alone (:attr:`Table.fanout`);
-* :mod:`.connection` -- the transport of one socket.
+* :mod:`.seating` -- seats and tokens;
+* :mod:`.fairplay` -- the fair deals' commitments and reveals;
+* :mod:`.lifecycle` -- start, the committed log, actions, undo, the end;
+* :mod:`.driver` -- the real-time host and the game's timers;
+* :mod:`.presence` -- connections, away seats and the real-time pause;
+* :mod:`.botplay` -- bots and stand-ins;
+* :mod:`.talk` -- chat and hints;
+* :mod:`.fanout` -- every frame, built from ``state.view(seat)`` alone.
 
-The methods below are the table's whole interface to the app; :mod:`.hub` holds every table.
+The methods below apply a command at once (:meth:`Actor.run_now`): the table's loading, and
+tests that drive a table with no event loop. The server's tasks go through :meth:`ask` and
+:meth:`post`, one command at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ..core.game import Game
 from ..core.registry import load
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
-from .botplay import BotDriver
+from . import fairplay, fanout, lifecycle, seating, talk
+from .actor import Actor, LockedLog, LogRunner
 from .botpool import BotPool
+from .bus import LocalBus
+from .commands import (
+    Act,
+    AddBot,
+    Attach,
+    Chat,
+    CloseAll,
+    Command,
+    Commit,
+    Detach,
+    Fan,
+    Free,
+    Hint,
+    Leave,
+    Resume,
+    Reveal,
+    Sit,
+    Start,
+    StepBot,
+    Undo,
+    UpdatePause,
+)
 from .connection import Connection
-from .driver import Driver
-from .fairplay import FairPlay
-from .fanout import FanOut
-from .lifecycle import Flow
-from .presence import Presence
+from .ports import ActionLog
+from .presence import SPECTATOR_PACE, pause_info
 from .protocol import CLOSE_RESTART, TokenBucket
-from .seating import Seating
-from .store import Store, TableRow
-from .talk import Talk
+from .state import TableState
+from .store import TableRow
 
 
 class Table:
-    """One table of the lobby and its game: the shared state and its parts."""
+    """One table of the lobby and its game: its state and the actor that writes it."""
 
     def __init__(
         self,
         row: TableRow,
-        store: Store,
+        log: ActionLog | LogRunner,
         *,
         bot_delay: float = 0.0,
         hold: float | None = 60.0,
         countdown: float | None = None,
         pool: BotPool | None = None,
+        bus: LocalBus | None = None,
+        lost: Callable[[str], None] | None = None,
     ) -> None:
-        self.row = row
-        self.id = row.id
-        self.store = store
-        self.hold = hold  # seconds an away person's turn waits for them (None: forever)
-        self.countdown = countdown  # seconds a real-time game waits after everyone is back (None: never stops)
-        self.game: Game = load(row.game, row.preset, **row.options)
-        self.match: Match | None = None
-        self.rt: RealtimeHost | None = None  # simultaneous games only
-        self.lock = asyncio.Lock()
-        self.players: dict[int, Connection] = {}
-        self.spectators: set[Connection] = set()
-        self.buckets: dict[int, TokenBucket] = {}  # per-seat rate limits, kept across reconnects
-        self.visitors = 0  # sockets on their way in (between finding the table and attaching)
-        self.owner: str | None = None  # the address that created it (in memory only: the per-address cap)
-        self.joined = row.status != "open" or any(s.kind == "human" for s in row.seats)  # someone sat or came
-        self.touched = time.monotonic()
+        runner = log if isinstance(log, LogRunner) else LogRunner(log)
+        game: Game = load(row.game, row.preset, **row.options)
         # this process owns the table from now on: its writes carry this epoch, and a newer claim
         # (another owner taking the table over) makes the log refuse them (ports.OwnerLease)
-        self.epoch = store.claim(row.id)
-        self.seating = Seating(self)
-        self.fairplay = FairPlay(self)
-        self.flow = Flow(self)
-        self.driver = Driver(self)
-        self.presence = Presence(self)
-        self.bots = BotDriver(self, bot_delay, pool)
-        self.talk = Talk(self)
-        self.fanout = FanOut(self)
+        epoch = runner.call(lambda: runner.raw.claim(row.id))
+        self.s = TableState(row=row, log=LockedLog(runner), game=game, epoch=epoch, hold=hold, countdown=countdown,
+                            bot_delay=bot_delay)
+        self.s.joined = row.status != "open" or any(seat.kind == "human" for seat in row.seats)
+        self.id = row.id
+        self.bus = bus if bus is not None else LocalBus()
+        self.owner: str | None = None  # the address that created it (in memory only: the per-address cap)
+        self.visitors = 0  # sockets on their way in (between finding the table and attaching)
+        self.buckets: dict[str, TokenBucket] = {}  # per seat holder (token digest): rate limits across reconnects
+        self.actor = Actor(self.s, self.bus, runner, pool, owner=lambda: self.owner or f"table {self.id}",
+                           lost=None if lost is None else (lambda: _soon(lost, row.id)))
+        self._conns: dict[int, str] = {}  # id(connection) -> its bus id (connections attached by hand)
+        fairplay.load(self.s)
+        talk.load(self.s)
         if row.status in ("playing", "over"):
-            self.flow.replay()
+            lifecycle.replay(self.s)
+        self.actor.settle()  # a table stored before fair deals gets its protocol stored now
 
-    # ---------------------------------------------------------- the table
+    # ---------------------------------------------------------- what it is
+    @property
+    def row(self) -> TableRow:
+        return self.s.row
+
+    @property
+    def game(self) -> Game:
+        return self.s.game
+
+    @property
+    def match(self) -> Match | None:
+        return self.s.match
+
+    @property
+    def rt(self) -> RealtimeHost | None:
+        return self.s.rt
+
+    @property
+    def epoch(self) -> int:
+        return self.s.epoch
+
+    @property
+    def store(self) -> ActionLog:
+        return self.actor.runner.raw
+
     @property
     def num_players(self) -> int:
-        return self.game.num_players
+        return self.s.num_players
 
     @property
     def version(self) -> int:
-        return self.match.seq if self.match is not None else 0
+        """The game's version as the log holds it (during a change being stored: the one before)."""
+        return self.actor.version
+
+    @property
+    def touched(self) -> float:
+        return self.s.touched
+
+    @touched.setter
+    def touched(self, value: float) -> None:
+        self.s.touched = value
+
+    @property
+    def joined(self) -> bool:
+        return self.s.joined
+
+    @property
+    def settled(self) -> bool:
+        """No change is being stored now: what the state says is what the log holds."""
+        return not self.actor.busy
+
+    def public(self) -> dict[str, Any]:
+        return fanout.public(self.s)
 
     @property
     def pause(self) -> dict[str, Any] | None:
-        return self.presence.pause
+        return self.s.presence.pause
+
+    def pause_info(self) -> dict[str, Any] | None:
+        return pause_info(self.s)
 
     def unwatched(self) -> bool:
-        """Bots alone at the table and nobody connected: its game waits for a spectator."""
-        return not self.players and not self.spectators and all(s.kind == "bot" for s in self.row.seats)
-
-    def connections(self) -> Iterator[Connection]:
-        """Every socket at the table, seats first."""
-        yield from list(self.players.values())
-        yield from list(self.spectators)
-
-    def public(self) -> dict[str, Any]:
-        """What anyone may know of the table: no tokens, no seed (the fair deal's server seed
-        once the game is over)."""
-        return {
-            "id": self.id,
-            "game": self.row.game,
-            "title": self.game.title,
-            "preset": self.row.preset,
-            "options": self.row.options,
-            "status": self.row.status,
-            "version": self.version,
-            "pause": self.presence.pause_info(),
-            "watchers": len(self.spectators),
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "name": s.name, "online": s.seat in self.players,
-                 "auto": s.seat in self.bots.standins or s.seat in self.bots.realtime_standins}
-                for s in self.row.seats
-            ],
-            "fair": self.fairplay.public(),
-            "undo": self.row.undo,
-        }
+        return self.s.unwatched()
 
     def idle_since(self, now: float) -> float:
-        """Seconds since anyone was at this table (0 while a socket is open or on its way, or the lock is held)."""
-        if self.players or self.spectators or self.visitors or self.lock.locked():
+        """Seconds since anyone was at this table (0 while a socket is open or on its way, or a command waits)."""
+        if self.s.players or self.s.spectators or self.visitors or self.actor.pending():
             return 0.0
-        return now - self.touched
+        return now - self.s.touched
 
-    def resume(self) -> None:
-        """A game loaded from the store goes on: away seats, bots, timers (needs a running loop)."""
-        if self.match is not None:
-            self.presence.away_since_start()
-        self.presence.update_pause()
-        self.bots.kick()
-        self.driver.arm_timer()
+    def seat_for_token(self, token: str) -> int | None:
+        return seating.seat_for_token(self.s.row, token)
+
+    def is_host(self, token: Any) -> bool:
+        return seating.is_host(self.s.row, token)
+
+    def bucket(self, seat: int, fresh: TokenBucket) -> TokenBucket:
+        """The rate limit of whoever holds ``seat`` now: reconnecting does not refill it."""
+        holder = self.s.row.seats[seat].token_hash or str(seat)
+        return self.buckets.setdefault(holder, fresh)
+
+    def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:
+        return fanout.view_json(self.s, seat, lang)
+
+    def state_frame(self, seat: int | None, lang: str) -> dict[str, Any]:
+        return fanout.state_frame(self.s, seat, lang)
+
+    # ---------------------------------------------------------- the mailbox
+    async def ask(self, cmd: Command) -> Any:
+        return await self.actor.ask(cmd)
+
+    def post(self, cmd: Command) -> None:
+        self.actor.post(cmd)
+
+    def now(self, cmd: Command) -> Any:
+        return self.actor.run_now(cmd)
 
     def release(self) -> None:
         """Forget this table's tasks and timers (it is being dropped from memory)."""
-        self.bots.release_tasks()
-        self.driver.release_tasks()
+        self.actor.close()
 
-    # ------------------------------------------------------------- seats
-    def seat_for_token(self, token: str) -> int | None:
-        return self.seating.seat_for_token(token)
-
-    def is_host(self, token: Any) -> bool:
-        return self.seating.is_host(token)
+    # ---------------------------------------------------------- at once (loading, tests)
+    def resume(self) -> None:
+        """A game loaded from the log goes on: away seats, bots, timers."""
+        self.now(Resume())
 
     def sit(self, seat: Any, name: Any, commitment: Any = None) -> str:
-        return self.seating.sit(seat, name, commitment)
+        return str(self.now(Sit(seat, name, commitment))["token"])
 
     def commit(self, token: Any, commitment: Any) -> int:
-        return self.fairplay.commit(token, commitment)
+        return int(self.now(Commit(token, commitment))["seat"])
 
     def reveal(self, token: Any, seed: Any) -> int:
-        return self.fairplay.reveal(token, seed)
+        return int(self.now(Reveal(token, seed))["seat"])
 
     def add_bot(self, seat: Any, bot: Any) -> None:
-        self.seating.add_bot(seat, bot)
+        self.now(AddBot(seat, bot))
 
     def free(self, seat: Any) -> None:
-        self.seating.free(seat)
+        self.now(Free(seat))
 
     def leave(self, token: Any) -> int:
-        return self.seating.leave(token)
+        return int(self.now(Leave(token))["seat"])
 
-    # -------------------------------------------------------------- game
     def start(self, seed: int | None = None) -> None:
-        self.flow.start(seed)
+        self.now(Start(seed))
 
     def act(self, seat: int, client_seq: int | None, text: str, seen: int | None = None) -> dict[str, Any]:
-        """Apply ``seat``'s action (lock held): the ``ack`` or ``error`` frame for that seat."""
-        return self.flow.act(seat, client_seq, text, seen)
+        """``seat``'s action: the ``ack`` or ``error`` frame for that seat (:meth:`after_change` fans it out)."""
+        reply: dict[str, Any] = self.now(Act(seat, client_seq, text, seen))
+        return reply
 
     def after_change(self) -> None:
-        """Fan the new state out and let the bots move."""
-        self.flow.after_change()
+        self.now(Fan())
 
     def step_bot(self) -> bool:
-        return self.bots.step()
+        return bool(self.now(StepBot()))
 
     def update_pause(self) -> None:
-        self.presence.update_pause()
-
-    def pause_info(self) -> dict[str, Any] | None:
-        return self.presence.pause_info()
-
-    # ----------------------------------------------------- people, frames
-    def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
-        self.presence.attach(conn, seat, since)
-
-    def detach(self, conn: Connection) -> None:
-        self.presence.detach(conn)
-
-    def chat(self, seat: int, text: str) -> dict[str, Any] | None:
-        return self.talk.chat(seat, text)
-
-    def hint(self, seat: int) -> dict[str, Any]:
-        return self.talk.hint(seat)
+        self.now(UpdatePause())
 
     def undo(self, seat: int) -> dict[str, Any] | None:
-        """Take back ``seat``'s last move and the bots' replies (lock held): ``None``, or an ``error`` frame."""
-        return self.flow.undo(seat)
+        reply: dict[str, Any] | None = self.now(Undo(seat))
+        return reply
 
-    def view_json(self, seat: int | None, lang: str) -> dict[str, Any]:
-        return self.fanout.view_json(seat, lang)
+    def chat(self, seat: int, text: str) -> dict[str, Any] | None:
+        reply: dict[str, Any] | None = self.now(Chat(seat, text))
+        return reply
 
-    def state_frame(self, seat: int | None, lang: str) -> dict[str, Any]:
-        return self.fanout.state_frame(seat, lang)
+    def hint(self, seat: int) -> dict[str, Any]:
+        reply: dict[str, Any] = self.now(Hint(seat))
+        return reply
+
+    def join(self, conn: Connection, seat: int | None) -> str:
+        """``conn`` on this table's bus: its id (a spectator's state frames are paced)."""
+        cid = self.bus.join(conn)
+        self._conns[id(conn)] = cid
+        conn.seat = seat
+        if seat is None:
+            conn.pace = SPECTATOR_PACE
+        return cid
+
+    def attach(self, conn: Connection, seat: int | None, since: int | None) -> None:
+        cid = self._conns.get(id(conn)) or self.join(conn, seat)
+        self.now(Attach(cid, seat, since, conn.lang))
+
+    def detach(self, conn: Connection) -> None:
+        cid = self._conns.pop(id(conn), None)
+        if cid is not None:
+            self.now(Detach(cid))
+            self.bus.leave(cid)
 
     def close_all(self, code: int = CLOSE_RESTART) -> None:
-        self.fanout.close_all(code)
+        self.now(CloseAll(code))
 
+    @property
+    def players(self) -> dict[int, str]:
+        return self.s.players
+
+    @property
+    def spectators(self) -> dict[str, str]:
+        return self.s.spectators
+
+
+def _soon(callback: Callable[[str], None], table_id: str) -> None:
+    """``callback(table_id)`` once the command under way is done (it may drop the table)."""
+    try:
+        asyncio.get_running_loop().call_soon(callback, table_id)
+    except RuntimeError:
+        callback(table_id)

@@ -1,0 +1,494 @@
+"""Many server processes, one lobby: Redis carries commands to a table's owner and frames back.
+
+Each process of a cluster is a node (:attr:`Cluster.node`). A live table has exactly one owner
+node, the one whose actor writes it: ownership is a Redis key per table (``ct:lease:{id}``, set
+only if absent, expiring :data:`LEASE_TTL` seconds after the owner stops renewing it), and the
+owner claims the table in the action log too (:meth:`~.ports.OwnerLease.claim`), so the log
+refuses every write of a former owner that was paused or cut off (fencing: the lease decides who
+may write, the log's epoch makes sure nobody else does).
+
+Any node serves any socket and any lobby request. For a table another node owns, the commands go
+to the owner (:class:`RemoteTable`, over the owner's Redis channel) and the owner's frames come back
+to the node that holds the socket: a connection's id names its node (``{node}.{n}``), and the
+:class:`ClusterBus` delivers to local connections itself and publishes the rest. The frames are
+already filtered per reader by the owner (the one view filter stays in one place).
+
+When an owner dies its leases expire; every node looks for live tables without an owner every
+:data:`SCAN_EVERY` seconds, claims them, replays their logs and carries on (bots, timers, Spit's
+countdown), and tells every node, whose sockets to that table close with ``CLOSE_RESTART``: the
+pages reconnect (to any node) and resync with ``since``. Frames in flight when Redis restarts are
+lost, never an acknowledged action (it is in the log): a node that loses Redis closes its sockets
+to other nodes' tables the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import secrets
+import sys
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+from .bus import LocalBus
+from .commands import (
+    Act,
+    AddBot,
+    Attach,
+    Chat,
+    Command,
+    Commit,
+    Detach,
+    Free,
+    Hint,
+    Leave,
+    Reveal,
+    Show,
+    Sit,
+    Start,
+    Undo,
+)
+from .connection import Connection, Outgoing
+from .limits import Limits
+from .lobby import LobbyError
+from .ports import LogError
+from .protocol import CLOSE_RESTART, TokenBucket
+from .seating import is_host, seat_for_token
+from .store import TableRow
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+LEASE_TTL = 1.5
+"""Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds)."""
+SCAN_EVERY = 0.25
+"""Seconds between two renewals of this node's leases and two looks for live tables without an
+owner: a table whose owner died goes on within about ``LEASE_TTL + SCAN_EVERY`` seconds."""
+ASK_TIMEOUT = 10.0
+"""Seconds a node waits for the owner's answer to a forwarded command."""
+
+FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
+    Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show)}
+"""The commands a node forwards to a table's owner (all of plain JSON fields)."""
+
+_RENEW = """
+local owner = redis.call('get', KEYS[1])
+if owner == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
+if not owner then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]); return 1 end
+return 0
+"""
+"""Renew this node's lease of a table; one that is gone (Redis restarted) is taken again, one that
+another node holds is not."""
+
+
+class ClusterBus(LocalBus):
+    """Frames to connections: this node's directly, another node's through its Redis channel."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__(prefix=f"{cluster.node}.")
+        self.cluster = cluster
+
+    def _remote(self, cid: str) -> str | None:
+        node, _, _ = cid.partition(".")
+        return None if node == self.cluster.node else node
+
+    def send(self, cid: str, frame: Outgoing, latest: str | None = None) -> None:
+        node = self._remote(cid)
+        if node is None:
+            super().send(cid, frame, latest)
+        else:
+            self.cluster.to_node(node, {"op": "send", "to": cid, "text": frame.text, "latest": latest})
+
+    def drop(self, cid: str, latest: str) -> None:
+        node = self._remote(cid)
+        if node is None:
+            super().drop(cid, latest)
+        else:
+            self.cluster.to_node(node, {"op": "drop", "to": cid, "latest": latest})
+
+    def close(self, cid: str, code: int, reason: str) -> None:
+        node = self._remote(cid)
+        if node is None:
+            super().close(cid, code, reason)
+        else:
+            self.cluster.to_node(node, {"op": "close", "to": cid, "code": code, "reason": reason})
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A frame from another node's table for a connection of this node."""
+        conn = self.conns.get(message["to"])
+        if conn is None:
+            return
+        if message["op"] == "send":
+            conn.push(Outgoing.from_text(message["text"]), message.get("latest"))
+        elif message["op"] == "drop":
+            conn.drop(message["latest"])
+        elif message["op"] == "close":
+            conn.close_soon(int(message["code"]), str(message["reason"]))
+
+
+_BUCKET = """
+local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local held = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or burst
+local at = tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('pexpire', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return ok
+"""
+"""A token bucket in Redis, one per kind and address, shared by every node."""
+
+
+class ClusterLimits(Limits):
+    """Per-address limits over every node: buckets in Redis; each node's counts (open sockets,
+    open tables) in a hash of its own (``ct:count:{node}``), changed as they change and written
+    whole every :data:`SCAN_EVERY` seconds with an expiry, so a dead node's counts go with it."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__()
+        self.cluster = cluster
+
+    async def take(self, kind: str, ip: str, rate: float, burst: float) -> bool:
+        ok = await self.cluster.redis.eval(_BUCKET, 1, f"ct:bucket:{kind}:{ip}", rate, burst, time.time())
+        return bool(ok)
+
+    async def elsewhere(self, field: str) -> int:
+        others = [str(n) for n in await self.cluster.redis.smembers("ct:nodes") if n != self.cluster.node]
+        if not others:
+            return 0
+        async with self.cluster.redis.pipeline(transaction=False) as pipe:
+            for node in others:
+                pipe.hget(f"ct:count:{node}", field)
+            counts = await pipe.execute()
+        return sum(int(c) for c in counts if c)
+
+    async def counted(self, field: str, delta: int) -> None:
+        key = f"ct:count:{self.cluster.node}"
+        async with self.cluster.redis.pipeline(transaction=True) as pipe:
+            pipe.hincrby(key, field, delta)
+            pipe.pexpire(key, int(LEASE_TTL * 1000))  # gone with this node, like the whole hash
+            await pipe.execute()
+
+    async def refresh(self, counts: dict[str, int]) -> None:
+        """This node's counts written whole, with an expiry (a dead node's go with it)."""
+        key = f"ct:count:{self.cluster.node}"
+        fields = {**{f"sock:{ip}": n for ip, n in self.sockets.items()}, **counts}
+        async with self.cluster.redis.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            if fields:
+                pipe.hset(key, mapping=cast(Any, fields))
+            pipe.pexpire(key, int(LEASE_TTL * 1000))
+            pipe.sadd("ct:nodes", self.cluster.node)
+            await pipe.execute()
+
+
+class RemoteTable:
+    """A table another node owns, as the edge of this node sees it: its row read from the shared
+    log (seats' token digests, the host's), commands forwarded to the owner."""
+
+    def __init__(self, cluster: Cluster, row: TableRow, owner: str) -> None:
+        self.cluster = cluster
+        self.row = row
+        self.id = row.id
+        self.owner_node = owner
+        self.bus = cluster.bus
+        self.visitors = 0
+        self.touched = 0.0
+        self.version: int | None = None  # not known here: a resume asks the owner
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def seat_for_token(self, token: str) -> int | None:
+        return seat_for_token(self.row, token)
+
+    def is_host(self, token: Any) -> bool:
+        return is_host(self.row, token)
+
+    def bucket(self, seat: int, fresh: TokenBucket) -> TokenBucket:
+        holder = self.row.seats[seat].token_hash or str(seat)
+        return self.buckets.setdefault(holder, fresh)
+
+    def join(self, conn: Connection, seat: int | None) -> str:
+        from .presence import SPECTATOR_PACE
+
+        cid = self.bus.join(conn)
+        conn.seat = seat
+        if seat is None:
+            conn.pace = SPECTATOR_PACE
+        self.cluster.watch(self.id, cid)
+        return cid
+
+    async def ask(self, cmd: Command) -> Any:
+        if isinstance(cmd, Detach):
+            self.cluster.unwatch(self.id, cmd.conn)
+        return await self.cluster.forward(self.owner_node, self.id, cmd)
+
+    async def public_async(self) -> dict[str, Any]:
+        reply: dict[str, Any] = await self.ask(Show())
+        return reply
+
+
+class Cluster:
+    """This node: its Redis connection, the leases it holds, what it forwards and delivers."""
+
+    def __init__(self, url: str, node: str | None = None) -> None:
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.node = node or secrets.token_hex(4)
+        self.redis = aioredis.Redis.from_url(url, decode_responses=True)
+        self.bus = ClusterBus(self)
+        self.limits = ClusterLimits(self)
+        self.hub: Hub | None = None
+        self.owned: set[str] = set()
+        self._replies: dict[str, asyncio.Future[Any]] = {}
+        self._outbox: asyncio.Queue[tuple[str, str]] | None = None
+        self._watched: dict[str, set[str]] = {}  # remote table -> this node's connections to it
+        self._tasks: list[asyncio.Task[None]] = []
+        self._next = 0
+
+    # ------------------------------------------------------------ start and stop
+    async def start(self, hub: Hub) -> None:
+        self.hub = hub
+        self._outbox = asyncio.Queue()
+        await self.redis.ping()
+        await self.redis.sadd("ct:nodes", self.node)
+        # the log's live tables are the cluster's to own, whoever wrote them last
+        rows = hub.runner.call(lambda: hub.store.tables(("open", "playing")))
+        live = [row.id for row in rows if isinstance(row, TableRow)]
+        if live:
+            await self.redis.sadd("ct:live", *live)
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish()),
+                       loop.create_task(self._keep())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        with contextlib.suppress(Exception):
+            if self.owned:
+                await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # ------------------------------------------------------------ leases
+    async def acquire(self, table_id: str) -> bool:
+        """This node owns ``table_id`` from now on, if nobody does."""
+        if await self.redis.set(f"ct:lease:{table_id}", self.node, nx=True, px=int(LEASE_TTL * 1000)):
+            self.owned.add(table_id)
+            await self.redis.sadd("ct:live", table_id)
+            return True
+        return False
+
+    async def owner(self, table_id: str) -> str | None:
+        value = await self.redis.get(f"ct:lease:{table_id}")
+        return None if value is None else str(value)
+
+    async def _keep(self) -> None:
+        """Renew this node's leases, drop the tables whose lease was lost, take over the live
+        tables nobody owns, and forget finished ones."""
+        assert self.hub is not None
+        while True:
+            try:
+                await self._renew()
+                await self._take_over()
+                await self.redis.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
+                                     px=int(LEASE_TTL * 1000))
+                await self.limits.refresh(self.hub.open_counts())
+                await self._forget_dead_nodes()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: the sockets to other nodes' tables resync later
+                print(f"cardtable serve: cluster: {exc!r}", file=sys.stderr)
+                self._lost_redis()
+            await asyncio.sleep(SCAN_EVERY)
+
+    async def _renew(self) -> None:
+        assert self.hub is not None
+        ttl = int(LEASE_TTL * 1000)
+        for table_id in list(self.owned):
+            table = self.hub.tables.get(table_id)
+            if table is None or table.row.status == "over":
+                self.owned.discard(table_id)
+                await self.redis.srem("ct:live", table_id)
+                await self.redis.delete(f"ct:lease:{table_id}")
+                continue
+            if not await self.redis.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl):
+                self.owned.discard(table_id)  # another node took it: it writes from now on
+                self.hub.drop(table_id)
+        if self.owned:
+            await self.redis.sadd("ct:live", *self.owned)  # again after a Redis restart
+
+    async def _take_over(self) -> None:
+        assert self.hub is not None
+        for found in await self.redis.smembers("ct:live"):
+            table_id = str(found)
+            if table_id in self.owned or await self.redis.exists(f"ct:lease:{table_id}"):
+                continue
+            if await self.acquire(table_id):
+                table = self.hub.take_over(table_id)
+                if table is None:
+                    self.owned.discard(table_id)
+                    await self.redis.srem("ct:live", table_id)
+                    await self.redis.delete(f"ct:lease:{table_id}")
+                    continue
+                await self.redis.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
+
+    async def listing(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The lobby of the whole cluster: this node's tables and what the others last said of theirs."""
+        out = list(mine)
+        seen = {t["id"] for t in mine}
+        async for key in self.redis.scan_iter(match="ct:lobby:*", count=100):
+            if key == f"ct:lobby:{self.node}":
+                continue
+            text = await self.redis.get(key)
+            for entry in json.loads(text) if text else []:
+                if entry.get("id") not in seen:
+                    seen.add(entry["id"])
+                    out.append(entry)
+        return out[-100:]
+
+    async def _forget_dead_nodes(self) -> None:
+        """Connections of nodes that stopped (their counts expired) leave the tables of this node:
+        a seat whose socket was on a dead node is away, and its person reconnects elsewhere."""
+        assert self.hub is not None
+        nodes = {cid.partition(".")[0] for table in self.hub.tables.values() for cid in table.s.connections()}
+        nodes.discard(self.node)
+        if not nodes:
+            return
+        alive = {node for node in nodes if await self.redis.exists(f"ct:count:{node}")}
+        for table in list(self.hub.tables.values()):
+            for cid in table.s.connections():
+                if cid.partition(".")[0] in nodes - alive:
+                    table.post(Detach(cid))
+
+    # ------------------------------------------------------------ routing
+    def to_node(self, node: str, message: dict[str, Any]) -> None:
+        assert self._outbox is not None
+        self._outbox.put_nowait((f"ct:node:{node}", json.dumps(message)))
+
+    async def _publish(self) -> None:
+        assert self._outbox is not None
+        while True:
+            channel, text = await self._outbox.get()
+            batch = [(channel, text)]
+            while not self._outbox.empty() and len(batch) < 256:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for channel, text in batch:
+                        pipe.publish(channel, text)
+                    await pipe.execute()
+            except Exception as exc:  # frames lost, never an action: the pages resync
+                print(f"cardtable serve: cluster: {exc!r}", file=sys.stderr)
+
+    async def forward(self, node: str, table_id: str, cmd: Command) -> Any:
+        """``cmd`` to ``table_id``'s owner ``node``; its answer (a lobby error raised here too)."""
+        self._next += 1
+        rid = f"{self.node}:{self._next}"
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._replies[rid] = future
+        fields = dataclasses.asdict(cmd)
+        self.to_node(node, {"op": "cmd", "table": table_id, "kind": type(cmd).__name__, "fields": fields,
+                            "reply": rid})
+        try:
+            reply = await self._answer(future, node, table_id)
+        finally:
+            self._replies.pop(rid, None)
+        if "error" in reply:
+            status, code, message = reply["error"]
+            raise LobbyError(int(status), str(code), str(message))
+        if "log" in reply:
+            raise LogError(str(reply["log"]))
+        return reply.get("ok")
+
+    async def _answer(self, future: asyncio.Future[Any], node: str, table_id: str) -> Any:
+        """The owner's answer; a :class:`LogError` as soon as the table has another owner (or
+        none: its owner died), or after :data:`ASK_TIMEOUT` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ASK_TIMEOUT
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), min(0.25, max(0.0, deadline - loop.time())))
+            except TimeoutError:
+                if loop.time() >= deadline or await self.owner(table_id) != node:
+                    future.cancel()
+                    raise LogError("the table's owner did not answer; reconnect") from None
+
+    async def _listen(self) -> None:
+        """This node's channel, subscribed again after Redis went away (what was sent meanwhile is
+        lost: the sockets to other nodes' tables reconnect and resync)."""
+        while True:
+            try:
+                await self._listen_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                print(f"cardtable serve: cluster: {exc!r}; subscribing again", file=sys.stderr)
+                self._lost_redis()
+                await asyncio.sleep(SCAN_EVERY)
+
+    async def _listen_once(self) -> None:
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(f"ct:node:{self.node}", "ct:all")
+        async for message in pubsub.listen():
+            if message.get("type") != "message":
+                continue
+            try:
+                data = json.loads(message["data"])
+            except (TypeError, ValueError):
+                continue
+            op = data.get("op")
+            if op in ("send", "drop", "close"):
+                self.bus.deliver(data)
+            elif op == "cmd":
+                asyncio.get_running_loop().create_task(self._apply(data))
+            elif op == "reply":
+                future = self._replies.get(data.get("id", ""))
+                if future is not None and not future.done():
+                    future.set_result(data)
+            elif op == "moved":
+                self._moved(str(data.get("table")))
+
+    async def _apply(self, data: dict[str, Any]) -> None:
+        """A command forwarded by another node to a table this node owns."""
+        assert self.hub is not None
+        reply: dict[str, Any] = {"op": "reply", "id": data["reply"]}
+        table = self.hub.tables.get(data["table"]) if data["table"] in self.owned else None
+        cls = FORWARDED.get(data.get("kind", ""))
+        if table is None or cls is None:
+            reply["log"] = "this node does not own that table now; try again"
+        else:
+            try:
+                reply["ok"] = await table.ask(cls(**data["fields"]))
+            except LobbyError as exc:
+                reply["error"] = [exc.status, exc.code, exc.message]
+            except LogError as exc:
+                reply["log"] = str(exc)
+        requester = str(data["reply"]).partition(":")[0]
+        self.to_node(requester, reply)
+
+    # ------------------------------------------------------------ sockets to other nodes' tables
+    def watch(self, table_id: str, cid: str) -> None:
+        self._watched.setdefault(table_id, set()).add(cid)
+
+    def unwatch(self, table_id: str, cid: str) -> None:
+        self._watched.get(table_id, set()).discard(cid)
+
+    def _moved(self, table_id: str) -> None:
+        """``table_id`` has a new owner: this node's sockets to it reconnect and resync."""
+        for cid in self._watched.pop(table_id, set()):
+            self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
+        if self.hub is not None and table_id not in self.owned:
+            self.hub.drop(table_id)
+
+    def _lost_redis(self) -> None:
+        for table_id in list(self._watched):
+            self._moved(table_id)
+

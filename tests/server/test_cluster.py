@@ -1,0 +1,254 @@
+"""Two ``cardtable serve`` processes sharing one log, joined by a real Redis (docs/deploy.md): a
+table created on one is played through the other, the lobby lists both nodes' tables, and when the
+owner is killed the other node takes its tables over and the game goes on (S1, R1)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cardtable.server.client import GameClient
+
+from .netserver import REDIS, Redis, Server
+
+pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (make services)")
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[Redis]:
+    server = Redis(tmp_path).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: Redis) -> str:
+    return redis_server.url
+
+
+def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < deadline, "the condition did not come true in time"
+        time.sleep(0.05)
+
+
+def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] = ()) -> list[Server]:
+    db = tmp_path / "shared.sqlite3"
+    return [Server(db, "--bus", redis_url, "--node", name, "--hold", "0", "--countdown", "0", "--rate", "1000",
+                   "--burst", "1000", *limits).start()
+            for name in names]
+
+
+def test_s1_a_table_made_on_one_node_is_played_through_another(tmp_path: Path, redis_url: str):
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+        _wait(lambda: table_id in {t["id"] for t in b.get("/api/tables")["tables"]})  # the lobby is one
+        assert b.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False
+
+        async def play() -> dict:  # type: ignore[type-arg]
+            async with GameClient(b.ws, table_id, tokens[0]) as player, GameClient(a.ws, table_id) as watcher:
+                outcome = await player.play_to_end(random.Random(4))
+                await watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+                assert watcher.view is not None and watcher.view["outcome"] == outcome
+                return outcome
+
+        outcome = asyncio.run(play())
+        assert outcome["returns"]
+    finally:
+        for node in (a, b):
+            node.stop()
+
+
+def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_on(tmp_path: Path,
+                                                                                   redis_url: str):
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+
+        async def half_then_failover() -> dict:  # type: ignore[type-arg]
+            async with GameClient(b.ws, table_id, tokens[0]) as player:
+                for _ in range(3):
+                    await player.wait_turn()
+                    await player.act(player.view["legal_actions"][0])  # type: ignore[index]
+                version = player.version
+            a.stop(signal.SIGKILL)
+            t0 = time.monotonic()
+            while True:  # the lease runs out; b takes the table over and replays it
+                try:
+                    table = httpx.get(f"{b.http}/api/tables/{table_id}", timeout=5).json()["table"]
+                    if table["version"] >= version:
+                        break
+                except (httpx.HTTPError, KeyError):
+                    pass
+                assert time.monotonic() - t0 < 60, "no node took the table over"
+                await asyncio.sleep(0.1)
+            async with GameClient(b.ws, table_id, tokens[0]) as player:
+                return await player.play_to_end(random.Random(5))
+
+        outcome = asyncio.run(half_then_failover())
+        assert outcome["returns"]
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.stop()
+
+
+def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, redis_url: str):
+    """SIGSTOP the owner longer than its lease: the other node takes the table over; when the
+    paused one goes on, the log refuses its writes (fenced by the epoch) and it lets the table go.
+    The log stays one line of versions, and the game finishes on the new owner."""
+    import sqlite3
+
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        created = a.post("/api/tables", game="trash", options={})
+        table_id, host = created["table"]["id"], created["host"]
+        for seat in (0, 1):
+            a.post(f"/api/tables/{table_id}/bot", host=host, seat=seat, bot="random")
+        a.post(f"/api/tables/{table_id}/start", host=host)
+
+        async def watch_pause_and_finish() -> None:
+            async with GameClient(b.ws, table_id) as watcher:  # bots play while somebody watches
+                await watcher.until(lambda f: f["type"] == "state" and f["version"] >= 3)
+            assert a.proc is not None
+            a.proc.send_signal(signal.SIGSTOP)
+            t0 = time.monotonic()
+            while True:  # b takes the table over once a's lease has run out
+                health = httpx.get(f"{b.http}/api/health", params={"table": table_id}, timeout=5).json()
+                if health.get("owner") == "b":
+                    break
+                assert time.monotonic() - t0 < 60, "no node took the table over"
+                await asyncio.sleep(0.1)
+            a.proc.send_signal(signal.SIGCONT)
+            async with GameClient(b.ws, table_id) as watcher:
+                await watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+
+        asyncio.run(watch_pause_and_finish())
+        db = sqlite3.connect(tmp_path / "shared.sqlite3")
+        versions = [v for (v,) in db.execute("SELECT version FROM actions WHERE table_id = ? ORDER BY version",
+                                              (table_id,))]
+        db.close()
+        assert versions == list(range(1, len(versions) + 1))
+        record = httpx.get(f"{b.http}/api/tables/{table_id}/record", timeout=10)
+        assert record.status_code == 200 and len(record.json()["actions"]) == len(versions)
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.proc.send_signal(signal.SIGCONT)
+                node.stop()
+
+
+def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path, redis_server: Redis):
+    """Redis goes away and comes back empty: the sockets to another node's table close, the page
+    reconnects with ``since`` and goes on; every action that was acknowledged is in the log once."""
+    import sqlite3
+
+    from websockets.exceptions import ConnectionClosed
+
+    a, b = _nodes(tmp_path, redis_server.url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+        acked: dict[int, str] = {}
+
+        async def play() -> None:
+            player = GameClient(b.ws, table_id, tokens[0])
+            await player.connect()
+            rng = random.Random(9)
+            restarted = False
+            for _ in range(2000):
+                try:
+                    await player.wait_turn()
+                    if player.over():
+                        break
+                    if len(acked) == 3 and not restarted:
+                        redis_server.restart()
+                        restarted = True
+                    assert player.view is not None
+                    action = rng.choice(player.view["legal_actions"])
+                    reply = await player.act(action)
+                    if reply["type"] == "ack" and reply.get("version") is not None and not reply.get("dup"):
+                        acked[reply["version"]] = action
+                except (ConnectionClosed, OSError):
+                    for _ in range(600):  # reconnect (to any node) and resync, bounded
+                        try:
+                            await player.connect(since=player.version)
+                            break
+                        except (ConnectionClosed, OSError, RuntimeError):
+                            await asyncio.sleep(0.1)
+            assert player.over() and restarted
+            await player.close()
+
+        asyncio.run(play())
+        db = sqlite3.connect(tmp_path / "shared.sqlite3")
+        log = dict(db.execute("SELECT version, action FROM actions WHERE table_id = ?", (table_id,)).fetchall())
+        db.close()
+        assert sorted(log) == list(range(1, len(log) + 1))
+        assert all(log.get(version) == action for version, action in acked.items())
+    finally:
+        for node in (a, b):
+            node.stop()
+
+
+def test_p11_an_address_cannot_multiply_its_limits_by_the_number_of_nodes(tmp_path: Path, redis_url: str):
+    """Open sockets and open tables per address are counted over the whole cluster."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    a, b = _nodes(tmp_path, redis_url, "a", "b", limits=("--max-per-ip", "4", "--max-open-tables", "2"))
+    try:
+        first = a.post("/api/tables", game="trash", options={})["table"]["id"]
+        b.post("/api/tables", game="trash", options={})
+        refused = httpx.post(f"{a.http}/api/tables", json={"game": "trash", "options": {}}, timeout=5)
+        assert refused.status_code == 429 and refused.json()["error"] == "too_many_open"
+
+        async def sockets() -> None:
+            held = []
+            for node in (a, b, a, b):
+                watcher = GameClient(node.ws, first)
+                await watcher.connect()
+                held.append(watcher)
+            for node in (a, b):  # a fifth socket from this address, on either node
+                extra = GameClient(node.ws, first)
+                with pytest.raises((ConnectionClosed, InvalidStatus)):
+                    await extra.connect()
+                    await extra.recv()
+            for watcher in held:
+                await watcher.close()
+
+        asyncio.run(sockets())
+    finally:
+        for node in (a, b):
+            node.stop()
+
+
+def test_r1_a_seat_whose_socket_was_on_a_dead_node_is_away(tmp_path: Path, redis_url: str):
+    """The owner forgets the connections of a node that died: the seat shows offline (its person
+    reconnects through another node)."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+
+        async def sit_through_b() -> None:
+            player = GameClient(b.ws, table_id, tokens[0])
+            await player.connect()
+            seat = a.get(f"/api/tables/{table_id}")["table"]["seats"][0]
+            assert seat["online"] is True
+            b.stop(signal.SIGKILL)
+            _wait(lambda: a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False)
+            async with GameClient(a.ws, table_id, tokens[0]) as again:  # back through the living node
+                await again.wait_turn()
+                assert a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is True
+
+        asyncio.run(sit_through_b())
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.stop()

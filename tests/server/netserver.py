@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -12,9 +11,6 @@ import time
 from pathlib import Path
 
 import httpx
-
-REDIS = shutil.which("redis-server")
-"""Debian's redis-server (installed by ``make services``), or ``None``."""
 
 
 def free_port() -> int:
@@ -111,47 +107,3 @@ class Server:
             self.post(f"/api/tables/{table_id}/bot", host=host, seat=seat, bot=bot)
         self.post(f"/api/tables/{table_id}/start", host=host)
         return table_id, tokens
-
-
-class Redis:
-    """A throwaway redis-server on a free port of its own, in its own folder; :meth:`restart`
-    keeps the port (and, with nothing saved, loses every key)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> Redis:
-        import redis
-
-        assert REDIS is not None
-        self.proc = subprocess.Popen([REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                                      "--appendonly", "no", "--dir", str(self.folder)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-        client = redis.Redis(port=self.port)
-        deadline = time.monotonic() + 60
-        try:
-            while True:
-                try:
-                    client.ping()
-                    return self
-                except redis.ConnectionError:
-                    if time.monotonic() > deadline or self.proc.poll() is not None:
-                        raise RuntimeError("redis-server did not start") from None
-                    time.sleep(0.05)
-        finally:
-            client.close()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(30)
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()

@@ -8,7 +8,6 @@ import asyncio
 import random
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -16,21 +15,8 @@ import pytest
 
 from cardtable.server.client import GameClient
 
-from .netserver import REDIS, Redis, Server
-
-pytestmark = pytest.mark.skipif(REDIS is None, reason="redis-server is not installed (make services)")
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[Redis]:
-    server = Redis(tmp_path).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def redis_url(redis_server: Redis) -> str:
-    return redis_server.url
+from .netserver import Server
+from .services import Redis
 
 
 def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
@@ -147,14 +133,14 @@ def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, re
                 node.stop()
 
 
-def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path, redis_server: Redis):
-    """Redis goes away and comes back empty: the sockets to another node's table close, the page
+def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path, redis: Redis, redis_url: str):
+    """Redis goes away and comes back: the sockets to another node's table close, the page
     reconnects with ``since`` and goes on; every action that was acknowledged is in the log once."""
     import sqlite3
 
     from websockets.exceptions import ConnectionClosed
 
-    a, b = _nodes(tmp_path, redis_server.url, "a", "b")
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
     try:
         table_id, tokens = a.table({1: "random"})
         acked: dict[int, str] = {}
@@ -170,7 +156,8 @@ def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path
                     if player.over():
                         break
                     if len(acked) == 3 and not restarted:
-                        redis_server.restart()
+                        redis.stop()
+                        redis.start()
                         restarted = True
                     assert player.view is not None
                     action = rng.choice(player.view["legal_actions"])

@@ -463,7 +463,7 @@ def test_s3_of_two_owners_of_one_table_only_the_newer_one_can_write(database: Da
     """Two hubs over one database, as two server processes: the second takes the table over;
     the first's next action is refused (not acknowledged) and the second goes on from the log."""
     store = database.open()
-    first = Hub(store)  # type: ignore[arg-type]
+    first = Hub(store)
     table, _ = first.create("trash", None, {})
     table.sit(0, "Ada")
     table.sit(1, "Ben")
@@ -477,7 +477,7 @@ def test_s3_of_two_owners_of_one_table_only_the_newer_one_can_write(database: Da
 
     assert move(table, 1)["type"] == "ack"
     other = database.open()
-    second = Hub(other).get(table.id)  # type: ignore[arg-type]  # loads (replays) and claims it
+    second = Hub(other).get(table.id)  # loads (replays) and claims it
     assert second.epoch > table.epoch and second.version == table.version
     refused = move(table, 2)
     assert refused["type"] == "error" and refused["code"] == "server", refused

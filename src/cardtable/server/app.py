@@ -38,7 +38,7 @@ from .hub import Hub
 from .limits import Limits
 from .lobby import LobbyError
 from .offload import Offload
-from .ports import LogError
+from .ports import LeasedLog, LogError
 from .protocol import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_TABLE,
@@ -54,7 +54,7 @@ from .protocol import (
 )
 from .replay import replay_endpoint
 from .review import review_endpoint
-from .store import Store, token_hash
+from .store import token_hash
 from .tables import Table
 
 HELLO_TIMEOUT = 10.0
@@ -232,7 +232,7 @@ def games_info() -> list[dict[str, Any]]:
 
 
 def create_app(
-    store: Store,
+    store: LeasedLog,
     *,
     allow_origins: tuple[str, ...] = (),
     allow_hosts: tuple[str, ...] = (),

@@ -30,7 +30,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=port_number, default=8000, help="port, 1 to 65535 (default 8000)")
     serve.add_argument("--db", default=None,
-                       help="database URL sqlite:///path (default: the user's data directory)")
+                       help="database: sqlite:///path (default: a file in the user's data directory) or "
+                            "postgresql://user@host/db (the cluster extra; docs/deploy.md)")
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="an extra browser origin allowed to connect (exact scheme, host and port; repeatable)")
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
@@ -100,21 +101,29 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def open_store(url: str | None, synchronous: str) -> Any:
-    """The server's :class:`~cardtable.server.store.Store` from ``--db``; a :class:`ConfigError`
-    naming the file when it is not a database this server can use."""
-    from .store import Store, db_path_from_url
+    """The server's action log from ``--db`` (a SQLite file, or PostgreSQL: :func:`.store.open_log`);
+    a :class:`ConfigError` naming the database when it is not one this server can use."""
+    from .store import db_path_from_url, open_log
 
     try:
-        path = db_path_from_url(url)
+        where = url if url is not None and url.startswith(("postgresql://", "postgres://")) else db_path_from_url(url)
+        return open_log(url, synchronous=synchronous)
     except ValueError as exc:
         raise ConfigError(f"--db: {exc}") from None
-    try:
-        return Store(path, synchronous=synchronous)
+    except ImportError:
+        raise ConfigError("--db postgresql:// needs the cluster extra: pip install 'cardtable[cluster]'") from None
     except LogError as exc:
-        raise ConfigError(f"--db {path}: not a cardtable database or damaged ({exc}); "
-                          "move it away or name another file") from None
+        raise ConfigError(f"--db {where}: not a cardtable database, damaged or unreachable ({exc}); "
+                          "move it away or name another") from None
     except OSError as exc:
-        raise ConfigError(f"--db {path}: {exc.strerror}") from None
+        raise ConfigError(f"--db {where}: {exc.strerror}") from None
+
+
+def described(store: Any) -> str:
+    """The database in a line of the log (a PostgreSQL URL without its password)."""
+    from .store import Store
+
+    return f"database {store.path}" if isinstance(store, Store) else "PostgreSQL"
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -164,11 +173,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except LogError as exc:
         sock.close()
         store.close()
-        raise ConfigError(f"--db {store.path}: not a cardtable database or damaged ({exc})") from None
+        raise ConfigError(f"--db {described(store)}: not a cardtable database or damaged ({exc})") from None
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     node = "" if cluster is None else f", node {cluster.node} of the cluster on {args.bus}"
-    print(f"cardtable: serving on http://{shown}:{port}/ (database {store.path}{node})", file=sys.stderr, flush=True)
+    print(f"cardtable: serving on http://{shown}:{port}/ ({described(store)}{node})", file=sys.stderr, flush=True)
     guard = ConnectionGuard(per_address=args.max_conn_per_ip, header_timeout=args.header_timeout)
     files = raise_open_file_limit()
     config = uvicorn.Config(

@@ -13,8 +13,9 @@ from .actor import LogRunner
 from .botpool import BotPool
 from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
+from .ports import LeasedLog
 from .protocol import dumps
-from .store import BadRow, SeatRow, Store, TableRow, token_hash
+from .store import BadRow, SeatRow, TableRow, token_hash
 from .tables import Table
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: LeasedLog,
         *,
         bot_delay: float = 0.0,
         max_tables: int = 10_000,

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from .accounts import Account, Accounts
+from .ratings import PROVISIONAL_GAMES, result_ranks
+from .service import Players
 from .store import AccountStore, AccountStoreError
 
-__all__ = ["Account", "AccountStore", "AccountStoreError", "Accounts"]
+__all__ = ["PROVISIONAL_GAMES", "Account", "AccountStore", "AccountStoreError", "Accounts", "Players",
+           "result_ranks"]

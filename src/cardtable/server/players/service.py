@@ -82,14 +82,13 @@ class Players:
         links = self.store.seat_links(table_id)
         return [links[s].account_id if s in links else None for s in range(seats)]
 
-    def claim_seats(self, account: Account, claims: Any, address: str | None = None) -> list[dict[str, Any]]:
-        """Link the seats whose tokens the page kept (``[{"table", "seat", "token"}]``) to
-        ``account``: each one whose token's digest is the seat's in the action log. The ones linked."""
+    @staticmethod
+    def seat_claims(claims: Any) -> list[tuple[str, int, str]]:
+        """``[{"table", "seat", "token"}]`` checked: (table id, seat, token) each, or
+        :class:`LobbyError` ``bad_seats``."""
         if not isinstance(claims, list) or len(claims) > MAX_CLAIMS:
             raise LobbyError(400, "bad_seats", f"seats: a list of at most {MAX_CLAIMS} {{table, seat, token}}")
-        if self.log is None:
-            return []
-        linked = []
+        out = []
         for claim in claims:
             if not isinstance(claim, dict) or set(claim) != {"table", "seat", "token"}:
                 raise LobbyError(400, "bad_seats", "each seat is {table, seat, token}")
@@ -97,6 +96,17 @@ class Players:
             if not (isinstance(table_id, str) and isinstance(token, str) and isinstance(seat, int)
                     and not isinstance(seat, bool) and len(table_id) <= 64 and len(token) <= 64):
                 raise LobbyError(400, "bad_seats", "each seat is {table: text, seat: number, token: text}")
+            out.append((table_id, seat, token))
+        return out
+
+    def claim_seats(self, account: Account, claims: list[tuple[str, int, str]],
+                    address: str | None = None) -> list[dict[str, Any]]:
+        """Link the seats whose tokens the page kept (from :meth:`seat_claims`) to ``account``:
+        each one whose token's digest is the seat's in the action log. The ones linked."""
+        if self.log is None:
+            return []
+        linked = []
+        for table_id, seat, token in claims:
             try:
                 row = self.log.table(table_id)
             except (LogError, BadRow):  # an unreadable or unreachable table links nothing

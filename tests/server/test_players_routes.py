@@ -259,3 +259,16 @@ def test_bad_bodies_are_clear_errors(made: Any):
                headers={**JSON, "Content-Type": "application/json"})
     assert r.json()["error"] == "bad_json"
     assert players.accounts.named("Ana") is None
+
+
+def test_the_pages_are_served_with_the_servers_security_headers(made: Any):
+    """Pages: /account, /players/<name> and /leaderboard[/<game>] are the static pages, under the
+    app's content security policy (no inline script)."""
+    _, c, _ = made
+    for path, script in (("/account", "account.js"), ("/players/Ana", "profile.js"), ("/leaderboard", "leaderboard.js"),
+                         ("/leaderboard/spit", "leaderboard.js")):
+        r = c.get(path)
+        assert r.status_code == 200 and f'src="/static/{script}"' in r.text, path
+        assert "script-src 'self'" in r.headers["content-security-policy"]
+        assert "<script>" not in r.text
+    assert c.get("/static/account.js").status_code == 200

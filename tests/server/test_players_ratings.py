@@ -181,3 +181,20 @@ def test_seat_accounts_must_match_the_seats(players: Players):
     with pytest.raises(ValueError):
         players.record_result("x", "spit", [None], Outcome((1.0, 0.0), (0,), "SP-25"))
     assert players.store.result("x") is None
+
+
+def test_seat_players_rates_the_person_not_the_stand_in(players: Players):
+    """Abandoning: a person who left keeps their seat's link, so the stand-in bot that finished
+    the game is not rated in their place; bots sat from the start are rated by level."""
+    from cardtable.server.store import SeatRow
+
+    ana, bob = person(players, "Ana"), person(players, "Bob")
+    players.link_seat(ana, "t1", 0, "192.0.2.1")
+    players.link_seat(bob, "t1", 1, "192.0.2.2")
+    seats = [SeatRow(0, "human", "Ana"), SeatRow(1, "bot", "medium"),  # Bob left: a stand-in plays seat 1
+             SeatRow(2, "bot", "hard"), SeatRow(3, "human", "x")]
+    assert players.seat_players("t1", seats) == [ana, bob, "hard", None]
+    players.record_result("t1", "trex", players.seat_players("t1", seats), Outcome((9.0, 5.0, 1.0, 0.0), (0,), "x"),
+                          abandoned_seats=[1])
+    assert players.store.rating(bob, "trex").games == 1  # type: ignore[union-attr]
+    assert players.accounts.named("medium") is None  # the stand-in was not rated

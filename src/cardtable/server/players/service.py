@@ -82,6 +82,21 @@ class Players:
         links = self.store.seat_links(table_id)
         return [links[s].account_id if s in links else None for s in range(seats)]
 
+    def seat_players(self, table_id: str, seats: Sequence[SeatRow]) -> list[Player]:
+        """Who held each of a finished table's ``seats`` (its :class:`SeatRow` list), for
+        :meth:`record_result`: the account linked to the seat (a person who left keeps the link,
+        so the stand-in bot that finished for them is not rated in their place), else a bot's
+        level, else ``None``."""
+        links = self.store.seat_links(table_id)
+        out: list[Player] = []
+        for s in seats:
+            link = links.get(s.seat)
+            if link is not None and link.account_id is not None:
+                out.append(link.account_id)
+            else:
+                out.append(s.name if s.kind == "bot" and link is None else None)
+        return out
+
     @staticmethod
     def seat_claims(claims: Any) -> list[tuple[str, int, str]]:
         """``[{"table", "seat", "token"}]`` checked: (table id, seat, token) each, or

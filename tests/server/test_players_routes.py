@@ -187,6 +187,18 @@ def test_login_limit_per_account_says_nothing_about_which_names_exist(tmp_path: 
     store.close()
 
 
+def test_login_limit_per_account_holds_for_every_spelling_of_the_name(tmp_path: Path):
+    """Login limit per account: spellings that log into the same account (case, spaces, invisible
+    characters) count against the same limit, so varying them does not buy more guesses."""
+    app, store, players = make_app(tmp_path, limits=Limits(login_address=(1e-6, 100), login_account=(1e-6, 3)))
+    signup(client(app), "Ana Maria", "password1")
+    spellings = ["Ana Maria", "ana maria", " ANA  MARIA ", "Ana\u200b Maria"]
+    codes = [login(client(app, f"10.4.{k}.1"), name, "wrong password").status_code for k, name in enumerate(spellings)]
+    assert codes == [401, 401, 401, 429]
+    players.close()
+    store.close()
+
+
 def test_signup_limit_per_address(tmp_path: Path):
     """Account creation limit: one address makes a burst of accounts, then 429."""
     app, store, players = make_app(tmp_path, limits=Limits(signup_address=(1e-6, 2)))
@@ -272,3 +284,28 @@ def test_the_pages_are_served_with_the_servers_security_headers(made: Any):
         assert "script-src 'self'" in r.headers["content-security-policy"]
         assert "<script>" not in r.text
     assert c.get("/static/account.js").status_code == 200
+    assert c.get("/players/a/b").status_code == 200  # a name with a slash still has its page
+
+
+def test_a_username_with_a_slash_has_a_profile(made: Any):
+    """Names: the server's name rules allow "/", so the profile route takes it."""
+    _, c, _ = made
+    signup(c, "AC/DC")
+    assert c.get("/api/players/profile/AC%2FDC").json()["account"]["username"] == "AC/DC"
+    assert c.get("/api/players/profile/AC/DC").json()["account"]["username"] == "AC/DC"
+
+
+def test_expired_sessions_are_refused_and_swept(tmp_path: Path):
+    """Session lifetime: a session is refused once 30 days old, and sweep() forgets it."""
+    now = [1_800_000_000.0]
+    app, store, players = make_app(tmp_path, clock=lambda: now[0])
+    c = client(app)
+    signup(c, "Ana")
+    now[0] += 29 * 86400
+    assert me(c)["account"]["username"] == "Ana"
+    signup(client(app, "10.0.0.2"), "Bob")
+    now[0] += 2 * 86400
+    assert players.sweep() == 1  # Ana's; Bob's has 28 days left
+    assert me(c)["account"] is None
+    players.close()
+    store.close()

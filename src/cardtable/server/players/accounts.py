@@ -22,7 +22,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..lobby import LobbyError, clean_name
-from .store import AccountRow, AccountStore, NameTaken, SeatLink
+from .ports import PlayerData
+from .store import AccountRow, NameTaken, SeatLink
 
 T = TypeVar("T")
 
@@ -80,7 +81,7 @@ class Accounts:
     coroutines: the hash is worked out in a worker thread (:data:`HASHING_AT_ONCE` at a time),
     never on the event loop, and the store is used from the loop only."""
 
-    def __init__(self, store: AccountStore, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, store: PlayerData, hasher: PasswordHasher | None = None) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))

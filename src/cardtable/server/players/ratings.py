@@ -28,7 +28,8 @@ from typing import Any
 
 from ...core.game import Outcome
 from .accounts import Accounts
-from .store import AccountStore, RatingRow, ResultRow
+from .ports import PlayerData
+from .store import RatingRow, ResultRow
 
 PROVISIONAL_GAMES = 20
 """A rating is provisional for its first 20 rated games. Measured with openskill's Plackett–Luce
@@ -101,7 +102,7 @@ class Rated:
 
 
 class Ratings:
-    def __init__(self, store: AccountStore, accounts: Accounts) -> None:
+    def __init__(self, store: PlayerData, accounts: Accounts) -> None:
         self.store = store
         self.accounts = accounts
         from openskill.models import PlackettLuce

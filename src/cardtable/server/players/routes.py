@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..lobby import LobbyError
+from ..lobby import LobbyError, clean_name
 from ..protocol import MAX_FRAME
 from .accounts import Account
 from .service import Players
@@ -148,8 +148,10 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         data = await body(request)
         only(data, "username", "password")
         name = data.get("username")
-        key = name.casefold()[:100] if isinstance(name, str) else ""
-        # both limits are taken whatever the name is: a refusal says nothing about which names exist
+        # the name as the account is looked up (spelt with invisible characters, spaces or in
+        # another case it is still one name), and both limits are taken whatever the name is: a
+        # refusal says nothing about which names exist
+        key = clean_name(name, "").casefold()
         if not players.limits.login_address.take(_address(request)) or not players.limits.login_account.take(key):
             raise LobbyError(429, "rate_limited", "too many logins; wait a little")
         account = await players.accounts.authenticate(name, data.get("password"))
@@ -209,10 +211,10 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         Route("/api/players/logout", logout, methods=["POST"]),
         Route("/api/players/delete", delete, methods=["POST"]),
         Route("/api/players/seats", seats, methods=["POST"]),
-        Route("/api/players/profile/{username}", profile),
+        Route("/api/players/profile/{username:path}", profile),  # a name may hold a slash
         Route("/api/players/leaderboard/{game}", leaderboard),
         Route("/account", page("account")),
-        Route("/players/{username}", page("profile")),
+        Route("/players/{username:path}", page("profile")),
         Route("/leaderboard", page("leaderboard")),
         Route("/leaderboard/{game}", page("leaderboard")),
     ]

@@ -17,6 +17,7 @@ from ..ports import LogError
 from ..store import BadRow, SeatRow, token_hash
 from .accounts import Account, Accounts
 from .limits import Limits
+from .ports import PlayerData
 from .ratings import GAMES, Player, Rated, Ratings, rating_json
 from .sessions import Sessions
 from .store import AccountStore, SeatLink
@@ -42,13 +43,19 @@ REVIEWED = ("trash", "trex")
 
 class Players:
     """Accounts, sessions, results and ratings over one database ``path`` (the action log's
-    file will do). ``log``: the server's action log, read to check the seat tokens a new account
+    file will do), or any other ``store`` of the :class:`~cardtable.server.players.ports.PlayerData`
+    port. ``log``: the server's action log, read to check the seat tokens a new account
     brings and to rename a deleted account's seats. ``hasher``: argon2id parameters (the
     library's defaults unless given; the tests pass cheap ones)."""
 
-    def __init__(self, path: Path | str, *, log: ActionLog | None = None, hasher: PasswordHasher | None = None,
-                 limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
-        self.store = AccountStore(path)
+    def __init__(self, path: Path | str | None, *, log: ActionLog | None = None, hasher: PasswordHasher | None = None,
+                 limits: Limits | None = None, clock: Callable[[], float] = time.time,
+                 store: PlayerData | None = None) -> None:
+        if store is None:
+            if path is None:
+                raise ValueError("Players needs a database path or a store")
+            store = AccountStore(path)
+        self.store: PlayerData = store
         self.log = log
         self.clock = clock
         self.accounts = Accounts(self.store, hasher)
@@ -59,6 +66,11 @@ class Players:
 
     def close(self) -> None:
         self.store.close()
+
+    def sweep(self) -> int:
+        """Forget the sessions that have expired (the server's sweeper may call it now and then;
+        an expired session is refused whether or not it was swept). How many went."""
+        return self.store.drop_expired(self.clock())
 
     def address_digest(self, address: str) -> str:
         """What is kept of an address: keyed (a copy of the database alone does not give the

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 
 from ..store import token_hash
-from .store import AccountStore
+from .ports import PlayerData
 
 SESSION_DAYS = 30.0
 COOKIE = "ct_session"
@@ -31,7 +31,7 @@ CSRF_HEADER = "x-csrf-token"
 
 
 class Sessions:
-    def __init__(self, store: AccountStore, clock: Callable[[], float] = time.time,
+    def __init__(self, store: PlayerData, clock: Callable[[], float] = time.time,
                  days: float = SESSION_DAYS) -> None:
         self.store = store
         self.clock = clock

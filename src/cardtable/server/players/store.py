@@ -1,11 +1,12 @@
 """What the players layer keeps: accounts, sessions, account→seat links, results and ratings.
 
-:class:`AccountStore` is the SQLite adapter (the standard library's ``sqlite3``, WAL journal), and
-the only module of the players layer that knows SQL. Its tables are named ``player_*``, so it may
+:class:`AccountStore` is the SQLite adapter (the standard library's ``sqlite3``, WAL journal) of
+the port :class:`~cardtable.server.players.ports.PlayerData`, and the only module of the players
+layer that knows SQL. Its tables are named ``player_*``, so it may
 share the database file of the action log (:class:`cardtable.server.store.Store`) or have a file
 of its own. Every method is one short statement or one transaction, committed when it returns;
 every database error leaves as :class:`AccountStoreError` (nothing half-written), so a second
-adapter (a shared database for several server processes) needs only the methods below.
+adapter (a shared database for several server processes) needs only the port's methods.
 
 Nothing secret is kept as given: a password is an argon2id hash (``accounts.py``), a session id a
 SHA-256 digest, an address a keyed digest (:meth:`AccountStore.secret`).
@@ -270,11 +271,6 @@ class AccountStore:
     def seat_links(self, table_id: str) -> dict[int, SeatLink]:
         rows = self.db.execute(f"SELECT {_LINK} FROM player_seats WHERE table_id = ?", (table_id,)).fetchall()
         return {int(r[1]): SeatLink(*r) for r in rows}
-
-    @_errors
-    def links_of(self, account_id: int) -> list[SeatLink]:
-        rows = self.db.execute(f"SELECT {_LINK} FROM player_seats WHERE account_id = ?", (account_id,)).fetchall()
-        return [SeatLink(*r) for r in rows]
 
     # ------------------------------------------------------------- results and ratings
     @_errors

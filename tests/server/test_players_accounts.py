@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +165,42 @@ def test_a_store_that_cannot_be_used_raises_its_one_error_type(tmp_path: Path):
         other.close()
     assert store.account_named("person", "eve") is None
     store.close()
+
+
+class GatedHasher(PasswordHasher):
+    """Hashes that wait for a gate, so the test holds the hashing threads busy."""
+
+    def __init__(self) -> None:
+        super().__init__(time_cost=1, memory_cost=8, parallelism=1)
+        self.gate = threading.Event()
+        self.started = threading.Semaphore(0)
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> bool:
+        self.started.release()
+        assert self.gate.wait(90)
+        return super().verify(hash, password)
+
+
+def test_hashing_work_is_bounded_and_off_the_event_loop(store: AccountStore):
+    """Hashing flood: two hashes run at once in worker threads (the event loop keeps turning while
+    they run); past the queue's bound a login is answered 503 busy at once, without a hash."""
+    hasher = GatedHasher()
+    accounts = Accounts(store, hasher)
+    accounts.queue = 4
+
+    async def main() -> list[Any]:
+        logins = [asyncio.ensure_future(accounts.authenticate("Nobody", "password1")) for _ in range(4)]
+        ticks = 0
+        for _ in range(2):  # both hashing threads start; the loop is not blocked meanwhile
+            while not hasher.started.acquire(blocking=False):
+                await asyncio.sleep(0.01)
+                ticks += 1
+                assert ticks < 9000
+        with pytest.raises(LobbyError) as err:
+            await accounts.authenticate("Nobody", "password1")
+        assert (err.value.status, err.value.code) == (503, "busy")
+        hasher.gate.set()
+        return await asyncio.gather(*logins, return_exceptions=True)
+
+    answers = run(main())
+    assert [a.code for a in answers] == ["bad_login"] * 4

@@ -198,3 +198,16 @@ def test_seat_players_rates_the_person_not_the_stand_in(players: Players):
                           abandoned_seats=[1])
     assert players.store.rating(bob, "trex").games == 1  # type: ignore[union-attr]
     assert players.accounts.named("medium") is None  # the stand-in was not rated
+
+
+def test_partnership_team_of_an_abandoner_ranks_last(players: Players):
+    """Abandoning in partnership Trex: the abandoner's team ranks last even if its total won, so
+    the other team's ratings rise."""
+    ids = [person(players, n) for n in ("Ana", "Bob", "Cleo", "Dan")]
+    outcome, view = finished("trex", "partnership", 3)
+    winner = outcome.winners[0]
+    players.record_result("p1", "trex", ids, outcome, abandoned_seats=[winner], view=view)
+    for seat, account in enumerate(ids):
+        row = players.store.rating(account, "trex")
+        assert row is not None
+        assert (row.mu < 25.0) == (seat % 2 == winner % 2), (seat, winner, row.mu)

@@ -35,6 +35,9 @@ megabyte of password is only a way to make the server work)."""
 
 HASHING_AT_ONCE = 2
 """argon2 hashes worked out at once (each takes 64 MiB by default): more requests wait their turn."""
+HASHING_QUEUE = 32
+"""Requests that may wait for a hash; past it a login or sign-up is answered ``503 busy`` at once,
+so logins from many addresses cannot pile up unbounded work (each address is limited too)."""
 
 BAD_LOGIN = "wrong username or password"
 """The one answer to a login that fails, whichever half was wrong."""
@@ -86,10 +89,18 @@ class Accounts:
         self.hasher = hasher or PasswordHasher()
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.queue = HASHING_QUEUE
+        self._waiting = 0
 
     async def _work(self, fn: Callable[..., T], *args: Any) -> T:
-        async with self._hashing:
-            return await asyncio.to_thread(fn, *args)
+        if self._waiting >= self.queue:
+            raise LobbyError(503, "busy", "the server is busy; try again in a moment")
+        self._waiting += 1
+        try:
+            async with self._hashing:
+                return await asyncio.to_thread(fn, *args)
+        finally:
+            self._waiting -= 1
 
     async def create(self, username: Any, password: Any) -> Account:
         name = username_of(username)

@@ -63,6 +63,9 @@ def test_session_cookie_is_httponly_samesite_strict_and_secure_over_https(tmp_pa
     cookie = r.headers["set-cookie"]
     assert cookie.startswith(f"{SECURE_COOKIE}=") and "Secure" in cookie and "HttpOnly" in cookie
     assert me(s)["account"]["username"] == "Ana"
+    planted = client(app2, base_url="https://testserver")  # a plain cookie set over http or by a subdomain
+    planted.cookies.set(COOKIE, s.cookies[SECURE_COOKIE], domain="testserver.local")
+    assert me(planted)["account"] is None  # over https only the __Host- cookie is a session
     for p, st in ((players, store), (players2, store2)):
         p.close()
         st.close()

@@ -10,7 +10,8 @@ from .accounts import Account, Accounts
 from .ratings import PROVISIONAL_GAMES, result_ranks
 from .routes import player_routes
 from .service import Players
+from .sessions import session_cookie
 from .store import AccountStore, AccountStoreError
 
 __all__ = ["PROVISIONAL_GAMES", "Account", "AccountStore", "AccountStoreError", "Accounts", "Players", "player_routes",
-           "result_ranks"]
+           "result_ranks", "session_cookie"]

@@ -37,7 +37,7 @@ from ..lobby import LobbyError, clean_name
 from ..protocol import MAX_FRAME
 from .accounts import Account
 from .service import Players
-from .sessions import COOKIE, CSRF_HEADER, SECURE_COOKIE
+from .sessions import COOKIE, CSRF_HEADER, SECURE_COOKIE, session_cookie
 from .store import AccountStoreError
 
 WEB = Path(str(resources.files("cardtable").joinpath("web")))
@@ -64,7 +64,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         return secure if secure is not None else request.url.scheme == "https"
 
     def cookie_of(request: Request) -> str | None:
-        return request.cookies.get(SECURE_COOKIE) or request.cookies.get(COOKIE)
+        return session_cookie(request.cookies, is_secure(request))
 
     async def body(request: Request) -> dict[str, Any]:
         if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):

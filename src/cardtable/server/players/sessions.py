@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..store import token_hash
 from .ports import PlayerData
@@ -28,6 +28,12 @@ SESSION_DAYS = 30.0
 COOKIE = "ct_session"
 SECURE_COOKIE = "__Host-ct_session"
 CSRF_HEADER = "x-csrf-token"
+
+
+def session_cookie(cookies: Mapping[str, str], https: bool) -> str | None:
+    """The session id a request carries: over https only the ``__Host-`` cookie counts, so a
+    plain cookie planted over http (or by a sibling subdomain) never passes for a session."""
+    return cookies.get(SECURE_COOKIE if https else COOKIE)
 
 
 class Sessions:

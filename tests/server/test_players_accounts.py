@@ -117,9 +117,9 @@ def test_account_deletion_keeps_the_games_under_an_anonymous_label(store: Accoun
     accounts = Accounts(store, CHEAP)
     ana = run(accounts.create("Ana", "password1"))
     bob = run(accounts.create("Bob", "password1"))
-    store.link_seat("t1", 0, ana.id, None)
-    store.link_seat("t2", 1, ana.id, None)
-    store.link_seat("t1", 1, bob.id, None)
+    store.link_seat("t1", 0, ana.id, None, None)
+    store.link_seat("t2", 1, ana.id, None, None)
+    store.link_seat("t1", 1, bob.id, None, None)
     store.add_session("digest", ana.id, 0.0, 1e12)
     with pytest.raises(LobbyError):
         run(accounts.delete(ana, "wrong password"))

@@ -99,8 +99,8 @@ def operator(app: Any, players: Any, name: str) -> Any:
 
 
 def meet(players: Any, table: str, a: int, b: int, addresses: tuple[str, str], rated: bool = True) -> None:
-    players.link_seat(a, table, 0, addresses[0])
-    players.link_seat(b, table, 1, addresses[1])
+    players.link_seat(a, table, 0, address=addresses[0])
+    players.link_seat(b, table, 1, address=addresses[1])
     players.record_result(table, "spit", [a, b], Outcome((0.0, 1.0), (1,), "SP-25"), rated=rated)
 
 
@@ -133,15 +133,25 @@ def test_meeting_flag_two_accounts_from_one_address_in_rated_games(made: Any):
     assert op.get("/api/players/profile/Ana").json()["flags"] == []
 
 
-def test_seats_link_once_and_record_result_keeps_the_first_link(made: Any):
-    """Seat links: a seat keeps the account that first sat there (a later claim of another account
-    with the same seat does not take it over)."""
+def test_a_seat_link_belongs_to_the_token_that_holds_the_seat(made: Any):
+    """Seat links: a seat keeps the account that first sat there; a person who sits after the
+    first left it before the start (another token) takes the link over, and a link whose token
+    is no longer the seat's is not taken for its holder when the result is recorded."""
+    from cardtable.server.store import SeatRow, token_hash
+
     app, c, players, _ = made
     signup(c, "Ana")
     signup(client(app, "10.0.0.2"), "Bob")
     ana, bob = players.accounts.named("Ana").id, players.accounts.named("Bob").id
-    assert players.link_seat(ana, "t1", 0, "192.0.2.1")
-    assert not players.link_seat(bob, "t1", 0, "192.0.2.2")
+    assert players.link_seat(ana, "t1", 0, token="token-of-ana", address="192.0.2.1")
+    assert not players.link_seat(bob, "t1", 0, token="token-of-ana")  # the same holder: the first link stays
     assert players.seat_accounts("t1", 2) == [ana, None]
+    assert players.link_seat(bob, "t1", 0, token="token-of-bob")  # Ana left before the start, Bob sat
+    assert players.seat_accounts("t1", 2) == [bob, None]
+    players.link_seat(ana, "t2", 0, token="token-of-ana")  # the lobby forgot to unlink: Cleo sits, no account
+    seats = [SeatRow(0, "human", "Cleo", token_hash("token-of-cleo")), SeatRow(1, "bot", "hard")]
+    assert players.seat_players("t2", seats) == [None, "hard"]
+    players.unlink_seat("t1", 0)
+    assert players.seat_accounts("t1", 2) == [None, None]
     r = c.post("/api/players/seats", json={"seats": []}, headers=JSON)
     assert r.json()["error"] == "csrf"

@@ -186,12 +186,12 @@ def test_seat_accounts_must_match_the_seats(players: Players):
 def test_seat_players_rates_the_person_not_the_stand_in(players: Players):
     """Abandoning: a person who left keeps their seat's link, so the stand-in bot that finished
     the game is not rated in their place; bots sat from the start are rated by level."""
-    from cardtable.server.store import SeatRow
+    from cardtable.server.store import SeatRow, token_hash
 
     ana, bob = person(players, "Ana"), person(players, "Bob")
-    players.link_seat(ana, "t1", 0, "192.0.2.1")
-    players.link_seat(bob, "t1", 1, "192.0.2.2")
-    seats = [SeatRow(0, "human", "Ana"), SeatRow(1, "bot", "medium"),  # Bob left: a stand-in plays seat 1
+    players.link_seat(ana, "t1", 0, token="a", address="192.0.2.1")
+    players.link_seat(bob, "t1", 1, token="b", address="192.0.2.2")
+    seats = [SeatRow(0, "human", "Ana", token_hash("a")), SeatRow(1, "bot", "medium"),  # Bob left: a stand-in
              SeatRow(2, "bot", "hard"), SeatRow(3, "human", "x")]
     assert players.seat_players("t1", seats) == [ana, bob, "hard", None]
     players.record_result("t1", "trex", players.seat_players("t1", seats), Outcome((9.0, 5.0, 1.0, 0.0), (0,), "x"),

@@ -129,7 +129,7 @@ class Ratings:
             account = self.accounts.bot(who).id if isinstance(who, str) else who
             ids.append(account)
             if account is not None:
-                self.store.link_seat(table_id, s, account, None)  # a seat the lead did not link at sitting
+                self.store.link_seat(table_id, s, account, None, None)  # a seat not linked at sitting
         when = time.time() if finished is None else finished
         result = ResultRow(table_id, game, rated, when, tuple(ranks), tuple(sorted(set(abandoned_seats))),
                            outcome.reason)

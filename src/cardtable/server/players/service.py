@@ -83,11 +83,17 @@ class Players:
         account_id = self.sessions.account_id(session_id)
         return None if account_id is None else self.accounts.get(account_id)
 
-    def link_seat(self, account_id: int, table_id: str, seat: int, address: str | None = None) -> bool:
+    def link_seat(self, account_id: int, table_id: str, seat: int, *, token: str | None = None,
+                  address: str | None = None) -> bool:
         """``account_id`` sits at ``seat`` of ``table_id`` (call it when a logged-in person sits:
-        ``address`` is theirs, kept as a digest for the meeting flag). A seat keeps its first link."""
+        ``token`` is the seat token the sit gave, ``address`` theirs, kept as a digest for the
+        meeting flag). A seat keeps its first link unless linked again with another token."""
         digest = None if address is None else self.address_digest(address)
-        return self.store.link_seat(table_id, seat, account_id, digest)
+        return self.store.link_seat(table_id, seat, account_id, digest, None if token is None else token_hash(token))
+
+    def unlink_seat(self, table_id: str, seat: int) -> None:
+        """The seat's holder left it before the start, or the host freed it: nobody's any more."""
+        self.store.drop_link(table_id, seat)
 
     def seat_accounts(self, table_id: str, seats: int) -> list[int | None]:
         """Each seat's account (``None``: nobody's), for :meth:`record_result`."""
@@ -97,12 +103,15 @@ class Players:
     def seat_players(self, table_id: str, seats: Sequence[SeatRow]) -> list[Player]:
         """Who held each of a finished table's ``seats`` (its :class:`SeatRow` list), for
         :meth:`record_result`: the account linked to the seat (a person who left keeps the link,
-        so the stand-in bot that finished for them is not rated in their place), else a bot's
-        level, else ``None``."""
+        so the stand-in bot that finished for them is not rated in their place; a link made with
+        another token than the seat's is not the seat's holder's), else a bot's level, else
+        ``None``."""
         links = self.store.seat_links(table_id)
         out: list[Player] = []
         for s in seats:
             link = links.get(s.seat)
+            if link is not None and link.token and s.token_hash and link.token != s.token_hash:
+                link = None  # linked by someone who left before the start; another person holds it now
             if link is not None and link.account_id is not None:
                 out.append(link.account_id)
             else:
@@ -143,7 +152,8 @@ class Players:
             held = row.seats[seat].token_hash
             if row.seats[seat].kind != "human" or held is None:
                 continue
-            if hmac.compare_digest(held, token_hash(token)) and self.link_seat(account.id, table_id, seat, address):
+            if hmac.compare_digest(held, token_hash(token)) and self.link_seat(account.id, table_id, seat,
+                                                                                   token=token, address=address):
                 linked.append({"table": table_id, "seat": seat})
         return linked
 

@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS player_seats (
     label TEXT,
     address TEXT,
     linked REAL NOT NULL,
+    token TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE INDEX IF NOT EXISTS player_seats_by_account ON player_seats(account_id);
@@ -113,13 +114,15 @@ class AccountRow:
 @dataclass(frozen=True)
 class SeatLink:
     """A seat of a table and who played it: an account, or (``account_id`` None) the anonymous
-    ``label`` of a deleted account."""
+    ``label`` of a deleted account; ``token``: the digest of the seat token it was linked with
+    (``None``: linked without one, when the result was recorded)."""
 
     table_id: str
     seat: int
     account_id: int | None
     label: str | None
     address: str | None
+    token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,7 @@ class AccountStore:
             for table in ("player_sessions", "player_ratings", "player_history"):
                 db.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             db.execute("DELETE FROM player_accounts WHERE id = ?", (account_id,))
-        return [SeatLink(r[0], r[1], None, label, r[4]) for r in rows]
+        return [SeatLink(r[0], r[1], None, label, r[4], r[5]) for r in rows]
 
     # ------------------------------------------------------------- sessions
     @_errors
@@ -260,12 +263,22 @@ class AccountStore:
 
     # ------------------------------------------------------------- seats
     @_errors
-    def link_seat(self, table_id: str, seat: int, account_id: int, address: str | None) -> bool:
-        """``account_id`` played ``seat`` of ``table_id`` (from ``address``, a digest); a seat
-        already linked keeps its first link. Whether this call made the link."""
-        cur = self.db.execute("INSERT OR IGNORE INTO player_seats VALUES (?, ?, ?, NULL, ?, ?)",
-                              (table_id, seat, account_id, address, time.time()))
+    def link_seat(self, table_id: str, seat: int, account_id: int, address: str | None, token: str | None) -> bool:
+        """``account_id`` played ``seat`` of ``table_id`` (from ``address``, a digest), holding the
+        seat token whose digest is ``token``. A seat linked with another token (a new person sat
+        after the first left it before the start) is linked anew; otherwise the first link stays.
+        Whether this call made or changed the link."""
+        cur = self.db.execute(
+            "INSERT INTO player_seats VALUES (?, ?, ?, NULL, ?, ?, ?) ON CONFLICT(table_id, seat) DO UPDATE"
+            " SET account_id = excluded.account_id, label = NULL, address = excluded.address,"
+            " linked = excluded.linked, token = excluded.token"
+            " WHERE excluded.token IS NOT NULL AND player_seats.token IS NOT excluded.token",
+            (table_id, seat, account_id, address, time.time(), token))
         return cur.rowcount == 1
+
+    @_errors
+    def drop_link(self, table_id: str, seat: int) -> None:
+        self.db.execute("DELETE FROM player_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
 
     @_errors
     def seat_links(self, table_id: str) -> dict[int, SeatLink]:
@@ -360,7 +373,7 @@ class AccountStore:
 
 _ACCOUNT = "id, kind, username, password, operator, created"
 _ACCOUNT_A = "a.id, a.kind, a.username, a.password, a.operator, a.created"
-_LINK = "table_id, seat, account_id, label, address"
+_LINK = "table_id, seat, account_id, label, address, token"
 _RESULT = "table_id, game, rated, finished, ranks, abandoned, reason"
 _RESULT_R = "r.table_id, r.game, r.rated, r.finished, r.ranks, r.abandoned, r.reason"
 

@@ -1,0 +1,56 @@
+"""Rate limits keyed by an address or an account name, made of the server's own
+:class:`~cardtable.server.protocol.TokenBucket` (the lobby's per-address limits are the same
+buckets)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..protocol import TokenBucket
+
+MAX_KEYS = 10_000
+"""Keys kept per limit; past it the limit starts afresh (as the lobby's per-address buckets do),
+so a flood of made-up keys cannot fill the memory."""
+
+
+class KeyedLimit:
+    """``rate`` a second with bursts of ``burst``, for each key on its own."""
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str) -> bool:
+        """One of ``key``'s tokens, if it has one left."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= MAX_KEYS:
+                self.buckets.clear()
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.take()
+
+
+class Limits:
+    """The players layer's limits (each ``(rate per second, burst)``):
+
+    - ``login_address``: logins from one address, whatever the name: 10 at once, then one every
+      6 seconds;
+    - ``login_account``: logins naming one username, from anywhere, whether or not it exists (so a
+      refusal tells nothing about which names exist): 5 at once, then one a minute;
+    - ``signup_address``: accounts made from one address: 5 at once, then one every 5 minutes;
+    - ``account_address``: other changes (logout, delete, linking seats) from one address: 20 at
+      once, then one a second.
+    """
+
+    def __init__(self, *, login_address: tuple[float, float] = (1 / 6, 10),
+                 login_account: tuple[float, float] = (1 / 60, 5),
+                 signup_address: tuple[float, float] = (1 / 300, 5),
+                 account_address: tuple[float, float] = (1.0, 20),
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.login_address = KeyedLimit(*login_address, clock=clock)
+        self.login_account = KeyedLimit(*login_account, clock=clock)
+        self.signup_address = KeyedLimit(*signup_address, clock=clock)
+        self.account_address = KeyedLimit(*account_address, clock=clock)

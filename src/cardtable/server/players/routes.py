@@ -1,0 +1,220 @@
+"""The players' HTTP routes (JSON API and pages), for the server's app to mount.
+
+=========================================  ======  ===============================================
+path                                       method  what
+=========================================  ======  ===============================================
+``/api/players/me``                        GET     ``{"account": {...} | null, "csrf": str | null}``
+``/api/players/signup``                    POST    ``{username, password, seats?}`` → 201, logged in
+``/api/players/login``                     POST    ``{username, password}`` → logged in (new session)
+``/api/players/logout``                    POST    the session ends server-side (CSRF)
+``/api/players/delete``                    POST    ``{password}``: the account goes (CSRF)
+``/api/players/seats``                     POST    ``{seats}``: link kept seat tokens (CSRF)
+``/api/players/profile/{username}``        GET     :meth:`Players.profile`
+``/api/players/leaderboard/{game}``        GET     :meth:`Players.leaderboard`
+``/account``, ``/players/{username}``,     GET     the pages (``web/account.html`` and the others)
+``/leaderboard``, ``/leaderboard/{game}``
+=========================================  ======  ===============================================
+
+``seats`` is ``[{"table", "seat", "token"}]``: the seat tokens the page kept, linked to the
+account when the action log holds their digests. Every POST passes the server's Origin rule
+(:func:`cardtable.server.app.origin_allowed`) and must be JSON (a form of another site cannot
+send it); the ones of a session also carry its CSRF token in ``X-CSRF-Token``. Errors are
+``{"error": code, "message": text}`` as in the lobby.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..lobby import LobbyError, clean_name
+from ..protocol import MAX_FRAME
+from .accounts import Account
+from .service import Players
+from .sessions import COOKIE, CSRF_HEADER, SECURE_COOKIE, session_cookie
+from .store import AccountStoreError
+
+WEB = Path(str(resources.files("cardtable").joinpath("web")))
+PAGES = {"account": "account.html", "profile": "profile.html", "leaderboard": "leaderboard.html"}
+
+
+def _error(exc: LobbyError) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secure: bool | None = None) -> list[Route]:
+    """The routes over ``players``. ``allow_origins``: as the app's (``--allow-origin``).
+    ``secure``: cookies marked ``Secure`` (``None``: when the request came over https, which
+    uvicorn sees behind a trusted proxy)."""
+    from ..app import origin_allowed, parse_body  # the app's own rules (imported here: app.py mounts these routes)
+
+    allow = frozenset(allow_origins)
+
+    def is_secure(request: Request) -> bool:
+        return secure if secure is not None else request.url.scheme == "https"
+
+    def cookie_of(request: Request) -> str | None:
+        return session_cookie(request.cookies, is_secure(request))
+
+    async def body(request: Request) -> dict[str, Any]:
+        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
+            raise LobbyError(403, "origin", "origin not allowed")
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            raise LobbyError(415, "not_json", "send JSON (Content-Type: application/json)")
+        raw = b""
+        async for chunk in request.stream():  # no more than the cap, whatever the headers say
+            raw += chunk
+            if len(raw) > MAX_FRAME:
+                raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
+        data = parse_body(raw)
+        if not isinstance(data, dict):
+            raise LobbyError(400, "bad_json", "the body is a JSON object")
+        return data
+
+    def only(data: dict[str, Any], *keys: str) -> None:
+        if set(data) - set(keys):
+            raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(keys)}")
+
+    def session(request: Request) -> tuple[str, Account]:
+        """The request's live session and account, its CSRF token checked (for a change)."""
+        raw = cookie_of(request)
+        account = players.account_for(raw)
+        if raw is None or account is None:
+            raise LobbyError(401, "no_session", "log in first")
+        if not players.sessions.csrf_ok(raw, request.headers.get(CSRF_HEADER)):
+            raise LobbyError(403, "csrf", "the request lacks this session's CSRF token")
+        return raw, account
+
+    def logged_in(account: Account, request: Request, status: int = 200, **extra: Any) -> Response:
+        """A new session for ``account`` (whatever session the request carried ends: no fixation)."""
+        players.sessions.end(cookie_of(request))
+        raw = players.sessions.start(account.id)
+        response = JSONResponse({"account": account.public(), "csrf": players.sessions.csrf(raw), **extra},
+                                status_code=status)
+        secure_now = is_secure(request)
+        response.set_cookie(SECURE_COOKIE if secure_now else COOKIE, raw, max_age=int(players.sessions.lifetime),
+                            path="/", secure=secure_now, httponly=True, samesite="strict")
+        return response
+
+    def logged_out(request: Request, payload: dict[str, Any]) -> Response:
+        response = JSONResponse(payload)
+        for name in (COOKIE, SECURE_COOKIE):
+            if name in request.cookies:
+                response.delete_cookie(name, path="/", secure=name == SECURE_COOKIE, httponly=True, samesite="strict")
+        return response
+
+    def handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def run(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except LobbyError as exc:
+                return _error(exc)
+            except AccountStoreError:
+                return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
+                                    status_code=503)
+        return run
+
+    @handler
+    async def me(request: Request) -> Response:
+        raw = cookie_of(request)
+        account = players.account_for(raw)
+        if raw is None or account is None:
+            return JSONResponse({"account": None, "csrf": None})
+        return JSONResponse({"account": account.public(), "csrf": players.sessions.csrf(raw)})
+
+    @handler
+    async def signup(request: Request) -> Response:
+        data = await body(request)
+        only(data, "username", "password", "seats")
+        if not players.limits.signup_address.take(_address(request)):
+            raise LobbyError(429, "rate_limited", "too many new accounts from this address; wait a little")
+        claims = players.seat_claims(data.get("seats", []))  # checked before the account is made
+        account = await players.accounts.create(data.get("username"), data.get("password"))
+        linked = players.claim_seats(account, claims, _address(request))
+        return logged_in(account, request, 201, linked=linked)
+
+    @handler
+    async def login(request: Request) -> Response:
+        data = await body(request)
+        only(data, "username", "password")
+        name = data.get("username")
+        # the name as the account is looked up (spelt with invisible characters, spaces or in
+        # another case it is still one name), and both limits are taken whatever the name is: a
+        # refusal says nothing about which names exist
+        key = clean_name(name, "").casefold()
+        if not players.limits.login_address.take(_address(request)) or not players.limits.login_account.take(key):
+            raise LobbyError(429, "rate_limited", "too many logins; wait a little")
+        account = await players.accounts.authenticate(name, data.get("password"))
+        return logged_in(account, request)
+
+    @handler
+    async def logout(request: Request) -> Response:
+        await body(request)
+        raw, _ = session(request)
+        players.sessions.end(raw)
+        return logged_out(request, {"account": None})
+
+    @handler
+    async def delete(request: Request) -> Response:
+        data = await body(request)
+        only(data, "password")
+        _, account = session(request)
+        if not players.limits.account_address.take(_address(request)):
+            raise LobbyError(429, "rate_limited", "too many requests; wait a little")
+        links = await players.delete(account, data.get("password"))
+        return logged_out(request, {"account": None, "anonymized": len(links)})
+
+    @handler
+    async def seats(request: Request) -> Response:
+        data = await body(request)
+        only(data, "seats")
+        _, account = session(request)
+        if not players.limits.account_address.take(_address(request)):
+            raise LobbyError(429, "rate_limited", "too many requests; wait a little")
+        claims = players.seat_claims(data.get("seats"))
+        return JSONResponse({"linked": players.claim_seats(account, claims, _address(request))})
+
+    def page_number(request: Request) -> int:
+        raw = request.query_params.get("page", "0")
+        if not raw.isdigit() or len(raw) > 6:
+            raise LobbyError(400, "bad_page", "page is a whole number")
+        return int(raw)
+
+    @handler
+    async def profile(request: Request) -> Response:
+        viewer = players.account_for(cookie_of(request))
+        return JSONResponse(players.profile(request.path_params["username"], viewer, page_number(request)))
+
+    @handler
+    async def leaderboard(request: Request) -> Response:
+        return JSONResponse(players.leaderboard(request.path_params["game"], page_number(request)))
+
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def serve(request: Request) -> Response:
+            return FileResponse(WEB / PAGES[name], headers={"Cache-Control": "no-cache"})
+        return serve
+
+    return [
+        Route("/api/players/me", me),
+        Route("/api/players/signup", signup, methods=["POST"]),
+        Route("/api/players/login", login, methods=["POST"]),
+        Route("/api/players/logout", logout, methods=["POST"]),
+        Route("/api/players/delete", delete, methods=["POST"]),
+        Route("/api/players/seats", seats, methods=["POST"]),
+        Route("/api/players/profile/{username:path}", profile),  # a name may hold a slash
+        Route("/api/players/leaderboard/{game}", leaderboard),
+        Route("/account", page("account")),
+        Route("/players/{username:path}", page("profile")),
+        Route("/leaderboard", page("leaderboard")),
+        Route("/leaderboard/{game}", page("leaderboard")),
+    ]

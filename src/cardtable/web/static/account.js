@@ -1,0 +1,175 @@
+// The players' pages: the account page (sign up, log in, log out, delete) and, exported for
+// profile.js and leaderboard.js, what the three pages share: the DOM builder, the JSON API with
+// the session's CSRF token, the header's links and the language menu. Text from the server is
+// always set as text, never as HTML.
+import { digits, loadLang, preferredLang, t } from "./i18n.js";
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// `el`'s children replaced by `children` (lists flattened, null and false left out, as h() does).
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+  return el;
+}
+
+// The catalog's words for the errors a person can mend; any other error shows the server's message.
+const ERRORS = {
+  bad_login: "web.players.error.bad_login",
+  name_taken: "web.players.error.name_taken",
+  bad_username: "web.players.error.bad_username",
+  bad_password: "web.players.error.bad_password",
+  rate_limited: "web.players.error.rate_limited",
+  no_player: "web.players.no_player",
+};
+
+export class ApiError extends Error {
+  constructor(code, message, status) { super(message); this.code = code; this.status = status; }
+  get text() { return ERRORS[this.code] ? t(ERRORS[this.code]) : this.message; }
+}
+
+// The session as the server knows it: {account, csrf}. Every change sends the CSRF token.
+export const session = { account: null, csrf: null };
+
+export async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", body: JSON.stringify(body),
+    headers: { "Content-Type": "application/json", ...(session.csrf ? { "X-CSRF-Token": session.csrf } : {}) },
+  };
+  const r = await fetch(path, { credentials: "same-origin", ...init });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new ApiError(data.error || "http", data.message || r.statusText, r.status);
+  return data;
+}
+
+export async function refreshSession() {
+  const data = await api("/api/players/me");
+  session.account = data.account;
+  session.csrf = data.csrf;
+  return session;
+}
+
+export const profileLink = (name) => `/players/${encodeURIComponent(name)}`;
+
+// The seats this browser holds (the lobby keeps each as ct.seat.<table> = {seat, token}): a new
+// account brings them along, so the games just played stay with it.
+export function keptSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const m = /^ct\.seat\.([A-Za-z0-9_-]{1,64})$/.exec(key || "");
+    if (!m) continue;
+    let held = null;
+    try { held = JSON.parse(localStorage.getItem(key)); } catch { held = null; }
+    if (held && Number.isInteger(held.seat) && typeof held.token === "string") {
+      out.push({ table: m[1], seat: held.seat, token: held.token });
+    }
+  }
+  return out.slice(-50); // the server links at most 50 at once
+}
+
+// A date as the page's language writes it.
+export function when(seconds) {
+  return new Date(seconds * 1000).toLocaleDateString(document.documentElement.lang || "en",
+    { year: "numeric", month: "short", day: "numeric" });
+}
+
+export const number = (value) => digits(value);
+
+// The header's links (lobby, leaderboard, the account or its profile) and the language menu;
+// then `render(app)`.
+export async function boot(render) {
+  const langSel = document.getElementById("lang");
+  langSel.value = await loadLang(preferredLang());
+  langSel.addEventListener("change", () => { localStorage.setItem("ct.lang", langSel.value); location.reload(); });
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  await refreshSession().catch(() => null);
+  const nav = document.getElementById("players-nav");
+  const me = session.account;
+  const links = [h("a", { href: "/leaderboard", "data-testid": "nav-leaderboard" }, t("web.players.leaderboard")), " · "];
+  if (me) {
+    links.push(h("a", { href: profileLink(me.username), "data-testid": "nav-profile" }, me.username), " · ",
+      h("a", { href: "/account", "data-testid": "nav-account" }, t("web.players.account")));
+  } else links.push(h("a", { href: "/account", "data-testid": "nav-account" }, t("web.players.login")));
+  fill(nav, links);
+  await render(document.getElementById("app"));
+}
+
+// ----------------------------------------------------------------- the account page
+function field(name, label, type, autocomplete) {
+  const input = h("input", { name, type, autocomplete, required: true, "data-testid": `${name}` });
+  return [h("label", {}, label, " ", input), input];
+}
+
+function form(testid, title, fields, button, onsubmit, extra = null) {
+  const note = h("p", { class: "muted", role: "alert", "data-testid": `${testid}-error` });
+  const el = h("form", { class: "card-panel create players-form", "data-testid": testid, onsubmit: async (e) => {
+    e.preventDefault();
+    note.textContent = "";
+    const submit = el.querySelector("button[type=submit]");
+    submit.disabled = true;
+    try { await onsubmit(); } catch (err) {
+      note.textContent = err instanceof ApiError ? err.text : String(err);
+    } finally { submit.disabled = false; }
+  } }, h("h2", {}, title), fields, extra, h("button", { type: "submit", class: "primary", "data-testid": `${testid}-submit` }, button), note);
+  return el;
+}
+
+function loggedOut(app) {
+  const [signName, signNameInput] = field("username", t("web.players.username"), "text", "username");
+  const [signPass, signPassInput] = field("password", t("web.players.password"), "password", "new-password");
+  signPassInput.minLength = 8;
+  const kept = keptSeats();
+  const keep = h("input", { type: "checkbox", checked: true, "data-testid": "keep-games" });
+  const keepLabel = kept.length ? h("label", {}, keep, " ", t("web.players.keep_games", { n: number(kept.length) })) : null;
+  const signup = form("signup", t("web.players.signup"), [signName, signPass], t("web.players.signup"), async () => {
+    const data = await api("/api/players/signup", { username: signNameInput.value, password: signPassInput.value,
+      seats: kept.length && keep.checked ? kept : [] });
+    location.assign(profileLink(data.account.username));
+  }, keepLabel);
+  const [logName, logNameInput] = field("username", t("web.players.username"), "text", "username");
+  const [logPass, logPassInput] = field("password", t("web.players.password"), "password", "current-password");
+  const login = form("login", t("web.players.login"), [logName, logPass], t("web.players.login"), async () => {
+    const data = await api("/api/players/login", { username: logNameInput.value, password: logPassInput.value });
+    location.assign(profileLink(data.account.username));
+  });
+  fill(app, h("h1", { class: "table-head" }, t("web.players.account")), login, signup,
+    h("p", { class: "card-panel muted" }, t("web.players.optional")));
+}
+
+function loggedIn(app, me) {
+  const logout = h("button", { type: "button", "data-testid": "logout", onclick: async () => {
+    await api("/api/players/logout", {});
+    location.assign("/account");
+  } }, t("web.players.logout"));
+  const [pass, passInput] = field("password", t("web.players.password"), "password", "current-password");
+  const remove = form("delete", t("web.players.delete"), [h("p", { class: "muted" }, t("web.players.delete_note")), pass],
+    t("web.players.delete"), async () => {
+      await api("/api/players/delete", { password: passInput.value });
+      fill(app, h("p", { class: "card-panel", "data-testid": "deleted" }, t("web.players.deleted")));
+    });
+  fill(app, h("h1", { class: "table-head" }, t("web.players.account")),
+    h("section", { class: "card-panel" },
+      h("p", { "data-testid": "logged-in" }, t("web.players.logged_in", { name: me.username })),
+      h("p", {}, h("a", { href: profileLink(me.username), "data-testid": "my-profile" }, t("web.players.my_profile")), " ", logout)),
+    remove);
+}
+
+if (document.body.dataset.page === "account") {
+  boot((app) => {
+    document.title = `cardtable · ${t("web.players.account")}`;
+    return session.account ? loggedIn(app, session.account) : loggedOut(app);
+  });
+}

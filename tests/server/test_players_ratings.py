@@ -1,0 +1,213 @@
+"""Ratings: a game's result as ranks (winners first, then how close each seat came, abandoners
+last), openskill's Plackett–Luce updates (teams in partnership Trex, one rating for a bot at
+several seats), idempotence per table, provisional ratings, public bot ratings, leaderboards."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from openskill.models import PlackettLuce
+
+import cardtable
+from cardtable.core.game import Outcome
+from cardtable.server.players import Players
+from cardtable.server.players.ratings import PROVISIONAL_GAMES, result_ranks
+
+CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+def finished(name: str, preset: str, seed: int, **options: Any) -> tuple[Outcome, Any]:
+    """A whole game of random legal moves: its outcome and final spectator view."""
+    state = cardtable.load(name, preset=preset, **options).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(100_000):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    outcome = state.outcome()
+    assert outcome is not None
+    return outcome, state.view(None)
+
+
+@pytest.fixture
+def players(tmp_path: Path) -> Any:
+    p = Players(tmp_path / "players.sqlite3", hasher=CHEAP)
+    yield p
+    p.close()
+
+
+def person(players: Players, name: str) -> int:
+    return players.accounts.store.add_account("person", name, name.casefold(), None).id
+
+
+def test_trash_ranks_winner_then_smaller_layouts():
+    """Trash ranking: the winner first, then the smaller layout (TR-20: a hand won takes a slot)."""
+    for seed in range(5):
+        outcome, view = finished("trash", "standard", seed, players=3)
+        ranks = result_ranks("trash", outcome, view)
+        assert {ranks[s] for s in outcome.winners} == {1}
+        losers = [s for s in range(3) if s not in outcome.winners]
+        for a in losers:
+            for b in losers:
+                if view.sizes[a] < view.sizes[b]:
+                    assert ranks[a] < ranks[b], (seed, view.sizes, ranks)
+                if view.sizes[a] == view.sizes[b] and view.hands_won[a] == view.hands_won[b]:
+                    assert ranks[a] == ranks[b]
+
+
+def test_trex_ranks_by_total_and_reverse_scores_by_lowest():
+    """Trex ranking: the best total first; under reverse_scores (TX-V7) the lowest total."""
+    outcome, view = finished("trex", "standard", 3)
+    ranks = result_ranks("trex", outcome, view)
+    assert ranks == [1 + sum(1 for o in outcome.returns if o > x) for x in outcome.returns]
+    outcome, view = finished("trex", "standard", 3, reverse_scores=True)
+    ranks = result_ranks("trex", outcome, view)
+    assert ranks == [1 + sum(1 for o in outcome.returns if o < x) for x in outcome.returns]
+    assert ranks[outcome.winners[0]] == 1
+
+
+def test_partnership_trex_partners_share_a_rank():
+    """Partnership Trex (TX-V2): partners hold one total and share their rank."""
+    outcome, view = finished("trex", "partnership", 3)
+    ranks = result_ranks("trex", outcome, view)
+    assert ranks[0] == ranks[2] and ranks[1] == ranks[3] and sorted({ranks[0], ranks[1]}) == [1, 3]
+
+
+def test_spit_points_lowest_score_ranks_first():
+    """Spit points scoring (SP-V1, SP-26): the lowest cumulative score ranks first; otherwise
+    fewer cards held. The engine's outcome names the winner; the view orders the rest."""
+    view = SimpleNamespace(scoring="points", scores=(40, 12), cards_held=(3, 30))
+    assert result_ranks("spit", Outcome((0.0, 1.0), (1,), "SP-V1"), view) == [2, 1]
+    tie = Outcome((0.5, 0.5), (0, 1), "SP-26")
+    assert result_ranks("spit", tie, SimpleNamespace(scoring="points", scores=(50, 50), cards_held=(1, 9))) == [1, 1]
+    standard = SimpleNamespace(scoring="standard", scores=(0, 0), cards_held=(0, 20))
+    assert result_ranks("spit", Outcome((1.0, 0.0), (0,), "SP-25"), standard) == [1, 2]
+
+
+def test_an_abandoner_ranks_last_even_when_ahead():
+    """Abandoning: a player who leaves a rated game ranks last, whatever the score said."""
+    outcome = Outcome((100.0, -50.0, 20.0, -70.0), (0,), "best_total")
+    assert result_ranks("trex", outcome, abandoned=(0,)) == [4, 2, 1, 3]
+    assert result_ranks("trex", outcome, abandoned=(0, 2)) == [3, 1, 3, 2]
+
+
+def test_ratings_move_as_the_model_says_and_once_per_table(players: Players):
+    """Plackett–Luce: a rated Trex table of three people and a bot moves the four ratings exactly
+    as openskill computes them; recording the table again changes nothing (idempotent)."""
+    a, b, c = (person(players, n) for n in ("Ana", "Bob", "Cleo"))
+    outcome = Outcome((100.0, -50.0, 20.0, -70.0), (0,), "best_total")
+    first = players.record_result("t1", "trex", [a, b, c, "expert"], outcome)
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()] for _ in range(4)], ranks=[1, 3, 2, 4])
+    bot = players.accounts.bot("expert").id
+    for seat, account in enumerate((a, b, c, bot)):
+        after = first.changes[account][1]
+        assert after == pytest.approx((expected[seat][0].mu, expected[seat][0].sigma))
+        row = players.store.rating(account, "trex")
+        assert row is not None and row.games == 1
+    again = players.record_result("t1", "trex", [a, b, c, "expert"], Outcome((0.0,) * 4, (1,), "x"))
+    assert not again.new and again.ranks == (1, 3, 2, 4)
+    assert players.store.rating(a, "trex").games == 1  # type: ignore[union-attr]
+
+
+def test_partnership_is_rated_as_two_teams(players: Players):
+    """Partnership Trex rates teams: the same update as openskill's two teams of two."""
+    ids = [person(players, n) for n in ("Ana", "Bob", "Cleo", "Dan")]
+    outcome, view = finished("trex", "partnership", 3)
+    players.record_result("p1", "trex", ids, outcome, view=view)
+    model = PlackettLuce()
+    winners = 0 if 0 in outcome.winners else 1
+    teams = model.rate([[model.rating(), model.rating()], [model.rating(), model.rating()]],
+                       ranks=[1, 2] if winners == 0 else [2, 1])
+    for seat, account in enumerate(ids):
+        row = players.store.rating(account, "trex")
+        assert row is not None
+        assert row.mu == pytest.approx(teams[seat % 2][seat // 2].mu)
+
+
+def test_a_bot_at_three_seats_is_one_public_rating(players: Players):
+    """Bot ratings: three 'hard' bots at one table are one account, one game more, listed on the
+    leaderboard as a bot."""
+    ana = person(players, "Ana")
+    players.record_result("t1", "trex", [ana, "hard", "hard", "hard"],
+                          Outcome((10.0, 0.0, -5.0, -5.0), (0,), "best_total"))
+    hard = players.accounts.bot("hard")
+    row = players.store.rating(hard.id, "trex")
+    assert row is not None and row.games == 1 and row.mu < 25.0
+    board = players.leaderboard("trex")["rows"]
+    assert [(r["username"], r["kind"]) for r in board] == [("Ana", "person"), ("hard", "bot")]
+
+
+def test_provisional_for_the_first_games_and_history_kept(players: Players):
+    """Provisional ratings: marked so until PROVISIONAL_GAMES rated games; each game adds one
+    point to the account's history of that game."""
+    ana, bob = person(players, "Ana"), person(players, "Bob")
+    for k in range(PROVISIONAL_GAMES):
+        rating = players.ratings.rating(ana, "spit")
+        assert rating is None or rating["provisional"]
+        players.record_result(f"s{k}", "spit", [ana, bob], Outcome((1.0, 0.0), (0,), "SP-25"))
+    rating = players.ratings.rating(ana, "spit")
+    assert rating is not None and not rating["provisional"] and rating["games"] == PROVISIONAL_GAMES
+    history = players.store.history(ana, "spit")
+    assert [h.games for h in history] == list(range(1, PROVISIONAL_GAMES + 1))
+    assert all(x.mu < y.mu for x, y in itertools.pairwise(history))  # she won every game
+
+
+def test_a_casual_table_is_kept_but_rates_nobody(players: Players):
+    """Casual tables: the result is kept for the profiles; no rating moves."""
+    ana, bob = person(players, "Ana"), person(players, "Bob")
+    done = players.record_result("c1", "spit", [ana, bob], Outcome((1.0, 0.0), (0,), "SP-25"), rated=False)
+    assert done.new and done.changes == {}
+    assert players.store.rating(ana, "spit") is None
+    assert players.store.played(ana) == {"spit": (1, 1)}
+
+
+def test_a_guest_seat_is_rated_at_the_start_and_not_kept(players: Players):
+    """A seat without an account (None) takes part at the starting rating; nothing is stored for it."""
+    ana = person(players, "Ana")
+    players.record_result("g1", "spit", [ana, None], Outcome((0.0, 1.0), (1,), "SP-25"))
+    assert players.store.rating(ana, "spit").mu < 25.0  # type: ignore[union-attr]
+    assert len(players.leaderboard("spit")["rows"]) == 1
+
+
+def test_seat_accounts_must_match_the_seats(players: Players):
+    """Bad input: a seat list of the wrong length is refused and nothing is stored."""
+    with pytest.raises(ValueError):
+        players.record_result("x", "spit", [None], Outcome((1.0, 0.0), (0,), "SP-25"))
+    assert players.store.result("x") is None
+
+
+def test_seat_players_rates_the_person_not_the_stand_in(players: Players):
+    """Abandoning: a person who left keeps their seat's link, so the stand-in bot that finished
+    the game is not rated in their place; bots sat from the start are rated by level."""
+    from cardtable.server.store import SeatRow, token_hash
+
+    ana, bob = person(players, "Ana"), person(players, "Bob")
+    players.link_seat(ana, "t1", 0, token="a", address="192.0.2.1")
+    players.link_seat(bob, "t1", 1, token="b", address="192.0.2.2")
+    seats = [SeatRow(0, "human", "Ana", token_hash("a")), SeatRow(1, "bot", "medium"),  # Bob left: a stand-in
+             SeatRow(2, "bot", "hard"), SeatRow(3, "human", "x")]
+    assert players.seat_players("t1", seats) == [ana, bob, "hard", None]
+    players.record_result("t1", "trex", players.seat_players("t1", seats), Outcome((9.0, 5.0, 1.0, 0.0), (0,), "x"),
+                          abandoned_seats=[1])
+    assert players.store.rating(bob, "trex").games == 1  # type: ignore[union-attr]
+    assert players.accounts.named("medium") is None  # the stand-in was not rated
+
+
+def test_partnership_team_of_an_abandoner_ranks_last(players: Players):
+    """Abandoning in partnership Trex: the abandoner's team ranks last even if its total won, so
+    the other team's ratings rise."""
+    ids = [person(players, n) for n in ("Ana", "Bob", "Cleo", "Dan")]
+    outcome, view = finished("trex", "partnership", 3)
+    winner = outcome.winners[0]
+    players.record_result("p1", "trex", ids, outcome, abandoned_seats=[winner], view=view)
+    for seat, account in enumerate(ids):
+        row = players.store.rating(account, "trex")
+        assert row is not None
+        assert (row.mu < 25.0) == (seat % 2 == winner % 2), (seat, winner, row.mu)

@@ -1,0 +1,143 @@
+"""The players' pages in Chromium, on the server's app with the players' routes mounted (served by
+uvicorn in a thread of the test): sign up (keeping the games played in this browser), log out,
+log in, the profile with its rating chart and replay links, the leaderboard, in English, Spanish,
+Portuguese and Arabic, with no script or CSP error."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from cardtable.core.game import Outcome
+from tests.server.netserver import free_port
+from tests.server.players_fixtures import make_app
+
+from .conftest import SHOTS, sync_api
+
+
+def only_the_refused_login(errors: list[str]) -> list[str]:
+    """The page's errors less the one Chromium logs for the wrong password's 401 answer."""
+    refused = [e for e in errors if "status of 401" in e]
+    assert len(refused) == 1, errors
+    return [e for e in errors if e not in refused]
+
+
+class Served:
+    """The app under uvicorn on a free port, in a thread; stopped by :meth:`stop`."""
+
+    def __init__(self, tmp: Path) -> None:
+        import uvicorn
+
+        self.app, self.store, self.players = make_app(tmp)
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
+            time.sleep(0.05)
+        self.http = f"http://127.0.0.1:{self.port}"
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        r = httpx.post(self.http + path, json=body, timeout=30)
+        assert r.status_code < 300, r.text
+        return r.json()
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(60)
+        self.players.close()
+        self.store.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path, browser: Any) -> Iterator[Served]:
+    s = Served(tmp_path)
+    yield s
+    s.stop()
+
+
+def test_signup_login_profile_in_the_browser(served: Served, watched: Any):
+    """Sign up keeping the game played in this browser (its seat token), see the profile, log
+    out, fail a login with a wrong password (one message for any mistake), log in, and read the
+    profile's rating chart and replay link, then the leaderboard."""
+    table = served.post("/api/tables", {"game": "spit", "preset": "standard"})["table"]["id"]
+    token = served.post(f"/api/tables/{table}/sit", {"seat": 0, "name": "Ana"})["token"]
+    w = watched()
+    page = w.page
+    page.goto(served.http + "/account")
+    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",
+                  [f"ct.seat.{table}", {"seat": 0, "token": token}])  # as the lobby keeps a seat
+    page.evaluate("() => localStorage.setItem('ct.lang', 'en')")
+    page.goto(served.http + "/account")
+    signup = page.get_by_test_id("signup")
+    sync_api.expect(signup.get_by_test_id("keep-games")).to_be_checked()
+    page.screenshot(path=str(SHOTS / "players-account.png"))
+    signup.get_by_test_id("username").fill("Ana")
+    signup.get_by_test_id("password").fill("a long passphrase")
+    signup.get_by_test_id("signup-submit").click()
+    sync_api.expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
+    ana = served.players.accounts.named("Ana")
+    assert ana is not None and served.players.seat_accounts(table, 2) == [ana.id, None]  # the kept game
+    # the server records the table when it finishes (the lead's hook); two rated games against a bot
+    served.players.record_result(table, "spit", [ana.id, "expert"], Outcome((1.0, 0.0), (0,), "SP-25"))
+    served.players.record_result("second", "spit", ["expert", ana.id], Outcome((0.0, 1.0), (1,), "SP-25"))
+    page.get_by_test_id("nav-account").click()
+    sync_api.expect(page.get_by_test_id("logged-in")).to_contain_text("Ana")
+    page.get_by_test_id("logout").click()
+    sync_api.expect(page.get_by_test_id("nav-account")).to_have_text("Log in")
+    login = page.get_by_test_id("login")
+    login.get_by_test_id("username").fill("ana")
+    login.get_by_test_id("password").fill("wrong password")
+    login.get_by_test_id("login-submit").click()
+    sync_api.expect(page.get_by_test_id("login-error")).to_have_text("Wrong username or password.")
+    login.get_by_test_id("password").fill("a long passphrase")
+    login.get_by_test_id("login-submit").click()
+    sync_api.expect(page.get_by_test_id("profile-name")).to_have_text("Ana")
+    sync_api.expect(page.get_by_test_id("rating-spit")).to_contain_text("provisional")
+    points = page.get_by_test_id("rating-line").get_attribute("points")
+    assert points is not None and len(points.split()) == 2
+    results = page.get_by_test_id("result")
+    sync_api.expect(results).to_have_count(2)
+    sync_api.expect(results.nth(1).get_by_test_id("replay-link")).to_have_attribute("href", f"/t/{table}/replay?seat=0")
+    page.screenshot(path=str(SHOTS / "players-profile.png"))
+    page.get_by_test_id("nav-leaderboard").click()
+    page.get_by_test_id("board-spit").click()
+    rows = page.get_by_test_id("board-row")
+    sync_api.expect(rows).to_have_count(2)
+    assert {rows.nth(i).locator("a").inner_text() for i in range(2)} == {"Ana", "expert"}
+    page.screenshot(path=str(SHOTS / "players-leaderboard.png"))
+    assert only_the_refused_login(w.errors) == []
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", ("Crear una cuenta", "Usuario o contraseña incorrectos.")),
+                                             ("pt", ("Criar uma conta", "Usuário ou senha incorretos.")),
+                                             ("ar", ("إنشاء حساب", "اسم المستخدم أو كلمة المرور غير صحيحة."))])
+def test_the_account_page_in_every_language(served: Served, watched: Any, lang: str, words: tuple[str, str]):
+    """Four languages: the account page and its error in Spanish, Portuguese and Arabic (right to
+    left); the leaderboard's headings too."""
+    w = watched(width=390, phone=True)
+    page = w.page
+    page.goto(served.http + "/account")
+    page.evaluate("(l) => localStorage.setItem('ct.lang', l)", lang)
+    page.goto(served.http + "/account")
+    sync_api.expect(page.get_by_test_id("signup").locator("h2")).to_have_text(words[0])
+    assert page.evaluate("() => document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+    login = page.get_by_test_id("login")
+    login.get_by_test_id("username").fill("nobody")
+    login.get_by_test_id("password").fill("wrong password")
+    login.get_by_test_id("login-submit").click()
+    sync_api.expect(page.get_by_test_id("login-error")).to_have_text(words[1])
+    page.goto(served.http + "/leaderboard/trash")
+    sync_api.expect(page.get_by_test_id("board-empty")).to_be_visible()
+    assert page.locator("h1").inner_text() != "Leaderboard: Trash"
+    if lang == "ar":
+        page.screenshot(path=str(SHOTS / "players-leaderboard-ar.png"))
+    assert only_the_refused_login(w.errors) == []

@@ -50,7 +50,7 @@ from .commands import (
     Start,
     Undo,
 )
-from .effects import Close, Drop, Effect, Persist, Schedule, Send, Think
+from .effects import Close, Drop, Effect, Finished, Persist, Schedule, Send, Think
 from .lobby import LobbyError, error_frame
 from .ports import ActionLog, LogError, StaleLease
 from .state import TableState
@@ -104,13 +104,15 @@ class Actor:
     """The mailbox and effects of one table."""
 
     def __init__(self, state: TableState, bus: LocalBus, runner: LogRunner, pool: BotPool | None = None,
-                 owner: Callable[[], str] | None = None, lost: Callable[[], None] | None = None) -> None:
+                 owner: Callable[[], str] | None = None, lost: Callable[[], None] | None = None,
+                 finished: Callable[[], None] | None = None) -> None:
         self.s = state
         self.bus = bus
         self.runner = runner
         self.pool = pool  # where bots think (None: on the loop)
         self._owner = owner or (lambda: f"table {state.id}")
         self._lost = lost  # another owner took the table over (the log refused a write as stale)
+        self._finished = finished  # the game's end is stored: its results may be recorded
         self._mail: deque[tuple[Command, asyncio.Future[Any] | None]] = deque()
         self._task: asyncio.Task[None] | None = None
         self._slots: dict[str, asyncio.TimerHandle] = {}
@@ -259,6 +261,12 @@ class Actor:
                 self._schedule(e)
             elif isinstance(e, Think):
                 self._think(e)
+            elif isinstance(e, Finished) and self._finished is not None:
+                try:
+                    self._finished()
+                except Exception as exc:  # the game stands as it is; its result is not recorded
+                    print(f"cardtable serve: table {self.s.id}: the result was not recorded: {exc!r}",
+                          file=sys.stderr)
 
     # ------------------------------------------------------------ timers
     def _schedule(self, e: Schedule) -> None:

@@ -38,6 +38,9 @@ from .hub import Hub
 from .limits import Limits
 from .lobby import LobbyError
 from .offload import Offload
+from .players import Players
+from .players.routes import player_routes
+from .players.sessions import session_cookie
 from .ports import LeasedLog, LogError
 from .protocol import (
     CLOSE_BAD_TOKEN,
@@ -252,6 +255,7 @@ def create_app(
     bot_workers: int = 0,
     offload: Offload | None = None,
     cluster: Cluster | None = None,
+    players: Players | None = None,
 ) -> Starlette:
     """The app over ``store``; live games are replayed from it at start-up.
 
@@ -271,12 +275,15 @@ def create_app(
     the database is closed before the process exits, whatever signal ended it). ``offload``: where
     replays and reviews of finished games are worked out (default: one worker process, started
     when first needed). ``cluster``: this process is one node of a cluster (docs/deploy.md): the
-    tables it owns are written here, the others' commands go to their owners."""
+    tables it owns are written here, the others' commands go to their owners. ``players``: accounts,
+    sessions, results and ratings (docs/play-online.md): a seat taken while logged in is the
+    account's, and every finished game's result is recorded."""
     pool = BotPool(bot_workers) if bot_workers > 0 else None
     offload = offload if offload is not None else Offload()
     hub = Hub(store, bot_delay=bot_delay, hold=hold, keep=keep, countdown=countdown,
               max_open_per_owner=max_open_per_ip,
-              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool, cluster=cluster)
+              max_open_per_host=max_open_per_host, unjoined=unjoined, pool=pool, cluster=cluster,
+              finished=None if players is None else (lambda table: record_result(players, table)))
 
     async def locate(table_id: Any) -> Table | RemoteTable:
         table = await hub.locate(table_id)
@@ -393,6 +400,8 @@ def create_app(
                 reply = await table.ask(cmd)
             finally:
                 table.visitors -= 1
+            if players is not None:
+                seat_owner(players, request, table.id, cmd, reply)
         except LobbyError as exc:
             return _json_error(exc)
         except LogError:
@@ -449,6 +458,8 @@ def create_app(
             while True:
                 await asyncio.sleep(min(60.0, max(0.05, min(keep, unjoined) / 4)))
                 hub.sweep()
+                if players is not None:
+                    players.sweep()
 
         task = asyncio.get_running_loop().create_task(sweeper())
         yield
@@ -458,6 +469,8 @@ def create_app(
             await cluster.stop()
         hub.close_all()
         offload.close()
+        if players is not None:
+            players.close()
         if pool is not None:
             pool.close()
         if close_store:
@@ -466,6 +479,7 @@ def create_app(
 
     app = Starlette(
         routes=[
+            *(player_routes(players, allow_origins=allow_origins) if players is not None else []),
             Route("/", page),
             Route("/t/{table_id}", page),
             Route("/t/{table_id}/replay", page),
@@ -490,6 +504,32 @@ def create_app(
     app.state.offload = offload
     app.state.sockets_per_ip = limits.sockets
     return app
+
+
+def seat_owner(players: Players, request: Request, table_id: str, cmd: Command, reply: Any) -> None:
+    """A seat taken by a person who is logged in is their account's; a seat opened again before
+    the start is nobody's."""
+    if isinstance(cmd, Sit):
+        account = players.account_for(session_cookie(request.cookies, request.url.scheme == "https"))
+        if account is not None:
+            ip = request.client.host if request.client is not None else "?"
+            players.link_seat(account.id, table_id, int(reply["seat"]), token=reply["token"], address=ip)
+    elif isinstance(cmd, Leave | Free) and reply["table"]["status"] == "open":
+        players.unlink_seat(table_id, int(reply.get("seat", cmd.seat if isinstance(cmd, Free) else -1)))
+
+
+def record_result(players: Players, table: Table) -> None:
+    """A finished game's result (and, at a rated table, the ratings) in the players' records. A
+    person who left and whose seat a stand-in finished has abandoned it."""
+    match = table.match
+    outcome = None if match is None else match.state.outcome()
+    if match is None or outcome is None:
+        return
+    seats = table.row.seats
+    held = players.seat_players(table.id, seats)
+    abandoned = [s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)]
+    players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=False,
+                          view=match.state.view(None))
 
 
 async def _asked(table: Table | RemoteTable, cmd: Command, conn: Connection) -> bool:

@@ -161,6 +161,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             store.close()
             raise ConfigError("--bus needs the cluster extra: pip install 'cardtable[cluster]'") from None
         cluster = Cluster(args.bus, node=args.node)
+    players = None
+    from .store import Store
+
+    if isinstance(store, Store) and cluster is None:  # accounts on the same file (PostgreSQL: not yet)
+        from .players import Players
+
+        players = Players(store.path, log=store)
     try:
         app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
@@ -169,7 +176,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          max_open_per_ip=args.max_open_tables,
                          max_open_per_host=args.max_open_per_host, unjoined=args.unjoined,
                          bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers,
-                         cluster=cluster)
+                         cluster=cluster, players=players)
     except LogError as exc:
         sock.close()
         store.close()

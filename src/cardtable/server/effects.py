@@ -86,7 +86,12 @@ class Think:
     asked: float
 
 
-Effect = Persist | Send | Drop | Close | Schedule | Think
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The game is over (its end stored): results and ratings may be recorded."""
+
+
+Effect = Persist | Send | Drop | Close | Schedule | Think | Finished
 
 
 @dataclass(slots=True)
@@ -112,6 +117,9 @@ class Effects:
 
     def think(self, think: Think) -> None:
         self.items.append(think)
+
+    def finished(self) -> None:
+        self.items.append(Finished())
 
     def take(self) -> list[Effect]:
         """The effects so far, and none left here."""

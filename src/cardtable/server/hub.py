@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
@@ -44,9 +45,11 @@ class Hub:
         unjoined: float = 120.0,
         pool: BotPool | None = None,
         cluster: Cluster | None = None,
+        finished: Callable[[Table], None] | None = None,
     ) -> None:
         self.store = store
         self.cluster = cluster  # one node of many: tables are loaded when this node owns them
+        self.finished = finished  # called with a table whose game's end is stored (results, ratings)
         self.runner = LogRunner(store)  # the log's calls one at a time; the tables' writes in its thread
         self.bus: LocalBus = cluster.bus if cluster is not None else LocalBus()
         self.pool = pool
@@ -81,7 +84,7 @@ class Hub:
 
     def _table(self, row: TableRow) -> Table:
         return Table(row, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
-                     pool=self.pool, bus=self.bus, lost=self.drop)
+                     pool=self.pool, bus=self.bus, lost=self.drop, finished=self.finished)
 
     def _mark_broken(self, table_id: str, why: str) -> None:
         """Leave a table out of memory and the lobby from now on (one line in the log)."""

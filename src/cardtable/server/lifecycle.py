@@ -216,6 +216,7 @@ def after_change(s: TableState) -> None:
     if s.match is not None and s.match.is_over and s.row.status != "over":
         s.fx.persist("set_status", s.id, "over")
         s.row.status = "over"
+        s.fx.finished()
         fanout.broadcast_table(s)
     fanout.broadcast_state(s)
     botplay.kick(s)

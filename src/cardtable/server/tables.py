@@ -76,6 +76,7 @@ class Table:
         pool: BotPool | None = None,
         bus: LocalBus | None = None,
         lost: Callable[[str], None] | None = None,
+        finished: Callable[[Table], None] | None = None,
     ) -> None:
         runner = log if isinstance(log, LogRunner) else LogRunner(log)
         game: Game = load(row.game, row.preset, **row.options)
@@ -91,7 +92,8 @@ class Table:
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
         self.buckets: dict[str, TokenBucket] = {}  # per seat holder (token digest): rate limits across reconnects
         self.actor = Actor(self.s, self.bus, runner, pool, owner=lambda: self.owner or f"table {self.id}",
-                           lost=None if lost is None else (lambda: _soon(lost, row.id)))
+                           lost=None if lost is None else (lambda: _soon(lost, row.id)),
+                           finished=None if finished is None else (lambda: finished(self)))
         self._conns: dict[int, str] = {}  # id(connection) -> its bus id (connections attached by hand)
         fairplay.load(self.s)
         talk.load(self.s)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import signal
@@ -74,36 +75,48 @@ def spit_choice(view: dict[str, Any], rng: random.Random) -> str:
     return str(rng.choice(rest))
 
 
+class Watched(GameClient):
+    """A person's client that keeps every state it receives, with when (the gaps, the oracle)."""
+
+    def __init__(self, person: Person, base: str) -> None:
+        super().__init__(base, person.table_id, person.token)
+        self.person = person
+
+    async def recv(self) -> dict[str, Any]:
+        frame = await super().recv()
+        if frame["type"] == "state":
+            self.person.states.append((time.monotonic(), frame["version"], json.dumps(frame["view"])))
+        return frame
+
+
 async def play(p: Person, nodes: list[Server], rng: random.Random, think: float, deadline: float) -> None:
     """One person: random legal actions until the game is over, reconnecting through any living node."""
     from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-    client: GameClient | None = None
+    client: Watched | None = None
+    seq = 0
     pending: tuple[int, str] | None = None  # an action sent whose answer was lost
     while time.monotonic() < deadline:
         try:
             if client is None:
                 living = [n for n in nodes if n.proc is not None and n.proc.poll() is None]
-                client = GameClient(rng.choice(living).ws, p.table_id, p.token)
+                client = Watched(p, rng.choice(living).ws)
                 await client.connect(since=None if not p.states else p.states[-1][1])
-            if pending is not None:  # resent with the same seq: answered with its first result
-                seq, action = pending
-                await client.ws.send(json.dumps({"type": "act", "seq": seq, "action": action}))
-                reply = await client.until(lambda f, s=seq: f["type"] in ("ack", "error") and f.get("seq") == s)
+                client.seq = max(client.seq, seq)
+            if pending is not None:  # sent again with the same seq: answered with its first result
+                sent, action = pending
+                await client.ws.send(json.dumps({"type": "act", "seq": sent, "action": action}))
+                reply = await client.until(lambda f, s=sent: f["type"] in ("ack", "error") and f.get("seq") == s)
                 if reply["type"] == "ack" and reply.get("version") is not None:
                     p.acked[reply["version"]] = action
                 pending = None
-            try:
-                frame = await asyncio.wait_for(client.recv(), 2.0)
-            except TimeoutError:
-                continue  # nothing new: look at the clock again
-            if frame["type"] == "state":
-                p.states.append((time.monotonic(), frame["version"], json.dumps(frame["view"])))
             if client.over():
                 p.over = True
                 await client.close()
                 return
             if not client.my_turn() or client.paused():
+                with contextlib.suppress(TimeoutError):  # nothing new: look at the clock again
+                    await asyncio.wait_for(client.recv(), 2.0)
                 continue
             await asyncio.sleep(think * (0.5 + rng.random()))
             await client.drain()
@@ -112,20 +125,15 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             assert client.view is not None
             view = client.view
             action = spit_choice(view, rng) if p.game == "spit" else str(rng.choice(view["legal_actions"]))
-            client.seq += 1
-            pending = (client.seq, action)
-            reply = await client.act(action)
-            client.seq = max(client.seq, pending[0])
+            seq = client.seq + 1
+            pending = (seq, action)
+            reply = await client.act(action)  # sends with seq = client.seq + 1
             pending = None
             if reply["type"] == "ack" and reply.get("version") is not None and not reply.get("dup"):
                 p.acked[reply["version"]] = action
         except (ConnectionClosed, InvalidStatus, OSError, RuntimeError):
-            if client is not None:
-                with_seq = client.seq
-                client = None
-                p.reconnects += 1
-                if pending is not None:
-                    pending = (with_seq, pending[1])
+            client = None
+            p.reconnects += 1
             await asyncio.sleep(0.05)
 
 

@@ -39,3 +39,9 @@ def test_p8_the_abuse_bench_measures_the_honest_player_under_an_attack(attack: s
 def test_ld1_the_before_and_after_bench_runs_both_servers():
     out = run("bench/actor.py", "--sizes", "4", "--seconds", "2")
     assert "| 4 |" in out and "ratio p99" in out
+
+
+def test_s1_r1_the_failover_bench_kills_a_node_and_checks_the_logs():
+    out = run("bench/cluster.py", "--nodes", "2", "--tables", "3", "--kills", "1", "--every", "3",
+              "--seconds", "120", "--think", "0.02")
+    assert "acknowledged actions" in out and "verdict:" in out

@@ -234,10 +234,30 @@ class Redis(Server):
             return s.recv(4096)
 
     def ready(self) -> bool:
+        """It answers, and its first append-only file is written (a write acknowledged while Redis
+        still rewrites it at start could be lost to a SIGKILL then)."""
         try:
-            return self.call("PING").startswith(b"+PONG")
+            if not self.call("PING").startswith(b"+PONG"):
+                return False
+            info = self.info("persistence")
         except OSError:
             return False
+        return b"aof_rewrite_in_progress:0" in info and b"aof_rewrite_scheduled:0" in info and b"loading:0" in info
+
+    def info(self, section: str) -> bytes:
+        """``INFO section``, whole."""
+        request = b"*2\r\n$4\r\nINFO\r\n$%d\r\n%s\r\n" % (len(section), section.encode())
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+            s.sendall(request)
+            head = s.recv(64)
+            size = int(head[1:head.index(b"\r\n")])
+            body = head[head.index(b"\r\n") + 2:]
+            while len(body) < size:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                body += chunk
+            return body
 
 
 def postgres_bindir() -> Path | None:

@@ -199,14 +199,16 @@ class Actor:
 
     # ------------------------------------------------------------ the steps
     def _handle(self, cmd: Command) -> tuple[Any, list[Effect]]:
+        """``cmd`` applied; its answer and effects (with any a change made outside a command left
+        in the state: a test that advances the real-time host by hand)."""
         from .handle import handle
 
         s = self.s
-        s.fx.take()
+        first = len(s.fx.items)
         try:
             reply = handle(s, cmd)
         except LobbyError:
-            s.fx.take()  # refused before anything changed
+            del s.fx.items[first:]  # refused before anything changed
             raise
         except Exception:
             s.fx.take()  # a fault half-way: the table as the log holds it

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.core.cards import Card
+from cardtable.core.cards import SEVEN_HEARTS, Card
 from cardtable.games.trex import Phase, TrexState
-from cardtable.games.trex.state import NEXT, SEVEN_HEARTS
+from cardtable.games.trex.state import NEXT
 
 from .conftest import SUITS_DEAL, deck_from_hands, keep_all, load, new, no_doubles, play, start, texts
 from .test_doubling import QN_VECTOR

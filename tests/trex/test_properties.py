@@ -9,10 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardtable.core.cards import TWOS
 from cardtable.core.errors import IllegalActionError
 from cardtable.games.trex import ZERO_SUM_PRESETS, Phase, TrexState
 from cardtable.games.trex.actions import A_PLAY, ALL_ACTIONS, CX, DI, KH, QN, TK, TR, parse_action
-from cardtable.games.trex.state import SUIT, TWOS
+from cardtable.games.trex.state import SUIT
 
 from .conftest import load, random_game
 

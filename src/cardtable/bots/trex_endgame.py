@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..core.cards import HEARTS
 from ..games.trex.state import NEXT, STRENGTH, SUIT, Phase, TrexState
 
-HEARTS: Final = 2
 EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2

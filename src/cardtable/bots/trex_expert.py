@@ -42,6 +42,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..core.cards import ACE_HEARTS, HEARTS, KING_HEARTS
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, DI, KH, QN, TK, TR
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState, layout_card
@@ -51,9 +52,6 @@ from .worlds import TrexMemory, trex_dealer
 
 TRICK: Final = Phase.TRICK
 TREX: Final = Phase.TREX
-KING_HEARTS: Final = 38
-ACE_HEARTS: Final = 26
-HEARTS: Final = 2
 
 
 def _released(c: int) -> tuple[int, ...]:

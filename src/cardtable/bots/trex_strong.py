@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..core.cards import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_PLAY, A_REDEAL, DI, KH, QN, TK, TR
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState
@@ -29,10 +30,6 @@ from .worlds import trex_dealer
 
 TRICK: Final = Phase.TRICK
 TREX: Final = Phase.TREX
-KING_HEARTS: Final = 38
-ACE_HEARTS: Final = 26
-HEARTS: Final = 2
-QUEEN_OF: Final = (11, 24, 37, 50)
 """The queen's id per suit."""
 
 
@@ -138,7 +135,7 @@ def _danger(st: TrexState, p: int, c: int, suit_len: int) -> float:
     if mask & KH and s == HEARTS and owner[KING_HEARTS] >= 0 and owner[KING_HEARTS] != p:
         d *= 3.0  # a high heart may catch the K♥
     if mask & QN:
-        q = QUEEN_OF[s]
+        q = QUEENS[s]
         if owner[q] >= 0 and owner[q] != p and STRENGTH[c] > STRENGTH[q]:
             d *= 2.5  # A or K above a queen still out
     if mask & DI and s == 1:
@@ -215,8 +212,8 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
             owner[ACE_HEARTS] < 0 or owner[ACE_HEARTS] == p
         ):
             score += w[2] * (1.0 - p_win)
-        if mask & QN and c != QUEEN_OF[s]:
-            q = QUEEN_OF[s]
+        if mask & QN and c != QUEENS[s]:
+            q = QUEENS[s]
             if owner[q] >= 0 and owner[q] != p and STRENGTH[c] < STRENGTH[q]:
                 higher_out = sum(1 for d in (13 * s, 13 * s + 12) if owner[d] >= 0 and owner[d] != p)
                 mine_high = sum(1 for d in (13 * s, 13 * s + 12) if owner[d] == p)

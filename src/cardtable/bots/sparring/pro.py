@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 
+from ...core.cards import ACE_HEARTS, DIAMONDS, HEARTS, KING_HEARTS, QUEENS
 from ...core.game import Action, PlayerView
 from ...games.trex.actions import (
     A_DONE,
@@ -48,11 +49,6 @@ from ...games.trex.view import TrexView
 from ..base import Budget, register_bot
 from ..worlds import TrexMemory, trex_layout_cards
 
-HEARTS = 2
-DIAMONDS = 1
-KING_HEARTS = 38
-ACE_HEARTS = 26
-QUEENS = (11, 24, 37, 50)
 AVERAGE = {KH: -13.9, QN: -24.1, DI: -32.7, TK: -45.8, TR: 127.9}
 """What the kingdom holder scored under each contract, four ``spar-pro`` at the table (3,000
 deals per contract, redeals off): a hand suits a contract when its estimate beats this."""

@@ -19,7 +19,18 @@ from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, cast
 
-from ...core.cards import CARDS, Card, cards_text
+from ...core.cards import (
+    ACE_HEARTS,
+    CARDS,
+    HEARTS,
+    JACKS,
+    KING_HEARTS,
+    SEVEN_HEARTS,
+    THREES,
+    TWOS,
+    Card,
+    cards_text,
+)
 from ...core.chance import DealSource, fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Outcome, State
@@ -41,7 +52,7 @@ from .actions import (
     TrexAction,
     contract_code,
 )
-from .contracts import HEARTS, TrickContract
+from .contracts import TrickContract
 from .view import TrexView, built_events
 
 if TYPE_CHECKING:
@@ -55,12 +66,6 @@ STRENGTH: Final = tuple(13 if c % 13 == 0 else c % 13 for c in range(52))
 """Trick strength within a suit: 2 → 1 … K → 12, A → 13 (TX-3)."""
 LAYOUT_RANK: Final = tuple(14 if c % 13 == 0 else c % 13 + 1 for c in range(52))
 """TX-32 rank: 2..10, J 11, Q 12, K 13, A 14."""
-SEVEN_HEARTS: Final = 2 * 13 + 6
-JACKS: Final = tuple(s * 13 + 10 for s in range(4))
-TWOS: Final = tuple(s * 13 + 1 for s in range(4))
-THREES: Final = tuple(s * 13 + 2 for s in range(4))
-ACE_HEARTS: Final = 2 * 13
-KING_HEARTS: Final = 2 * 13 + 12
 NO_CARD: Final = -1
 
 

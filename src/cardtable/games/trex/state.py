@@ -51,9 +51,10 @@ from .actions import (
     TR,
     TrexAction,
     contract_code,
+    parse_contract,
 )
 from .contracts import TrickContract
-from .view import TrexView, built_events
+from .view import TrexView, built_events, layout_card_ids, layout_frontier
 
 if TYPE_CHECKING:
     from . import TrexGame
@@ -161,6 +162,13 @@ class TrexState(State):
         :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
         if blank:
             return
+        self._start(game, fresh_seed() if seed is None else seed, deals)
+        stacked = game._check_deck(deck, range(52)) if deck is not None else None
+        self._new_deal(stacked)
+
+    def _start(self, game: TrexGame, seed: int, deals: DealSource | None) -> None:
+        """Every field of a game before its first deal (the fields of one deal are in
+        :meth:`_reset_deal_state`; :meth:`clone` copies both)."""
         o = self.opts = game.option_values  # read-only, shared with the game
         self.game = game
         # the game's tables, kept here typed (State.game is a Game: mypyc allows no narrower re-declaration)
@@ -169,7 +177,7 @@ class TrexState(State):
         self.num_deals: int = game.num_deals
         self.deals_per_kingdom: int = game.deals_per_kingdom
         self.n = N
-        self.seed = fresh_seed() if seed is None else seed
+        self.seed = seed
         self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
         self.history: list[Action] = []
         self.events: list[tuple[str, int, int, int]] = []
@@ -200,10 +208,7 @@ class TrexState(State):
         # option values read on the hot path, as plain attributes
         self.unchecked = bool(o["accept_unchecked_plays"])
         self.forced_discard = bool(o["forced_penalty_discard"])
-        self.hearts_rule = 0
         self.expose_twos = bool(o["partnership"] and o["partnership_expose_twos"])
-        stacked = game._check_deck(deck, range(52)) if deck is not None else None
-        self._new_deal(stacked)
 
     def _reset_deal_state(self) -> None:
         self.hs: list[list[list[TrexAction]]] = [[[], [], [], []] for _ in range(N)]
@@ -222,6 +227,7 @@ class TrexState(State):
         self.doubler = [NO_CARD] * 52
         self.doubled: list[tuple[int, int]] = []
         self.hearts_broken = False
+        self.hearts_rule = 0  # TX-23 in this deal's tricks: 0 no restriction, 1 "broken", 2 "only_if_no_choice"
         self.remaining = 0
         self.deal_scores = [0, 0, 0, 0]
         self.lo = [0, 0, 0, 0]
@@ -494,7 +500,9 @@ class TrexState(State):
         self.asked += 1
         if self.asked < N:
             self.turn = NEXT[p]
-        elif self.contract:
+            return
+        self.asked = 0  # the round is over
+        if self.contract:
             self._to_doubling()
         else:
             self._to_choose()
@@ -519,6 +527,7 @@ class TrexState(State):
         if self.asked < N:
             self.turn = NEXT[p]
         else:
+            self.asked = 0  # the round is over
             self._to_play()
 
     def _close_trick(self) -> None:
@@ -804,6 +813,121 @@ class TrexState(State):
             "tiebreak": self.tiebreak,
             "partnership": partnership,
         })
+
+    # ------------------------------------------------------------- worlds
+    @staticmethod
+    def from_view(game: TrexGame, view: TrexView, played: Collection[int] = ()) -> TrexState:
+        """The public part of a world consistent with ``view``: every field set from what the
+        view shows, the hidden hands left empty for :meth:`with_hands` (what OpenSpiel calls
+        resampling from an information state, in two steps so that a search builds this
+        part once per decision). ``played``: cards the seat knows were played this deal,
+        beyond those the view shows (a bot's memory of earlier tricks); the ones not on
+        the table count as taken by the last trick's winner. ``game`` carries the options
+        the view does not show. The seed is 0: :meth:`with_hands` gives one."""
+        st = TrexState(game, blank=True)
+        st._start(game, 0, None)
+        st._reset_deal_state()
+        o = game.options
+        v = view
+        st.events = [
+            (e.kind, -1 if e.seat is None else e.seat, -1 if e.card is None else e.card.id,
+             (e.slot if e.kind == "open" else e.value) or 0)
+            for e in v.events
+        ]
+        st.event_seq = v.events[0].seq if v.events else 0
+        st.shuffles = v.deal_number + len(v.redeal_shown)
+        st.phase = phase = Phase(v.phase)
+        st.deal_index = v.deal_number - (0 if phase is Phase.OVER else 1)
+        st.kingdom = v.kingdom
+        records = [(d, k, h, parse_contract(code), tuple(deltas)) for d, k, h, code, deltas in v.deal_scores]
+        st.records = records
+        st.deal_in_kingdom = sum(1 for r in records if r[1] == v.kingdom)
+        used = 0
+        for r in records:
+            if r[1] == v.kingdom:
+                used |= r[3]
+        st.used = used
+        st.holder = v.kingdom_holder
+        st.first_holder = next((r[2] for r in records if r[1] == 0), v.kingdom_holder if v.kingdom == 0 else -1)
+        st.dealer = v.dealer
+        st.leader = v.leader
+        st.turn = v.current_player
+        st.contract = parse_contract(v.contract) if v.contract else 0
+        tc = st.trick_contract = st.trick_contracts.get(st.contract)
+        st.totals = list(v.totals)
+        st.trex_firsts = list(v.trex_firsts)
+        st.tiebreak = v.tiebreak
+        if v.tiebreak:
+            sides = st.side_totals()
+            best = max(sides) if not o.reverse_scores else min(sides)
+            tied = [q for q in range(N) if sides[q] == best]
+            most = max(v.trex_firsts[q] for q in tied)
+            st.tied = tuple(q for q in tied if v.trex_firsts[q] == most)
+        st.outcome_ = v.outcome
+        st.redeal_shown = [(q, tuple(c.id for c in cards)) for q, cards in v.redeal_shown]
+        # the deal
+        st.count = list(v.hand_sizes)
+        st.trick = [c.id for _, c in v.trick]
+        if v.trick:
+            st.trick_leader = v.trick[0][0]
+        else:
+            st.trick_leader = v.current_player if phase is Phase.TRICK else -1
+        st.last_trick = [c.id for _, c in v.last_trick]
+        st.last_leader = v.last_trick[0][0] if v.last_trick else -1
+        st.last_winner = -1 if v.last_trick_winner is None else v.last_trick_winner
+        st.tricks_done = sum(v.tricks_taken)
+        st.tricks_taken = list(v.tricks_taken)
+        st.captured = [[c.id for c in cap] for cap in v.captured]
+        taken: list[list[int]] = [list(cap) for cap in st.captured]
+        capt = {c for cap in st.captured for c in cap}
+        layout = set(layout_card_ids(v.layout))
+        trick = set(st.trick)
+        taken[max(st.last_winner, 0)] += [
+            c for c in sorted(played) if c not in capt and c not in trick and c not in layout
+        ]
+        st.taken = taken
+        for card, q in v.doubled:
+            st.doubler[card.id] = q
+        st.doubled = [(card.id, q) for card, q in v.doubled]
+        st.hearts_broken = v.hearts_broken
+        if tc is not None and phase is not Phase.DOUBLE and phase is not Phase.REDEAL:  # set once play starts
+            st.remaining = len(tc.scoring_cards) - len(capt)
+        st.deal_scores = list(v.deal_scores_now)
+        st.lo = [row[0] if row else 0 for row in v.layout]
+        st.hi = [row[1] if row else 0 for row in v.layout]
+        st.frontier = set(layout_frontier(v.layout)) if phase is Phase.TREX else set()
+        st.layout_cards = sorted(layout)
+        st.out = list(v.finishing)
+        st.twos_exposed = any(v.exposed_twos)
+        st.turns = len(layout) + (N if st.twos_exposed else 0)
+        if tc is not None and phase is Phase.TRICK and tc.hearts_restricted:
+            st.hearts_rule = 1 if o.hearts_lead_rule == "broken" else 2
+        if phase is Phase.REDEAL:
+            st.asked = (v.current_player - v.kingdom_holder) % N
+        elif phase is Phase.DOUBLE:
+            st.asked = (v.current_player - v.leader) % N
+        st.relevant = st._redeal_relevant()
+        return st
+
+    def with_hands(self, hands: Sequence[Sequence[int]], played_unseen: Sequence[int], seed: int) -> TrexState:
+        """A copy of this state (one from :meth:`from_view`) with seat ``q`` holding the cards
+        ``hands[q]`` (ids, every hand in full), the cards ``played_unseen`` (played where the
+        seat did not see them) among the last trick winner's taken cards, and ``seed`` for
+        the shuffles of the deals after this one."""
+        st = self.clone()
+        owner = st.owner
+        hs = st.hs
+        for q in range(N):
+            row: list[list[TrexAction]] = [[], [], [], []]
+            for c in sorted(hands[q]):
+                owner[c] = q
+                row[SUIT[c]].append(A_PLAY[c])
+            hs[q] = row
+        st.count = [len(h) for h in hands]
+        if played_unseen:
+            st.taken[max(st.last_winner, 0)] += played_unseen
+        st.seed = seed
+        return st
 
     def clone(self) -> TrexState:
         """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""

@@ -719,6 +719,10 @@ class SpitState(State):
         self._event("game_over", winners[0] if len(winners) == 1 else -1)
 
     # ------------------------------------------------------------ reporting
+    def rounds(self) -> int:
+        """The rounds played so far, the current one included (SP-26), for metrics."""
+        return self.round
+
     def outcome(self) -> Outcome | None:
         return self.outcome_
 

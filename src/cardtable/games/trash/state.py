@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
 from ...core.cards import CARDS, Card, standard_deck
 from ...core.chance import DealSource, fresh_seed, shuffle_derived
@@ -67,6 +67,21 @@ _DISPLACE: Final = Phase.DISPLACE
 _OVER: Final = Phase.OVER
 _STOCK_ONLY: Final = (A_STOCK,)
 _STOCK_OR_DISCARD: Final = (A_STOCK, A_DISCARD)
+
+
+class TrashFacts(NamedTuple):
+    """Where a Trash match stands, for simulations' metrics (``TrashState.facts()``)."""
+
+    hands_played: int
+    """Hands won so far (void deals not counted, TR-26)."""
+    deal_count: int
+    """Deals so far, void ones included."""
+    starter: int
+    """The seat that starts the current hand."""
+    sizes: tuple[int, ...]
+    """Each seat's layout size (TR-22)."""
+    hands_won: tuple[int, ...]
+    """Hands won per seat."""
 
 
 class TrashState(State):
@@ -437,6 +452,10 @@ class TrashState(State):
         self._event("match_over", winners[0] if len(winners) == 1 else -1)
 
     # ------------------------------------------------------------ reporting
+    def facts(self) -> TrashFacts:
+        """Where the match stands, for metrics (read after every action: kept cheap)."""
+        return TrashFacts(self.hands_played, self.deal_count, self.starter, tuple(self.sizes), tuple(self.hands_won))
+
     def outcome(self) -> Outcome | None:
         return self.outcome_
 

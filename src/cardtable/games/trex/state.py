@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Collection, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
 from ...core.cards import (
     ACE_HEARTS,
@@ -138,6 +138,23 @@ class Phase(Enum):
 
 _TRICK: Final = Phase.TRICK
 _TREX: Final = Phase.TREX
+
+
+class TrexFacts(NamedTuple):
+    """Where a Trex game stands, for simulations' metrics (``TrexState.facts()``)."""
+
+    totals: tuple[int, ...]
+    """Each seat's official total."""
+    trex_firsts: tuple[int, ...]
+    """Trex deals each seat finished first in (TX-40)."""
+    deals: tuple[tuple[int, int, int, int, tuple[int, ...]], ...]
+    """Per finished official deal: (deal number, kingdom, holder, contract mask, per-seat deltas)."""
+    tiebreak: bool
+    """An extra Trex deal broke a tie (TX-40.2)."""
+
+
+RawEvent = tuple[str, int, int, int]
+"""An engine event: (kind, seat or -1, card id or -1, value); the view turns it into an Event."""
 
 
 class TrexState(State):
@@ -745,6 +762,15 @@ class TrexState(State):
         self.events.append(("game_over", winners[0] if len(self._teams(winners)) == 1 else -1, NO_CARD, 0))
 
     # ------------------------------------------------------------ reporting
+    def facts(self) -> TrexFacts:
+        """Where the game stands, for metrics."""
+        return TrexFacts(tuple(self.totals), tuple(self.trex_firsts), tuple(self.records), bool(self.tiebreak_scores))
+
+    def last_events(self) -> list[RawEvent]:
+        """The events of the last action (of the deal before the first), as the engine keeps them;
+        the kinds are those of :class:`TrexView`'s events. Read it, do not change it."""
+        return self.events
+
     def outcome(self) -> Outcome | None:
         return self.outcome_
 

@@ -44,7 +44,7 @@ from typing import Any, Final
 
 from ..core.cards import ACE_HEARTS, HEARTS, KING_HEARTS
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, DI, KH, QN, TK, TR
+from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, DI, KH, PLAY, QN, TK, TR, TrexAction
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState, layout_card
 from ..games.trex.view import TrexView
 from .base import Budget
@@ -320,9 +320,9 @@ class NoisyTrexBot(ExpertTrexBot):
 def fallback(view: TrexView) -> Action:
     """A legal move when the rules the bot assumed differ from the game's (it was not
     told an option that changes legality): the lowest card, else the first action."""
-    plays = [a for a in view.legal_actions if getattr(a, "kind", None) == 0]
+    plays = [a for a in view.legal_actions if isinstance(a, TrexAction) and a.kind == PLAY]
     if plays:
-        return min(plays, key=lambda a: STRENGTH[a.arg])  # type: ignore[attr-defined]
+        return min(plays, key=lambda a: STRENGTH[a.arg])
     return view.legal_actions[0]
 
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import CONTRACT, TR
+from ..games.trex.actions import CONTRACT, TR, TrexAction
 from ..games.trex.state import Phase
 from ..games.trex.view import TrexView
 from .base import Budget
@@ -133,8 +133,9 @@ class PimcTrexBot(ExpertTrexBot):
         self.last_iterations = done
         self.last_worlds = worlds
         means = [t / max(worlds, 1) for t in totals]
-        if getattr(legal[0], "kind", None) == CONTRACT:  # TX-9: the contract this hand suits best
-            means = [m - BASELINE.get(a.arg, 0.0) for m, a in zip(means, legal, strict=True)]  # type: ignore[attr-defined]
+        contracts = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == CONTRACT]
+        if len(contracts) == len(legal):  # TX-9: the contract this hand suits best
+            means = [m - BASELINE.get(mask, 0.0) for m, mask in zip(means, contracts, strict=True)]
         best = max(range(k), key=lambda i: (means[i], -i))
         return legal[best]
 

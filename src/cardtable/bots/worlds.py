@@ -30,11 +30,12 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..core.cards import HEARTS
 from ..core.errors import ConfigError
 from ..core.game import PlayerView, State
 from ..games.trash import TrashGame, TrashState, TrashView
 from ..games.trash.actions import A_DISCARD
-from ..games.trex import TrexGame, TrexState
+from ..games.trex import TrexAction, TrexGame, TrexState
 from ..games.trex.view import layout_card_ids, layout_frontier
 
 Sampler = Callable[[Any, random.Random], State]
@@ -191,9 +192,9 @@ def trex_game_for(view: Any) -> Any:
     if all(h is not None for h in view.hands):
         opts["open_hands"] = True
     if view.phase == "trick" and not view.trick and view.contract and ("KH" in view.contract or view.contract == "CX"):
-        hearts = any(c.id // 13 == 2 for c in view.hand)
-        others = any(c.id // 13 != 2 for c in view.hand)
-        led_hearts = any(getattr(a, "arg", -1) // 13 == 2 for a in view.legal_actions)
+        hearts = any(c.id // 13 == HEARTS for c in view.hand)
+        others = any(c.id // 13 != HEARTS for c in view.hand)
+        led_hearts = any(isinstance(a, TrexAction) and a.arg // 13 == HEARTS for a in view.legal_actions)
         if hearts and others:
             if led_hearts and not view.hearts_broken:
                 opts["hearts_lead_rule"] = "free"

@@ -87,9 +87,6 @@ class TrashFacts(NamedTuple):
 class TrashState(State):
     """A Trash match in progress. Create one with ``TrashGame.new_state``."""
 
-    deals: DealSource | None = None
-    stacked_deck: tuple[int, ...] | None = None
-    """The §0.5 deck the first hand was dealt from, if it was stacked."""
 
     def __init__(
         self,

@@ -54,7 +54,7 @@ def test_tx40_still_tied_plays_an_extra_trex_deal_outside_the_totals() -> None:
         state.apply(legal[rng.randrange(len(legal))])
     outcome = state.outcome()
     assert outcome is not None and outcome.reason == "tiebreak_deal"
-    first_tied = next(q for q in state.out if q in (0, 2))
+    first_tied = next(q for q in state.finishing if q in (0, 2))
     assert outcome.winners == (first_tied,)
     assert state.totals == [100, -100, 100, -100]  # not added to the official totals
     assert sum(state.tiebreak_scores) == 500 and state.records == []
@@ -96,5 +96,5 @@ def test_tx40_partnership_tiebreak_deal_won_by_the_team_out_first() -> None:
         state.apply(legal[rng.randrange(len(legal))])
     outcome = state.outcome()
     assert outcome is not None and outcome.reason == "tiebreak_deal"
-    first = state.out[0]
+    first = state.finishing[0]
     assert set(outcome.winners) == {first, (first + 2) % 4}

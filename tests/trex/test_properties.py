@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cardtable.core.cards import TWOS
 from cardtable.core.errors import IllegalActionError
 from cardtable.games.trex import ZERO_SUM_PRESETS, Phase, TrexState
-from cardtable.games.trex.actions import A_PLAY, ALL_ACTIONS, CX, DI, KH, QN, TK, TR, parse_action
+from cardtable.games.trex.actions import ALL_ACTIONS, CX, DI, KH, QN, TK, TR, parse_action
 from cardtable.games.trex.state import SUIT
 
 from .conftest import load, random_game
@@ -108,15 +108,13 @@ def _redeal_hidden(state: TrexState, seat: int, rng: random.Random, pinned: int 
     seats = [q for q in range(4) if q != seat]
     pool = [c for q in seats for c in other.hand(q) if c not in public]
     rng.shuffle(pool)
+    hands = [other.hand(q) for q in range(4)]
     for q in seats:
-        keep = [c for c in other.hand(q) if c in public]
+        keep = [c for c in hands[q] if c in public]
         take = other.count[q] - len(keep)
-        mine = sorted(keep + pool[:take])
+        hands[q] = keep + pool[:take]
         pool = pool[take:]
-        other.hs[q] = [[A_PLAY[c] for c in mine if SUIT[c] == s] for s in range(4)]
-        for c in mine:
-            other.owner[c] = q
-    return other
+    return other.with_hands(hands, (), other.seed)
 
 
 @pytest.mark.parametrize("preset", ["standard", "partnership", "complex", "seed"])

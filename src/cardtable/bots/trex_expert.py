@@ -81,9 +81,9 @@ def policy(st: TrexState, smart: bool = False, voids: list[set[int]] | None = No
     if phase is TREX:
         return _trex(st)
     if phase is Phase.CHOOSE:
-        return choose_contract(st.hand(st.turn), st.contracts_left())
+        return choose_contract(st.hand(st.to_move), st.contracts_left())
     if phase is Phase.DOUBLE:
-        return double_choice(st.hand(st.turn), st.legal_actions())
+        return double_guarded_card(st.hand(st.to_move), st.legal_actions())
     if phase is Phase.REDEAL:
         legal = st.legal_actions()
         return A_REDEAL if A_REDEAL in legal else A_KEEP
@@ -102,8 +102,8 @@ def _out_above(st: TrexState, p: int, c: int) -> int:
 
 
 def _trick(st: TrexState, smart: bool, voids: list[set[int]] | None) -> Any:
-    p = st.turn
-    h = st.hs[p]
+    p = st.to_move
+    h = st.hands_by_suit[p]
     trick = st.trick
     tc = st.trick_contract
     assert tc is not None
@@ -155,7 +155,7 @@ def _trick(st: TrexState, smart: bool, voids: list[set[int]] | None) -> Any:
 
 
 def _lead(st: TrexState, p: int, legal: list[Any], unit: tuple[int, ...], voids: list[set[int]] | None) -> Any:
-    h = st.hs[p]
+    h = st.hands_by_suit[p]
     owner = st.owner
     mask = st.contract
     best = None
@@ -182,11 +182,11 @@ def _lead(st: TrexState, p: int, legal: list[Any], unit: tuple[int, ...], voids:
 
 
 def _trex(st: TrexState) -> Any:
-    p = st.turn
+    p = st.to_move
     owner = st.owner
     best = None
     key: tuple[int, int, int] = (-99, 0, 0)
-    counts = [len(x) for x in st.hs[p]]
+    counts = [len(x) for x in st.hands_by_suit[p]]
     for c in st.frontier:
         if owner[c] != p:
             continue
@@ -248,7 +248,7 @@ def choose_contract(hand: list[int], left: list[int]) -> Any:
     return A_CONTRACT[max(left, key=lambda m: (hand_value(hand, m) - BASELINE.get(m, 0.0), -m))]
 
 
-def double_choice(hand: list[int], legal: Sequence[Any]) -> Any:
+def double_guarded_card(hand: list[int], legal: Sequence[Any]) -> Any:
     """Double K♥ behind four small hearts; a queen behind three small cards without A or K."""
     for a in legal:
         if a is A_DONE:
@@ -326,4 +326,6 @@ def fallback(view: TrexView) -> Action:
     return view.legal_actions[0]
 
 
-__all__ = ["BASELINE", "ExpertTrexBot", "NoisyTrexBot", "choose_contract", "double_choice", "hand_value", "policy"]
+__all__ = [
+    "BASELINE", "ExpertTrexBot", "NoisyTrexBot", "choose_contract", "double_guarded_card", "hand_value", "policy",
+]

@@ -185,7 +185,7 @@ class PlayLog:
         ll = 0.0
         policy = self.policy
         for i, (q, c) in enumerate(self.plays):
-            if st.turn != q or owner[c] != q:
+            if st.to_move != q or owner[c] != q:
                 return -math.inf  # the world cannot have produced this play
             legal = st.legal_actions()
             if A_PLAY[c] not in legal:

@@ -45,14 +45,14 @@ def rollout_with(st: Any, seat: int, policy: Policy) -> float:
         for q in seats:
             score += st.deal_scores[q]
             if st.contract == TR:
-                score += o.trex_payouts[st.out.index(q)]
+                score += o.trex_payouts[st.finishing.index(q)]
         return float(score)
     start = sum(st.totals[q] for q in seats)
     deal = st.deal_index
     tiebreak = st.tiebreak
-    while st.deal_index == deal and st.turn >= 0 and st.tiebreak == tiebreak:
+    while st.deal_index == deal and st.to_move >= 0 and st.tiebreak == tiebreak:
         st.apply(policy(st))
-    if st.deal_index != deal or st.turn < 0:
+    if st.deal_index != deal or st.to_move < 0:
         delta = sum(st.totals[q] for q in seats) - start
         return float(-delta if o.reverse_scores else delta)
     return float(sum(st.deal_scores[q] for q in seats))

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
 from ...core.cards import CARDS, Card, standard_deck
-from ...core.chance import DealSource, fresh_seed, shuffle_derived
+from ...core.chance import DealSource, deal_shuffle, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat
@@ -147,7 +147,7 @@ class TrashState(State):
             cards = stacked
         else:
             cards = list(cast("TrashGame", self.game).cards)
-            self._shuffle(cards, "deal", self.deal_count)
+            deal_shuffle(cards, self.seed, self.deals, ("deal", self.deal_count))
         self.deal_count += 1
         self.rebuilds = 0
         self.stalls = 0
@@ -354,7 +354,7 @@ class TrashState(State):
             return False
         top = self.discard.pop()
         cards = self.discard
-        self._shuffle(cards, "rebuild", self.deal_count, self.rebuilds)
+        deal_shuffle(cards, self.seed, self.deals, ("rebuild", self.deal_count, self.rebuilds))
         self.rebuilds += 1
         self.stock = cards
         self.discard = [top]
@@ -484,14 +484,6 @@ class TrashState(State):
             "time_up": self.time_up,
             "wild_mode": cast("TrashGame", self.game).wild_mode,
         })
-
-    def _shuffle(self, cards: list[int], *labels: str | int) -> None:
-        """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
-        deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
-        if self.deals is None:
-            shuffle_derived(cards, self.seed, *labels)
-        else:
-            self.deals.shuffle(cards, *labels)
 
     @staticmethod
     def from_view(game: TrashGame, view: TrashView, hidden: Sequence[int], seed: int) -> TrashState:

@@ -14,7 +14,6 @@ Phases (TX-11): ``REDEAL`` (requests, TX-13) → ``CHOOSE`` (TX-9) → ``DOUBLE`
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING, Final, NamedTuple, cast
@@ -31,7 +30,7 @@ from ...core.cards import (
     Card,
     cards_text,
 )
-from ...core.chance import DealSource, fresh_seed
+from ...core.chance import DealSource, deal_shuffle, fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
@@ -83,19 +82,6 @@ ABOVE: Final = tuple(
     layout_card(c // 13, LAYOUT_RANK[c] + 1) if LAYOUT_RANK[c] < 14 else NO_CARD for c in range(52)
 )
 """``ABOVE[c]``: the card one TX-32 rank above ``c`` in its suit, or -1 over an Ace."""
-
-
-def shuffled_deck(seed: int, number: int) -> list[int]:
-    """The 52 card ids shuffled for shuffle ``number`` of the game ``seed``.
-
-    Each card gets a 64-bit key from SHAKE-128 of ``(seed, "deal", number)`` and the
-    deck is sorted by key: a uniform permutation (a key collision has probability
-    below 1e-16) that costs a few microseconds, where ``random.shuffle`` costs tens.
-    Determined by the seed and the number alone, like core.chance.derive.
-    """
-    digest = hashlib.shake_128(repr((seed, "deal", number)).encode()).digest(52 * 8)
-    keys = memoryview(digest).cast("Q").tolist()
-    return sorted(range(52), key=keys.__getitem__)
 
 
 TWOS_AND_THREES: Final = TWOS + THREES
@@ -260,11 +246,9 @@ class TrexState(State):
         """Deal 13 cards to each seat (TX-4; §0.5 order for a stacked deck)."""
         if stacked is not None:
             cards = stacked
-        elif self.deals is None:
-            cards = shuffled_deck(self.seed, self.shuffles)
         else:
             cards = list(range(52))
-            self.deals.shuffle(cards, "deal", self.shuffles)
+            deal_shuffle(cards, self.seed, self.deals, ("deal", self.shuffles), keyed=True)
         self.shuffles += 1
         self._reset_deal_state()
         owner = self.owner

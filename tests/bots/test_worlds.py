@@ -14,6 +14,8 @@ from cardtable.bots.worlds import sample_trash, sample_world
 from cardtable.core.build import COMPILED
 from cardtable.games.trash import TrashState
 
+from ..walk import random_state, walk, walked
+
 TRASH_VARIANTS = [
     {},
     {"wild_mode": "kings"},
@@ -29,13 +31,7 @@ TRASH_VARIANTS = [
 
 
 def random_trash(options: dict, seed: int, steps: int) -> TrashState:
-    state = cardtable.load("trash", **options).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    state = random_state("trash", seed, steps, **options)
     assert isinstance(state, TrashState)
     return state
 
@@ -61,10 +57,7 @@ def test_trash_world_redeals_the_hidden_cards():
 def test_trash_world_plays_on():
     state = random_trash({"players": 3}, 9, 50)
     world = sample_trash(state.view(0), random.Random(1))
-    rng = random.Random(2)
-    while not world.is_terminal():
-        legal = world.legal_actions()
-        world.play(legal[rng.randrange(len(legal))])
+    walked(world, random.Random(2), checked=True)
     assert world.outcome() is not None
 
 
@@ -76,15 +69,10 @@ def random_trex(preset: str, seed: int, steps: int, extra: dict | None = None):
 
     game = cardtable.load("trex", preset, **(extra or {}))
     state = game.new_state(seed=seed)
-    rng = random.Random(seed)
     memories = [TrexMemory() for _ in range(4)]
-    for _ in range(steps):
-        if state.is_terminal():
-            break
+    for _ in walk(state, random.Random(seed), steps):
         p = state.current_player()
         memories[p].observe(state.view(p))
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
     for q in range(4):
         memories[q].observe(state.view(q))
     return game, state, memories
@@ -124,10 +112,8 @@ def test_trex_world_redeals_other_hands_and_plays_on():
     assert len(hands) == 10
     world = dealer.deal(random.Random(1))
     assert world.hand(seat) == state.hand(seat)
-    rng = random.Random(2)
-    while not world.is_terminal():
-        legal = world.legal_actions()
-        world.play(legal[rng.randrange(len(legal))])
+    walked(world, random.Random(2), checked=True)
+    assert world.is_terminal()
 
 
 def test_a_memory_that_does_not_fit_the_view_is_dropped():

@@ -44,7 +44,7 @@ from typing import Any, Final
 
 from ..core.cards import ACE_HEARTS, HEARTS, KING_HEARTS
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, DI, KH, PLAY, QN, TK, TR, TrexAction
+from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, CONTRACT, DI, KH, PLAY, QN, TK, TR, TrexAction
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState, layout_card
 from ..games.trex.view import TrexView
 from .base import Budget
@@ -71,6 +71,15 @@ RELEASED: Final = tuple(_released(c) for c in range(52))
 # off; standard errors about 0.8 (1.3 for TR). Complex (CX, all four negatives): 1,000
 # deals under the complex preset, standard error 3.4. Measured by bench/trex_baselines.py.
 BASELINE: dict[int, float] = {KH: -15.8, QN: -23.6, DI: -32.2, TK: -48.3, TR: 131.4, KH | QN | DI | TK: -118.6}
+
+
+def above_baseline(values: Sequence[float], legal: Sequence[Action]) -> list[float]:
+    """When the choices are contracts (TX-9), each value less its contract's :data:`BASELINE`: the
+    holder picks the contract this hand suits best, not the one that scores most on average."""
+    masks = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == CONTRACT]
+    if len(masks) != len(legal):
+        return list(values)
+    return [v - BASELINE.get(mask, 0.0) for v, mask in zip(values, masks, strict=True)]
 
 
 def policy(st: TrexState, smart: bool = False, voids: list[set[int]] | None = None) -> Any:

@@ -21,12 +21,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import CONTRACT, TR, TrexAction
+from ..games.trex.actions import TR
 from ..games.trex.state import Phase
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
-from .trex_expert import BASELINE, ExpertTrexBot
+from .trex_expert import ExpertTrexBot, above_baseline
 from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, rollout_deal
 from .worlds import TrexDealer, trex_dealer
 
@@ -132,10 +132,7 @@ class PimcTrexBot(ExpertTrexBot):
             worlds += 1
         self.last_iterations = done
         self.last_worlds = worlds
-        means = [t / max(worlds, 1) for t in totals]
-        contracts = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == CONTRACT]
-        if len(contracts) == len(legal):  # TX-9: the contract this hand suits best
-            means = [m - BASELINE.get(mask, 0.0) for m, mask in zip(means, contracts, strict=True)]
+        means = above_baseline([t / max(worlds, 1) for t in totals], legal)
         best = max(range(k), key=lambda i: (means[i], -i))
         return legal[best]
 

@@ -278,13 +278,7 @@ class TrexDealer:
                 if not choices:
                     ok = False
                     break
-                x = rng.random() * sum(cap[b] for b in choices)
-                for b in choices:
-                    x -= cap[b]
-                    if x < 0:
-                        break
-                cap[b] -= 1
-                out[b].append(c)
+                out[_draw_bucket(rng, choices, cap)].append(c)
             if not ok:
                 continue
             rng.shuffle(free)
@@ -326,13 +320,7 @@ class TrexDealer:
                     if fits():
                         choices.append(b)
                     cap[b] += 1
-            x = rng.random() * sum(cap[b] for b in choices)
-            for b in choices:
-                x -= cap[b]
-                if x < 0:
-                    break
-            cap[b] -= 1
-            out[b].append(c)
+            out[_draw_bucket(rng, choices, cap)].append(c)
         return out
 
     def deal(self, rng: random.Random) -> TrexState:
@@ -341,6 +329,17 @@ class TrexDealer:
         hands = [self.known[q] + buckets[q] for q in range(4)]
         # the deals after this one are unknown: the world shuffles them from a fresh seed
         return self.base.with_hands(hands, buckets[4], rng.getrandbits(64))
+
+
+def _draw_bucket(rng: random.Random, choices: list[int], cap: list[int]) -> int:
+    """One of ``choices`` drawn in proportion to its room left in ``cap``, which it takes one of."""
+    x = rng.random() * sum(cap[b] for b in choices)
+    for b in choices:
+        x -= cap[b]
+        if x < 0:
+            break
+    cap[b] -= 1
+    return b
 
 
 def trex_dealer(view: Any, game: Any = None, memory: TrexMemory | None = None) -> TrexDealer:

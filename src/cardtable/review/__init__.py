@@ -40,14 +40,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bots.trash import action_value as trash_value
-from ..bots.trex_expert import BASELINE
+from ..bots.trex_expert import above_baseline
 from ..bots.trex_search import action_value as trex_value
 from ..bots.worlds import TrexMemory, sample_world, trex_dealer
 from ..core.errors import ConfigError
 from ..core.game import Action, PlayerView, State
 from ..games.trash import TrashState, TrashView
 from ..games.trash.actions import DISCARD, STOCK, WILD
-from ..games.trex import TrexAction, TrexState, TrexView
+from ..games.trex import TrexState, TrexView
 from ..games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL
 from ..records.record import Record, replay_views
 
@@ -214,8 +214,7 @@ def _means(rows: list[list[float]]) -> list[float]:
 def _adjusted(values: list[float], legal: tuple[Action, ...], kind: str) -> list[float]:
     if kind != "contract":
         return values
-    masks = [a.arg if isinstance(a, TrexAction) else -1 for a in legal]
-    return [v - BASELINE.get(mask, 0.0) for v, mask in zip(values, masks, strict=True)]
+    return above_baseline(values, legal)
 
 
 def _deal_number(view: PlayerView) -> int:

@@ -3,7 +3,7 @@ the scaling efficiency rate(2) / (2 × rate(1)).
 
     python bench/simulate.py [--games N] [--repeat R] [--game trash] [--seed S]
 
-For each game whose metrics module is registered (cardtable.sim.metrics.MODULES),
+For each game whose metrics module is registered (cardtable.sim.metrics.METRICS),
 the same seeded matches are played three ways, one after the other:
 
   host      cardtable.host.play_out (checked play through the Match authority), 1 process
@@ -34,7 +34,7 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.host import play_out
 from cardtable.sim import SimSpec, match_seeds, simulate
-from cardtable.sim.metrics import MODULES
+from cardtable.sim.metrics import METRICS
 
 SETUPS: dict[str, tuple[dict[str, object], list[str]]] = {
     "trash": ({}, ["sensible"]),
@@ -59,7 +59,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="best of this many measurements (default 3)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    names = [g for g in (args.game or MODULES) if g in cardtable.game_names() and g in SETUPS]
+    names = [g for g in (args.game or METRICS) if g in cardtable.game_names() and g in SETUPS]
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"cardtable simulate throughput, {args.games} matches per measurement, best of {args.repeat}, "
           f"{os.cpu_count()} CPUs, load average {load}")

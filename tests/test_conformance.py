@@ -15,21 +15,16 @@ from cardtable.core.game import Outcome, PlayerView
 from cardtable.core.registry import game_class, game_names
 from cardtable.core.seats import SIMULTANEOUS, TERMINAL
 
+from .walk import walk as random_walk
+from .walk import walked
+
 CASES = [(name, preset) for name in game_names() for preset in game_class(name).PRESETS]
 STEPS = 600
 
 
 def walk(name: str, preset: str, seed: int, steps: int = STEPS):
     """Yield (state, action) along a seeded random game, before each action."""
-    state = cardtable.load(name, preset).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            return
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        yield state, action
-        state.apply(action)
+    return random_walk(cardtable.load(name, preset).new_state(seed=seed), random.Random(seed), steps)
 
 
 @pytest.mark.parametrize(("name", "preset"), CASES)
@@ -70,14 +65,10 @@ def test_clone_is_independent(name, preset):
 @pytest.mark.parametrize(("name", "preset"), CASES)
 def test_replay_determinism_and_card_conservation(name, preset):
     state = cardtable.load(name, preset).new_state(seed=3)
-    rng = random.Random(3)
     cards = Counter(state.all_cards())
-    for _ in range(STEPS):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    for _ in random_walk(state, random.Random(3), STEPS):
         assert Counter(state.all_cards()) == cards, "cards are conserved"
+    assert Counter(state.all_cards()) == cards, "cards are conserved"
     again = cardtable.load(name, preset).new_state(seed=3)
     for action in state.history:
         again.play(str(action))  # through the text form, as a record does
@@ -114,13 +105,7 @@ def test_views_are_json_and_hold_no_seed(name, preset):
 @pytest.mark.parametrize(("name", "preset"), CASES)
 def test_whole_games_end_with_an_outcome(name, preset):
     game = cardtable.load(name, preset)
-    state = game.new_state(seed=5)
-    rng = random.Random(5)
-    for _ in range(200_000):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    state = walked(game.new_state(seed=5), random.Random(5), 200_000)
     assert state.current_player() == TERMINAL
     outcome = state.outcome()
     assert isinstance(outcome, Outcome) and len(outcome.returns) == game.num_players

@@ -151,3 +151,19 @@ def test_a_time_budget_stops_the_search():
     start = time.perf_counter()
     bot.act(state.view(state.current_player()), random.Random(0), Budget(seconds=0.05))
     assert time.perf_counter() - start < 2.0 and bot.last_iterations >= 1
+
+
+def test_optional_bot_hooks_are_asked_in_one_place():
+    """The optional parts of the Bot protocol (rule options, real-time play, a search budget) are
+    asked through bots.base, not probed by each client."""
+    import cardtable
+    from cardtable.bots import make_bot
+    from cardtable.bots.base import attach, reacts, searches
+
+    expert = make_bot("trex", "expert")
+    game = cardtable.load("trex", "complex")
+    attach(expert, game)
+    assert expert.game is game  # type: ignore[attr-defined]
+    attach(make_bot("trex", "random"), game)  # a bot without the hook is left alone
+    assert searches(expert) and not searches(make_bot("trex", "random"))
+    assert reacts(make_bot("spit", "medium")) and not reacts(make_bot("trash", "random"))

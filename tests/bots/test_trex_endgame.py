@@ -22,7 +22,7 @@ def minimax(st, side: tuple[int, ...], deal: int) -> float:
         child = st.clone()
         child.apply(a)
         values.append(minimax(child, side, deal))
-    return max(values) if st.turn in side else min(values)
+    return max(values) if st.to_move in side else min(values)
 
 
 def endgame_states(contract_masks: set[int], seeds: range, tricks: int, **options):
@@ -43,7 +43,7 @@ def test_tx24_endgame_values_equal_brute_force_minimax(mask):
     """TX-24…29: for each legal play, the solver's value is the exact minimax value."""
     checked = 0
     for st in endgame_states({mask}, range(40), 3):
-        seat = st.turn
+        seat = st.to_move
         assert solvable(st, 3)
         deal = st.deal_index
         before = st.deal_scores[seat]
@@ -60,7 +60,7 @@ def test_tx24_endgame_values_equal_brute_force_minimax(mask):
 
 def test_tx23_endgame_respects_the_hearts_lead_rule():
     for st in endgame_states({1}, range(60), 2, hearts_lead_rule="only_if_no_choice"):
-        values = Endgame(st, st.turn).values(st)
+        values = Endgame(st, st.to_move).values(st)
         assert set(values) == {a.arg for a in st.legal_actions()}
 
 
@@ -73,8 +73,8 @@ def test_search_uses_its_time_budget():
     game = cardtable.load("trex")
     st = next(endgame_states({2}, range(20), 13))
     bot = SearchTrexBot(game=game, seconds=0.05)
-    bot.act(st.view(st.turn), random.Random(1))
+    bot.act(st.view(st.to_move), random.Random(1))
     assert bot.last_worlds >= 1
     fixed = SearchTrexBot(game=game, iterations=len(st.legal_actions()) * 3)
-    fixed.act(st.view(st.turn), random.Random(1))
+    fixed.act(st.view(st.to_move), random.Random(1))
     assert fixed.last_worlds == 3

@@ -94,7 +94,8 @@ def test_pro_sheds_the_ace_of_hearts_last_to_a_clean_trick():
 
 
 def test_hard_sheds_the_ace_of_hearts_last_to_a_clean_trick():
-    """The old ``hard`` ducked with the 4♥ and kept the A♥, which later caught the K♥."""
+    """``hard`` plays the A♥ to a trick the K♥ cannot reach: ducking with the 4♥ would keep an
+    A♥ that later catches the K♥."""
     state = kh_deal(*CLEAN)
     play(state, "5H 6H 8H")
     assert act("hard", state) == "AH"

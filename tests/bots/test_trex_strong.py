@@ -6,7 +6,7 @@ import random
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.bots.trex_strong import StrongTrexBot, choose_contract, double_choice, strong_policy
+from cardtable.bots.trex_strong import StrongTrexBot, choose_contract, double_guarded_or_long, strong_policy
 from cardtable.core.cards import Card, parse_cards
 from cardtable.games.trex.actions import A_CONTRACT, A_DONE, A_DOUBLE, KH, TK, TR
 from cardtable.host.match import play_out
@@ -64,9 +64,9 @@ def test_tx9_strong_contract_choice_by_hand_shape():
 def test_tx15_strong_doubles_a_guarded_king_of_hearts_only():
     guarded = ids("KH 2H 3H 4H 5H 2C 3C 4C 5C 2D 3D 4D 5D")
     king = Card.parse("KH").id
-    assert double_choice(guarded, [A_DOUBLE[king], A_DONE], KH) is A_DOUBLE[king]
+    assert double_guarded_or_long(guarded, [A_DOUBLE[king], A_DONE], KH) is A_DOUBLE[king]
     bare = ids("KH 2H AC KC QC 2C 3C 4C 5C 2D 3D 4D 5D")
-    assert double_choice(bare, [A_DOUBLE[king], A_DONE], KH) is A_DONE
+    assert double_guarded_or_long(bare, [A_DOUBLE[king], A_DONE], KH) is A_DONE
 
 
 def test_strong_bot_plays_from_its_view():

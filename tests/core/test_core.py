@@ -49,6 +49,20 @@ def test_card_forms():
     assert Card.parse("AH").suit.is_red and not Card.parse("AS").suit.is_red
 
 
+def test_named_card_ids_are_the_cards_they_name():
+    """Card constants from one module: core.cards defines each suit id and named card id once;
+    the engines and bots import them from there."""
+    from cardtable.core import cards
+
+    assert [int(s) for s in Suit] == [cards.CLUBS, cards.DIAMONDS, cards.HEARTS, cards.SPADES]
+    assert Card.from_id(cards.ACE_HEARTS) == Card.parse("AH")
+    assert Card.from_id(cards.SEVEN_HEARTS) == Card.parse("7H")
+    assert Card.from_id(cards.KING_HEARTS) == Card.parse("KH")
+    named = ((Rank.QUEEN, cards.QUEENS), (Rank.JACK, cards.JACKS), (Rank.TWO, cards.TWOS), (Rank.THREE, cards.THREES))
+    for rank, ids in named:
+        assert ids == tuple(Card.of(rank, suit).id for suit in Suit)
+
+
 @pytest.mark.parametrize("text", ["", "Q", "QX", "11H", "ZZ", "AHH", "JOKERS"])
 def test_bad_card_text(text):
     with pytest.raises(ParseError):

@@ -19,3 +19,23 @@ def test_sp13_realtime_is_declared_by_the_game(name: str):
 
 def test_sp13_only_spit_is_realtime():
     assert [n for n in game_names() if game_class(n).realtime] == ["spit"]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_sp13_every_state_answers_what_the_protocol_declares(name: str):
+    """What a client may ask of any state is declared by the State protocol, with defaults: the
+    record's seed, deal source and stacked deck, why an action would be refused, and the real-time
+    hooks (SP-13: only a real-time game runs timers)."""
+    game = load(name)
+    state = game.new_state(seed=1)
+    assert state.seed == 1 and state.deals is None and state.stacked_deck is None
+    seat = 0 if game.realtime else None
+    for action in state.legal_actions(seat):
+        assert state.illegal_reason(action) is None
+        assert isinstance(state.tie_rank(action), int)
+    seats = range(game.num_players) if game.realtime else (None,)
+    allowed = {a for s in seats for a in state.legal_actions(s)}
+    other = next(a for a in map(game.action_from_index, range(game.num_distinct_actions)) if a not in allowed)
+    assert state.illegal_reason(other) is not None
+    if not game.realtime:
+        assert tuple(state.timers()) == ()

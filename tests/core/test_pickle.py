@@ -1,5 +1,5 @@
 """Options, games and bots survive pickling: the server's bot pool sends bots to worker
-processes, and a recursion in ``__getattr__`` used to stop them."""
+processes (an object whose ``__getattr__`` recursed while being unpickled could not go)."""
 
 from __future__ import annotations
 

@@ -48,3 +48,32 @@ def test_shuffle_derived_equals_derive_then_shuffle(seed: int, labels: tuple[str
     got = list(range(104))
     shuffle_derived(got, seed, *labels)
     assert got == expected
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(0, 40))
+def test_keyed_shuffle_sorts_by_shake_keys(seed: int, number: int) -> None:
+    """The Trex deal: each card sorted on its 64-bit SHAKE-128 key of ``(seed, "deal", number)``."""
+    import hashlib
+
+    from cardtable.core.chance import deal_shuffle
+
+    digest = hashlib.shake_128(repr((seed, "deal", number)).encode()).digest(52 * 8)
+    keys = [int.from_bytes(digest[8 * i:8 * i + 8], "little") for i in range(52)]
+    got = list(range(52))
+    deal_shuffle(got, seed, None, ("deal", number), keyed=True)
+    assert got == sorted(range(52), key=keys.__getitem__)
+
+
+def test_one_shuffle_serves_every_engine() -> None:
+    """``deal_shuffle`` draws from a fair game's deal source when there is one, else from the seed."""
+    from cardtable.core.chance import FairShuffler, deal_shuffle
+
+    fair = FairShuffler(bytes(32), [bytes([1]) * 32])
+    a, b = list(range(20)), list(range(20))
+    deal_shuffle(a, 5, fair, ("deal", 0))
+    fair.shuffle(b, "deal", 0)
+    assert a == b
+    c, d = list(range(20)), list(range(20))
+    deal_shuffle(c, 5, None, ("deal", 0))
+    shuffle_derived(d, 5, "deal", 0)
+    assert c == d

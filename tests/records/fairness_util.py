@@ -11,6 +11,8 @@ from cardtable.core.chance import commitment
 from cardtable.records.fairness import FairDeal
 from cardtable.records.record import Record
 
+from ..walk import walked
+
 GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "trash": ("trash", {}),
     "trash-3-decks-jokers": ("trash", {"players": 5, "decks": 3, "jokers": True}),
@@ -40,8 +42,5 @@ def finished(key: str, people: int = 255, play_seed: int = 5) -> Record:
     for seat in range(min(people, game.num_players)):
         fair.reveal_seat(seat, person_seed(seat).hex())
     state = fair.new_state(game)
-    rng = random.Random(play_seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    walked(state, random.Random(play_seed))
     return fair.record(state)

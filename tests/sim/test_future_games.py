@@ -1,9 +1,10 @@
-"""The Trex and Spit metrics modules, exercised without their engines (which
-are merged later): recorders on stand-in states, report sections on synthetic rows."""
+"""The Trex and Spit metrics modules: the Trex recorder on what the engine exports, report
+sections on synthetic rows."""
 
 import random
 from types import SimpleNamespace
 
+from cardtable.games.trex.state import TrexFacts
 from cardtable.sim.metrics import spit, trex
 from cardtable.sim.report import ReportContext
 from cardtable.sim.results import Run
@@ -28,8 +29,10 @@ def trex_rows(n=30):
 
 
 def test_trex_recorder_reads_the_final_state():
-    state = SimpleNamespace(totals=[10, -5, 0, -5], trex_firsts=[2, 1, 1, 0], tiebreak_scores=None,
-                            records=[(1, 0, 2, 16, (200, 150, 100, 50))])
+    """The recorder reads ``TrexState.facts()``, the engine's export for metrics."""
+    facts = TrexFacts(totals=(10, -5, 0, -5), trex_firsts=(2, 1, 1, 0), deals=((1, 0, 2, 16, (200, 150, 100, 50)),),
+                      tiebreak=False)
+    state = SimpleNamespace(facts=lambda: facts)
     out = trex.TrexRecorder(state).finish(state)
     assert out["deals"] == [[0, 2, 16, 200, 150, 100, 50]]
     assert out["totals"] == [10, -5, 0, -5] and out["tiebreak"] is False
@@ -62,3 +65,15 @@ def test_spit_check_summary_and_report(tmp_path):
     assert "100.0%" in sections[0].html  # medium won every game in these rows
     assert ctx.figures == ["figures/spit_gap.png", "figures/spit_rounds.png"]  # win rate by reaction gap
     assert "reaction-time gap" in sections[0].html
+
+
+def test_metrics_import_what_their_engines_export():
+    """Metrics read what the engine exports (``facts()`` and the like), imported by name, so the layer
+    checker sees each dependency: no module is looked up by a string, no state field by its name."""
+    from pathlib import Path
+
+    import cardtable.sim.metrics as metrics
+
+    for path in Path(metrics.__file__).parent.glob("*.py"):
+        text = path.read_text()
+        assert "importlib" not in text and "getattr(" not in text, path.name

@@ -46,9 +46,9 @@ def test_every_game_has_its_metrics_module():
     import importlib
 
     from cardtable.core.registry import game_names
-    from cardtable.sim.metrics import MODULES, metrics_for
+    from cardtable.sim.metrics import METRICS, metrics_for
 
-    assert set(MODULES) == set(game_names())
+    assert set(METRICS) == set(game_names())
     for name in ("trex", "spit"):
         module = importlib.import_module(f"cardtable.sim.metrics.{name}")
         assert module.METRICS.game == name and module.METRICS.report is not None

@@ -14,6 +14,7 @@ from cardtable.games.spit import SpitState
 from cardtable.games.spit.actions import ALL_ACTIONS
 from cardtable.games.spit.state import ADJ
 
+from ..walk import walk
 from .util import conserved
 
 PRESETS = [
@@ -28,13 +29,9 @@ PRESETS = [
 def random_game(seed: int, preset: str = "standard", **opts):
     game = cardtable.load("spit", preset=preset, max_rounds=6, **opts)
     st = game.new_state(seed=seed)
-    rng = random.Random(seed)
-    yield st
-    while not st.is_terminal():
-        la = st.legal_actions()
-        a = la[rng.randrange(len(la))]
-        st.play(a)
+    for _ in walk(st, random.Random(seed), checked=True):
         yield st
+    yield st
 
 
 @pytest.mark.parametrize(("preset", "opts"), PRESETS)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import cardtable
 from cardtable.core.cards import Card, parse_cards
 from cardtable.games.trash import TrashGame, TrashState
+
+from .. import walk
 
 
 def stacked_deck(game: TrashGame, layouts: list[str], stock: str = "") -> list[Card]:
@@ -52,12 +53,6 @@ RUN_STOCK = "AC"
 
 def random_state(seed: int, steps: int, **options: Any) -> TrashState:
     """A Trash state after up to ``steps`` uniformly random legal actions, seeded."""
-    state = cardtable.load("trash", **options).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    state = walk.random_state("trash", seed, steps, **options)
     assert isinstance(state, TrashState)
     return state

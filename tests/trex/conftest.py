@@ -11,6 +11,8 @@ import cardtable
 from cardtable.core.cards import Card
 from cardtable.games.trex import TrexGame, TrexState
 
+from ..walk import walked
+
 
 def deck_from_hands(*hands: str) -> list[int]:
     """A stacked deck: ``hands[i]`` (13 card texts, or fewer) goes to seat ``i``;
@@ -47,12 +49,10 @@ def play(state: TrexState, *texts: str) -> None:
 
 
 def random_game(state: TrexState, rng: random.Random, limit: int = 100_000) -> TrexState:
-    for _ in range(limit):
-        if state.is_terminal():
-            return state
-        acts = state.legal_actions()
-        state.apply(acts[rng.randrange(len(acts))])
-    raise AssertionError("the game did not end")
+    """``state`` played to its end by random legal actions."""
+    walked(state, rng, limit)
+    assert state.is_terminal(), "the game did not end"
+    return state
 
 
 @pytest.fixture

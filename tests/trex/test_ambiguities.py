@@ -8,6 +8,7 @@ import cardtable
 from cardtable.games.trex import Phase, TrexState
 from cardtable.games.trex.state import tr_trigger
 
+from ..walk import walked
 from .conftest import SUITS_DEAL, deck_from_hands, keep_all, load, new, no_doubles, play, start, texts
 from .test_doubling import KH_TAKEN_BY_OTHER, _qn_vector
 from .test_end import _ended
@@ -87,10 +88,7 @@ def test_tx_a9_self_capture_default_single() -> None:
 
 def test_tx_a10_partnership_kingdoms_rotate_through_all_four() -> None:
     state = load("partnership").new_state(seed=6)
-    rng = random.Random(6)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    walked(state, random.Random(6))
     holders = [r[2] for r in state.records]
     assert [holders[5 * k] for k in range(4)] == [(holders[0] + k) % 4 for k in range(4)]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardtable.core.cards import Card
+from cardtable.core.cards import SEVEN_HEARTS, Card
 from cardtable.games.trex import Phase, TrexState
-from cardtable.games.trex.state import NEXT, SEVEN_HEARTS
+from cardtable.games.trex.state import NEXT
 
 from .conftest import SUITS_DEAL, deck_from_hands, keep_all, load, new, no_doubles, play, start, texts
 from .test_doubling import QN_VECTOR
@@ -156,11 +156,11 @@ def test_tx34_players_who_are_out_are_skipped() -> None:
     state = start(new(SUITS_DEAL), "TR")
     out_seen = False
     while state.deal_index == 0:
-        if 2 in state.out:
+        if 2 in state.finishing:
             out_seen = True
             assert state.current_player() != 2
         state.apply(state.legal_actions()[0])
-        assert not any(e[0] == "pass" and e[1] in state.out for e in state.events if state.deal_index == 0)
+        assert not any(e[0] == "pass" and e[1] in state.finishing for e in state.events if state.deal_index == 0)
     assert out_seen
 
 
@@ -187,7 +187,7 @@ def test_tx40_three_way_tie_narrowed_by_firsts_then_an_extra_deal() -> None:
     while not state.is_terminal():
         state.apply(state.legal_actions()[0])
     outcome = state.outcome()
-    assert outcome is not None and outcome.winners == (next(q for q in state.out if q in (1, 2)),)
+    assert outcome is not None and outcome.winners == (next(q for q in state.finishing if q in (1, 2)),)
     assert state.totals == [100, 100, 100, -300]
 
 

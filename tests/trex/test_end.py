@@ -6,6 +6,7 @@ import random
 
 from cardtable.games.trex import Phase
 
+from ..walk import walked
 from .conftest import SUITS_DEAL, load, new, random_game
 
 
@@ -48,13 +49,10 @@ def test_tx40_still_tied_plays_an_extra_trex_deal_outside_the_totals() -> None:
     assert state.tiebreak and state.phase is Phase.TREX and not state.is_terminal()
     assert state.dealer == 2  # the tied player whose kingdom came earliest (2 before 0)
     assert state.view(0).contract == "TR"
-    rng = random.Random(3)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    walked(state, random.Random(3))
     outcome = state.outcome()
     assert outcome is not None and outcome.reason == "tiebreak_deal"
-    first_tied = next(q for q in state.out if q in (0, 2))
+    first_tied = next(q for q in state.finishing if q in (0, 2))
     assert outcome.winners == (first_tied,)
     assert state.totals == [100, -100, 100, -100]  # not added to the official totals
     assert sum(state.tiebreak_scores) == 500 and state.records == []
@@ -90,11 +88,8 @@ def test_tx40_partnership_tiebreak_deal_won_by_the_team_out_first() -> None:
     state.trex_firsts = [1, 1, 1, 1]
     state._end_game()
     assert state.tiebreak and state.dealer == 2  # kingdoms 2, 3, 0, 1: seat 2 came first
-    rng = random.Random(9)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    walked(state, random.Random(9))
     outcome = state.outcome()
     assert outcome is not None and outcome.reason == "tiebreak_deal"
-    first = state.out[0]
+    first = state.finishing[0]
     assert set(outcome.winners) == {first, (first + 2) % 4}

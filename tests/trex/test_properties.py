@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardtable.core.cards import TWOS
 from cardtable.core.errors import IllegalActionError
 from cardtable.games.trex import ZERO_SUM_PRESETS, Phase, TrexState
-from cardtable.games.trex.actions import A_PLAY, ALL_ACTIONS, CX, DI, KH, QN, TK, TR, parse_action
-from cardtable.games.trex.state import SUIT, TWOS
+from cardtable.games.trex.actions import ALL_ACTIONS, CX, DI, KH, QN, TK, TR, parse_action
+from cardtable.games.trex.state import SUIT
 
+from ..walk import walk
 from .conftest import load, random_game
 
 CONSTANT = {KH: -75, QN: -100, DI: -130, TK: -195}
@@ -107,15 +109,13 @@ def _redeal_hidden(state: TrexState, seat: int, rng: random.Random, pinned: int 
     seats = [q for q in range(4) if q != seat]
     pool = [c for q in seats for c in other.hand(q) if c not in public]
     rng.shuffle(pool)
+    hands = [other.hand(q) for q in range(4)]
     for q in seats:
-        keep = [c for c in other.hand(q) if c in public]
+        keep = [c for c in hands[q] if c in public]
         take = other.count[q] - len(keep)
-        mine = sorted(keep + pool[:take])
+        hands[q] = keep + pool[:take]
         pool = pool[take:]
-        other.hs[q] = [[A_PLAY[c] for c in mine if SUIT[c] == s] for s in range(4)]
-        for c in mine:
-            other.owner[c] = q
-    return other
+    return other.with_hands(hands, (), other.seed)
 
 
 @pytest.mark.parametrize("preset", ["standard", "partnership", "complex", "seed"])
@@ -207,16 +207,12 @@ def test_the_game_ends_with_an_outcome_and_no_legal_actions() -> None:
 def test_invariant_every_player_follows_suit_when_able(seed: int) -> None:
     """§4 invariant: in trick contracts a card off the led suit means a void in it."""
     state = load().new_state(seed=seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
+    for _, action in walk(state, random.Random(seed)):
         if state.phase is Phase.TRICK and state.trick:
             led = SUIT[state.trick[0]]
             hand = state.hand(state.current_player())
             if SUIT[action.arg] != led:
                 assert all(SUIT[c] != led for c in hand)
-        state.apply(action)
 
 
 @settings(max_examples=10, deadline=None)
@@ -226,8 +222,7 @@ def test_invariant_layout_is_a_contiguous_run_through_each_jack(seed: int) -> No
     from cardtable.games.trex.state import LAYOUT_RANK
 
     state = load().new_state(seed=seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
+    for _ in walk(state, random.Random(seed)):
         if state.phase is Phase.TREX:
             for s in range(4):
                 ranks = sorted(LAYOUT_RANK[c] for c in state.layout_cards if SUIT[c] == s)
@@ -236,8 +231,6 @@ def test_invariant_layout_is_a_contiguous_run_through_each_jack(seed: int) -> No
                     assert 2 <= state.lo[s] <= 11 <= state.hi[s] <= 14
                 else:
                     assert ranks == []
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
 
 
 @pytest.mark.parametrize("preset", ["standard", "complex", "seed"])

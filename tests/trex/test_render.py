@@ -7,6 +7,7 @@ import random
 from cardtable.cli import render_trex
 from cardtable.core.cards import Card
 
+from ..walk import walked
 from .conftest import SUITS_DEAL, load, new, start
 
 
@@ -40,10 +41,7 @@ def test_render_trex_layout_rows_and_hidden_hands() -> None:
 
 def test_render_spectator_and_score_sheet() -> None:
     state = load().new_state(seed=2)
-    rng = random.Random(2)
-    while state.deal_index < 2:
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    walked(state, random.Random(2), until=lambda s: s.deal_index >= 2)
     text = render_trex.render(state.view(None), color=False)
     assert "total" in text and "Your hand" not in text
 

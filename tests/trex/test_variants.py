@@ -13,6 +13,7 @@ from cardtable.core.errors import ConfigError
 from cardtable.games.trex import Phase
 from cardtable.games.trex.options import OPTIONS, PRESET_DOCS, PRESETS
 
+from ..walk import walked
 from .conftest import SUITS_DEAL, deck_from_hands, keep_all, load, new, no_doubles, play, random_game, start, texts
 
 MIXED = deck_from_hands(
@@ -41,10 +42,7 @@ def test_tx_v1_complex_scores_all_four_at_once_and_q_diamonds_counts_twice() -> 
 def test_tx_v1_complex_deal_total_is_minus_500() -> None:
     for seed in range(5):
         state = start(new(MIXED, preset="complex", seed=seed), "CX")
-        rng = random.Random(seed)
-        while state.deal_index == 0:
-            legal = state.legal_actions()
-            state.apply(legal[rng.randrange(len(legal))])
+        walked(state, random.Random(seed), until=lambda s: s.deal_index > 0)
         assert sum(state.records[0][4]) == -500
 
 

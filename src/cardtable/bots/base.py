@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..core.errors import ConfigError
-from ..core.game import Action, PlayerView
+from ..core.game import Action, Game, PlayerView
 
 
 @dataclass(frozen=True)
@@ -62,11 +62,33 @@ class Budget:
 
 
 class Bot(Protocol):
-    """Anything with a ``name`` and ``act(view, rng, budget=None) -> action``."""
+    """Anything with a ``name`` and ``act(view, rng, budget=None) -> action``.
+
+    Optional, asked through the functions below (never probed elsewhere): ``attach(game)``
+    to be told the game's rule options (:func:`attach`), ``react(view, now, rng)`` to play
+    in real time (:func:`reacts`, ``host.realtime.RealtimeBot``) and ``iterations``, the
+    default budget of a bot that searches (:func:`searches`)."""
 
     name: str
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action: ...
+
+
+def attach(bot: object, game: Game) -> None:
+    """Tell ``bot`` the game's rule options if it takes them (a view does not carry them)."""
+    hook = getattr(bot, "attach", None)
+    if callable(hook):
+        hook(game)
+
+
+def reacts(bot: object) -> bool:
+    """Does ``bot`` play in real time (``react(view, now, rng)``, for Spit's host)?"""
+    return callable(getattr(bot, "react", None))
+
+
+def searches(bot: object) -> bool:
+    """Does ``bot`` search within an iteration budget, so that its thinking takes time?"""
+    return hasattr(bot, "iterations")
 
 
 class RandomBot:

@@ -177,7 +177,7 @@ class SpitBot:
 
     def sticky(self, action: Action) -> bool:
         """A noticed play, fill or slap is carried out while it stays legal; a spit request is not."""
-        return getattr(action, "kind", None) != SPIT
+        return not (isinstance(action, SpitAction) and action.kind == SPIT)
 
     def react(self, view: PlayerView, now: float, rng: random.Random) -> Intent | None:
         sv: SpitView = view  # type: ignore[assignment]  # a Spit seat's view

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 
-from ..core.cards import Card
+from ..core.cards import DIAMONDS, HEARTS, Card
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import (
     A_DONE,
@@ -40,9 +40,6 @@ from ..games.trex.actions import (
 )
 from ..games.trex.view import TrexView
 from .base import register_bot
-
-HEARTS = 2
-DIAMONDS = 1
 
 
 def strength(card: Card) -> int:

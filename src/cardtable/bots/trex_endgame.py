@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..core.cards import HEARTS
 from ..games.trex.state import NEXT, STRENGTH, SUIT, Phase, TrexState
 
-HEARTS: Final = 2
 EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
@@ -55,14 +55,14 @@ class Endgame:
 
     def values(self, st: TrexState) -> dict[int, float]:
         """The exact value (the side's score for the rest of the deal) of each legal play."""
-        hands = [sum(1 << a.arg for suit in h for a in suit) for h in st.hs]
+        hands = [sum(1 << a.arg for suit in h for a in suit) for h in st.hands_by_suit]
         trick = tuple(st.trick)
         out = {}
         for a in st.legal_actions():
             c = a.arg
             h2 = hands.copy()
-            h2[st.turn] &= ~(1 << c)
-            out[c] = self._after(h2, trick, st.trick_leader, st.turn, c, st.hearts_broken, -1e9, 1e9)
+            h2[st.to_move] &= ~(1 << c)
+            out[c] = self._after(h2, trick, st.trick_leader, st.to_move, c, st.hearts_broken, -1e9, 1e9)
         return out
 
     # ------------------------------------------------------------- the search

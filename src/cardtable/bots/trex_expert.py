@@ -42,8 +42,9 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..core.cards import ACE_HEARTS, HEARTS, KING_HEARTS
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, DI, KH, QN, TK, TR
+from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_REDEAL, CONTRACT, DI, KH, PLAY, QN, TK, TR, TrexAction
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState, layout_card
 from ..games.trex.view import TrexView
 from .base import Budget
@@ -51,9 +52,6 @@ from .worlds import TrexMemory, trex_dealer
 
 TRICK: Final = Phase.TRICK
 TREX: Final = Phase.TREX
-KING_HEARTS: Final = 38
-ACE_HEARTS: Final = 26
-HEARTS: Final = 2
 
 
 def _released(c: int) -> tuple[int, ...]:
@@ -75,6 +73,15 @@ RELEASED: Final = tuple(_released(c) for c in range(52))
 BASELINE: dict[int, float] = {KH: -15.8, QN: -23.6, DI: -32.2, TK: -48.3, TR: 131.4, KH | QN | DI | TK: -118.6}
 
 
+def above_baseline(values: Sequence[float], legal: Sequence[Action]) -> list[float]:
+    """When the choices are contracts (TX-9), each value less its contract's :data:`BASELINE`: the
+    holder picks the contract this hand suits best, not the one that scores most on average."""
+    masks = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == CONTRACT]
+    if len(masks) != len(legal):
+        return list(values)
+    return [v - BASELINE.get(mask, 0.0) for v, mask in zip(values, masks, strict=True)]
+
+
 def policy(st: TrexState, smart: bool = False, voids: list[set[int]] | None = None) -> Any:
     """The move of the seat to move in ``st`` (any phase), from what that seat knows."""
     phase = st.phase
@@ -83,9 +90,9 @@ def policy(st: TrexState, smart: bool = False, voids: list[set[int]] | None = No
     if phase is TREX:
         return _trex(st)
     if phase is Phase.CHOOSE:
-        return choose_contract(st.hand(st.turn), st.contracts_left())
+        return choose_contract(st.hand(st.to_move), st.contracts_left())
     if phase is Phase.DOUBLE:
-        return double_choice(st.hand(st.turn), st.legal_actions())
+        return double_guarded_card(st.hand(st.to_move), st.legal_actions())
     if phase is Phase.REDEAL:
         legal = st.legal_actions()
         return A_REDEAL if A_REDEAL in legal else A_KEEP
@@ -104,8 +111,8 @@ def _out_above(st: TrexState, p: int, c: int) -> int:
 
 
 def _trick(st: TrexState, smart: bool, voids: list[set[int]] | None) -> Any:
-    p = st.turn
-    h = st.hs[p]
+    p = st.to_move
+    h = st.hands_by_suit[p]
     trick = st.trick
     tc = st.trick_contract
     assert tc is not None
@@ -157,7 +164,7 @@ def _trick(st: TrexState, smart: bool, voids: list[set[int]] | None) -> Any:
 
 
 def _lead(st: TrexState, p: int, legal: list[Any], unit: tuple[int, ...], voids: list[set[int]] | None) -> Any:
-    h = st.hs[p]
+    h = st.hands_by_suit[p]
     owner = st.owner
     mask = st.contract
     best = None
@@ -184,11 +191,11 @@ def _lead(st: TrexState, p: int, legal: list[Any], unit: tuple[int, ...], voids:
 
 
 def _trex(st: TrexState) -> Any:
-    p = st.turn
+    p = st.to_move
     owner = st.owner
     best = None
     key: tuple[int, int, int] = (-99, 0, 0)
-    counts = [len(x) for x in st.hs[p]]
+    counts = [len(x) for x in st.hands_by_suit[p]]
     for c in st.frontier:
         if owner[c] != p:
             continue
@@ -250,7 +257,7 @@ def choose_contract(hand: list[int], left: list[int]) -> Any:
     return A_CONTRACT[max(left, key=lambda m: (hand_value(hand, m) - BASELINE.get(m, 0.0), -m))]
 
 
-def double_choice(hand: list[int], legal: Sequence[Any]) -> Any:
+def double_guarded_card(hand: list[int], legal: Sequence[Any]) -> Any:
     """Double K♥ behind four small hearts; a queen behind three small cards without A or K."""
     for a in legal:
         if a is A_DONE:
@@ -322,10 +329,12 @@ class NoisyTrexBot(ExpertTrexBot):
 def fallback(view: TrexView) -> Action:
     """A legal move when the rules the bot assumed differ from the game's (it was not
     told an option that changes legality): the lowest card, else the first action."""
-    plays = [a for a in view.legal_actions if getattr(a, "kind", None) == 0]
+    plays = [a for a in view.legal_actions if isinstance(a, TrexAction) and a.kind == PLAY]
     if plays:
-        return min(plays, key=lambda a: STRENGTH[a.arg])  # type: ignore[attr-defined]
+        return min(plays, key=lambda a: STRENGTH[a.arg])
     return view.legal_actions[0]
 
 
-__all__ = ["BASELINE", "ExpertTrexBot", "NoisyTrexBot", "choose_contract", "double_choice", "hand_value", "policy"]
+__all__ = [
+    "BASELINE", "ExpertTrexBot", "NoisyTrexBot", "choose_contract", "double_guarded_card", "hand_value", "policy",
+]

@@ -178,21 +178,14 @@ class PlayLog:
                 count: tuple[list[float], list[float]] | None) -> float:
         """The log-likelihood of the other seats' plays with these starting hands; with
         ``count`` (decisions, agreements), also count them per seat."""
-        st = self.base.clone()
+        st = self.base.with_hands(hands, (), self.base.seed)
         owner = st.owner
-        for q in range(4):
-            row: list[list[Any]] = [[], [], [], []]
-            for c in sorted(hands[q]):
-                owner[c] = q
-                row[c // 13].append(A_PLAY[c])
-            st.hs[q] = row
-        st.count = [len(h) for h in hands]
         st.stop_at_deal_end = True
         me = self.seat
         ll = 0.0
         policy = self.policy
         for i, (q, c) in enumerate(self.plays):
-            if st.turn != q or owner[c] != q:
+            if st.to_move != q or owner[c] != q:
                 return -math.inf  # the world cannot have produced this play
             legal = st.legal_actions()
             if A_PLAY[c] not in legal:

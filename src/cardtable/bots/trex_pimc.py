@@ -21,12 +21,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import CONTRACT, TR
+from ..games.trex.actions import TR
 from ..games.trex.state import Phase
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
-from .trex_expert import BASELINE, ExpertTrexBot
+from .trex_expert import ExpertTrexBot, above_baseline
 from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, rollout_deal
 from .worlds import TrexDealer, trex_dealer
 
@@ -45,14 +45,14 @@ def rollout_with(st: Any, seat: int, policy: Policy) -> float:
         for q in seats:
             score += st.deal_scores[q]
             if st.contract == TR:
-                score += o.trex_payouts[st.out.index(q)]
+                score += o.trex_payouts[st.finishing.index(q)]
         return float(score)
     start = sum(st.totals[q] for q in seats)
     deal = st.deal_index
     tiebreak = st.tiebreak
-    while st.deal_index == deal and st.turn >= 0 and st.tiebreak == tiebreak:
+    while st.deal_index == deal and st.to_move >= 0 and st.tiebreak == tiebreak:
         st.apply(policy(st))
-    if st.deal_index != deal or st.turn < 0:
+    if st.deal_index != deal or st.to_move < 0:
         delta = sum(st.totals[q] for q in seats) - start
         return float(-delta if o.reverse_scores else delta)
     return float(sum(st.deal_scores[q] for q in seats))
@@ -132,9 +132,7 @@ class PimcTrexBot(ExpertTrexBot):
             worlds += 1
         self.last_iterations = done
         self.last_worlds = worlds
-        means = [t / max(worlds, 1) for t in totals]
-        if getattr(legal[0], "kind", None) == CONTRACT:  # TX-9: the contract this hand suits best
-            means = [m - BASELINE.get(a.arg, 0.0) for m, a in zip(means, legal, strict=True)]  # type: ignore[attr-defined]
+        means = above_baseline([t / max(worlds, 1) for t in totals], legal)
         best = max(range(k), key=lambda i: (means[i], -i))
         return legal[best]
 

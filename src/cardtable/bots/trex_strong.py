@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ..core.cards import ACE_HEARTS, HEARTS, KING_HEARTS, QUEENS
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import A_CONTRACT, A_DONE, A_KEEP, A_PLAY, A_REDEAL, DI, KH, QN, TK, TR
 from ..games.trex.state import LAYOUT_RANK, NEXT, STRENGTH, SUIT, Phase, TrexState
@@ -29,10 +30,6 @@ from .worlds import trex_dealer
 
 TRICK: Final = Phase.TRICK
 TREX: Final = Phase.TREX
-KING_HEARTS: Final = 38
-ACE_HEARTS: Final = 26
-HEARTS: Final = 2
-QUEEN_OF: Final = (11, 24, 37, 50)
 """The queen's id per suit."""
 
 
@@ -44,9 +41,9 @@ def strong_policy(st: TrexState, voids: list[set[int]] | None = None) -> Any:
     if phase is TREX:
         return _trex(st)
     if phase is Phase.CHOOSE:
-        return choose_contract(st.hand(st.turn), st.contracts_left())
+        return choose_contract(st.hand(st.to_move), st.contracts_left())
     if phase is Phase.DOUBLE:
-        return double_choice(st.hand(st.turn), st.legal_actions(), st.contract)
+        return double_guarded_or_long(st.hand(st.to_move), st.legal_actions(), st.contract)
     if phase is Phase.REDEAL:
         return redeal_choice(st)
     return st.legal_actions()[0]
@@ -71,7 +68,7 @@ def _out_split(owner: list[int], p: int, c: int) -> tuple[int, int]:
 def _void(st: TrexState, voids: list[set[int]] | None, q: int, s: int) -> bool:
     """Is seat ``q`` known to be void in suit ``s``?"""
     if voids is None:
-        return not st.hs[q][s]
+        return not st.hands_by_suit[q][s]
     return 13 * s in voids[q]
 
 
@@ -85,8 +82,8 @@ def _cost(st: TrexState, c: int, p: int) -> int:
 
 # -------------------------------------------------------------------- tricks
 def _trick(st: TrexState, voids: list[set[int]] | None) -> Any:
-    p = st.turn
-    h = st.hs[p]
+    p = st.to_move
+    h = st.hands_by_suit[p]
     trick = st.trick
     if trick:
         follow = h[SUIT[trick[0]]]
@@ -138,7 +135,7 @@ def _danger(st: TrexState, p: int, c: int, suit_len: int) -> float:
     if mask & KH and s == HEARTS and owner[KING_HEARTS] >= 0 and owner[KING_HEARTS] != p:
         d *= 3.0  # a high heart may catch the K♥
     if mask & QN:
-        q = QUEEN_OF[s]
+        q = QUEENS[s]
         if owner[q] >= 0 and owner[q] != p and STRENGTH[c] > STRENGTH[q]:
             d *= 2.5  # A or K above a queen still out
     if mask & DI and s == 1:
@@ -150,7 +147,7 @@ def _danger(st: TrexState, p: int, c: int, suit_len: int) -> float:
 
 def _discard(st: TrexState, p: int) -> Any:
     """Void in the led suit: the costliest card, then the most dangerous one, short suits first."""
-    h = st.hs[p]
+    h = st.hands_by_suit[p]
     best = None
     key: tuple[float, float, int] = (-1.0, 0.0, 0)
     for suit in h:
@@ -175,7 +172,7 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
     assert tc is not None
     unit = tc.unit
     mask = st.contract
-    h = st.hs[p]
+    h = st.hands_by_suit[p]
     others = [NEXT[p], NEXT[NEXT[p]], NEXT[NEXT[NEXT[p]]]]
     # the points out, per suit: what a void seat could unload, what a suit could hold
     out_pts = 0
@@ -215,8 +212,8 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
             owner[ACE_HEARTS] < 0 or owner[ACE_HEARTS] == p
         ):
             score += w[2] * (1.0 - p_win)
-        if mask & QN and c != QUEEN_OF[s]:
-            q = QUEEN_OF[s]
+        if mask & QN and c != QUEENS[s]:
+            q = QUEENS[s]
             if owner[q] >= 0 and owner[q] != p and STRENGTH[c] < STRENGTH[q]:
                 higher_out = sum(1 for d in (13 * s, 13 * s + 12) if owner[d] >= 0 and owner[d] != p)
                 mine_high = sum(1 for d in (13 * s, 13 * s + 12) if owner[d] == p)
@@ -266,7 +263,7 @@ behind it, theirs behind it, their cards it releases now, a pure blocker."""
 
 def _trex(st: TrexState) -> Any:
     """The layout race: release our own cards, keep others blocked, open the jack we need."""
-    p = st.turn
+    p = st.to_move
     owner = st.owner
     mine_total = st.count[p]
     best = None
@@ -330,7 +327,7 @@ def contract_value(hand: list[int], mask: int) -> float:
     return v
 
 
-def double_choice(hand: list[int], legal: Sequence[Any], mask: int) -> Any:
+def double_guarded_or_long(hand: list[int], legal: Sequence[Any], mask: int) -> Any:
     """Double K♥ with four small hearts and no A♥; a queen with three small cards of its suit
     and neither its A nor K, or with five cards of the suit."""
     for a in legal:
@@ -355,7 +352,7 @@ def redeal_choice(st: TrexState) -> Any:
     legal = st.legal_actions()
     if A_REDEAL not in legal:
         return A_KEEP
-    hand = st.hand(st.turn)
+    hand = st.hand(st.to_move)
     hearts = [STRENGTH[c] for c in hand if SUIT[c] == HEARTS]
     kh_only = st.relevant[0] and not st.relevant[1]
     if kh_only and KING_HEARTS in hand and sum(1 for x in hearts if x < 9) >= 4 and 13 not in hearts:
@@ -381,4 +378,6 @@ class StrongTrexBot(ExpertTrexBot):
         action: Action = strong_policy(world, self.memory.cannot)
         return action if action in view.legal_actions else fallback(view)
 
-__all__ = ["StrongTrexBot", "choose_contract", "contract_value", "double_choice", "redeal_choice", "strong_policy"]
+__all__ = [
+    "StrongTrexBot", "choose_contract", "contract_value", "double_guarded_or_long", "redeal_choice", "strong_policy",
+]

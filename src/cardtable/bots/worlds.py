@@ -17,6 +17,10 @@ Per game a sampler ``(view, rng) -> State`` is registered with
   face-up layout card, the discard pile and the card in hand) are dealt at random
   into all face-down slots, the seat's own included (TR-5: nobody sees them), and
   the rest form the stock in a random order.
+
+This module decides where the hidden cards go; the engine builds the state from
+the view and that assignment (``TrashState.from_view``, ``TrexState.from_view``
+and ``with_hands``), so no field of an engine is set here.
 """
 
 from __future__ import annotations
@@ -26,10 +30,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ..core.cards import HEARTS
 from ..core.errors import ConfigError
 from ..core.game import PlayerView, State
-from ..games.trash import Phase, TrashGame, TrashState, TrashView
+from ..games.trash import TrashGame, TrashState, TrashView
 from ..games.trash.actions import A_DISCARD
+from ..games.trex import TrexAction, TrexGame, TrexState
+from ..games.trex.view import layout_card_ids, layout_frontier
 
 Sampler = Callable[[Any, random.Random], State]
 _SAMPLERS: dict[str, Sampler] = {}
@@ -100,58 +107,8 @@ def sample_trash(view: TrashView, rng: random.Random, game: TrashGame | None = N
     game = game or trash_game_for(view)
     unseen = trash_unseen(view, game)
     rng.shuffle(unseen)
-    n = view.num_players
-    st = TrashState(game, blank=True)  # every field set below (a compiled state has no other way)
-    st.game = game
-    st.deals = None  # a world's later shuffles come from its own fresh seed
-    st.n = n
-    st.role = game.role
-    st.seed = rng.getrandbits(64)  # later shuffles (stock rebuilds, next hands) are unknown: fresh
-    st.history = []
-    st.sizes = list(view.sizes)
-    st.hands_won = list(view.hands_won)
-    st.hands_played = view.hand_number - 1
-    st.deal_count = 1
-    st.rebuilds = 0
-    st.time_up = view.time_up
-    st.starter = view.starter
-    st.phase = Phase(view.phase)
-    st.turn = view.current_player if view.current_player >= 0 else view.starter
-    st.hand = -1 if view.card_in_hand is None else view.card_in_hand.id
-    st.forced_displace = False
-    st.changed_since_rebuild = True
-    st.stalls = 0
-    st.free_draws_left = view.free_draws_left
-    st.hand_winner = -1
-    st.outcome_ = view.outcome
-    st.events = [
-        (e.kind, -1 if e.seat is None else e.seat, -1 if e.card is None else e.card.id,
-         (e.slot if e.slot is not None else e.value) or 0)
-        for e in view.events
-    ]
-    st.event_seq = view.events[0].seq if view.events else 0
-    st.stacked_deck = None
-    pos = 0
-    st.down, st.up, st.ndown = [], [], []
-    for p in range(n):
-        down = [-1] * (len(view.layouts[p]) + 1)  # the sizes shrink before a finished match's layouts go
-        up = [-1] * (len(view.layouts[p]) + 1)
-        for k, card in enumerate(view.layouts[p], start=1):
-            if card is None:
-                down[k] = unseen[pos]
-                pos += 1
-            else:
-                up[k] = card.id
-        st.down.append(down)
-        st.up.append(up)
-        st.ndown.append(sum(1 for c in down[1:] if c != -1))
-    if view.free_draws_left:
-        st.hand_winner = next((p for p in range(n) if st.ndown[p] == 0), -1)
-    st.stock = unseen[pos:]
-    st.discard = [c.id for c in view.discard]
-    if len(st.stock) != view.stock_count:
-        raise ConfigError("the view's card counts do not add up")
-    return st
+    # the later shuffles (stock rebuilds, next hands) are unknown: the world makes them from a fresh seed
+    return TrashState.from_view(game, view, unseen, rng.getrandbits(64))
 
 
 register_sampler("trash", sample_trash)
@@ -198,7 +155,7 @@ class TrexMemory:
             layout = list(view.layout)
             for e in reversed(view.events):
                 if e.kind == "pass" and e.seat is not None:
-                    self.cannot[e.seat].update(trex_frontier(tuple(layout)))
+                    self.cannot[e.seat].update(layout_frontier(tuple(layout)))
                 elif e.kind in ("play", "open") and e.card is not None:
                     _unplay(layout, e.card.id)
 
@@ -219,31 +176,6 @@ def _unplay(layout: list[tuple[int, int] | None], card: int) -> None:
         layout[suit] = (lo, hi - 1)
 
 
-def trex_frontier(layout: tuple[tuple[int, int] | None, ...]) -> list[int]:
-    """The cards playable next on a Trex layout (TX-32), as card ids."""
-    out = []
-    for s, row in enumerate(layout):
-        if row is None:
-            out.append(s * 13 + 10)
-            continue
-        lo, hi = row
-        if lo > 2:
-            out.append(s * 13 + lo - 2)
-        if hi < 14:
-            out.append(s * 13 + (0 if hi + 1 == 14 else hi))
-    return out
-
-
-def trex_layout_cards(layout: tuple[tuple[int, int] | None, ...]) -> list[int]:
-    """Every card on a Trex layout."""
-    out = []
-    for s, row in enumerate(layout):
-        if row is not None:
-            lo, hi = row
-            out += [s * 13 + (0 if r == 14 else r - 1) for r in range(lo, hi + 1)]
-    return out
-
-
 _TREX_GAMES: dict[tuple[Any, ...], Any] = {}
 
 
@@ -252,8 +184,6 @@ def trex_game_for(view: Any) -> Any:
     Complex from the number of deals, partnership and open hands from the view, and
     the hearts lead rule (TX-23) when the legal leads show it. Other options keep
     their defaults; a bot that knows the game (``attach``) uses it instead."""
-    from ..games.trex import TrexGame
-
     opts: dict[str, Any] = {}
     if view.num_deals == 8:
         opts["complex_mode"] = True
@@ -262,9 +192,9 @@ def trex_game_for(view: Any) -> Any:
     if all(h is not None for h in view.hands):
         opts["open_hands"] = True
     if view.phase == "trick" and not view.trick and view.contract and ("KH" in view.contract or view.contract == "CX"):
-        hearts = any(c.id // 13 == 2 for c in view.hand)
-        others = any(c.id // 13 != 2 for c in view.hand)
-        led_hearts = any(getattr(a, "arg", -1) // 13 == 2 for a in view.legal_actions)
+        hearts = any(c.id // 13 == HEARTS for c in view.hand)
+        others = any(c.id // 13 != HEARTS for c in view.hand)
+        led_hearts = any(isinstance(a, TrexAction) and a.arg // 13 == HEARTS for a in view.legal_actions)
         if hearts and others:
             if led_hearts and not view.hearts_broken:
                 opts["hearts_lead_rule"] = "free"
@@ -283,7 +213,7 @@ class TrexDealer:
     Built once per decision: it works out what the seat knows (its hand, every
     open hand, doubled cards still in their doubler's hand, exposed 2s, the cards
     played, the voids and passes in ``memory``) and a base state with every
-    public field set; :meth:`deal` then re-deals only the unknown cards among
+    public field set (``TrexState.from_view``); :meth:`deal` then re-deals only the unknown cards among
     the other hands (and, without a full memory, among the cards played unseen).
     Cards shown for a redeal say nothing about the hands dealt after it.
     """
@@ -298,7 +228,7 @@ class TrexDealer:
             if hand is not None:
                 known[q] = [c.id for c in hand]
         public = {c.id for _, c in view.trick} | {c.id for cap in view.captured for c in cap}
-        public |= {c.id for _, c in view.last_trick} | set(trex_layout_cards(view.layout))
+        public |= {c.id for _, c in view.last_trick} | set(layout_card_ids(view.layout))
         played = public | (memory.played if memory else set())
         placed = {c for h in known for c in h}
         for card, q in view.doubled:  # a doubled card stays in its doubler's hand until played (TX-15)
@@ -325,7 +255,7 @@ class TrexDealer:
             for c in self.unknown
         }
         self.loose = {c: [q for q in range(4) if self.need[q]] + ([4] if self.gone else []) for c in self.unknown}
-        self.base = self._base()
+        self.base = TrexState.from_view(self.game, view, played)
 
     def assign(self, rng: random.Random) -> list[list[int]]:
         """The hidden cards per bucket (seats 0-3, 4 = played unseen).
@@ -348,13 +278,7 @@ class TrexDealer:
                 if not choices:
                     ok = False
                     break
-                x = rng.random() * sum(cap[b] for b in choices)
-                for b in choices:
-                    x -= cap[b]
-                    if x < 0:
-                        break
-                cap[b] -= 1
-                out[b].append(c)
+                out[_draw_bucket(rng, choices, cap)].append(c)
             if not ok:
                 continue
             rng.shuffle(free)
@@ -396,140 +320,26 @@ class TrexDealer:
                     if fits():
                         choices.append(b)
                     cap[b] += 1
-            x = rng.random() * sum(cap[b] for b in choices)
-            for b in choices:
-                x -= cap[b]
-                if x < 0:
-                    break
-            cap[b] -= 1
-            out[b].append(c)
+            out[_draw_bucket(rng, choices, cap)].append(c)
         return out
 
-    def deal(self, rng: random.Random) -> Any:
+    def deal(self, rng: random.Random) -> TrexState:
         """A TrexState consistent with the view."""
-        from ..games.trex.actions import A_PLAY
-
         buckets = self.assign(rng)
-        st = self.base.clone()
-        owner = st.owner
-        hs = st.hs
-        for q in range(4):
-            cards = self.known[q] + buckets[q]
-            if q == self.seat:
-                cards = [c.id for c in self.view.hand]
-            cards.sort()
-            row: list[list[Any]] = [[], [], [], []]
-            for c in cards:
-                owner[c] = q
-                row[c // 13].append(A_PLAY[c])
-            hs[q] = row
-        if buckets[4]:
-            st.taken[max(st.last_winner, 0)] += buckets[4]
-        st.seed = rng.getrandbits(64)  # the deals after this one are unknown: fresh shuffles
-        return st
+        hands = [self.known[q] + buckets[q] for q in range(4)]
+        # the deals after this one are unknown: the world shuffles them from a fresh seed
+        return self.base.with_hands(hands, buckets[4], rng.getrandbits(64))
 
-    def _base(self) -> Any:
-        from ..games.trex.actions import parse_contract
-        from ..games.trex.state import Phase, TrexState
 
-        v = self.view
-        game = self.game
-        o = game.options
-        st = game.new_state(seed=0)  # every attribute the engine keeps, then set from the view
-        assert isinstance(st, TrexState)
-        st.game = game
-        st.n = 4
-        st.seed = 0
-        st.history = []
-        st.events = [
-            (e.kind, -1 if e.seat is None else e.seat, -1 if e.card is None else e.card.id,
-             (e.slot if e.kind == "open" else e.value) or 0)
-            for e in v.events
-        ]
-        st.event_seq = v.events[0].seq if v.events else 0
-        st.shuffles = v.deal_number + len(v.redeal_shown)
-        st.phase = Phase(v.phase)
-        over = st.phase is Phase.OVER
-        st.deal_index = v.deal_number - (0 if over else 1)
-        st.kingdom = v.kingdom
-        records = [(d, k, h, parse_contract(code), tuple(deltas)) for d, k, h, code, deltas in v.deal_scores]
-        st.records = records
-        st.deal_in_kingdom = sum(1 for r in records if r[1] == v.kingdom)
-        used = 0
-        for r in records:
-            if r[1] == v.kingdom:
-                used |= r[3]
-        st.used = used
-        st.holder = v.kingdom_holder
-        st.first_holder = next((r[2] for r in records if r[1] == 0), v.kingdom_holder if v.kingdom == 0 else -1)
-        st.dealer = v.dealer
-        st.leader = v.leader
-        st.turn = v.current_player
-        st.contract = parse_contract(v.contract) if v.contract else 0
-        st.trick_contract = game.trick_contracts.get(st.contract)
-        st.totals = list(v.totals)
-        st.trex_firsts = list(v.trex_firsts)
-        st.tiebreak = v.tiebreak
-        st.tied = ()
-        if v.tiebreak:
-            best = max(st.side_totals()) if not o.reverse_scores else min(st.side_totals())
-            tied = [q for q in range(4) if st.side_totals()[q] == best]
-            most = max(v.trex_firsts[q] for q in tied)
-            st.tied = tuple(q for q in tied if v.trex_firsts[q] == most)
-        st.tiebreak_scores = ()
-        st.outcome_ = v.outcome
-        st.redeal_shown = [(q, tuple(c.id for c in cards)) for q, cards in v.redeal_shown]
-        st.unchecked = bool(o.accept_unchecked_plays)
-        st.forced_discard = bool(o.forced_penalty_discard)
-        st.expose_twos = bool(o.partnership and o.partnership_expose_twos)
-        # the deal
-        st.hs = [[[], [], [], []] for _ in range(4)]
-        st.count = list(v.hand_sizes)
-        st.owner = [-1] * 52
-        st.trick = [c.id for _, c in v.trick]
-        if v.trick:
-            st.trick_leader = v.trick[0][0]
-        else:
-            st.trick_leader = v.current_player if st.phase is Phase.TRICK else -1
-        st.last_trick = [c.id for _, c in v.last_trick]
-        st.last_leader = v.last_trick[0][0] if v.last_trick else -1
-        st.last_winner = -1 if v.last_trick_winner is None else v.last_trick_winner
-        st.tricks_done = sum(v.tricks_taken)
-        st.tricks_taken = list(v.tricks_taken)
-        st.captured = [[c.id for c in cap] for cap in v.captured]
-        taken: list[list[int]] = [list(cap) for cap in st.captured]
-        capt = {c for cap in st.captured for c in cap}
-        rest = [c for c in sorted(self.played) if c not in capt and c not in st.trick]
-        layout = set(trex_layout_cards(v.layout))
-        rest = [c for c in rest if c not in layout]
-        taken[max(st.last_winner, 0)] += rest
-        st.taken = taken
-        st.doubler = [-1] * 52
-        for card, q in v.doubled:
-            st.doubler[card.id] = q
-        st.doubled = [(card.id, q) for card, q in v.doubled]
-        st.hearts_broken = v.hearts_broken
-        tc = st.trick_contract
-        st.remaining = len(tc.scoring_cards) - len(capt) if tc is not None else 0
-        st.deal_scores = list(v.deal_scores_now)
-        st.lo = [row[0] if row else 0 for row in v.layout]
-        st.hi = [row[1] if row else 0 for row in v.layout]
-        st.frontier = set(trex_frontier(v.layout)) if st.phase is Phase.TREX else set()
-        st.layout_cards = sorted(layout)
-        st.out = list(v.finishing)
-        st.twos_exposed = any(v.exposed_twos)
-        st.turns = len(layout) + (4 if st.twos_exposed else 0)
-        st.hearts_rule = 0
-        if tc is not None and st.phase is Phase.TRICK and tc.hearts_restricted:
-            st.hearts_rule = 1 if o.hearts_lead_rule == "broken" else 2
-        if st.phase is Phase.REDEAL:
-            st.asked = (v.current_player - v.kingdom_holder) % 4
-        elif st.phase is Phase.DOUBLE:
-            st.asked = (v.current_player - v.leader) % 4
-        else:
-            st.asked = 0
-        st.relevant = st._redeal_relevant()
-        return st
+def _draw_bucket(rng: random.Random, choices: list[int], cap: list[int]) -> int:
+    """One of ``choices`` drawn in proportion to its room left in ``cap``, which it takes one of."""
+    x = rng.random() * sum(cap[b] for b in choices)
+    for b in choices:
+        x -= cap[b]
+        if x < 0:
+            break
+    cap[b] -= 1
+    return b
 
 
 def trex_dealer(view: Any, game: Any = None, memory: TrexMemory | None = None) -> TrexDealer:
@@ -546,7 +356,7 @@ def trex_dealer(view: Any, game: Any = None, memory: TrexMemory | None = None) -
 def sample_trex(view: Any, rng: random.Random, game: Any = None, memory: TrexMemory | None = None) -> State:
     """A TrexState consistent with ``view`` (see :class:`TrexDealer`). ``game``
     carries the rule options (the view does not); the defaults otherwise."""
-    return TrexDealer(view, game, memory).deal(rng)  # type: ignore[no-any-return]
+    return TrexDealer(view, game, memory).deal(rng)
 
 
 register_sampler("trex", sample_trex)

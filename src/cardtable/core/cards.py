@@ -217,6 +217,24 @@ RANK_OF: Final = tuple(i % 13 + 1 if i < JOKER_ID else 0 for i in range(NUM_CARD
 SUIT_OF: Final = tuple(i // 13 if i < JOKER_ID else -1 for i in range(NUM_CARD_IDS))
 """``SUIT_OF[id]``: 0..3, or -1 for a Joker. For engines."""
 
+# Suit ids and named card ids as plain ints, for engines and bots (the one place they are defined):
+# ``HEARTS == Suit.HEARTS`` and ``KING_HEARTS == Card.parse("KH").id``.
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+ACE_HEARTS: Final = 26
+SEVEN_HEARTS: Final = 32
+KING_HEARTS: Final = 38
+QUEENS: Final = (11, 24, 37, 50)
+"""``QUEENS[suit]``: the Queen of each suit."""
+JACKS: Final = (10, 23, 36, 49)
+"""``JACKS[suit]``: the Jack of each suit."""
+TWOS: Final = (1, 14, 27, 40)
+"""``TWOS[suit]``: the 2 of each suit."""
+THREES: Final = (2, 15, 28, 41)
+"""``THREES[suit]``: the 3 of each suit."""
+
 
 def standard_deck(decks: int = 1, jokers_per_deck: int = 0) -> list[int]:
     """Card ids of ``decks`` 52-card decks plus Jokers, in id order (unshuffled)."""

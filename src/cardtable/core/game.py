@@ -183,10 +183,21 @@ def _counted(ids: list[int]) -> str:
 
 
 class State(ABC):
-    """One position of a game. Mutable; :meth:`clone` for an independent copy."""
+    """One position of a game. Mutable; :meth:`clone` for an independent copy.
+
+    Besides the abstract methods, a state has what every client may ask of any game, with
+    defaults for the games that have nothing to say: the ``seed``, ``deals`` and
+    ``stacked_deck`` a record is made of, :meth:`illegal_reason`, and the real-time hooks
+    :meth:`timers` and :meth:`tie_rank` (a game with ``Game.realtime`` gives its own)."""
 
     game: Game
     history: list[Action]
+    seed: int
+    """The seed every shuffle of the game comes from, unless ``deals`` is set."""
+    deals: DealSource | None = None
+    """A provably fair game's source of every shuffle (docs/fairness.md), else ``None``."""
+    stacked_deck: tuple[int, ...] | None = None
+    """The §0.5 deck the game was dealt from, if it was stacked and the game keeps it for its record."""
 
     @abstractmethod
     def current_player(self) -> int:
@@ -214,6 +225,24 @@ class State(ABC):
 
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """``None`` when :meth:`play` would apply ``action`` now, else why it would refuse it."""
+        if self.is_terminal():
+            return "the game is over"
+        if action not in self.legal_actions():
+            return "not legal now"
+        return None
+
+    def timers(self) -> Sequence[tuple[Action, float]]:
+        """The timers running now, as ``(action, seconds)``: a real-time host applies ``action``
+        when its time runs out (SP-16). Turn-based games run none."""
+        return ()
+
+    def tie_rank(self, action: Action) -> int:
+        """How a real-time host orders actions that arrive at the same time, lowest first, before
+        its seeded draw (SP-20). All alike by default."""
+        return 0
 
     def play(self, action: Action | str | object) -> None:  # object: anything else is illegal, not a TypeError
         """Apply ``action`` (or its text) if the rules allow it now.

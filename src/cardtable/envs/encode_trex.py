@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bots.worlds import trex_layout_cards
 from ..games.trex.actions import DOUBLABLE, parse_contract
-from ..games.trex.view import TrexView
+from ..games.trex.view import TrexView, layout_card_ids
 from .layout import Layout
 
 N = 4
@@ -113,7 +112,7 @@ class TrexEncoder:
             out[b + DOUBLABLE.index(c.id) * N + (q - me) % N] = 1.0
         out[off["hearts_broken"]] = 1.0 if view.hearts_broken else 0.0
         b = off["layout"]
-        for cid in trex_layout_cards(view.layout):
+        for cid in layout_card_ids(view.layout):
             out[b + cid] = 1.0
         b = off["finishing"]
         for place, q in enumerate(view.finishing):

@@ -42,6 +42,7 @@ from ..bots.worlds import sample_world
 from ..core.errors import ConfigError
 from ..core.game import Action, Game, State
 from ..core.registry import load
+from ..games.trex import TrexView
 from .encode_trash import TrashEncoder
 from .encode_trex import TrexEncoder
 from .render import view_line
@@ -343,7 +344,8 @@ def _tokens(state: State, action: Action | None) -> list[str]:
     n = public.num_players
     if action is not None and not any(e.kind in DEAL_EVENTS for e in public.events):
         return [text] * n
-    hands = [" ".join(str(c) for c in getattr(state.view(p), "hand", ())) for p in range(n)]
+    views = [state.view(p) for p in range(n)]
+    hands = [" ".join(str(c) for c in v.hand) if isinstance(v, TrexView) else "" for v in views]  # Trex hands only
     return [f"{text}; hand {h}" for h in hands]
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from ..core.chance import fresh_seed
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Game, PlayerView, State
+from ..games.trash import TrashView
 
 
 class Encoder(Protocol):
@@ -164,7 +165,8 @@ class TurnSession:
         self._legal = {}
         if self.time_limit is not None and not self.state.is_terminal():
             self.clock += self.seconds_per_action
-            if self.clock >= self.time_limit and not getattr(self.view(None), "time_up", True):
+            public = self.view(None)
+            if self.clock >= self.time_limit and isinstance(public, TrashView) and not public.time_up:
                 self.state.play(self.game.parse_action("time-up"))  # the host's clock (TR-V2)
                 self._views = {}
                 self._legal = {}

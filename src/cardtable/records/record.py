@@ -147,16 +147,16 @@ class Record:
 def record_of(state: State, deck: list[Card] | None = None, fairness: Fairness | None = None) -> Record:
     """The record of ``state``'s game so far (its seed, or the stacked ``deck`` it began from;
     a fair game's ``fairness`` block, from :meth:`FairDeal.fairness`, instead of either)."""
-    if fairness is None and getattr(state, "deals", None) is not None:
+    if fairness is None and state.deals is not None:
         raise ConfigError("a fair game's record needs its fairness block: use FairDeal.record(state)")
     game = state.game
     outcome = state.outcome()
     result = None
     if outcome is not None:
         result = {"returns": list(outcome.returns), "winners": list(outcome.winners), "reason": outcome.reason}
-    seed = getattr(state, "seed", None)
-    if deck is None and getattr(state, "stacked_deck", None) is not None:
-        deck = [Card.from_id(c) for c in state.stacked_deck]  # type: ignore[attr-defined]
+    seed = state.seed
+    if deck is None and state.stacked_deck is not None:
+        deck = [Card.from_id(c) for c in state.stacked_deck]
     return Record(
         game=game.name,
         preset=game.preset,

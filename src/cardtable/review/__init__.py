@@ -40,14 +40,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bots.trash import action_value as trash_value
-from ..bots.trex_expert import BASELINE
+from ..bots.trex_expert import above_baseline
 from ..bots.trex_search import action_value as trex_value
 from ..bots.worlds import TrexMemory, sample_world, trex_dealer
 from ..core.errors import ConfigError
 from ..core.game import Action, PlayerView, State
-from ..games.trash import TrashState
+from ..games.trash import TrashState, TrashView
 from ..games.trash.actions import DISCARD, STOCK, WILD
-from ..games.trex import TrexState
+from ..games.trex import TrexState, TrexView
 from ..games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY, REDEAL
 from ..records.record import Record, replay_views
 
@@ -214,7 +214,14 @@ def _means(rows: list[list[float]]) -> list[float]:
 def _adjusted(values: list[float], legal: tuple[Action, ...], kind: str) -> list[float]:
     if kind != "contract":
         return values
-    return [v - BASELINE.get(getattr(a, "arg", -1), 0.0) for v, a in zip(values, legal, strict=True)]
+    return above_baseline(values, legal)
+
+
+def _deal_number(view: PlayerView) -> int:
+    """The Trex deal or the Trash hand a view is in."""
+    if isinstance(view, TrexView):
+        return view.deal_number
+    return view.hand_number if isinstance(view, TrashView) else 0
 
 
 def _best(values: list[float]) -> int:
@@ -285,8 +292,8 @@ def review_views(game: Any, views: Sequence[PlayerView], actions: Sequence[str],
         best = _best(values)
         decisions.append(Decision(
             step=number + 1,
-            deal=int(getattr(view, "deal_number", getattr(view, "hand_number", 0))),
-            contract=getattr(view, "contract", None),
+            deal=_deal_number(view),
+            contract=view.contract if isinstance(view, TrexView) else None,
             kind=kind,
             played=str(played),
             best=str(legal[best]),

@@ -229,7 +229,7 @@ class Session:
     def realtime(self) -> bool:
         """True for a real-time game (Spit): its state runs timers, so it is played on a
         :class:`RealtimeHost` (:meth:`live`) instead of turn by turn."""
-        return callable(getattr(self.match.state, "timers", None))
+        return self.game.realtime
 
     def live(self, on_arrival: Callable[[Arrival], None] | None = None) -> RealtimeHost:
         """The real-time host of this match (made on first use): it drives ``match.state`` on the

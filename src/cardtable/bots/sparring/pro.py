@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 
+from ...core.cards import ACE_HEARTS, DIAMONDS, HEARTS, KING_HEARTS, QUEENS
 from ...core.game import Action, PlayerView
 from ...games.trex.actions import (
     A_DONE,
@@ -44,15 +45,10 @@ from ...games.trex.actions import (
     TrexAction,
     parse_contract,
 )
-from ...games.trex.view import TrexView
+from ...games.trex.view import TrexView, layout_card_ids
 from ..base import Budget, register_bot
-from ..worlds import TrexMemory, trex_layout_cards
+from ..worlds import TrexMemory
 
-HEARTS = 2
-DIAMONDS = 1
-KING_HEARTS = 38
-ACE_HEARTS = 26
-QUEENS = (11, 24, 37, 50)
 AVERAGE = {KH: -13.9, QN: -24.1, DI: -32.7, TK: -45.8, TR: 127.9}
 """What the kingdom holder scored under each contract, four ``spar-pro`` at the table (3,000
 deals per contract, redeals off): a hand suits a contract when its estimate beats this."""
@@ -205,7 +201,7 @@ class ProTrexBot:
 
     def _trex(self, view: TrexView, cards: list[int]) -> int:
         mine = {c.id for c in view.hand}
-        layout = set(trex_layout_cards(view.layout))
+        layout = set(layout_card_ids(view.layout))
         longest = {s: sum(1 for c in mine if suit(c) == s) for s in range(4)}
 
         def cell(s: int, r: int) -> int:

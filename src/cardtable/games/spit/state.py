@@ -27,7 +27,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from ...core.cards import Card, cards_text
-from ...core.chance import DealSource, derive, fresh_seed, shuffle_derived
+from ...core.chance import DealSource, deal_shuffle, derive, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import SIMULTANEOUS, TERMINAL, next_seat
@@ -197,7 +197,7 @@ class SpitState(State):
             cards = game._check_deck(deck, range(52))
         else:
             cards = list(range(52))
-            self._shuffle(cards, "deal", 0)
+            deal_shuffle(cards, self.seed, self.deals, ("deal", 0))
         self._start_round([cards[:DEAL], cards[DEAL:]])
 
     # ------------------------------------------------------------- set-up
@@ -617,7 +617,7 @@ class SpitState(State):
             self.phase = Phase.PLAY
             if not self._limits_reached(None):
                 cards = list(range(52))
-                self._shuffle(cards, "deal", self.round)
+                deal_shuffle(cards, self.seed, self.deals, ("deal", self.round))
                 self._start_round([cards[:DEAL], cards[DEAL:]])
             return
         if f >= 0 and not self.spitcards[f]:  # f has no cards left at all (SP-25)
@@ -695,7 +695,7 @@ class SpitState(State):
         if self._limits_reached([len(h) for h in hands]):
             return  # the cards stay where the round left them
         for p in SEATS:
-            self._shuffle(hands[p], "collect", self.round, p)
+            deal_shuffle(hands[p], self.seed, self.deals, ("collect", self.round, p))
         self._start_round(hands)
 
     def _limits_reached(self, held: list[int] | None) -> bool:
@@ -719,6 +719,10 @@ class SpitState(State):
         self._event("game_over", winners[0] if len(winners) == 1 else -1)
 
     # ------------------------------------------------------------ reporting
+    def rounds(self) -> int:
+        """The rounds played so far, the current one included (SP-26), for metrics."""
+        return self.round
+
     def outcome(self) -> Outcome | None:
         return self.outcome_
 
@@ -820,14 +824,6 @@ class SpitState(State):
                 down[j] = len(pile) - u
         c[4] = []
         return (tuple(shown), tuple(down), sum(map(len, stock)))
-
-    def _shuffle(self, cards: list[int], *labels: str | int) -> None:
-        """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
-        deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
-        if self.deals is None:
-            shuffle_derived(cards, self.seed, *labels)
-        else:
-            self.deals.shuffle(cards, *labels)
 
     def clone(self) -> SpitState:
         """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""

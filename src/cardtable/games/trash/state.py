@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
 from ...core.cards import CARDS, Card, standard_deck
-from ...core.chance import DealSource, fresh_seed, shuffle_derived
+from ...core.chance import DealSource, deal_shuffle, fresh_seed
 from ...core.errors import ConfigError, IllegalActionError
 from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat
@@ -69,10 +69,24 @@ _STOCK_ONLY: Final = (A_STOCK,)
 _STOCK_OR_DISCARD: Final = (A_STOCK, A_DISCARD)
 
 
+class TrashFacts(NamedTuple):
+    """Where a Trash match stands, for simulations' metrics (``TrashState.facts()``)."""
+
+    hands_played: int
+    """Hands won so far (void deals not counted, TR-26)."""
+    deal_count: int
+    """Deals so far, void ones included."""
+    starter: int
+    """The seat that starts the current hand."""
+    sizes: tuple[int, ...]
+    """Each seat's layout size (TR-22)."""
+    hands_won: tuple[int, ...]
+    """Hands won per seat."""
+
+
 class TrashState(State):
     """A Trash match in progress. Create one with ``TrashGame.new_state``."""
 
-    deals: DealSource | None = None  # also for states built field by field (bots.worlds)
 
     def __init__(
         self,
@@ -87,11 +101,18 @@ class TrashState(State):
         :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
         if blank:
             return
+        self._start(game, fresh_seed() if seed is None else seed, deals)
+        if deck is not None:
+            self.stacked_deck = tuple(game._check_deck(deck, game.cards))
+        self._deal(list(self.stacked_deck) if self.stacked_deck is not None else None)
+
+    def _start(self, game: TrashGame, seed: int, deals: DealSource | None) -> None:
+        """Every field of a match before its first deal (:meth:`clone` copies them all)."""
         self.game = game
         self.n: int = game.players
         n = self.n
         self.role = game.role
-        self.seed = fresh_seed() if seed is None else seed
+        self.seed = seed
         self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
         self.history: list[Action] = []
         self.sizes = [START_SIZE] * n
@@ -117,10 +138,7 @@ class TrashState(State):
         self.ndown: list[int] = []
         self.stock: list[int] = []
         self.discard: list[int] = []
-        self.stacked_deck: tuple[int, ...] | None = None  # the §0.5 deck the first hand was dealt from
-        if deck is not None:
-            self.stacked_deck = tuple(game._check_deck(deck, game.cards))
-        self._deal(list(self.stacked_deck) if self.stacked_deck is not None else None)
+        self.stacked_deck = None
 
     # ----------------------------------------------------------------- dealing
     def _deal(self, stacked: list[int] | None = None) -> None:
@@ -129,7 +147,7 @@ class TrashState(State):
             cards = stacked
         else:
             cards = list(cast("TrashGame", self.game).cards)
-            self._shuffle(cards, "deal", self.deal_count)
+            deal_shuffle(cards, self.seed, self.deals, ("deal", self.deal_count))
         self.deal_count += 1
         self.rebuilds = 0
         self.stalls = 0
@@ -336,7 +354,7 @@ class TrashState(State):
             return False
         top = self.discard.pop()
         cards = self.discard
-        self._shuffle(cards, "rebuild", self.deal_count, self.rebuilds)
+        deal_shuffle(cards, self.seed, self.deals, ("rebuild", self.deal_count, self.rebuilds))
         self.rebuilds += 1
         self.stock = cards
         self.discard = [top]
@@ -431,6 +449,10 @@ class TrashState(State):
         self._event("match_over", winners[0] if len(winners) == 1 else -1)
 
     # ------------------------------------------------------------ reporting
+    def facts(self) -> TrashFacts:
+        """Where the match stands, for metrics (read after every action: kept cheap)."""
+        return TrashFacts(self.hands_played, self.deal_count, self.starter, tuple(self.sizes), tuple(self.hands_won))
+
     def outcome(self) -> Outcome | None:
         return self.outcome_
 
@@ -463,13 +485,53 @@ class TrashState(State):
             "wild_mode": cast("TrashGame", self.game).wild_mode,
         })
 
-    def _shuffle(self, cards: list[int], *labels: str | int) -> None:
-        """Shuffle ``cards`` in place for the chance event ``labels``: from the fair scheme's
-        deals when the game has them, else from the seed (the same draws as ``random.shuffle``)."""
-        if self.deals is None:
-            shuffle_derived(cards, self.seed, *labels)
-        else:
-            self.deals.shuffle(cards, *labels)
+    @staticmethod
+    def from_view(game: TrashGame, view: TrashView, hidden: Sequence[int], seed: int) -> TrashState:
+        """A state consistent with ``view`` (what OpenSpiel calls resampling from an information
+        state): the cards the view does not show, ``hidden``, fill the face-down slots in
+        order (seat by seat, slot by slot; the seat's own included, TR-5) and the rest is the
+        stock, its top last. ``game`` carries the options the view does not show; ``seed``
+        makes the shuffles after this position (stock rebuilds, the next hands)."""
+        st = TrashState(game, blank=True)
+        st._start(game, seed, None)
+        n = st.n
+        st.sizes = list(view.sizes)
+        st.hands_won = list(view.hands_won)
+        st.hands_played = view.hand_number - 1
+        st.deal_count = 1
+        st.time_up = view.time_up
+        st.starter = view.starter
+        st.phase = Phase(view.phase)
+        st.turn = view.current_player if view.current_player >= 0 else view.starter
+        st.hand = NO_CARD if view.card_in_hand is None else view.card_in_hand.id
+        st.free_draws_left = view.free_draws_left
+        st.outcome_ = view.outcome
+        st.events = [
+            (e.kind, -1 if e.seat is None else e.seat, -1 if e.card is None else e.card.id,
+             (e.slot if e.slot is not None else e.value) or 0)
+            for e in view.events
+        ]
+        st.event_seq = view.events[0].seq if view.events else 0
+        pos = 0
+        for p in range(n):
+            down = [NO_CARD] * (len(view.layouts[p]) + 1)  # the sizes shrink before a finished match's layouts go
+            up = [NO_CARD] * (len(view.layouts[p]) + 1)
+            for k, card in enumerate(view.layouts[p], start=1):
+                if card is None:
+                    down[k] = hidden[pos]
+                    pos += 1
+                else:
+                    up[k] = card.id
+            st.down.append(down)
+            st.up.append(up)
+            st.ndown.append(sum(1 for c in down[1:] if c != NO_CARD))
+        if view.free_draws_left:
+            st.hand_winner = next((p for p in range(n) if st.ndown[p] == 0), -1)
+        st.stock = list(hidden[pos:])
+        st.discard = [c.id for c in view.discard]
+        if len(st.stock) != view.stock_count:
+            raise ConfigError("the view's card counts do not add up")
+        return st
 
     def clone(self) -> TrashState:
         """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""

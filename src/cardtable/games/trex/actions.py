@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ...core.cards import Card
+from ...core.cards import KING_HEARTS, QUEENS, Card
 from ...core.errors import ParseError
 from ...core.game import Action
 
@@ -51,8 +51,6 @@ NEGATIVES: Final = (KH, QN, DI, TK)
 CODE: Final = {KH: "KH", QN: "QN", DI: "DI", TK: "TK", TR: "TR"}
 NAME: Final = {KH: "King of Hearts", QN: "Queens", DI: "Diamonds", TK: "Collections", TR: "Trex"}
 
-KING_HEARTS: Final = 38
-QUEENS: Final = (11, 24, 37, 50)
 DOUBLABLE: Final = (KING_HEARTS, *QUEENS)
 
 

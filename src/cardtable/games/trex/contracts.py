@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Final
 
+from ...core.cards import KING_HEARTS, QUEENS
 from ...core.options import Options
-from .actions import DI, DOUBLABLE, KH, KING_HEARTS, QN, QUEENS, TK
+from .actions import DI, DOUBLABLE, KH, QN, TK
 
-HEARTS: Final = 2
 DIAMOND_IDS: Final = tuple(range(13, 26))
 
 

@@ -14,13 +14,23 @@ Phases (TX-11): ``REDEAL`` (requests, TX-13) → ``CHOOSE`` (TX-9) → ``DOUBLE`
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
-from ...core.cards import CARDS, Card, cards_text
-from ...core.chance import DealSource, fresh_seed
+from ...core.cards import (
+    ACE_HEARTS,
+    CARDS,
+    HEARTS,
+    JACKS,
+    KING_HEARTS,
+    SEVEN_HEARTS,
+    THREES,
+    TWOS,
+    Card,
+    cards_text,
+)
+from ...core.chance import DealSource, deal_shuffle, fresh_seed
 from ...core.errors import ConfigError
 from ...core.game import Action, Outcome, State
 from ...core.seats import TERMINAL, next_seat, seats_from
@@ -40,9 +50,10 @@ from .actions import (
     TR,
     TrexAction,
     contract_code,
+    parse_contract,
 )
-from .contracts import HEARTS, TrickContract
-from .view import TrexView, built_events
+from .contracts import TrickContract
+from .view import TrexView, built_events, layout_card_ids, layout_frontier
 
 if TYPE_CHECKING:
     from . import TrexGame
@@ -55,12 +66,6 @@ STRENGTH: Final = tuple(13 if c % 13 == 0 else c % 13 for c in range(52))
 """Trick strength within a suit: 2 → 1 … K → 12, A → 13 (TX-3)."""
 LAYOUT_RANK: Final = tuple(14 if c % 13 == 0 else c % 13 + 1 for c in range(52))
 """TX-32 rank: 2..10, J 11, Q 12, K 13, A 14."""
-SEVEN_HEARTS: Final = 2 * 13 + 6
-JACKS: Final = tuple(s * 13 + 10 for s in range(4))
-TWOS: Final = tuple(s * 13 + 1 for s in range(4))
-THREES: Final = tuple(s * 13 + 2 for s in range(4))
-ACE_HEARTS: Final = 2 * 13
-KING_HEARTS: Final = 2 * 13 + 12
 NO_CARD: Final = -1
 
 
@@ -77,19 +82,6 @@ ABOVE: Final = tuple(
     layout_card(c // 13, LAYOUT_RANK[c] + 1) if LAYOUT_RANK[c] < 14 else NO_CARD for c in range(52)
 )
 """``ABOVE[c]``: the card one TX-32 rank above ``c`` in its suit, or -1 over an Ace."""
-
-
-def shuffled_deck(seed: int, number: int) -> list[int]:
-    """The 52 card ids shuffled for shuffle ``number`` of the game ``seed``.
-
-    Each card gets a 64-bit key from SHAKE-128 of ``(seed, "deal", number)`` and the
-    deck is sorted by key: a uniform permutation (a key collision has probability
-    below 1e-16) that costs a few microseconds, where ``random.shuffle`` costs tens.
-    Determined by the seed and the number alone, like core.chance.derive.
-    """
-    digest = hashlib.shake_128(repr((seed, "deal", number)).encode()).digest(52 * 8)
-    keys = memoryview(digest).cast("Q").tolist()
-    return sorted(range(52), key=keys.__getitem__)
 
 
 TWOS_AND_THREES: Final = TWOS + THREES
@@ -134,6 +126,23 @@ _TRICK: Final = Phase.TRICK
 _TREX: Final = Phase.TREX
 
 
+class TrexFacts(NamedTuple):
+    """Where a Trex game stands, for simulations' metrics (``TrexState.facts()``)."""
+
+    totals: tuple[int, ...]
+    """Each seat's official total."""
+    trex_firsts: tuple[int, ...]
+    """Trex deals each seat finished first in (TX-40)."""
+    deals: tuple[tuple[int, int, int, int, tuple[int, ...]], ...]
+    """Per finished official deal: (deal number, kingdom, holder, contract mask, per-seat deltas)."""
+    tiebreak: bool
+    """An extra Trex deal broke a tie (TX-40.2)."""
+
+
+RawEvent = tuple[str, int, int, int]
+"""An engine event: (kind, seat or -1, card id or -1, value); the view turns it into an Event."""
+
+
 class TrexState(State):
     """A Trex game in progress. Create one with ``TrexGame.new_state``."""
 
@@ -156,6 +165,13 @@ class TrexState(State):
         :meth:`clone` to fill (a compiled class cannot be made without ``__init__``)."""
         if blank:
             return
+        self._start(game, fresh_seed() if seed is None else seed, deals)
+        stacked = game._check_deck(deck, range(52)) if deck is not None else None
+        self._new_deal(stacked)
+
+    def _start(self, game: TrexGame, seed: int, deals: DealSource | None) -> None:
+        """Every field of a game before its first deal (the fields of one deal are in
+        :meth:`_reset_deal_state`; :meth:`clone` copies both)."""
         o = self.opts = game.option_values  # read-only, shared with the game
         self.game = game
         # the game's tables, kept here typed (State.game is a Game: mypyc allows no narrower re-declaration)
@@ -164,7 +180,7 @@ class TrexState(State):
         self.num_deals: int = game.num_deals
         self.deals_per_kingdom: int = game.deals_per_kingdom
         self.n = N
-        self.seed = fresh_seed() if seed is None else seed
+        self.seed = seed
         self.deals = deals  # the fair scheme's source of every shuffle, else the seed's
         self.history: list[Action] = []
         self.events: list[tuple[str, int, int, int]] = []
@@ -173,14 +189,14 @@ class TrexState(State):
         self.deal_index = 0  # official deals finished
         self.kingdom = 0
         self.deal_in_kingdom = 0
-        self.used = 0  # contract masks used in this kingdom
+        self.used_contracts = 0  # contract masks used in this kingdom
         self.holder = -1
         self.first_holder = -1
         self.dealer: int = o["first_dealer"]
         self.leader = -1
         self.phase = Phase.CHOOSE
-        self.turn = 0
-        self.asked = 0
+        self.to_move = 0  # the seat to act, or TERMINAL (current_player())
+        self.answered = 0  # seats that have answered in a redeal or doubling round (TX-13, TX-15)
         self.contract = 0
         self.trick_contract: TrickContract | None = None
         self.totals = [0, 0, 0, 0]
@@ -195,14 +211,11 @@ class TrexState(State):
         # option values read on the hot path, as plain attributes
         self.unchecked = bool(o["accept_unchecked_plays"])
         self.forced_discard = bool(o["forced_penalty_discard"])
-        self.hearts_rule = 0
         self.expose_twos = bool(o["partnership"] and o["partnership_expose_twos"])
-        stacked = game._check_deck(deck, range(52)) if deck is not None else None
-        self._new_deal(stacked)
 
     def _reset_deal_state(self) -> None:
-        self.hs: list[list[list[TrexAction]]] = [[[], [], [], []] for _ in range(N)]
-        """``hs[p][s]``: seat ``p``'s cards of suit ``s`` as play actions, sorted."""
+        self.hands_by_suit: list[list[list[TrexAction]]] = [[[], [], [], []] for _ in range(N)]
+        """``hands_by_suit[p][s]``: seat ``p``'s cards of suit ``s`` as play actions, sorted."""
         self.count = [0, 0, 0, 0]
         self.owner = [NO_CARD] * 52
         self.trick: list[int] = []
@@ -217,14 +230,15 @@ class TrexState(State):
         self.doubler = [NO_CARD] * 52
         self.doubled: list[tuple[int, int]] = []
         self.hearts_broken = False
-        self.remaining = 0
+        self.hearts_rule = 0  # TX-23 in this deal's tricks: 0 no restriction, 1 "broken", 2 "only_if_no_choice"
+        self.scoring_left = 0  # the contract's scoring cards not captured yet (TX-25 ends a deal at 0)
         self.deal_scores = [0, 0, 0, 0]
         self.lo = [0, 0, 0, 0]
         self.hi = [0, 0, 0, 0]
         self.frontier: set[int] = set()
         self.layout_cards: list[int] = []
-        self.out: list[int] = []
-        self.turns = 0
+        self.finishing: list[int] = []  # the seats out of the Trex layout, in order (TX-34)
+        self.layout_turns = 0  # plays and passes in the Trex layout, until the 2s are exposed (TX-V2)
         self.twos_exposed = False
 
     # ----------------------------------------------------------------- dealing
@@ -232,17 +246,15 @@ class TrexState(State):
         """Deal 13 cards to each seat (TX-4; §0.5 order for a stacked deck)."""
         if stacked is not None:
             cards = stacked
-        elif self.deals is None:
-            cards = shuffled_deck(self.seed, self.shuffles)
         else:
             cards = list(range(52))
-            self.deals.shuffle(cards, "deal", self.shuffles)
+            deal_shuffle(cards, self.seed, self.deals, ("deal", self.shuffles), keyed=True)
         self.shuffles += 1
         self._reset_deal_state()
         owner = self.owner
         for c, p in zip(cards, _DEALT_TO, strict=True):
             owner[c] = p
-        hs = self.hs
+        hs = self.hands_by_suit
         for c, suit, a in _CARDS:  # in id order, so every suit of every hand comes out sorted
             hs[owner[c]][suit].append(a)
         self.count = [13, 13, 13, 13]
@@ -277,7 +289,7 @@ class TrexState(State):
         tr_on = req is True or req == "trex_only"
         if self.contract:  # after_announcement: only the announced contract's clause
             return (kh_on and bool(self.contract & KH), tr_on and self.contract == TR)
-        left = [m for m in self.kingdom_contracts if not self.used & m]
+        left = [m for m in self.kingdom_contracts if not self.used_contracts & m]
         return (kh_on and any(m & KH for m in left), tr_on and TR in left)
 
     def _eligible(self, p: int) -> bool:
@@ -286,7 +298,7 @@ class TrexState(State):
         owner = self.owner
         # each clause needs a card the seat may not hold: K♥ or A♥ (KH), three 2s (TR)
         if kh and (owner[KING_HEARTS] == p or owner[ACE_HEARTS] == p) and kh_trigger(
-            [a.arg for a in self.hs[p][HEARTS]]
+            [a.arg for a in self.hands_by_suit[p][HEARTS]]
         ):
             return True
         if not tr or (owner[TWOS[0]] == p) + (owner[TWOS[1]] == p) + (owner[TWOS[2]] == p) + (owner[TWOS[3]] == p) < 3:
@@ -295,13 +307,13 @@ class TrexState(State):
 
     def hand(self, p: int) -> list[int]:
         """Seat ``p``'s cards as ids, sorted."""
-        return [a.arg for suit in self.hs[p] for a in suit]
+        return [a.arg for suit in self.hands_by_suit[p] for a in suit]
 
     def contracts_left(self) -> list[int]:
         """The contract masks the holder may still announce (TX-9)."""
         if self.tiebreak:
             return [TR]
-        return [m for m in self.kingdom_contracts if not self.used & m]
+        return [m for m in self.kingdom_contracts if not self.used_contracts & m]
 
     def _to_choose(self) -> None:
         left = self.contracts_left()
@@ -309,7 +321,7 @@ class TrexState(State):
             self._announce(left[0])
             return
         self.phase = Phase.CHOOSE
-        self.turn = self.holder
+        self.to_move = self.holder
 
     def _announce(self, mask: int) -> None:
         self.contract = mask
@@ -325,8 +337,8 @@ class TrexState(State):
         """Open a round in which every seat answers once, in play order from ``first``
         (TX-13, TX-15). Every seat is asked, so being asked reveals nothing (§0.3)."""
         self.phase = phase
-        self.turn = first
-        self.asked = 0
+        self.to_move = first
+        self.answered = 0
 
     def _first_leader(self) -> int:
         """TX-20/TX-31: the holder, or the eldest hand; the tie-break dealer leads (TX-40)."""
@@ -353,25 +365,25 @@ class TrexState(State):
             self._trex_next(leader)
             return
         self.phase = Phase.TRICK
-        self.turn = self.trick_leader = leader
+        self.to_move = self.trick_leader = leader
         # TX-23: 0 no restriction, 1 "broken", 2 "only_if_no_choice"
         rule = self.opts["hearts_lead_rule"]
         self.hearts_rule = 0 if not tc.hearts_restricted else (1 if rule == "broken" else 2)
-        self.remaining = len(tc.scoring_cards)
+        self.scoring_left = len(tc.scoring_cards)
 
     # --------------------------------------------------------------- protocol
     def current_player(self) -> int:
-        return self.turn
+        return self.to_move
 
     def is_terminal(self) -> bool:
-        return self.turn == TERMINAL
+        return self.to_move == TERMINAL
 
     def legal_actions(self, seat: int | None = None) -> Sequence[TrexAction]:
-        if seat is not None and seat != self.turn:
+        if seat is not None and seat != self.to_move:
             return ()
         phase = self.phase
         if phase is _TRICK:  # the hot path: following suit, inlined; the rest in _lawful
-            h = self.hs[self.turn]
+            h = self.hands_by_suit[self.to_move]
             if self.unchecked:  # TX-37: revokes are accepted, then penalised
                 return h[0] + h[1] + h[2] + h[3]
             trick = self.trick
@@ -397,7 +409,7 @@ class TrexState(State):
     def _legal_trex(self) -> list[TrexAction]:
         """TX-32/TX-33: the current player's cards among the playable ones (never empty)."""
         owner = self.owner
-        p = self.turn
+        p = self.to_move
         return [A_PLAY[c] for c in sorted(self.frontier) if owner[c] == p]
 
     def _legal_choose(self) -> list[TrexAction]:
@@ -408,18 +420,18 @@ class TrexState(State):
         """TX-15: each undoubled doublable card in the hand, and ``done``."""
         owner = self.owner
         doubler = self.doubler
-        p = self.turn
+        p = self.to_move
         tc = self.trick_contract
         assert tc is not None
         return [A_DOUBLE[c] for c in tc.doublable if owner[c] == p and doubler[c] < 0] + [A_DONE]
 
     def _legal_redeal(self) -> list[TrexAction]:
         """TX-13: ``redeal`` for a qualifying hand, and always ``keep``."""
-        return [A_REDEAL, A_KEEP] if self._eligible(self.turn) else [A_KEEP]
+        return [A_REDEAL, A_KEEP] if self._eligible(self.to_move) else [A_KEEP]
 
     def _lawful(self) -> list[TrexAction]:
         """The plays the rules allow the current player in a trick (TX-21…23, TX-V9)."""
-        h = self.hs[self.turn]
+        h = self.hands_by_suit[self.to_move]
         trick = self.trick
         if trick:
             follow = h[SUIT[trick[0]]]
@@ -449,13 +461,13 @@ class TrexState(State):
         phase = self.phase
         if phase is _TRICK:
             # Phase.TRICK's apply, inlined as the hot path: a play to a trick (TX-22, TX-24)
-            p = self.turn
+            p = self.to_move
             if self.unchecked and a not in self._lawful():
                 self._revoke(p, a)
                 return
             c = a.arg
             suit = SUIT[c]
-            self.hs[p][suit].remove(a)
+            self.hands_by_suit[p][suit].remove(a)
             self.count[p] -= 1
             self.owner[c] = NO_CARD
             trick = self.trick
@@ -464,7 +476,7 @@ class TrexState(State):
                 self.hearts_broken = True
             events.append(_PLAY_EVENT[p][c])
             if len(trick) < 4:
-                self.turn = NEXT[p]
+                self.to_move = NEXT[p]
             else:
                 self._close_trick()
         elif phase is _TREX:
@@ -478,7 +490,7 @@ class TrexState(State):
 
     # ------------------------------------------------------------ the phases
     def _apply_redeal(self, action: TrexAction) -> None:
-        p = self.turn
+        p = self.to_move
         if action.kind == REDEAL:  # TX-13: the hand becomes public; same dealer, new shuffle
             self.redeal_shown.append((p, tuple(self.hand(p))))
             self.events.append(("redeal", p, NO_CARD, 0))
@@ -486,16 +498,18 @@ class TrexState(State):
             return
         assert action.kind == KEEP
         self.events.append(("keep", p, NO_CARD, 0))
-        self.asked += 1
-        if self.asked < N:
-            self.turn = NEXT[p]
-        elif self.contract:
+        self.answered += 1
+        if self.answered < N:
+            self.to_move = NEXT[p]
+            return
+        self.answered = 0  # the round is over
+        if self.contract:
             self._to_doubling()
         else:
             self._to_choose()
 
     def _apply_double(self, action: TrexAction) -> None:
-        p = self.turn
+        p = self.to_move
         if action.kind == DOUBLE:  # TX-15: exposed, stays in the hand
             c = action.arg
             self.doubler[c] = p
@@ -510,10 +524,11 @@ class TrexState(State):
                 return
         else:
             self.events.append(("no_double", p, NO_CARD, 0))
-        self.asked += 1
-        if self.asked < N:
-            self.turn = NEXT[p]
+        self.answered += 1
+        if self.answered < N:
+            self.to_move = NEXT[p]
         else:
+            self.answered = 0  # the round is over
             self._to_play()
 
     def _close_trick(self) -> None:
@@ -543,7 +558,7 @@ class TrexState(State):
             for d in trick:
                 if unit[d]:
                     captured.append(d)
-                    self.remaining -= 1
+                    self.scoring_left -= 1
                     tc.capture(scores, d, winner, leader, self.doubler[d])
                     events.append(("capture", winner, d, 0))
         if tc.trick_penalty:
@@ -555,15 +570,15 @@ class TrexState(State):
         self.last_leader = leader
         self.last_winner = winner
         self.trick = []
-        self.trick_leader = self.turn = winner
+        self.trick_leader = self.to_move = winner
         events.append(("trick", winner, NO_CARD, done))
-        if done == 13 or (self.remaining == 0 and tc.ends_early):  # TX-25
+        if done == 13 or (self.scoring_left == 0 and tc.ends_early):  # TX-25
             self._end_deal()
 
     def _revoke(self, p: int, action: TrexAction) -> None:
         """TX-37 with accept_unchecked_plays: ``p`` takes every unit not yet captured."""
         c = action.arg
-        self.hs[p][SUIT[c]].remove(action)
+        self.hands_by_suit[p][SUIT[c]].remove(action)
         self.count[p] -= 1
         self.owner[c] = NO_CARD
         self.trick.append(c)
@@ -577,9 +592,9 @@ class TrexState(State):
         self._end_deal()
 
     def _apply_trex(self, action: TrexAction) -> None:
-        p = self.turn
+        p = self.to_move
         c = action.arg
-        self.hs[p][SUIT[c]].remove(action)
+        self.hands_by_suit[p][SUIT[c]].remove(action)
         self.count[p] -= 1
         self.owner[c] = NO_CARD
         self.layout_cards.append(c)
@@ -602,9 +617,9 @@ class TrexState(State):
                 self.hi[s] = r
                 if r < 14:
                     frontier.add(ABOVE[c])
-        self.turns += 1
+        self.layout_turns += 1
         if not self.count[p]:  # TX-34
-            out = self.out
+            out = self.finishing
             self.events.append(("out", p, NO_CARD, len(out)))
             out.append(p)
             if len(out) == 3:
@@ -619,18 +634,18 @@ class TrexState(State):
         """TX-33: the next seat still in with a legal play; the others pass at once."""
         owner = self.owner
         frontier = self.frontier
-        out = self.out
+        out = self.finishing
         while True:
-            if self.expose_twos and not self.twos_exposed and self.turns >= N:
+            if self.expose_twos and not self.twos_exposed and self.layout_turns >= N:
                 self.twos_exposed = True  # TX-V2
                 self.events.append(("twos_exposed", -1, NO_CARD, 0))
             if q not in out:
                 for c in frontier:
                     if owner[c] == q:
-                        self.turn = q
+                        self.to_move = q
                         return
                 self.events.append(("pass", q, NO_CARD, 0))
-                self.turns += 1
+                self.layout_turns += 1
             q = NEXT[q]
 
     # ------------------------------------------------------------- scoring
@@ -642,7 +657,7 @@ class TrexState(State):
         scores = self.deal_scores
         if self.contract == TR:  # TX-35
             payouts = o["trex_payouts"]
-            for place, q in enumerate(self.out):
+            for place, q in enumerate(self.finishing):
                 scores[q] += payouts[place]
         sign = -1 if o["reverse_scores"] else 1  # TX-V7
         deltas = tuple(sign * x for x in scores)
@@ -657,8 +672,8 @@ class TrexState(State):
             self.totals[q] += deltas[q]
         self.records.append((self.deal_index + 1, self.kingdom, self.holder, self.contract, deltas))
         if self.contract == TR:
-            self.trex_firsts[self.out[0]] += 1
-        self.used |= self.contract
+            self.trex_firsts[self.finishing[0]] += 1
+        self.used_contracts |= self.contract
         self.deal_index += 1
         self.deal_in_kingdom += 1
         if self.deal_index == self.num_deals:
@@ -667,7 +682,7 @@ class TrexState(State):
         if self.deal_in_kingdom == self.deals_per_kingdom:  # TX-8
             self.kingdom += 1
             self.deal_in_kingdom = 0
-            self.used = 0
+            self.used_contracts = 0
             self.holder = NEXT[self.holder]
             self.events.append(("kingdom", self.holder, NO_CARD, self.kingdom))
         self.dealer = self.holder if o["dealer"] == "holder" else NEXT[self.dealer]  # TX-7
@@ -716,7 +731,7 @@ class TrexState(State):
 
     def _finish_tiebreak(self) -> None:
         """The first tied player (or team) out wins the tie-break deal."""
-        first = next(q for q in self.out if q in self.tied)
+        first = next(q for q in self.finishing if q in self.tied)
         if self.game.options.partnership:
             winners = tuple(q for q in self.tied if q in (first, NEXT[NEXT[first]]))
         else:
@@ -725,12 +740,21 @@ class TrexState(State):
 
     def _finish(self, winners: tuple[int, ...], reason: str) -> None:
         self.phase = Phase.OVER
-        self.turn = TERMINAL  # current_player()
+        self.to_move = TERMINAL  # current_player()
         returns = tuple(float(x) for x in self.side_totals())
         self.outcome_ = Outcome(returns, winners, reason)
         self.events.append(("game_over", winners[0] if len(self._teams(winners)) == 1 else -1, NO_CARD, 0))
 
     # ------------------------------------------------------------ reporting
+    def facts(self) -> TrexFacts:
+        """Where the game stands, for metrics."""
+        return TrexFacts(tuple(self.totals), tuple(self.trex_firsts), tuple(self.records), bool(self.tiebreak_scores))
+
+    def last_events(self) -> list[RawEvent]:
+        """The events of the last action (of the deal before the first), as the engine keeps them;
+        the kinds are those of :class:`TrexView`'s events. Read it, do not change it."""
+        return self.events
+
     def outcome(self) -> Outcome | None:
         return self.outcome_
 
@@ -763,7 +787,7 @@ class TrexState(State):
             "game": "trex",
             "seat": seat,
             "num_players": N,
-            "current_player": self.turn,
+            "current_player": self.to_move,
             "legal_actions": tuple(self.legal_actions(seat)) if seat is not None else (),
             "_events": (built_events, (tuple(self.events), self.event_seq)),
             "outcome": self.outcome_,
@@ -788,7 +812,7 @@ class TrexState(State):
             "hearts_broken": self.hearts_broken,
             "redeal_shown": tuple([(q, tuple([card[c] for c in h])) for q, h in self.redeal_shown]),
             "layout": tuple([(lo[s], hi[s]) if hi[s] else None for s in range(4)]),
-            "finishing": tuple(self.out),
+            "finishing": tuple(self.finishing),
             "exposed_twos": twos,
             "deal_scores_now": tuple(self.deal_scores),
             "totals": tuple(self.totals),
@@ -799,6 +823,121 @@ class TrexState(State):
             "tiebreak": self.tiebreak,
             "partnership": partnership,
         })
+
+    # ------------------------------------------------------------- worlds
+    @staticmethod
+    def from_view(game: TrexGame, view: TrexView, played: Collection[int] = ()) -> TrexState:
+        """The public part of a world consistent with ``view``: every field set from what the
+        view shows, the hidden hands left empty for :meth:`with_hands` (what OpenSpiel calls
+        resampling from an information state, in two steps so that a search builds this
+        part once per decision). ``played``: cards the seat knows were played this deal,
+        beyond those the view shows (a bot's memory of earlier tricks); the ones not on
+        the table count as taken by the last trick's winner. ``game`` carries the options
+        the view does not show. The seed is 0: :meth:`with_hands` gives one."""
+        st = TrexState(game, blank=True)
+        st._start(game, 0, None)
+        st._reset_deal_state()
+        o = game.options
+        v = view
+        st.events = [
+            (e.kind, -1 if e.seat is None else e.seat, -1 if e.card is None else e.card.id,
+             (e.slot if e.kind == "open" else e.value) or 0)
+            for e in v.events
+        ]
+        st.event_seq = v.events[0].seq if v.events else 0
+        st.shuffles = v.deal_number + len(v.redeal_shown)
+        st.phase = phase = Phase(v.phase)
+        st.deal_index = v.deal_number - (0 if phase is Phase.OVER else 1)
+        st.kingdom = v.kingdom
+        records = [(d, k, h, parse_contract(code), tuple(deltas)) for d, k, h, code, deltas in v.deal_scores]
+        st.records = records
+        st.deal_in_kingdom = sum(1 for r in records if r[1] == v.kingdom)
+        used = 0
+        for r in records:
+            if r[1] == v.kingdom:
+                used |= r[3]
+        st.used_contracts = used
+        st.holder = v.kingdom_holder
+        st.first_holder = next((r[2] for r in records if r[1] == 0), v.kingdom_holder if v.kingdom == 0 else -1)
+        st.dealer = v.dealer
+        st.leader = v.leader
+        st.to_move = v.current_player
+        st.contract = parse_contract(v.contract) if v.contract else 0
+        tc = st.trick_contract = st.trick_contracts.get(st.contract)
+        st.totals = list(v.totals)
+        st.trex_firsts = list(v.trex_firsts)
+        st.tiebreak = v.tiebreak
+        if v.tiebreak:
+            sides = st.side_totals()
+            best = max(sides) if not o.reverse_scores else min(sides)
+            tied = [q for q in range(N) if sides[q] == best]
+            most = max(v.trex_firsts[q] for q in tied)
+            st.tied = tuple(q for q in tied if v.trex_firsts[q] == most)
+        st.outcome_ = v.outcome
+        st.redeal_shown = [(q, tuple(c.id for c in cards)) for q, cards in v.redeal_shown]
+        # the deal
+        st.count = list(v.hand_sizes)
+        st.trick = [c.id for _, c in v.trick]
+        if v.trick:
+            st.trick_leader = v.trick[0][0]
+        else:
+            st.trick_leader = v.current_player if phase is Phase.TRICK else -1
+        st.last_trick = [c.id for _, c in v.last_trick]
+        st.last_leader = v.last_trick[0][0] if v.last_trick else -1
+        st.last_winner = -1 if v.last_trick_winner is None else v.last_trick_winner
+        st.tricks_done = sum(v.tricks_taken)
+        st.tricks_taken = list(v.tricks_taken)
+        st.captured = [[c.id for c in cap] for cap in v.captured]
+        taken: list[list[int]] = [list(cap) for cap in st.captured]
+        capt = {c for cap in st.captured for c in cap}
+        layout = set(layout_card_ids(v.layout))
+        trick = set(st.trick)
+        taken[max(st.last_winner, 0)] += [
+            c for c in sorted(played) if c not in capt and c not in trick and c not in layout
+        ]
+        st.taken = taken
+        for card, q in v.doubled:
+            st.doubler[card.id] = q
+        st.doubled = [(card.id, q) for card, q in v.doubled]
+        st.hearts_broken = v.hearts_broken
+        if tc is not None and phase is not Phase.DOUBLE and phase is not Phase.REDEAL:  # set once play starts
+            st.scoring_left = len(tc.scoring_cards) - len(capt)
+        st.deal_scores = list(v.deal_scores_now)
+        st.lo = [row[0] if row else 0 for row in v.layout]
+        st.hi = [row[1] if row else 0 for row in v.layout]
+        st.frontier = set(layout_frontier(v.layout)) if phase is Phase.TREX else set()
+        st.layout_cards = sorted(layout)
+        st.finishing = list(v.finishing)
+        st.twos_exposed = any(v.exposed_twos)
+        st.layout_turns = len(layout) + (N if st.twos_exposed else 0)
+        if tc is not None and phase is Phase.TRICK and tc.hearts_restricted:
+            st.hearts_rule = 1 if o.hearts_lead_rule == "broken" else 2
+        if phase is Phase.REDEAL:
+            st.answered = (v.current_player - v.kingdom_holder) % N
+        elif phase is Phase.DOUBLE:
+            st.answered = (v.current_player - v.leader) % N
+        st.relevant = st._redeal_relevant()
+        return st
+
+    def with_hands(self, hands: Sequence[Sequence[int]], played_unseen: Sequence[int], seed: int) -> TrexState:
+        """A copy of this state (one from :meth:`from_view`) with seat ``q`` holding the cards
+        ``hands[q]`` (ids, every hand in full), the cards ``played_unseen`` (played where the
+        seat did not see them) among the last trick winner's taken cards, and ``seed`` for
+        the shuffles of the deals after this one."""
+        st = self.clone()
+        owner = st.owner
+        hs = st.hands_by_suit
+        for q in range(N):
+            row: list[list[TrexAction]] = [[], [], [], []]
+            for c in sorted(hands[q]):
+                owner[c] = q
+                row[SUIT[c]].append(A_PLAY[c])
+            hs[q] = row
+        st.count = [len(h) for h in hands]
+        if played_unseen:
+            st.taken[max(st.last_winner, 0)] += played_unseen
+        st.seed = seed
+        return st
 
     def clone(self) -> TrexState:
         """An independent copy: every field assigned here (compiled states have no ``__dict__``)."""
@@ -819,14 +958,14 @@ class TrexState(State):
         other.deal_index = self.deal_index
         other.kingdom = self.kingdom
         other.deal_in_kingdom = self.deal_in_kingdom
-        other.used = self.used
+        other.used_contracts = self.used_contracts
         other.holder = self.holder
         other.first_holder = self.first_holder
         other.dealer = self.dealer
         other.leader = self.leader
         other.phase = self.phase
-        other.turn = self.turn
-        other.asked = self.asked
+        other.to_move = self.to_move
+        other.answered = self.answered
         other.contract = self.contract
         other.trick_contract = self.trick_contract
         other.totals = self.totals.copy()
@@ -842,7 +981,7 @@ class TrexState(State):
         other.forced_discard = self.forced_discard
         other.hearts_rule = self.hearts_rule
         other.expose_twos = self.expose_twos
-        other.hs = [[x.copy() for x in h] for h in self.hs]
+        other.hands_by_suit = [[x.copy() for x in h] for h in self.hands_by_suit]
         other.count = self.count.copy()
         other.owner = self.owner.copy()
         other.trick = self.trick.copy()
@@ -857,14 +996,14 @@ class TrexState(State):
         other.doubler = self.doubler.copy()
         other.doubled = self.doubled.copy()
         other.hearts_broken = self.hearts_broken
-        other.remaining = self.remaining
+        other.scoring_left = self.scoring_left
         other.deal_scores = self.deal_scores.copy()
         other.lo = self.lo.copy()
         other.hi = self.hi.copy()
         other.frontier = self.frontier.copy()
         other.layout_cards = self.layout_cards.copy()
-        other.out = self.out.copy()
-        other.turns = self.turns
+        other.finishing = self.finishing.copy()
+        other.layout_turns = self.layout_turns
         other.twos_exposed = self.twos_exposed
         other.stop_at_deal_end = self.stop_at_deal_end
         other.deal_ended = self.deal_ended
@@ -887,7 +1026,7 @@ class TrexState(State):
         lines = [
             f"deal {self.deal_index + 1}/{self.num_deals}{' (tie-break)' if self.tiebreak else ''}, "
             f"kingdom {self.kingdom + 1} held by seat {self.holder}, dealer {self.dealer}, "
-            f"contract {contract}, phase {self.phase.value}, turn {int(self.turn)}",
+            f"contract {contract}, phase {self.phase.value}, turn {int(self.to_move)}",
         ]
         for q in range(N):
             lines.append(
@@ -902,7 +1041,7 @@ class TrexState(State):
             rows = [
                 f"{'CDHS'[s]} {self.lo[s]}-{self.hi[s]}" if self.hi[s] else f"{'CDHS'[s]} -" for s in range(4)
             ]
-            lines.append("layout: " + "  ".join(rows) + f"  out: {self.out}")
+            lines.append("layout: " + "  ".join(rows) + f"  out: {self.finishing}")
         lines.append(f"seed {self.seed}, shuffles {self.shuffles}, options {self.game.changed_options() or o.preset}")
         return "\n".join(lines)
 

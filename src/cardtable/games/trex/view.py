@@ -188,3 +188,32 @@ def event_text(kind: str, seat: int, card: int, value: int) -> str:
         case "tiebreak":
             return f"a tie for the best total: {who} deals an extra Trex deal outside the totals"
     return kind
+
+
+Layout = tuple[tuple[int, int] | None, ...]
+"""A view's ``layout``: per suit ``None`` or ``(low, high)`` TX-32 ranks, A = 14."""
+
+
+def layout_frontier(layout: Layout) -> list[int]:
+    """The cards playable next on a Trex layout (TX-32), as card ids."""
+    out = []
+    for s, row in enumerate(layout):
+        if row is None:
+            out.append(s * 13 + 10)
+            continue
+        lo, hi = row
+        if lo > 2:
+            out.append(s * 13 + lo - 2)
+        if hi < 14:
+            out.append(s * 13 + (0 if hi + 1 == 14 else hi))
+    return out
+
+
+def layout_card_ids(layout: Layout) -> list[int]:
+    """Every card on a Trex layout, as card ids."""
+    out = []
+    for s, row in enumerate(layout):
+        if row is not None:
+            lo, hi = row
+            out += [s * 13 + (0 if r == 14 else r - 1) for r in range(lo, hi + 1)]
+    return out

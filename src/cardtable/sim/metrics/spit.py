@@ -5,8 +5,6 @@ driven by the real-time host in virtual time: ``RealtimeHost(state,
 VirtualClock(), bots=…, seed=bot_seed).run()``, the way ``bench/spit.py``
 does. The bots are the reaction-time levels registered for
 ``spit`` (``beginner`` … ``expert``), so ``--bots fast,slow`` compares levels.
-The host is imported when the first match runs, so this module type-checks
-without it.
 
 Columns: ``rounds``, ``virtual_seconds`` (game length on the virtual clock),
 ``rejected`` (plays that lost a race, SP-13), ``spits`` (re-spits after a
@@ -15,12 +13,15 @@ blocked position, SP-16; mutual-request spits are not counted).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
+from ...bots.spit import LEVELS
 from ...core.errors import CardtableError
 from ...core.game import Action, Game, State
+from ...games.spit.state import SpitState
+from ...host.clock import VirtualClock
+from ...host.realtime import Arrival, RealtimeBot, RealtimeHost
 from ..stats import Estimate, mean_ci, win_share
 from .base import GameMetrics, Recorder
 
@@ -44,22 +45,22 @@ class SpitRecorder:
             self.spits += 1
 
     def finish(self, state: State) -> dict[str, Any]:
-        s: Any = state
-        return {"rounds": s.round, "virtual_seconds": self.seconds, "rejected": self.rejected, "spits": self.spits}
+        rounds = cast(SpitState, state).rounds()
+        return {"rounds": rounds, "virtual_seconds": self.seconds, "rejected": self.rejected, "spits": self.spits}
 
 
 def play(state: State, bots: Sequence[Bot], bot_seed: int, recorder: Recorder) -> State:
     """One game in virtual time under the real-time host."""
-    realtime = importlib.import_module("cardtable.host.realtime")
-    clock = importlib.import_module("cardtable.host.clock").VirtualClock()
+    clock = VirtualClock()
 
-    def on_arrival(arrival: Any) -> None:
+    def on_arrival(arrival: Arrival) -> None:
         if arrival.accepted:
             recorder.step(state, arrival.action)
         elif isinstance(recorder, SpitRecorder):
             recorder.rejected += 1
 
-    host = realtime.RealtimeHost(state, clock, bots=dict(enumerate(bots)), seed=bot_seed, on_arrival=on_arrival)
+    realtime_bots = cast("Sequence[RealtimeBot]", bots)  # Spit's bots react in real time
+    host = RealtimeHost(state, clock, bots=dict(enumerate(realtime_bots)), seed=bot_seed, on_arrival=on_arrival)
     if host.run(clock, until=VIRTUAL_LIMIT) is None:
         raise CardtableError(f"spit: a game was still running after {VIRTUAL_LIMIT:.0f} virtual seconds")
     if isinstance(recorder, SpitRecorder):
@@ -106,10 +107,7 @@ def _gap_section(runs: Sequence[Run], ctx: ReportContext) -> str:
     from ..report import cell, para, table
     from ..stats import proportion
 
-    try:
-        levels = importlib.import_module("cardtable.bots.spit").LEVELS
-    except ImportError:
-        return ""
+    levels = LEVELS
     points = []
     for run in runs:
         names = sorted(set(run.spec.bots))

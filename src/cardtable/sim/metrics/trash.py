@@ -17,9 +17,10 @@ Columns (besides the runner's common ones):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.game import Action, Game, State
+from ...games.trash.state import TrashFacts, TrashState
 from ..stats import Estimate, mean_ci, proportion, win_share
 from .base import GameMetrics
 
@@ -29,17 +30,20 @@ if TYPE_CHECKING:
 
 
 class TrashRecorder:
+    """Reads ``TrashState.facts()`` after every action."""
+
     __slots__ = (
         "dc", "discard_takes", "hand_log", "hands_won", "hp", "loser_shrinks", "sizes", "starter",
         "total_turns", "turns", "voids",
     )
 
-    def __init__(self, state: Any) -> None:
-        self.hp = state.hands_played
-        self.dc = state.deal_count
-        self.sizes = list(state.sizes)
-        self.starter = state.starter
-        self.hands_won = list(state.hands_won)
+    def __init__(self, state: State) -> None:
+        facts = cast(TrashState, state).facts()
+        self.hp = facts.hands_played
+        self.dc = facts.deal_count
+        self.sizes = facts.sizes
+        self.starter = facts.starter
+        self.hands_won = facts.hands_won
         self.turns = 0
         self.total_turns = 0
         self.discard_takes = 0
@@ -47,35 +51,36 @@ class TrashRecorder:
         self.voids = 0
         self.hand_log: list[list[int]] = []
 
-    def step(self, state: Any, action: Action) -> None:
+    def step(self, state: State, action: Action) -> None:
         kind = action.kind  # type: ignore[attr-defined]
         if kind == "stock":
             self.turns += 1
         elif kind == "discard":
             self.turns += 1
             self.discard_takes += 1
-        if state.deal_count != self.dc or state.hands_played != self.hp:
-            self._new_deal(state)
+        facts = cast(TrashState, state).facts()
+        if facts.deal_count != self.dc or facts.hands_played != self.hp:
+            self._new_deal(facts)
 
-    def _new_deal(self, state: Any) -> None:
+    def _new_deal(self, facts: TrashFacts) -> None:
         self.total_turns += self.turns
-        if state.hands_played != self.hp:
-            won = state.hands_won
+        if facts.hands_played != self.hp:
+            won = facts.hands_won
             winner = next(s for s in range(len(won)) if won[s] != self.hands_won[s])
             self.hand_log.append([self.starter, winner, self.turns, *self.sizes])
-            shrunk = sum(a - b for a, b in zip(self.sizes, state.sizes, strict=True))
+            shrunk = sum(a - b for a, b in zip(self.sizes, facts.sizes, strict=True))
             self.loser_shrinks += shrunk - 1
-            self.hands_won = list(won)
+            self.hands_won = won
         else:
-            self.voids += state.deal_count - self.dc
-        self.hp = state.hands_played
-        self.dc = state.deal_count
-        self.sizes = list(state.sizes)
-        self.starter = state.starter
+            self.voids += facts.deal_count - self.dc
+        self.hp = facts.hands_played
+        self.dc = facts.deal_count
+        self.sizes = facts.sizes
+        self.starter = facts.starter
         self.turns = 0
 
     def finish(self, state: State) -> dict[str, Any]:
-        s: Any = state
+        s = cast(TrashState, state).facts()
         return {
             "hands": s.hands_played,
             "void_deals": self.voids,

@@ -1,9 +1,9 @@
 """Trex metrics (docs/rules/trex.md).
 
-Reads the Trex engine's fields by name (``TrexState.records``: one ``(deal
-number, kingdom, holder, contract mask, per-seat deltas)`` per official deal;
-``totals``; ``trex_firsts``; the engine's event tuples after each action), so
-this module imports nothing from the game and type-checks without it.
+Reads what the Trex engine exports for it: ``TrexState.facts()`` at the end
+(totals, Trex firsts, one ``(deal number, kingdom, holder, contract mask,
+per-seat deltas)`` per official deal, whether a tie-break deal was played) and
+``TrexState.last_events()`` after each action.
 
 Columns: ``totals``, ``trex_firsts`` (per seat), ``deals`` (one
 ``[kingdom, holder, contract, d0, d1, d2, d3]`` per deal, in order),
@@ -20,11 +20,12 @@ relative to the holder; the spread of final totals.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.game import Action, State
+from ...games.trex.actions import CODE
+from ...games.trex.state import TrexState
 from ..stats import Estimate, mean_ci, proportion, win_share
 from .base import GameMetrics
 
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from ..report import ReportContext, Section
     from ..results import Run
 
-CONTRACTS: dict[int, str] = {1: "KH", 2: "QN", 4: "DI", 8: "TK", 16: "TR"}
-"""Contract masks of ``cardtable.games.trex.actions`` and their codes (TX-10)."""
+CONTRACTS: dict[int, str] = dict(CODE)
+"""The contract masks and their codes (TX-10)."""
 
 
 def contract_name(mask: int) -> str:
@@ -56,8 +57,7 @@ class TrexRecorder:
         self.holder = -1
 
     def step(self, state: State, action: Action) -> None:
-        s: Any = state
-        for kind, seat, card, _value in s.events:
+        for kind, seat, card, _value in cast(TrexState, state).last_events():
             if kind == "double":
                 self.doubled[card] = seat
             elif kind == "capture":
@@ -77,12 +77,12 @@ class TrexRecorder:
         self.doubled, self.captured, self.out = {}, {}, []
 
     def finish(self, state: State) -> dict[str, Any]:
-        s: Any = state
+        s = cast(TrexState, state).facts()
         return {
             "totals": list(s.totals),
             "trex_firsts": list(s.trex_firsts),
-            "deals": [[k, h, c, *d] for (_, k, h, c, d) in s.records],
-            "tiebreak": bool(getattr(s, "tiebreak_scores", None)),
+            "deals": [[k, h, c, *d] for (_, k, h, c, d) in s.deals],
+            "tiebreak": s.tiebreak,
             "doublings": self.doublings,
             "trex_places": self.trex_places,
         }
@@ -184,19 +184,5 @@ def _order_and_doubling(rows: Sequence[Mapping[str, Any]], ctx: ReportContext, r
                          [("finishes first", [proportion(counts[k][0], len(places)) for k in range(4)])])
     return html
 
-
-def _contracts_from_engine() -> None:
-    """Use the engine's own contract masks when it is present."""
-    try:
-        actions = importlib.import_module("cardtable.games.trex.actions")
-    except ImportError:
-        return
-    for name in ("KH", "QN", "DI", "TK", "TR"):
-        mask = getattr(actions, name, None)
-        if isinstance(mask, int):
-            CONTRACTS[mask] = name
-
-
-_contracts_from_engine()
 
 METRICS = GameMetrics(game="trex", recorder=TrexRecorder, summary=summary, report=report)

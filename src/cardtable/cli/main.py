@@ -36,7 +36,7 @@ from .textplay import play_text, renderer_for
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
 
-EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.arena.cli", "cardtable.server.cli", "cardtable.tui.cli",
+EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.cli.arena", "cardtable.server.cli", "cardtable.tui.cli",
                   "cardtable.review.cli", "cardtable.cli.verify")
 """Modules that add subcommands with ``add_commands(subparsers)``. Each imports its
 optional dependencies only when its command runs, and says which extra to install

@@ -79,7 +79,7 @@ def test_the_howto_markdown_is_drawn_as_text(server: Server, watched: Any):
               "- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |")
     html = page.evaluate("""async (source) => {
         const { markdown } = await import('/static/howto.js');
-        const { h } = await import('/static/app.js');
+        const { h } = await import('/static/dom.js');
         const el = document.createElement('div');
         el.append(...markdown(h, source));
         return el.innerHTML;

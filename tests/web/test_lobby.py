@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")  # discard_take_requires_playable, d2_kings, …
 

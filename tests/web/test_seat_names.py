@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .browser import sync_api
 
 
 def test_a_typed_name_and_its_focus_survive_a_redraw_of_the_seats(server: Server, watched: Any):

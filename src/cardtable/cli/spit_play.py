@@ -198,7 +198,7 @@ def play_spit(game: Game, *, seed: int | None, level: str, color: bool) -> int:
     if level not in LEVEL_ORDER:
         print(f"no Spit bot level {level!r}; levels: {', '.join(LEVEL_ORDER)}", file=sys.stderr)
         return 2
-    if getattr(game, "name", None) != "spit":
+    if game.name != "spit":
         print("play_spit needs the game spit", file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

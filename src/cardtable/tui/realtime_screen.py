@@ -89,10 +89,7 @@ class RealtimeScreen(TableScreen):
             self._finish()
 
     def _note(self, text: str) -> None:
-        note = getattr(self.table, "note", None)
-        if callable(note):
-            note(text)
-        else:
+        if not self.table.note(text):
             self.say(text, error=True)
 
     def act(self, action: Action) -> None:
@@ -103,8 +100,8 @@ class RealtimeScreen(TableScreen):
         self.pump()
 
     def _keys_line(self) -> str:
-        line = getattr(self.table, "keys_line", None)
-        return str(line()) if callable(line) else super()._keys_line()
+        line = self.table.keys_line()
+        return line if line is not None else super()._keys_line()
 
     def _status_line(self) -> str:
         if self.session.is_over and self.table.current is not None:

@@ -246,13 +246,14 @@ class Table(GameTable):
             text.append("\n" + tr("spit.note.choose", lang), style="bold cyan")
         return text
 
-    def note(self, text: str, error: bool = True) -> None:
+    def note(self, text: str, error: bool = True) -> bool:
         """Show a short note under the table (it goes by itself after a moment)."""
         self.note_text, self.note_error = text, error
         if self._note_timer is not None:
             self._note_timer.stop()
         self._note_timer = self.set_timer(NOTE_SECONDS, self._clear_note) if text else None
         self._draw()
+        return True
 
     def _clear_note(self) -> None:
         self._note_timer = None
@@ -362,7 +363,7 @@ class Table(GameTable):
             (tr("spit.key.mouse", lang), tr("spit.key.mouse_what", lang)),
         ]
 
-    def keys_line(self) -> str:
+    def keys_line(self) -> str | None:
         """The key line of the real-time screen."""
         return tr("spit.keys", self.lang)
 

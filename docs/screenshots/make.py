@@ -28,7 +28,8 @@ from pathlib import Path
 
 import cardtable
 from cardtable.records import record_of
-from cardtable.tui.app import CoverScreen, ResultScreen, SummaryScreen, TableApp
+from cardtable.tui.app import TableApp
+from cardtable.tui.dialogs import CoverScreen, ResultScreen, SummaryScreen
 from cardtable.tui.replay import ReplayApp
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
@@ -97,7 +98,7 @@ def key_for(view) -> str:
 
 def ready(app: TableApp) -> Callable[[], bool]:
     scr = app.table_screen
-    return lambda: (scr.awaiting is not None and not scr.frames) or scr.session.is_over
+    return lambda: (scr.awaiting is not None and not scr.busy) or scr.session.is_over
 
 
 async def play_until(app, pilot, check: Callable[[], bool], limit: int = 400) -> None:
@@ -221,10 +222,10 @@ async def main() -> None:
         save(rapp, "replay")
 
     # 5. The generic table (Trash on it).
-    from cardtable.tui import app as app_module
+    from cardtable.tui import table_screen
     from cardtable.tui.games import generic
 
-    app_module.table_class = lambda name: generic.Table
+    table_screen.table_class = lambda name: generic.Table
     s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=9, bot_seed=1)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

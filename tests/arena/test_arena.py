@@ -69,7 +69,7 @@ def test_cli_prints_a_table_and_markdown(capsys):
                  "-o", "max_hands=1"]) == 0
     out, err = capsys.readouterr()
     assert "sensible" in out and "95% CI" in out and "rating" in out
-    assert "3/6 games" not in out and "6/6 games" in err  # the progress bar goes to stderr
+    assert "6/6" not in out and "games" in err and "6/6" in err  # the progress bar goes to stderr
     r = run_arena("trash", ["sensible", "stock"], deals=2, options={"max_hands": 1})
     assert format_table(r, "markdown").count("|") > 10
 
@@ -154,3 +154,29 @@ def test_a_trex_game_of_the_arena_is_a_whole_20_deal_game_and_says_so(capsys, mo
     assert match.state.is_terminal() and match.state.deal_index == 20 and len(match.state.records) == 20
     assert main(["arena", "trex", "--bots", "hard,medium,medium,medium", "--games", "1", "-q", "--workers", "1"]) == 0
     assert capsys.readouterr().out.startswith("trex (standard), 1 seeds x 4 seatings = 4 whole games")
+
+
+def test_the_arena_draws_the_simulations_rich_progress_bar(capsys):
+    """One progress bar for simulations and the arena: ``rich.progress`` (sim.progress), not a
+    bar of the arena's own."""
+    assert main(["arena", "trash", "--bots", "sensible,stock", "--games", "2", "--workers", "1",
+                 "-o", "max_hands=1"]) == 0
+    err = capsys.readouterr().err
+    assert "━" in err and "4/4" in err and "100%" in err and "[#" not in err
+
+
+def test_run_arena_tells_its_progress_bar_of_every_game_and_closes_it():
+    seen: list[tuple[str, int]] = []
+
+    class Bar:
+        def __init__(self, total: int) -> None:
+            seen.append(("total", total))
+
+        def update(self, n: int) -> None:
+            seen.append(("update", n))
+
+        def close(self) -> None:
+            seen.append(("close", 0))
+
+    run_arena("trash", ["sensible", "stock"], deals=2, options={"max_hands": 1}, progress=Bar)
+    assert seen == [("total", 4), *[("update", 1)] * 4, ("close", 0)]

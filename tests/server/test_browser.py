@@ -9,52 +9,19 @@ to docs/screenshots/ with CARDTABLE_SCREENSHOTS=1.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import shutil
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from .netserver import Server
+from tests.web.browser import SHOTS, Watched, browser_fixture, open_as, server_fixture, sync_api  # noqa: F401  (fixtures)
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-# Screenshots land in a temporary folder; CARDTABLE_SCREENSHOTS=1 refreshes the ones kept in
-# docs/screenshots/ (the deals are random, so a plain run must not rewrite tracked files).
-# The temporary folder is named after the checkout, so two worktrees testing at once keep apart.
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = (ROOT / "docs" / "screenshots" if os.environ.get("CARDTABLE_SCREENSHOTS")
-         else Path(tempfile.gettempdir()) / f"cardtable-screenshots-{ROOT.name}")
+from .netserver import Server
 
 # A real browser against a live server with bots moving on their own timers: a click can now and
 # then race a redraw (seen about once in 15 runs of the Trex test). A test that fails for a real
 # reason fails all three tries.
 pytestmark = pytest.mark.flaky(reruns=2)
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-    pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browsers.sh (as root)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("browser") / "server.sqlite3", "--bot-delay", "0.05").start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> None:
@@ -73,23 +40,8 @@ def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> No
 
 def spanish_phone(browser: object) -> tuple[object, object, list[str]]:
     """A phone-sized page (390 px, touch) in Spanish, and the list its script and console errors go to."""
-    context = browser.new_context(  # type: ignore[attr-defined]
-        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True,
-        locale="es-ES")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    # a Content-Security-Policy violation, a missing file or a failed request is a console error
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    return context, page, errors
-
-
-def open_as(page: object, server: Server, table_id: str, token: str, seat: int = 0) -> None:
-    """Open the table's page holding ``seat`` (its token in the page's storage, as after sitting)."""
-    page.goto(server.http + "/")  # type: ignore[attr-defined]
-    page.evaluate("([k, v]) => localStorage.setItem(k, JSON.stringify(v))",  # type: ignore[attr-defined]
-                  [f"ct.seat.{table_id}", {"seat": seat, "token": token}])
-    page.goto(f"{server.http}/t/{table_id}")  # type: ignore[attr-defined]
+    w = Watched(browser, width=390, height=844, locale="es-ES", phone=True)
+    return w.context, w.page, w.errors
 
 
 def play_by_clicking(page: object, until_hand: int, limit: int = 400) -> int:

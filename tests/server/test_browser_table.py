@@ -5,11 +5,13 @@ game's record for download (H6)."""
 
 from __future__ import annotations
 
+from tests.web.browser import SHOTS, browser_fixture, open_as, server_fixture, sync_api  # noqa: F401  (fixtures)
+
 from .netserver import Server
-from .test_browser import SHOTS, browser, open_as, pytestmark, server, sync_api  # noqa: F401  (fixtures, reruns)
+from .test_browser import pytestmark  # noqa: F401  (reruns)
 
 
-def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Server):  # noqa: F811
+def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Server):
     host_ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     friend_ctx = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     host, friend = host_ctx.new_page(), friend_ctx.new_page()
@@ -50,7 +52,7 @@ def test_p10_a4_chat_then_leave_a_game_in_progress(browser: object, server: Serv
     friend_ctx.close()
 
 
-def test_r9_a_spit_page_shows_the_wait_and_the_countdown(browser: object, server: Server):  # noqa: F811
+def test_r9_a_spit_page_shows_the_wait_and_the_countdown(browser: object, server: Server):
     """A Spit game started before its player's page connected stands still (R9); when the page
     connects it shows the countdown, then the game goes on."""
     table_id, host, token = server.seated({1: "beginner"}, game="spit")
@@ -66,7 +68,7 @@ def test_r9_a_spit_page_shows_the_wait_and_the_countdown(browser: object, server
     context.close()
 
 
-def test_h6_a_finished_game_offers_its_record_for_download(browser: object, server: Server):  # noqa: F811
+def test_h6_a_finished_game_offers_its_record_for_download(browser: object, server: Server):
     import json
     import time
     from pathlib import Path
@@ -96,7 +98,7 @@ def test_h6_a_finished_game_offers_its_record_for_download(browser: object, serv
     context.close()
 
 
-def test_the_hint_button_says_and_outlines_the_bots_advice(browser: object, server: Server):  # noqa: F811
+def test_the_hint_button_says_and_outlines_the_bots_advice(browser: object, server: Server):
     table_id, host, token = server.seated({1: "sensible"})
     context = browser.new_context(viewport={"width": 1100, "height": 860})  # type: ignore[attr-defined]
     page = context.new_page()

@@ -27,7 +27,7 @@ def test_controller_select_then_play_fill_and_spit():
     assert str(ctl.key(LEFT, st.view(0))) == "0 play 1 4H S0"
     assert ctl.key("2", st.view(0)) is None
     assert str(ctl.key("3", st.view(0))) == "0 fill 2 9C 3"
-    assert ctl.key(RIGHT, st.view(0)) is None and "nothing" in ctl.message
+    assert ctl.key(RIGHT, st.view(0)) is None and "Nothing of yours fits on S1" in ctl.message
     assert str(ctl.key("spit", st.view(0))) == "0 spit"
     st.play("0 spit")
     assert str(ctl.key("spit", st.view(0))) == "0 unspit"

@@ -8,7 +8,8 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.games.trash.actions import TrashAction
 from cardtable.records import Record
-from cardtable.tui.app import CoverScreen, HelpScreen, ResultScreen, TableApp
+from cardtable.tui.app import TableApp
+from cardtable.tui.dialogs import CoverScreen, HelpScreen, ResultScreen
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
@@ -216,10 +217,10 @@ async def test_spectator_watches_bots_play_a_match_out():
 @sync
 async def test_generic_table_plays_any_game(monkeypatch):
     """A game without its own screen gets buttons for its legal actions (here Trash on the generic table)."""
-    from cardtable.tui import app as app_module
+    from cardtable.tui import table_screen
     from cardtable.tui.games import generic
 
-    monkeypatch.setattr(app_module, "table_class", lambda name: generic.Table)
+    monkeypatch.setattr(table_screen, "table_class", lambda name: generic.Table)
     s = session(seed=7)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -255,7 +256,7 @@ async def test_tr10_the_displacement_chain_is_drawn_one_event_at_a_time():
         before = sum(card is not None for card in s.view(0).layouts[0])
         await pilot.press("enter")  # draw: the chain of this seed places several cards
         await settle(pilot, lambda: s.to_move() != 0 or ready(app)())
-        await settle(pilot, lambda: not app.table_screen.frames)
+        await settle(pilot, lambda: not app.table_screen.busy)
         mine = [d for d in drawn if d[0] in ("draw", "place", "turn_up")][:6]
         assert [k for k, _ in mine[:3]] == ["draw", "place", "turn_up"]
         counts = [n for k, n in drawn if k == "place"]
@@ -335,7 +336,7 @@ async def test_help_shows_every_option_by_its_label_with_its_explanation(lang, m
 
 @sync
 async def test_quitting_an_unsaved_game_asks_first(tmp_path, monkeypatch):
-    from cardtable.tui.app import QuitScreen
+    from cardtable.tui.dialogs import QuitScreen
 
     monkeypatch.chdir(tmp_path)
     s = session(seed=5)

@@ -27,7 +27,8 @@ from cardtable.host.clock import VirtualClock
 from cardtable.host.match import play_out
 from cardtable.i18n.bidi import _RTL, visual, visual_wrapped
 from cardtable.records.record import record_of
-from cardtable.tui.app import HelpScreen, ResultScreen, SummaryScreen, TableApp
+from cardtable.tui.app import TableApp
+from cardtable.tui.dialogs import HelpScreen, ResultScreen, SummaryScreen
 from cardtable.tui.games.trex import ScoreSheet
 from cardtable.tui.replay import ReplayApp, ReplayScreen, ReviewScreen
 from cardtable.tui.rtl import VisualText, visual_text

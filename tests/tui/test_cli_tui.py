@@ -196,7 +196,7 @@ async def test_replay_animation_of_a_step_left_behind_does_not_come_back(tmp_pat
 @sync
 async def test_trex_replay_honours_the_arrows_home_end_and_its_help_shows_the_replay_keys():
     """The Trex table takes the focus in play; in a replay the arrows are the replay's."""
-    from cardtable.tui.app import HelpScreen
+    from cardtable.tui.dialogs import HelpScreen
 
     state = cardtable.load("trex").new_state(seed=4)
     for _ in range(14):

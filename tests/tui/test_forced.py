@@ -6,7 +6,8 @@ from __future__ import annotations
 import cardtable
 from cardtable.games.trex.actions import DONE, KEEP
 from cardtable.host.forced import answered_line, forced_action
-from cardtable.tui.app import SummaryScreen, TableApp
+from cardtable.tui.app import TableApp
+from cardtable.tui.dialogs import SummaryScreen
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 

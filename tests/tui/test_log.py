@@ -25,7 +25,7 @@ async def test_item_5_each_event_drawn_is_the_logs_last_line_and_in_sight():
 
         def spy(event, view):
             nonlocal checked
-            original(event, view)  # the table has just drawn this event (TableScreen._tick)
+            original(event, view)  # the table has just drawn this event (TurnScreen._tick)
             line = event_line("trex", event, view, "en")
             assert log.lines[-1].text.rstrip().endswith(line.split()[-1])
             assert log.scroll_y == log.max_scroll_y  # the newest line is in sight now, not after a refresh

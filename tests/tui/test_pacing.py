@@ -11,9 +11,10 @@ import cardtable
 from cardtable.cli import main as cli_main
 from cardtable.cli.main import main
 from cardtable.host.pacing import Pacing
-from cardtable.tui.app import TableApp, TableScreen
+from cardtable.tui.app import TableApp
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
+from cardtable.tui.turn_screen import TurnScreen
 
 from .util import screen, settle, sync
 
@@ -33,13 +34,13 @@ def _timed(monkeypatch: pytest.MonkeyPatch, s: Session) -> list[tuple[float, int
         return play(seat, action, display)
 
     s.play_bot = timed_play  # type: ignore[method-assign]
-    think = TableScreen._think
+    think = TurnScreen._think
 
-    def timed_think(self: TableScreen, seat: int) -> None:  # the moment the screen asks the bot
+    def timed_think(self: TurnScreen, seat: int) -> None:  # the moment the screen asks the bot
         asked[seat] = (time.monotonic(), len(s.match.view(seat).legal_actions))
         think(self, seat)
 
-    monkeypatch.setattr(TableScreen, "_think", timed_think)
+    monkeypatch.setattr(TurnScreen, "_think", timed_think)
     return released
 
 

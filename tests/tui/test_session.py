@@ -57,8 +57,8 @@ def test_seat_labels():
 def test_bots_have_the_pages_names_and_translated_level_labels():
     from cardtable.i18n.bots import BOT_NAMES
 
-    app_js = (Path(cardtable.__file__).parent / "web" / "static" / "app.js").read_text(encoding="utf-8")
-    assert "const BOT_NAMES = [" + ", ".join(f'"{n}"' for n in BOT_NAMES) + "];" in app_js  # one list for both
+    people_js = (Path(cardtable.__file__).parent / "web" / "static" / "people.js").read_text(encoding="utf-8")
+    assert "const BOT_NAMES = [" + ", ".join(f'"{n}"' for n in BOT_NAMES) + "];" in people_js  # one list for both
     s = Session.start(cardtable.load("trex"), parse_seats("human,hard,expert,medium", "trex"), seed=1, lang="es")
     assert [s.seat_label(p, 0) for p in range(4)] == ["tú", "Ben · bot difícil", "Cleo · bot experto",
                                                       "Dani · bot medio"]

@@ -22,8 +22,10 @@ from cardtable.games.spit.state import adjacent
 from cardtable.games.spit.view import SpitView
 from cardtable.host.clock import VirtualClock
 from cardtable.records import Record
-from cardtable.tui.app import HelpScreen, RealtimeScreen, ResultScreen, TableApp
+from cardtable.tui.app import TableApp
+from cardtable.tui.dialogs import HelpScreen, ResultScreen
 from cardtable.tui.games.spit import Table
+from cardtable.tui.realtime_screen import RealtimeScreen
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
@@ -335,7 +337,7 @@ async def test_a_slap_with_the_mouse():
 @sync
 async def test_spit_waits_behind_a_ready_step_and_counts_down():
     """The race does not start when the app opens: the clock stands still until Enter and 3, 2, 1."""
-    from cardtable.tui.app import ReadyScreen
+    from cardtable.tui.dialogs import ReadyScreen
 
     s, clock = spit_session(seed=3, bot="expert")
     app = TableApp(s, hz=NEVER, ready=True)

@@ -13,7 +13,8 @@ import cardtable
 from cardtable.core.cards import Card
 from cardtable.games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY
 from cardtable.games.trex.view import TrexView
-from cardtable.tui.app import SummaryScreen, TableApp
+from cardtable.tui.app import TableApp
+from cardtable.tui.dialogs import SummaryScreen
 from cardtable.tui.games.trex import ScoreSheet, Table, sort_hand
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session

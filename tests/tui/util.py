@@ -8,7 +8,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from cardtable.games.trash.view import TrashView
-from cardtable.tui.app import TableApp, TableScreen
+from cardtable.tui.app import TableApp
+from cardtable.tui.table_screen import TableScreen
 
 
 async def settle(pilot, check: Callable[[], bool], limit: int = 5000) -> None:
@@ -29,7 +30,7 @@ def screen(app: TableApp) -> TableScreen:
 
 def ready(app: TableApp) -> Callable[[], bool]:
     """True when a human is asked to move, or the match is over."""
-    return lambda: (screen(app).awaiting is not None and not screen(app).frames) or screen(app).session.is_over
+    return lambda: (screen(app).awaiting is not None and not screen(app).busy) or screen(app).session.is_over
 
 
 def trash_key(view: TrashView) -> str:

@@ -16,7 +16,7 @@ from cardtable.i18n import event_text
 from cardtable.server.encode import view_json
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .browser import sync_api
 
 DEADLINE_MS = 60_000
 

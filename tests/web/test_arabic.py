@@ -13,7 +13,7 @@ import pytest
 from cardtable.server import protocol
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 from .test_layout import centres
 
 ARABIC_INDIC = re.compile("[\u0660-\u0669]")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .conftest import SHOTS
+from .browser import SHOTS
 from .fakesocket import FakeTable, new_state, sync_api
 
 # Each card face in the text under `root`: is its rank drawn left of its suit? (ranges of the

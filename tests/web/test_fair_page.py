@@ -13,7 +13,7 @@ from cardtable.records.fairness import verify
 from cardtable.records.record import Record
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .browser import sync_api
 from .test_table_flow import play_until
 
 

@@ -15,7 +15,7 @@ from cardtable.i18n import LANGUAGES, catalog
 from cardtable.server.howto import PAGES, howto_file
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 RULE_ID = re.compile(r"\b(TR|TX|SP)-[VA]?\d+\b")

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 
 def centres(page: Any, *testids: str) -> list[tuple[float, float]]:

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")  # discard_take_requires_playable, d2_kings, …
 
@@ -79,7 +79,7 @@ def test_the_howto_markdown_is_drawn_as_text(server: Server, watched: Any):
               "- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |")
     html = page.evaluate("""async (source) => {
         const { markdown } = await import('/static/howto.js');
-        const { h } = await import('/static/app.js');
+        const { h } = await import('/static/dom.js');
         const el = document.createElement('div');
         el.append(...markdown(h, source));
         return el.innerHTML;

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .browser import sync_api
 
 LOG_STATE = """() => [...document.querySelectorAll('[data-testid=log] li')]
     .map((li) => [li.value, Number(li.dataset.seq), li.textContent])"""

@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .browser import sync_api
 
 
 def until_answered_alone(page: Any) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 from cardtable.server.client import GameClient
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 
 def finished(server: Server, game: str = "trash", **options: Any) -> str:

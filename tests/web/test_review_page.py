@@ -16,7 +16,7 @@ import pytest
 from cardtable.server.client import GameClient
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 
 @pytest.fixture(scope="module")

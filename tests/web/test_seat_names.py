@@ -1,6 +1,6 @@
 """A name typed at an open seat survives the table's redraws (Chromium): another seat filling
-while a person types used to redraw the seat list and empty the box, and the person sat without
-the name they typed (seen as a flaky fair-page test)."""
+while a person types redraws the seat list, and the box keeps what was typed (and the focus), so
+the person sits by the name they typed."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
-from .conftest import sync_api
+from .browser import sync_api
 
 
 def test_a_typed_name_and_its_focus_survive_a_redraw_of_the_seats(server: Server, watched: Any):

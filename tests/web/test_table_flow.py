@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 CARD = re.compile(r"^[2-9TJQKA][CDHS]$")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 
 def last_seq(page: Any) -> int:

@@ -36,7 +36,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Protocol
 
 from ..bots.base import Bot, Budget, adapt, make_bot
 from ..core.chance import derive
@@ -105,6 +105,14 @@ class _WithBudget:
 
     def act(self, view: Any, rng: Any, budget: Budget | None = None) -> Any:
         return self.bot.act(view, rng, budget or self.budget)
+
+
+class ProgressBar(Protocol):
+    """What the arena tells a progress bar: games played, and the end."""
+
+    def update(self, n: int) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def _build_bots(game: Game, names: Sequence[str], budget: Budget | None) -> list[Any]:
@@ -195,9 +203,11 @@ def run_arena(
     seed: int = 0,
     workers: int = 1,
     budget: Budget | None = None,
-    progress: TextIO | None = None,
+    progress: Callable[[int], ProgressBar] | None = None,
 ) -> ArenaResult:
-    """Play ``deals`` duplicate deals (each once per seat rotation) and summarise."""
+    """Play ``deals`` duplicate deals (each once per seat rotation) and summarise; ``progress``
+    makes a bar for the number of games to play (``cardtable arena`` passes the simulations'
+    ``rich`` bar), which is told of every game played."""
     if deals < 1:
         raise ConfigError(f"--games must be at least 1, not {deals}")
     if workers < 1:
@@ -217,17 +227,22 @@ def run_arena(
              for i, t in enumerate(tables) for d in range(deals) for r in range(n)]
     start = time.perf_counter()
     results: list[GameResult] = []
-    bar = _Progress(len(tasks), progress)
-    if workers == 1:
-        for t in tasks:
-            results.append(_task(t))
-            bar.step()
-    else:
-        with ProcessPoolExecutor(max_workers=workers, initializer=end_with, initargs=(os.getpid(),)) as pool:
-            for res in pool.map(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8))):
-                results.append(res)
-                bar.step()
-    bar.done()
+    bar = progress(len(tasks)) if progress is not None else None
+    try:
+        if workers == 1:
+            for t in tasks:
+                results.append(_task(t))
+                if bar is not None:
+                    bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=workers, initializer=end_with, initargs=(os.getpid(),)) as pool:
+                for res in pool.map(_task, tasks, chunksize=max(1, len(tasks) // (workers * 8))):
+                    results.append(res)
+                    if bar is not None:
+                        bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
     results.sort(key=lambda r: (r.table, r.deal, r.rotation))
     out = ArenaResult(name, g.preset, tuple(bots), deals, seed, results, seconds=time.perf_counter() - start,
                       options=opts, tables=len(tables), seats=n)
@@ -277,37 +292,6 @@ def _ranking(r: GameResult) -> list[tuple[int, float]]:
     if won and lost and max(r.returns[s] for s in won) < min(lost):
         sign = -1.0
     return [(1 if s in won else 0, sign * x) for s, x in enumerate(r.returns)]
-
-
-class _Progress:
-    """A progress bar on a text stream (stderr), redrawn at most ten times a second."""
-
-    def __init__(self, total: int, stream: TextIO | None) -> None:
-        self.total = total
-        self.stream = stream
-        self.count = 0
-        self.start = time.perf_counter()
-        self.last = 0.0
-
-    def step(self) -> None:
-        self.count += 1
-        now = time.perf_counter()
-        if self.stream is not None and (now - self.last > 0.1 or self.count == self.total):
-            self.last = now
-            width = 30
-            filled = width * self.count // self.total
-            rate = self.count / max(now - self.start, 1e-9)
-            left = (self.total - self.count) / rate if rate else 0.0
-            self.stream.write(
-                f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} games "
-                f"{rate:.1f}/s, {left:.0f}s left "
-            )
-            self.stream.flush()
-
-    def done(self) -> None:
-        if self.stream is not None:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def default_workers() -> int:

@@ -36,7 +36,7 @@ from .textplay import play_text, renderer_for
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
 
-EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.arena.cli", "cardtable.server.cli", "cardtable.tui.cli",
+EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.cli.arena", "cardtable.server.cli", "cardtable.tui.cli",
                   "cardtable.review.cli", "cardtable.cli.verify")
 """Modules that add subcommands with ``add_commands(subparsers)``. Each imports its
 optional dependencies only when its command runs, and says which extra to install
@@ -231,7 +231,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     seat = args.seat
     if seat is not None and not 0 <= seat < game.num_players:
         raise ConfigError(f"--seat {seat}: seats are 0 to {game.num_players - 1}")
-    if getattr(args, "tui", False):
+    if args.tui:
         from ..i18n import default_language
         from ..tui.launch import run_replay
         from ..tui.session import languages
@@ -292,6 +292,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cardtable", description="Trash, Trex (Trix) and Spit.")
     p.add_argument("--version", action="version", version=f"cardtable {cardtable.__version__} ({build_name()})")
+    p.set_defaults(run=None)  # each command sets its own
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play a game in the terminal (a Textual app; --plain for the text loop)")
@@ -354,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
         run_compiled_build_if_built(sys.argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
+    if args.run is None:  # no command
         parser.print_help()
         return 0
     try:
@@ -371,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the output was piped into something that stopped reading
         return 0
     except OSError as exc:
-        print(f"cardtable: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
+        print(f"cardtable: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -33,11 +33,12 @@ from ..bots.spit import LEVEL_ORDER, SpitBot
 from ..core.cards import Card
 from ..core.errors import CardtableError
 from ..core.game import Game
-from ..games.spit.actions import CHOOSE, FILL, FLIP, PLAY, SLAP, SPIT, STACK, UNSPIT, SpitAction
+from ..games.spit.actions import SpitAction
 from ..games.spit.view import SpitView
 from ..host.clock import SystemClock
 from ..host.realtime import Arrival, RealtimeHost
-from ..tui.session import without_rule_ids
+from ..tui.session import tr, without_rule_ids
+from ..tui.spit_controls import SpitControls
 
 HUMAN = 0
 BOT = 1
@@ -69,68 +70,38 @@ def split_keys(data: str) -> list[str]:
 
 
 class Controller:
-    """Turns keys into actions for the human seat, from its view alone."""
+    """Turns keys into actions for the human seat, from its view alone
+    (:class:`~cardtable.tui.spit_controls.SpitControls`, shared with the Textual table)."""
 
     def __init__(self, seat: int = HUMAN) -> None:
         self.seat = seat
-        self.selected: int | None = None  # a stock pile 1-5
-        self.choosing = False
-        self.message = ""
+        self.controls = SpitControls()
+
+    @property
+    def selected(self) -> int | None:
+        """The chosen stock pile (1-5), if any."""
+        return self.controls.selected
+
+    @property
+    def message(self) -> str:
+        """What the last key could not do, or the pile choice under way (English)."""
+        note = self.controls.note
+        if note is not None:
+            return tr(note.key, "en", **note.values)
+        return tr("spit.note.choose", "en") if self.controls.choosing else ""
 
     def key(self, key: str, view: SpitView) -> SpitAction | None:
         """The action the key asks for, or ``None`` (the controller may just change its selection)."""
-        legal = [a for a in view.legal_actions if isinstance(a, SpitAction)]
-        self.message = ""
+        controls = self.controls
+        controls.seen(view)
         if key in "12345" and len(key) == 1:
-            return self._number(int(key), view, legal)
+            return controls.pile(view, int(key))
         if key in (LEFT, RIGHT):
-            k = 0 if key == LEFT else 1
-            if self.choosing:
-                self.choosing = False
-                return self._find(legal, CHOOSE, target=k) or self._say("you cannot choose a pile now")
-            slap = self._find(legal, SLAP, target=k)
-            if slap is not None:
-                return slap
-            if self.selected is not None:
-                pile, self.selected = self.selected, None
-                return self._find(legal, PLAY, pile=pile, target=k) or self._say(
-                    f"that card does not fit on S{k}"
-                )
-            return self._find(legal, PLAY, target=k) or self._say(f"nothing of yours fits on S{k}")
+            return controls.spit_pile(view, 0 if key == LEFT else 1)
         if key == "spit":
-            return self._find(legal, SPIT) or self._find(legal, UNSPIT) or self._say("no spit now")
+            return controls.spit(view)
         if key == "choose":
-            self.choosing = True
-            self.message = "choose: left for S0, right for S1"
-        return None
-
-    def _number(self, n: int, view: SpitView, legal: list[SpitAction]) -> SpitAction | None:
-        flip = self._find(legal, FLIP, pile=n)
-        if flip is not None:
-            return flip
-        if self.selected is None or self.selected == n:
-            if self.selected == n:
-                self.selected = None
-            elif view.stock[self.seat][n - 1]:
-                self.selected = n
-            else:
-                self.message = f"space {n} is empty"
-            return None
-        src, self.selected = self.selected, None
-        move = self._find(legal, FILL, pile=src, target=n) or self._find(legal, STACK, pile=src, target=n)
-        if move is None and view.stock[self.seat][n - 1]:
-            self.selected = n  # choose the other pile instead
-        return move
-
-    def _find(self, legal: list[SpitAction], kind: str, pile: int | None = None,
-              target: int | None = None) -> SpitAction | None:
-        for a in legal:
-            if a.kind == kind and (pile is None or a.pile == pile) and (target is None or a.target == target):
-                return a
-        return None
-
-    def _say(self, text: str) -> SpitAction | None:
-        self.message = text
+            controls.choose(view)
         return None
 
 
@@ -227,7 +198,7 @@ def play_spit(game: Game, *, seed: int | None, level: str, color: bool) -> int:
     if level not in LEVEL_ORDER:
         print(f"no Spit bot level {level!r}; levels: {', '.join(LEVEL_ORDER)}", file=sys.stderr)
         return 2
-    if getattr(game, "name", None) != "spit":
+    if game.name != "spit":
         print("play_spit needs the game spit", file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -19,7 +19,7 @@ def want_color(stream: TextIO = sys.stdout, flag: bool | None = None) -> bool:
         return flag
     if os.environ.get("NO_COLOR"):
         return False
-    return hasattr(stream, "isatty") and stream.isatty()
+    return stream.isatty()
 
 
 class Style:

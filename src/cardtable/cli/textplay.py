@@ -1,9 +1,9 @@
 """A turn-based game at the terminal: the human seat types, bots answer.
 
 Game-specific pieces come from a renderer module ``cardtable.cli.render_<game>``
-with ``render(view, *, color) -> str`` and ``ACTION_HELP``, and optionally
-``prompt(view) -> str`` and ``interpret(view, text) -> str``. Only the human
-seat's view is ever shown.
+with ``render(view, *, color) -> str``, ``ACTION_HELP``, ``prompt(view) -> str``
+(what the person is asked) and ``interpret(view, text) -> str`` (what they typed,
+as an action's text). Only the human seat's view is ever shown.
 """
 
 from __future__ import annotations
@@ -28,10 +28,6 @@ def renderer_for(game: str) -> ModuleType:
     return importlib.import_module(f"{__package__}.render_{game}")
 
 
-def _default_prompt(view: PlayerView) -> str:
-    return "Your move (" + " | ".join(str(a) for a in view.legal_actions) + "): "
-
-
 def play_text(
     match: Match,
     human: int,
@@ -45,8 +41,8 @@ def play_text(
     """Play ``match`` with ``human`` typing at the terminal; returns an exit code."""
     r = renderer_for(match.game.name)
     st = Style(color)
-    prompt = getattr(r, "prompt", _default_prompt)
-    interpret = getattr(r, "interpret", lambda view, text: text)
+    prompt = r.prompt
+    interpret = r.interpret
     last_seq = -1
 
     def show_events(view: PlayerView) -> None:

@@ -3,7 +3,7 @@
 A bot is named by its seat (``Ana`` at seat 0, ``Ben`` at seat 1, …) and labelled with its
 level in the player's language (the ``web.bot.level.*`` keys; a ``policy-*`` or
 ``reaction-*`` level is the level with its style, ``web.bot.style.*``). The page's
-``BOT_NAMES`` and ``botLevel`` (web/static/app.js) are the same list and rule and could be
+``BOT_NAMES`` and ``botLevel`` (web/static/people.js) are the same list and rule and could be
 served from here.
 
 >>> bot_named(1, "hard", "es")

@@ -24,12 +24,13 @@ from ..core.game import Action, Event, PlayerView
 from ..records.record import Record, replay_views
 from ..review import Review, review
 from ..review.text import decision_line, review_lines
-from .app import HelpScreen, table_layout
+from .dialogs import HelpScreen
 from .eventlog import EventLog
 from .games import GameTable, table_class
 from .help import help_text
 from .rtl import ui
 from .session import Session, event_line, tr
+from .table_screen import table_layout
 
 
 def replay_keys(lang: str) -> list[tuple[str, str]]:

@@ -110,6 +110,15 @@ class GameTable(Widget):
     def highlight(self, action: Action | None) -> None:
         """Mark the action a hint suggests (default: nothing to mark)."""
 
+    def note(self, text: str, error: bool = True) -> bool:
+        """Show a short note on the table itself ("too late"); False when the table has no place
+        for one (default), and the screen's status line says it instead."""
+        return False
+
+    def keys_line(self) -> str | None:
+        """The key line of a real-time screen; None (default): the shell's."""
+        return None
+
     def fit(self, width: int, height: int) -> None:
         """The terminal is ``width`` × ``height`` now: use the room (default: the CSS does it)."""
 

@@ -11,7 +11,9 @@ Keys: 1–5 choose a stock pile (again: unselect; with a pile chosen, the number
 empty space moves the card there), ←/→ (or a/d) play the chosen card, or any card
 that fits, on S0/S1, and slap S0/S1 in the slap race; Space asks for a spit (again:
 withdraw); c then ←/→ picks the pile of a lone spitter (SP-16). The mouse: click a
-stock pile, then a spit pile; click a spit pile to slap it.
+stock pile, then a spit pile; click a spit pile to slap it. What each of these asks for is
+worked out by :class:`~cardtable.tui.spit_controls.SpitControls`, shared with the plain text
+screen.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ from textual.widgets import Static
 
 from ...core.cards import Card
 from ...core.game import Action, PlayerView
-from ...games.spit.actions import CHOOSE, FILL, FLIP, PLAY, SLAP, SPIT, STACK, UNSPIT, SpitAction
+from ...games.spit.actions import SpitAction
 from ...games.spit.view import SpitView
 from ..cards import card_text
 from ..rtl import ui, ui_line
 from ..session import Session, shown, tr
+from ..spit_controls import SpitControls
 from .base import GameTable
 
 PILE_KEYS = {str(n): n for n in range(1, 6)}
@@ -40,9 +43,9 @@ STOCK_WIDTH = 8
 SPIT_WIDTH = 15
 """The inner widths of a stock pile's and a spit pile's box."""
 NOTE_SECONDS = 1.5
+"""How long a note ("too late", "that card does not fit") stays."""
 FLASH_SECONDS = 0.4
 """How long the piles that just changed are marked."""
-"""How long a note ("too late", "that card does not fit") stays."""
 
 
 class StockCell(Static):
@@ -106,8 +109,7 @@ class Table(GameTable):
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
         super().__init__(session, id=id)
-        self.selected: int | None = None  # a stock pile 1–5 of the seat on screen
-        self.choosing = False  # "c" was pressed: ←/→ picks the lone spitter's pile
+        self.controls = SpitControls()  # the chosen stock pile, a pending pile choice
         self.note_text = ""
         self.note_error = False
         self._note_timer: Timer | None = None
@@ -146,13 +148,7 @@ class Table(GameTable):
         super().show(view)
         if self._before is not None and self._before.round != view.round:
             self._before = None
-        if self.selected is not None and not view.stock[self.me][self.selected - 1] \
-                and not self._flip_of(view, self.selected):
-            self.selected = None  # the chosen card is gone
-        if view.phase != "play":
-            self.selected = None
-        if self.choosing and view.phase not in ("play", "spit_pending"):
-            self.choosing = False
+        self.controls.seen(view)
         self.hint = None
         self._draw()
         if self._flash_timer is not None:
@@ -177,8 +173,8 @@ class Table(GameTable):
             for j in range(1, 6):
                 cell = self.query_one(f"#stock-{row}-{j}", StockCell)
                 cell.update(self._stock_face(view, seat, j, numbered=row == 0))
-                cell.set_class(row == 0 and self.selected == j, "-selected")
-                cell.set_class(row == 0 and getattr(self.hint, "pile", 0) == j, "-hint")
+                cell.set_class(row == 0 and self.controls.selected == j, "-selected")
+                cell.set_class(row == 0 and isinstance(self.hint, SpitAction) and self.hint.pile == j, "-hint")
                 changed = before is not None and (
                     before.stock[seat][j - 1] != view.stock[seat][j - 1]
                     or before.face_down[seat][j - 1] != view.face_down[seat][j - 1]
@@ -246,17 +242,18 @@ class Table(GameTable):
                 text.append("\n" + asks, style="yellow")
         if view.lone_pile is not None and phase != "slap":
             text.append("\n" + tr("spit.lone", lang, k=view.lone_pile), style="dim")
-        if self.choosing:
+        if self.controls.choosing:
             text.append("\n" + tr("spit.note.choose", lang), style="bold cyan")
         return text
 
-    def note(self, text: str, error: bool = True) -> None:
+    def note(self, text: str, error: bool = True) -> bool:
         """Show a short note under the table (it goes by itself after a moment)."""
         self.note_text, self.note_error = text, error
         if self._note_timer is not None:
             self._note_timer.stop()
         self._note_timer = self.set_timer(NOTE_SECONDS, self._clear_note) if text else None
         self._draw()
+        return True
 
     def _clear_note(self) -> None:
         self._note_timer = None
@@ -264,108 +261,38 @@ class Table(GameTable):
         self._draw()
 
     # -------------------------------------------------------------- input
-    def _legal(self) -> list[SpitAction]:
-        view = self.sview
-        if view is None or view.seat is None:
-            return []
-        return [a for a in view.legal_actions if isinstance(a, SpitAction)]
-
-    @staticmethod
-    def _find(legal: list[SpitAction], kind: str, pile: int | None = None,
-              target: int | None = None) -> SpitAction | None:
-        for a in legal:
-            if a.kind == kind and (pile is None or a.pile == pile) and (target is None or a.target == target):
-                return a
-        return None
-
-    def _flip_of(self, view: SpitView, pile: int) -> SpitAction | None:
-        for a in view.legal_actions:
-            if isinstance(a, SpitAction) and a.kind == FLIP and a.pile == pile:
-                return a
-        return None
-
-    def _say(self, key: str, **values: object) -> None:
-        self.note(tr(key, self.lang, **values))
+    def _answered(self, action: SpitAction | None) -> SpitAction | None:
+        """Redraw after an input, with its note if it could not be done."""
+        note = self.controls.note
+        if note is not None:
+            self.note(tr(note.key, self.lang, **note.values))
+        else:
+            self._draw()
+        return action
 
     def key_action(self, key: str) -> Action | None:
         view = self.sview
         if view is None or view.seat is None or view.phase == "over":
             return None
+        controls = self.controls
         if key in PILE_KEYS:
-            return self._pile(PILE_KEYS[key])
+            return self._answered(controls.pile(view, PILE_KEYS[key]))
         if key in LEFT_KEYS or key in RIGHT_KEYS:
-            return self._spit_pile(0 if key in LEFT_KEYS else 1)
+            return self._answered(controls.spit_pile(view, 0 if key in LEFT_KEYS else 1))
         if key == "space":
-            legal = self._legal()
-            action = self._find(legal, SPIT) or self._find(legal, UNSPIT)
-            if action is None:
-                self._say("spit.note.no_spit")
-            return action
+            return self._answered(controls.spit(view))
         if key == "c":
-            if self._find(self._legal(), CHOOSE) is None:
-                self._say("spit.note.no_choose")
-            else:
-                self.choosing = True
-                self._draw()
-        if key == "escape" and (self.selected is not None or self.choosing):
-            self.selected, self.choosing = None, False
+            controls.choose(view)
+            self._answered(None)
+        if key == "escape" and controls.cancel():
             self._draw()
         return None
-
-    def _pile(self, n: int) -> SpitAction | None:
-        """A stock pile was chosen (key or click)."""
-        view = self.sview
-        assert view is not None
-        legal = self._legal()
-        flip = self._find(legal, FLIP, pile=n)
-        if flip is not None:
-            return flip
-        if self.selected is None or self.selected == n:
-            if self.selected == n:
-                self.selected = None
-            elif view.stock[self.me][n - 1]:
-                self.selected = n
-            else:
-                self._say("spit.note.empty", n=n)
-            self._draw()
-            return None
-        src, self.selected = self.selected, None
-        move = self._find(legal, FILL, pile=src, target=n) or self._find(legal, STACK, pile=src, target=n)
-        if move is None and view.stock[self.me][n - 1]:
-            self.selected = n  # the other pile instead
-        self._draw()
-        return move
-
-    def _spit_pile(self, k: int) -> SpitAction | None:
-        """A spit pile was chosen (key or click): choose, slap or play onto it."""
-        legal = self._legal()
-        if self.choosing:
-            self.choosing = False
-            self._draw()
-            action = self._find(legal, CHOOSE, target=k)
-            if action is None:
-                self._say("spit.note.no_choose")
-            return action
-        slap = self._find(legal, SLAP, target=k)
-        if slap is not None:
-            return slap
-        if self.selected is not None:
-            pile, self.selected = self.selected, None
-            self._draw()
-            action = self._find(legal, PLAY, pile=pile, target=k)
-            if action is None:
-                self._say("spit.note.no_fit", k=k)
-            return action
-        action = self._find(legal, PLAY, target=k)
-        if action is None:
-            self._say("spit.note.nothing", k=k)
-        return action
 
     def on_stock_cell_clicked(self, message: StockCell.Clicked) -> None:
         view = self.sview
         if view is None or view.seat is None or message.row != 0 or view.phase == "over":
             return
-        action = self._pile(message.pile)
+        action = self._answered(self.controls.pile(view, message.pile))
         if action is not None:
             self.post_message(self.Chosen(action))
 
@@ -373,7 +300,7 @@ class Table(GameTable):
         view = self.sview
         if view is None or view.seat is None or view.phase == "over":
             return
-        action = self._spit_pile(message.k)
+        action = self._answered(self.controls.spit_pile(view, message.k))
         if action is not None:
             self.post_message(self.Chosen(action))
 
@@ -436,7 +363,7 @@ class Table(GameTable):
             (tr("spit.key.mouse", lang), tr("spit.key.mouse_what", lang)),
         ]
 
-    def keys_line(self) -> str:
+    def keys_line(self) -> str | None:
         """The key line of the real-time screen."""
         return tr("spit.keys", self.lang)
 

@@ -1,6 +1,6 @@
 // What the game pages share: card faces, a keyboard that is live only while its page is shown,
 // panels that stay open across redraws, the help panel, the key legend and the final standings.
-// Not a game: app.js only imports games/<game>.js for a registered game's name.
+// Not a game: the page only imports games/<game>.js for a registered game's name (table/page.js, app.js).
 import { isolate } from "../i18n.js";
 import { optionText, presetLabel } from "../words.js";
 

@@ -25,7 +25,7 @@ function later(ms) {
   setTimeout(() => { if (current && current.root.isConnected) render(current.root, current.view, current.ctx); }, ms);
 }
 
-// An action in words (app.js: the hint): "play A♠ from pile 1 onto S0".
+// An action in words (table/assist.js: the hint): "play A♠ from pile 1 onto S0".
 export function describe(action, { t }) {
   const w = action.split(" ").slice(1);
   const c = w[2] ? cardLabel(w[2]) : "";

@@ -12,7 +12,7 @@ const isWild = (code, mode) => code === "JK" || (WILD_RANKS[mode] || "").include
 // the number a card stands for (A = 1 … 10)
 const number = (code) => "A23456789T".indexOf(code[0]) + 1;
 
-// Single actions the page never takes for the player (app.js answerAlone; host/forced.py PACE):
+// Single actions the page never takes for the player (table/assist.js answerAlone; host/forced.py PACE):
 // drawing from the stock is the turn itself, a key press or a click as in the terminal.
 export const PACE = new Set(["stock"]);
 
@@ -20,7 +20,7 @@ const NOTE_MS = 1500;
 let note = null; // {text, until}: why the last key did nothing
 let said = ""; // the last note's text, kept after the note goes (data-said: what tests read)
 
-// An action in words (app.js: the log line of a question the page answered by itself, the hint).
+// An action in words (table/assist.js: the log line of a question the page answered by itself, the hint).
 export function describe(action, { t }) {
   if (action.startsWith("wild ")) return t("web.trash.auto.wild", { n: action.slice(5) });
   return t(`web.trash.auto.${action}`);

@@ -30,7 +30,7 @@ function choices(view) {
   return { menu, cards: sortHand(view.hand).filter((c) => legal.includes(c)) };
 }
 
-// An action in words (app.js: the log line of a question the page answered by itself).
+// An action in words (table/assist.js: the log line of a question the page answered by itself).
 export function describe(action, { t }) {
   if (CARD.test(action)) return cardLabel(action);
   if (action.startsWith("contract ")) return action.slice(9).split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
@@ -38,7 +38,7 @@ export function describe(action, { t }) {
   return t(`web.trex.action.${action}`);
 }
 
-// The cards a log line shows after its text (app.js): the hand a seat showed to force a redeal
+// The cards a log line shows after its text (table/page.js): the hand a seat showed to force a redeal
 // (TX-13), from the view that carries the redeal event; the hand is gone from the table with the
 // deal it ended.
 export function logCards(e, view) {

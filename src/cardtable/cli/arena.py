@@ -2,7 +2,10 @@
 
 Duplicate deals between bots (see :mod:`cardtable.arena.run`); prints each bot's
 win share (Wilson 95% interval over deals), mean score with its 95% interval and
-a Plackett–Luce rating (openskill). A progress bar goes to stderr.
+a Plackett–Luce rating (openskill). The simulations' progress bar
+(:class:`cardtable.sim.progress.Progress`, ``rich``) goes to stderr. The command lives in the
+``cli`` layer because it joins two packages that may not import each other (``arena`` and
+``sim``). Picked up by ``cli.main``'s ``EXTRA_COMMANDS``.
 """
 
 from __future__ import annotations
@@ -12,12 +15,14 @@ import importlib.util
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
+from ..arena.run import ProgressBar, default_workers, format_table, run_arena
 from ..bots.base import Budget
 from ..core.errors import ConfigError
-from .run import default_workers, format_table, run_arena
+from ..sim.progress import Progress
 
 
 def _options(pairs: list[str]) -> dict[str, Any]:
@@ -42,7 +47,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else default_workers()
     result = run_arena(
         args.game, bots, args.games, preset=args.preset, options=_options(args.option), seed=args.seed,
-        workers=workers, budget=budget, progress=None if args.quiet else sys.stderr,
+        workers=workers, budget=budget, progress=None if args.quiet else _progress_bar(),
     )
     if args.format == "json":
         print(json.dumps(_finite({
@@ -54,6 +59,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
     else:
         print(format_table(result, args.format))
     return 0
+
+
+def _progress_bar() -> Callable[[int], ProgressBar] | None:
+    """The bar for a run of N games; none (said in one line) without ``rich``."""
+    if importlib.util.find_spec("rich") is None:
+        print("cardtable arena: no progress bar without rich (pip install 'cardtable[sim]')", file=sys.stderr)
+        return None
+    return lambda total: Progress(total, label="games")
 
 
 def _finite(value: Any) -> Any:

@@ -93,6 +93,9 @@ class Game(ABC):
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]]
     PRESET_DOCS: ClassVar[Mapping[str, str]] = {}
     realtime: ClassVar[bool] = False
+    time_limit: float | None = None
+    """Seconds a whole game may last (Trash's TR-V2 option), else ``None``: a host posts a
+    ``time-up`` action when they run out."""
     """Played in real time: every seat acts at once (``current_player()`` is ``SIMULTANEOUS``)
     and a host drives the timers (:class:`cardtable.host.realtime.RealtimeHost`), so a game of it
     has no turns to wait for, no undo and no per-move clock."""
@@ -198,6 +201,8 @@ class State(ABC):
     """A provably fair game's source of every shuffle (docs/fairness.md), else ``None``."""
     stacked_deck: tuple[int, ...] | None = None
     """The §0.5 deck the game was dealt from, if it was stacked and the game keeps it for its record."""
+    time_up: bool = False
+    """The game's time limit has run out (``Game.time_limit``; a game without one never sets it)."""
 
     @abstractmethod
     def current_player(self) -> int:

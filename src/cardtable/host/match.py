@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..bots.base import Bot, Budget, PlainBot, adapt
+from ..bots.base import Bot, Budget, PlainBot, adapt, attach
 from ..core.cards import Card
 from ..core.chance import derive, fresh_seed
 from ..core.errors import IllegalActionError
@@ -68,9 +68,7 @@ class Match:
         for seat, bot in self.bots.items():
             if not 0 <= seat < game.num_players:
                 raise ValueError(f"no seat {seat} for a bot in a {game.num_players}-player game")
-            attach = getattr(bot, "attach", None)
-            if attach is not None:  # search bots learn the table's public rules (its options)
-                attach(game)
+            attach(bot, game)  # search bots learn the table's public rules (its options)
         self.clock = clock or SystemClock()
         self.started = self.clock.now()
         self.seq = 0
@@ -88,9 +86,7 @@ class Match:
         if not 0 <= seat < self.game.num_players:
             raise ValueError(f"no seat {seat} in a {self.game.num_players}-player game")
         adapted = adapt(bot)
-        attach = getattr(adapted, "attach", None)
-        if attach is not None:
-            attach(self.game)
+        attach(adapted, self.game)
         self.bots[seat] = adapted
         self.rngs[seat] = derive(bot_seed, "bot", seat)
 
@@ -148,8 +144,8 @@ class Match:
     # -------------------------------------------------------------- actions
     def poll_timers(self) -> None:
         """Feed due timer expiries into the game as actions."""
-        limit = getattr(self.game.options, "time_limit", None)
-        if limit is None or self.is_over or getattr(self.state, "time_up", True):
+        limit = self.game.time_limit
+        if limit is None or self.is_over or self.state.time_up:
             return
         if self.clock.now() - self.started >= limit:
             self._accept(-1, self.game.parse_action("time-up"))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from ..bots.base import searches
 from ..core.errors import ConfigError
 
 
@@ -73,7 +74,7 @@ def bot_pacing(bot: object, delay: float) -> Pacing | None:
     what the bot held. None when ``delay`` is 0 (a fast table: moves show as they are made)."""
     if delay <= 0:
         return None
-    think = SEARCH_THINK if hasattr(bot, "iterations") else 0.0  # the search bots have an iteration budget
+    think = SEARCH_THINK if searches(bot) else 0.0  # the search bots have an iteration budget
     return Pacing(floor=0.5 * delay + think, spread=delay / 2)
 
 

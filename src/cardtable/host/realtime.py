@@ -122,15 +122,15 @@ class RealtimeHost:
         self._intent: dict[int, tuple[Intent, int, bool]] = {}  # seat -> (intent, version, sticky)
         self._timers: dict[int, int] = {}  # timer action index -> version
         self._version = 0
-        opts: Any = getattr(state.game, "options", {})
+        opts: Any = state.game.options
         interval = opts.get("min_action_interval_ms", 0) if isinstance(opts, Mapping) else 0
         self.min_interval = (interval or 0) / 1000.0
         self._last_applied: dict[int, float] = {}
-        # Optional engine hooks (Spit has all three), looked up once. ``illegal_reason(action)``
-        # is None exactly when ``play(action)`` would apply it, else the reason ``play`` gives.
-        self._timers_of: Callable[[], Any] | None = getattr(state, "timers", None)
-        self._tie_rank: Callable[[Action], int] | None = getattr(state, "tie_rank", None)
-        self._illegal: Callable[[Action], str | None] | None = getattr(state, "illegal_reason", None)
+        # The engine's real-time hooks (State declares them; Spit gives its own), looked up once.
+        # ``illegal_reason(action)`` is None exactly when ``play(action)`` would apply it.
+        self._timers_of: Callable[[], Any] | None = state.timers
+        self._tie_rank: Callable[[Action], int] | None = state.tie_rank
+        self._illegal: Callable[[Action], str | None] | None = state.illegal_reason
         self._refresh(clock.now())
 
     # -------------------------------------------------------------- inputs

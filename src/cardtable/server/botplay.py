@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from ..bots import Bot, make_bot
-from ..bots.base import adapt
+from ..bots.base import adapt, reacts
 from ..bots.roles import STAND_IN_BOTS, pick_bot
 from ..core.chance import derive
 from ..core.game import Action
@@ -57,7 +57,7 @@ class _Reacting:
 def realtime_bot(game: str, name: str) -> RealtimeBot:
     """The bot ``name`` as a :class:`RealtimeBot`: its own reaction-time model if it has one."""
     bot = make_bot(game, name)
-    if hasattr(bot, "react"):
+    if reacts(bot):
         return bot  # type: ignore[return-value]
     return _Reacting(adapt(bot), name)
 

@@ -76,8 +76,7 @@ def act(s: TableState, seat: int, client_seq: int | None, action: Action, seen: 
     if isinstance(s.match.clock, PausableClock) and s.match.clock.paused:
         return error_frame("paused", "the game waits until every player is back", client_seq)
     if action not in state.legal_actions(seat):
-        reason = getattr(state, "illegal_reason", None)  # the engine's words, when it has them
-        why = (reason(action) if reason is not None else None) or "not legal now"
+        why = state.illegal_reason(action) or "not legal now"
         if seen is not None and seen < s.version:  # the table moved on after the client looked
             return error_frame("lost_race", f"{action}: {why}", client_seq, version=s.version)
         return error_frame("illegal", f"{action}: {why}", client_seq)
@@ -141,9 +140,9 @@ def advance(s: TableState) -> None:
 def arm_timer(s: TableState) -> None:
     """TR-V2 ``time_limit``: a :class:`~.commands.TimeUp` when the time runs out, even if nobody
     acts (after a restart the time counts again from the restart: downtime is not charged)."""
-    limit = getattr(s.game.options, "time_limit", None)
+    limit = s.game.time_limit
     m = s.match
-    if limit is None or m is None or m.is_over or getattr(m.state, "time_up", True):
+    if limit is None or m is None or m.is_over or m.state.time_up:
         return
     s.fx.schedule(max(0.0, m.started + limit - m.clock.now()) + 0.01, TimeUp(), slot="time_limit")
 

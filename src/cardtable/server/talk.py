@@ -6,7 +6,7 @@ from collections import deque
 from typing import Any
 
 from ..bots import make_bot
-from ..bots.base import adapt
+from ..bots.base import adapt, attach
 from ..bots.roles import HINT_BOTS, pick_bot
 from ..core.chance import derive
 from . import fanout
@@ -54,8 +54,6 @@ def hint(s: TableState, seat: int) -> dict[str, Any]:
     bot = s.talk.hint_bots.get(seat)
     if bot is None:
         bot = s.talk.hint_bots[seat] = adapt(make_bot(s.row.game, name))
-        attach = getattr(bot, "attach", None)
-        if attach is not None:
-            attach(s.game)
+        attach(bot, s.game)  # search bots learn the table's public rules
     action = bot.act(view, derive(s.row.bot_seed, "hint", seat, s.version))
     return {"type": "hint", "version": s.version, "action": str(action), "bot": name}

@@ -53,6 +53,7 @@ class TrashGame(Game):
         self.first_player: int = o.first_player
         self.take_needs_playable: bool = o.discard_take_requires_playable
         self.has_time_limit: bool = o.time_limit is not None
+        self.time_limit = o.time_limit
         self.stall_reshuffles: int = o.stall_reshuffles
         self.target_size: int = o.target_size
         self.max_hands: int = o.max_hands if o.max_hands is not None else -1  # -1: no limit

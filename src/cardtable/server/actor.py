@@ -33,7 +33,6 @@ from ..bots import Bot
 from ..core.game import Action
 from . import lifecycle
 from .botpool import QUICK, BotPool
-from .bus import LocalBus
 from .commands import (
     Act,
     AddBot,
@@ -52,7 +51,7 @@ from .commands import (
 )
 from .effects import Close, Drop, Effect, Finished, Persist, Schedule, Send, Think
 from .lobby import LobbyError, error_frame
-from .ports import ActionLog, LogError, StaleLease
+from .ports import ActionLog, Bus, LogError, StaleLease
 from .state import TableState
 
 R = TypeVar("R")
@@ -103,7 +102,7 @@ class LockedLog:
 class Actor:
     """The mailbox and effects of one table."""
 
-    def __init__(self, state: TableState, bus: LocalBus, runner: LogRunner, pool: BotPool | None = None,
+    def __init__(self, state: TableState, bus: Bus, runner: LogRunner, pool: BotPool | None = None,
                  owner: Callable[[], str] | None = None, lost: Callable[[], None] | None = None,
                  finished: Callable[[], None] | None = None) -> None:
         self.s = state

@@ -14,7 +14,7 @@ from .actor import LogRunner
 from .botpool import BotPool
 from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
-from .ports import LeasedLog
+from .ports import Bus, LeasedLog
 from .protocol import dumps
 from .store import BadRow, SeatRow, TableRow, token_hash
 from .tables import Table
@@ -51,7 +51,7 @@ class Hub:
         self.cluster = cluster  # one node of many: tables are loaded when this node owns them
         self.finished = finished  # called with a table whose game's end is stored (results, ratings)
         self.runner = LogRunner(store)  # the log's calls one at a time; the tables' writes in its thread
-        self.bus: LocalBus = cluster.bus if cluster is not None else LocalBus()
+        self.bus: Bus = cluster.bus if cluster is not None else LocalBus()
         self.pool = pool
         self.max_open_per_owner = max_open_per_owner
         self.max_open_per_host = max_open_per_host

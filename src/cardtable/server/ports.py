@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from .connection import Connection, Outgoing
     from .store import ActionRow, BadRow, SeatRow, TableRow
 
 
@@ -122,3 +123,21 @@ class ActionLog(OwnerLease, Protocol):
 class LeasedLog(ActionLog, TimedLease, Protocol):
     """An action log with timed owner leases: what every adapter is
     (:func:`cardtable.server.store.open_log`)."""
+
+
+class Bus(Protocol):
+    """Frames from a table's actor to connections, by connection id: the frames are already
+    filtered for their reader (:mod:`cardtable.server.fanout`), so a bus only delivers them, in
+    order. :class:`~cardtable.server.bus.LocalBus` delivers within one process;
+    :class:`~cardtable.server.cluster.ClusterBus` also to the connections of other processes."""
+
+    def join(self, conn: Connection) -> str:
+        """``conn`` gets frames from now on: its id."""
+
+    def leave(self, cid: str) -> None: ...
+
+    def send(self, cid: str, frame: Outgoing, latest: str | None = None) -> None: ...
+
+    def drop(self, cid: str, latest: str) -> None: ...
+
+    def close(self, cid: str, code: int, reason: str) -> None: ...

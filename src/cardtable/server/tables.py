@@ -55,7 +55,7 @@ from .commands import (
     UpdatePause,
 )
 from .connection import Connection
-from .ports import ActionLog
+from .ports import ActionLog, Bus
 from .presence import SPECTATOR_PACE, pause_info
 from .protocol import CLOSE_RESTART, TokenBucket
 from .state import TableState
@@ -74,7 +74,7 @@ class Table:
         hold: float | None = 60.0,
         countdown: float | None = None,
         pool: BotPool | None = None,
-        bus: LocalBus | None = None,
+        bus: Bus | None = None,
         lost: Callable[[str], None] | None = None,
         finished: Callable[[Table], None] | None = None,
     ) -> None:
@@ -87,7 +87,7 @@ class Table:
                             bot_delay=bot_delay)
         self.s.joined = row.status != "open" or any(seat.kind == "human" for seat in row.seats)
         self.id = row.id
-        self.bus = bus if bus is not None else LocalBus()
+        self.bus: Bus = bus if bus is not None else LocalBus()
         self.owner: str | None = None  # the address that created it (in memory only: the per-address cap)
         self.visitors = 0  # sockets on their way in (between finding the table and attaching)
         self.buckets: dict[str, TokenBucket] = {}  # per seat holder (token digest): rate limits across reconnects

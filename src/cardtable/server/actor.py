@@ -61,11 +61,16 @@ QUICK_RUN = 5
 
 
 class LogRunner:
-    """The action log, used from the event loop and from one writer thread: calls go one at a
-    time (a lock), and :meth:`write` runs a table's writes in the thread."""
+    """The action log, one call at a time (a lock). A log on the network (PostgreSQL) takes a
+    table's writes in a writer thread, so the event loop never waits for a round trip; a local
+    one (SQLite: a commit without an fsync, tens of microseconds) is written at once (``inline``),
+    which a thread hop would only slow down."""
 
-    def __init__(self, log: ActionLog) -> None:
+    def __init__(self, log: ActionLog, *, inline: bool | None = None) -> None:
+        from .store import Store
+
         self.raw = log
+        self.inline = isinstance(log, Store) if inline is None else inline
         self._lock = threading.Lock()
         self._thread: ThreadPoolExecutor | None = None
 
@@ -74,7 +79,9 @@ class LogRunner:
             return fn()
 
     async def write(self, fn: Callable[[], R]) -> R:
-        """``fn`` (the log's writes of one change) in the writer thread."""
+        """``fn`` (the log's writes of one change): in the writer thread, or at once when ``inline``."""
+        if self.inline:
+            return self.call(fn)
         if self._thread is None:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="log-writer")
         return await asyncio.get_running_loop().run_in_executor(self._thread, self.call, fn)
@@ -124,7 +131,11 @@ class Actor:
 
     # ------------------------------------------------------------ the mailbox
     async def ask(self, cmd: Command) -> Any:
-        """Apply ``cmd`` after the commands before it; its answer (or its error) once its effects are out."""
+        """Apply ``cmd`` after the commands before it; its answer (or its error) once its effects are out.
+        With nothing before it and a log written at once, it is applied here and now: nothing can
+        come between (no await), and the hop to the actor's task is saved."""
+        if not self._mail and not self.busy and self.runner.inline and not self.closed:
+            return self.run_now(cmd)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._mail.append((cmd, future))
         self._ensure_task()

@@ -175,7 +175,8 @@ def test_every_optional_module_maps_to_an_extra_of_pyproject():
     for module, extra in EXTRA_OF_MODULE.items():
         assert extra in extras, f"{module}: no extra {extra}"
         wanted = {"bidi": "python-bidi", "arabic_reshaper": "arabic-reshaper", "pyspiel": "open-spiel",
-                  "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib"}.get(module, module)
+                  "stable_baselines3": "stable-baselines3", "sb3_contrib": "sb3-contrib",
+                  "psycopg_pool": "psycopg-pool", "argon2": "argon2-cffi"}.get(module, module)
         assert any(re.match(rf"{re.escape(wanted)}\b", req) for req in extras[extra]), f"{module} not in [{extra}]"
 
 

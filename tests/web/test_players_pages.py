@@ -18,7 +18,7 @@ from cardtable.core.game import Outcome
 from tests.server.netserver import free_port
 from tests.server.players_fixtures import make_app
 
-from .conftest import SHOTS, sync_api
+from .browser import SHOTS, sync_api
 
 
 def only_the_refused_login(errors: list[str]) -> list[str]:

@@ -78,6 +78,8 @@ def test_trash_a_key_that_does_nothing_says_why(server: Server, watched: Any):
     while state.current_player() == 0:
         state.play(state.legal_actions()[0])
     table.show(state)  # the bot's turn
+    # the page has drawn it (the stock is no longer ours to draw) before the key is pressed
+    sync_api.expect(page.get_by_test_id("stock")).not_to_have_attribute("data-legal", "stock")
     page.keyboard.press("Enter")
     sync_api.expect(note).to_have_attribute("data-said", "Not your turn: Ben is playing.")
     assert not table.w.errors, table.w.errors

@@ -47,7 +47,7 @@ EXTRA_OF_MODULE = {
     "starlette": "web", "uvicorn": "web", "websockets": "web", "httpx": "web", "playwright": "web",
     "openskill": "arena", "ray": "ray", "pettingzoo": "rl", "gymnasium": "rl", "numpy": "rl",
     "pyspiel": "openspiel", "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
-    "bidi": "ar", "arabic_reshaper": "ar", "alembic": "web", "sqlalchemy": "web",
+    "bidi": "ar", "arabic_reshaper": "ar", "alembic": "web",
     "psycopg": "cluster", "psycopg_pool": "cluster", "redis": "cluster", "argon2": "players",
 }
 """The extra (pyproject.toml) that brings each optional module a command may import."""

@@ -142,8 +142,15 @@ class Actor:
         return await future
 
     def post(self, cmd: Command) -> None:
-        """``cmd`` to the mailbox; nobody waits for its answer."""
+        """``cmd`` to the mailbox; nobody waits for its answer (applied here and now, as by
+        :meth:`ask`, when nothing is before it)."""
         if self.closed:
+            return
+        if not self._mail and not self.busy and self.runner.inline:
+            try:
+                self.run_now(cmd)
+            except Exception as exc:  # a timer's or a bot's command: nobody to tell but the log
+                print(f"cardtable serve: table {self.s.id}: {type(cmd).__name__} failed: {exc!r}", file=sys.stderr)
             return
         self._mail.append((cmd, None))
         self._ensure_task()

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .commands import Command
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Persist:
     """Call ``op`` of the action log with ``args`` (and the owner's lease epoch when ``fenced``)."""
 
@@ -36,7 +36,7 @@ class Persist:
     fenced: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Send:
     """A frame to one connection; ``latest``: it replaces a queued unsent frame of that key."""
 
@@ -45,7 +45,7 @@ class Send:
     latest: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Drop:
     """Forget a queued unsent frame of key ``latest`` on one connection."""
 
@@ -53,7 +53,7 @@ class Drop:
     latest: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Close:
     """Close one connection once what is queued for it is sent."""
 
@@ -62,7 +62,7 @@ class Close:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Schedule:
     """``command`` to this table in ``delay`` seconds; one with a ``slot`` replaces the earlier
     one of that slot that has not run yet."""
@@ -72,7 +72,7 @@ class Schedule:
     slot: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Think:
     """A bot's move at ``seat`` from ``view``, worked out away from the table and answered by
     ``BotMoved(seat, key, ...)``; ``key`` tells the table whether the position is still the one
@@ -86,7 +86,7 @@ class Think:
     asked: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Finished:
     """The game is over (its end stored): results and ratings may be recorded."""
 

@@ -164,7 +164,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         redis.start()
         db = Path(tmp) / "cluster.sqlite3"
         extra = (*UNCAPPED, "--bot-delay", str(args.think), "--countdown", "1", "--bus", redis.url())
-        nodes = [Server(db, *extra, "--node", f"n{i}").start() for i in range(args.nodes)]
+        names = [f"n{i}" for i in range(args.nodes)]
+        nodes = [Server(db, *extra, "--node", name).start() for name in names]
         try:
             people: list[Person] = []
             games = ["trash", "trex", "spit"]
@@ -184,13 +185,15 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                     if owner:
                         counts[owner] = counts.get(owner, 0) + 1
                 victim_name = max(counts, key=lambda n: counts[n])
-                victim = next(n for n in nodes if f"n{nodes.index(n)}" == victim_name)
+                index = names.index(victim_name)
+                victim = nodes[index]
                 assert victim.proc is not None
                 at = time.monotonic()
                 victim.proc.send_signal(signal.SIGKILL)
                 victim.proc.wait()
                 kills.append((at, {t for t, o in held.items() if o == victim_name}))
-                nodes[nodes.index(victim)] = Server(db, *extra, "--node", f"n{nodes.index(victim)}k{k}").start()
+                names[index] = f"{victim_name}r{k + 1}"  # a new node in its place (no dot: ids use one)
+                nodes[index] = Server(db, *extra, "--node", names[index]).start()
             await asyncio.gather(*players)
             gaps = []
             for at, tables in kills:

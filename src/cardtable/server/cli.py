@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import re
 import socket
 import sys
 from typing import Any
@@ -160,6 +161,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             sock.close()
             store.close()
             raise ConfigError("--bus needs the cluster extra: pip install 'cardtable[cluster]'") from None
+        if args.node is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", args.node):
+            sock.close()
+            store.close()
+            raise ConfigError("--node is 1 to 32 letters, digits, - or _")
         cluster = Cluster(args.bus, node=args.node)
     players = None
     from .store import Store

@@ -56,6 +56,9 @@ from .state import TableState
 
 R = TypeVar("R")
 
+LOBBY = (Sit, Commit, Reveal, Leave, AddBot, Free, Start)
+"""The lobby's commands: a write of theirs that fails is the request's error (503), not a frame."""
+
 QUICK_RUN = 5
 """Quick thinks in a row after which a bot thinks on the loop (no pickling, no round trip)."""
 
@@ -249,7 +252,7 @@ class Actor:
         s = self.s
         if isinstance(exc, StaleLease) and self._lost is not None:
             self._lost()  # not this process's table any more: its sockets reconnect to the new owner
-            if isinstance(cmd, Sit | Commit | Reveal | Leave | AddBot | Free | Start):
+            if isinstance(cmd, LOBBY):
                 raise exc
             return error_frame("server", "this table moved to another server process; reconnect")
         lifecycle.write_failed(s)
@@ -264,7 +267,7 @@ class Actor:
             self._deliver(effects)
             return frame
         self._deliver(effects)
-        if isinstance(cmd, Sit | Commit | Reveal | Leave | AddBot | Free | Start):
+        if isinstance(cmd, LOBBY):
             raise exc  # the lobby answers 503
         return None  # the table's own commands: it tries again by itself
 

@@ -515,7 +515,7 @@ def seat_owner(players: Players, request: Request, table_id: str, cmd: Command, 
             ip = request.client.host if request.client is not None else "?"
             players.link_seat(account.id, table_id, int(reply["seat"]), token=reply["token"], address=ip)
     elif isinstance(cmd, Leave | Free) and reply["table"]["status"] == "open":
-        players.unlink_seat(table_id, int(reply.get("seat", cmd.seat if isinstance(cmd, Free) else -1)))
+        players.unlink_seat(table_id, int(cmd.seat if isinstance(cmd, Free) else reply["seat"]))
 
 
 def record_result(players: Players, table: Table) -> None:

@@ -50,6 +50,7 @@ from .commands import (
     Undo,
 )
 from .effects import Close, Drop, Effect, Finished, Persist, Schedule, Send, Think
+from .handle import handle
 from .lobby import LobbyError, error_frame
 from .ports import ActionLog, Bus, LogError, StaleLease
 from .state import TableState
@@ -77,9 +78,9 @@ class LogRunner:
         self._lock = threading.Lock()
         self._thread: ThreadPoolExecutor | None = None
 
-    def call(self, fn: Callable[[], R]) -> R:
+    def call(self, fn: Callable[..., R], *args: Any) -> R:
         with self._lock:
-            return fn()
+            return fn(*args)
 
     async def write(self, fn: Callable[[], R]) -> R:
         """``fn`` (the log's writes of one change): in the writer thread, or at once when ``inline``."""
@@ -201,7 +202,7 @@ class Actor:
         writes = [e for e in effects if isinstance(e, Persist)]
         if writes:
             try:
-                self.runner.call(lambda: self._store(writes))
+                self.runner.call(self._store, writes)
             except LogError as exc:
                 return self._failed(cmd, exc)
         self.version = self.s.version
@@ -213,7 +214,7 @@ class Actor:
         effects = self.s.fx.take()
         writes = [e for e in effects if isinstance(e, Persist)]
         if writes:
-            self.runner.call(lambda: self._store(writes))
+            self.runner.call(self._store, writes)
         self.version = self.s.version
         self._deliver(effects)
 
@@ -221,8 +222,6 @@ class Actor:
     def _handle(self, cmd: Command) -> tuple[Any, list[Effect]]:
         """``cmd`` applied; its answer and effects (with any a change made outside a command left
         in the state: a test that advances the real-time host by hand)."""
-        from .handle import handle
-
         s = self.s
         first = len(s.fx.items)
         try:
@@ -272,9 +271,14 @@ class Actor:
         return None  # the table's own commands: it tries again by itself
 
     def _deliver(self, effects: Sequence[Effect]) -> None:
+        """What leaves: every effect but the writes (stored before this is called)."""
+        send = self.bus.send
         for e in effects:
-            if isinstance(e, Send):
-                self.bus.send(e.to, e.frame, e.latest)
+            kind = type(e)
+            if kind is Send:
+                send(e.to, e.frame, e.latest)  # type: ignore[union-attr]
+            elif kind is Persist:
+                continue
             elif isinstance(e, Drop):
                 self.bus.drop(e.to, e.latest)
             elif isinstance(e, Close):
@@ -353,8 +357,8 @@ class Actor:
     def close(self) -> None:
         """Forget this table's timers and tasks (it is being dropped from memory)."""
         self.closed = True
-        for handle in [*self._slots.values(), *self._timers]:
-            handle.cancel()
+        for timer in [*self._slots.values(), *self._timers]:
+            timer.cancel()
         self._slots.clear()
         self._timers.clear()
         for task in (self._thinking, self._task):

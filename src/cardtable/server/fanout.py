@@ -11,7 +11,9 @@ import time
 from typing import Any
 
 from ..i18n import event_text
+from . import fairplay, presence
 from .connection import Outgoing
+from .effects import Send
 from .encode import jsonable
 from .encode import view_json as encode_view
 from .state import TableState
@@ -26,9 +28,6 @@ CHECKPOINTS_KEPT = 8
 def public(s: TableState) -> dict[str, Any]:
     """What anyone may know of the table: no tokens, no seed (the fair deal's server seed once
     the game is over)."""
-    from .fairplay import public as fair_public
-    from .presence import pause_info
-
     return {
         "id": s.id,
         "game": s.row.game,
@@ -37,14 +36,14 @@ def public(s: TableState) -> dict[str, Any]:
         "options": s.row.options,
         "status": s.row.status,
         "version": s.version,
-        "pause": pause_info(s),
+        "pause": presence.pause_info(s),
         "watchers": len(s.spectators),
         "seats": [
             {"seat": seat.seat, "kind": seat.kind, "name": seat.name, "online": seat.seat in s.players,
              "auto": seat.seat in s.bots.standins or seat.seat in s.bots.realtime_standins}
             for seat in s.row.seats
         ],
-        "fair": fair_public(s),
+        "fair": fairplay.public(s),
         "undo": s.row.undo,
     }
 
@@ -116,17 +115,21 @@ def welcome(s: TableState, conn: str, seat: int | None, since: int | None) -> No
 
 
 def broadcast_state(s: TableState) -> None:
+    """The new state to every seat (its own view) and spectator. The hot path of a table: a
+    frame per connection per change, so the sends are appended here directly."""
     if s.match is None:
         return
     n, v = s.num_players, s.version
+    langs, out = s.langs, s.fx.items
     # the seat served first turns with each version, so no seat sees every Spit change first
     for seat, conn in sorted(s.players.items(), key=lambda item: (item[0] - v) % n):
-        s.fx.send(conn, state_frame(s, seat, s.lang_of(conn)), latest="state")
+        frame = {"type": "state", "version": v, "view": view_json(s, seat, langs.get(conn, "en"))}
+        out.append(Send(conn, Outgoing(frame), "state"))
     by_lang: dict[str, Outgoing] = {}
     for conn, lang in s.spectators.items():
         if lang not in by_lang:  # one spectator projection and text per version and language (LD6)
-            by_lang[lang] = Outgoing(state_frame(s, None, lang))
-        s.fx.send(conn, by_lang[lang], latest="state")
+            by_lang[lang] = Outgoing({"type": "state", "version": v, "view": view_json(s, None, lang)})
+        out.append(Send(conn, by_lang[lang], "state"))
 
 
 def broadcast_table(s: TableState) -> None:

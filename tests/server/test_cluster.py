@@ -1,6 +1,9 @@
 """Two ``cardtable serve`` processes sharing one log, joined by a real Redis (docs/deploy.md): a
 table created on one is played through the other, the lobby lists both nodes' tables, and when the
-owner is killed the other node takes its tables over and the game goes on (S1, R1)."""
+owner is killed the other node takes its tables over and the game goes on (S1, R1).
+
+The log is a shared SQLite file, and for the failover, the paused owner and the Redis restart also
+a real PostgreSQL (``--db postgresql://``), as a deployment runs it."""
 
 from __future__ import annotations
 
@@ -26,11 +29,40 @@ def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
         time.sleep(0.05)
 
 
-def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] = ()) -> list[Server]:
+def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] = (),
+           db_url: str | None = None) -> list[Server]:
+    """Nodes sharing the SQLite file ``shared.sqlite3`` in ``tmp_path`` (or the database ``db_url``)."""
     db = tmp_path / "shared.sqlite3"
+    shared = () if db_url is None else ("--db", db_url)  # the last --db wins over the file's
     return [Server(db, "--bus", redis_url, "--node", name, "--hold", "0", "--countdown", "0", "--rate", "1000",
-                   "--burst", "1000", *limits).start()
+                   "--burst", "1000", *limits, *shared).start()
             for name in names]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared_log(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
+    """The log the nodes share: ``None`` for the SQLite file, else a new PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        return None
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+def _log(tmp_path: Path, db_url: str | None, table_id: str) -> dict[int, str]:
+    """The table's actions in the shared log, by version."""
+    query = "SELECT version, action FROM actions WHERE table_id = {} ORDER BY version"
+    if db_url is None:
+        import sqlite3
+
+        db = sqlite3.connect(tmp_path / "shared.sqlite3")
+        try:
+            return dict(db.execute(query.format("?"), (table_id,)).fetchall())
+        finally:
+            db.close()
+    import psycopg
+
+    with psycopg.connect(db_url) as pg:
+        return dict(pg.execute(query.format("%s"), (table_id,)).fetchall())  # type: ignore[arg-type]
 
 
 def test_s1_a_table_made_on_one_node_is_played_through_another(tmp_path: Path, redis_url: str):
@@ -55,8 +87,9 @@ def test_s1_a_table_made_on_one_node_is_played_through_another(tmp_path: Path, r
 
 
 def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_on(tmp_path: Path,
-                                                                                   redis_url: str):
-    a, b = _nodes(tmp_path, redis_url, "a", "b")
+                                                                                   redis_url: str,
+                                                                                   shared_log: str | None):
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=shared_log)
     try:
         table_id, tokens = a.table({1: "random"})
 
@@ -82,19 +115,20 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
 
         outcome = asyncio.run(half_then_failover())
         assert outcome["returns"]
+        log = _log(tmp_path, shared_log, table_id)
+        assert sorted(log) == list(range(1, len(log) + 1))
     finally:
         for node in (a, b):
             if node.proc is not None and node.proc.poll() is None:
                 node.stop()
 
 
-def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, redis_url: str):
+def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, redis_url: str,
+                                                              shared_log: str | None):
     """SIGSTOP the owner longer than its lease: the other node takes the table over; when the
     paused one goes on, the log refuses its writes (fenced by the epoch) and it lets the table go.
     The log stays one line of versions, and the game finishes on the new owner."""
-    import sqlite3
-
-    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=shared_log)
     try:
         created = a.post("/api/tables", game="trash", options={})
         table_id, host = created["table"]["id"], created["host"]
@@ -119,10 +153,7 @@ def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, re
                 await watcher.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
 
         asyncio.run(watch_pause_and_finish())
-        db = sqlite3.connect(tmp_path / "shared.sqlite3")
-        versions = [v for (v,) in db.execute("SELECT version FROM actions WHERE table_id = ? ORDER BY version",
-                                              (table_id,))]
-        db.close()
+        versions = list(_log(tmp_path, shared_log, table_id))
         assert versions == list(range(1, len(versions) + 1))
         record = httpx.get(f"{b.http}/api/tables/{table_id}/record", timeout=10)
         assert record.status_code == 200 and len(record.json()["actions"]) == len(versions)
@@ -133,14 +164,13 @@ def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, re
                 node.stop()
 
 
-def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path, redis: Redis, redis_url: str):
+def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path, redis: Redis, redis_url: str,
+                                                                   shared_log: str | None):
     """Redis goes away and comes back: the sockets to another node's table close, the page
     reconnects with ``since`` and goes on; every action that was acknowledged is in the log once."""
-    import sqlite3
-
     from websockets.exceptions import ConnectionClosed
 
-    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=shared_log)
     try:
         table_id, tokens = a.table({1: "random"})
         acked: dict[int, str] = {}
@@ -175,9 +205,7 @@ def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path
             await player.close()
 
         asyncio.run(play())
-        db = sqlite3.connect(tmp_path / "shared.sqlite3")
-        log = dict(db.execute("SELECT version, action FROM actions WHERE table_id = ?", (table_id,)).fetchall())
-        db.close()
+        log = _log(tmp_path, shared_log, table_id)
         assert sorted(log) == list(range(1, len(log) + 1))
         assert all(log.get(version) == action for version, action in acked.items())
     finally:

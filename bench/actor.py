@@ -3,18 +3,20 @@ tables, the server of another revision (``--before``, default the last one with 
 beside this checkout's, in one run.
 
 Each size runs ``bench/server.py`` (LD1's mix: Trash, Trex and Spit, people scripted over
-WebSockets, server bots) once per server, alternately, so both meet the same machine. The
-figures are the load generator's action->ack p50/p99 (ms) and the opponent-update p99, with the
-ratio after/before (below 1: faster now).
+WebSockets, server bots) ``--rounds`` times per server, alternately, so both meet the same
+machine. The figures are the medians over the rounds of the load generator's action->ack p50/p99
+(ms) and opponent-update p99, with the ratio after/before (below 1: faster now), and the server's
+CPU time per game action (µs: the figure a busy machine disturbs least).
 
-    .venv/bin/python bench/actor.py                       # 100 and 500 tables, 30 s each
-    .venv/bin/python bench/actor.py --sizes 100 --seconds 10
+    .venv/bin/python bench/actor.py                       # 100 and 500 tables, 30 s each, 3 rounds
+    .venv/bin/python bench/actor.py --sizes 100 --seconds 10 --rounds 1
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -38,6 +40,7 @@ def main() -> int:
     p.add_argument("--before", default=BEFORE, help=f"the revision to compare with (default {BEFORE})")
     p.add_argument("--sizes", default="100,500", help="playing tables, comma-separated (default 100,500)")
     p.add_argument("--seconds", type=float, default=30.0, help="seconds of play per run (default 30)")
+    p.add_argument("--rounds", type=int, default=3, help="runs per server and size, alternating (default 3)")
     args = p.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
@@ -47,19 +50,38 @@ def main() -> int:
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
         rows = []
         for games in sizes:
-            before = run_bench(old / "src", games, args.seconds)
-            after = run_bench(ROOT / "src", games, args.seconds)
-            rows.append((games, before["all"], after["all"], before["loadavg_before"][0]))
+            runs: dict[str, list[dict]] = {"before": [], "after": []}
+            for _ in range(args.rounds):
+                runs["before"].append(run_bench(old / "src", games, args.seconds))
+                runs["after"].append(run_bench(ROOT / "src", games, args.seconds))
+            rows.append((games, summary(runs["before"]), summary(runs["after"])))
+    print(f"{args.rounds} alternating round(s) per server and size, {args.seconds:g} s each; medians:")
     print("| tables | ack p50 before | after | ack p99 before | after | ratio p99 | update p99 before | after |"
-          " errors before/after |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for games, b, a, _ in rows:
-        ratio = a["ack_p99_ms"] / b["ack_p99_ms"] if b["ack_p99_ms"] else float("nan")
+          " CPU µs/action before | after | ratio CPU | errors before/after |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for games, b, a in rows:
         print(f"| {games} | {b['ack_p50_ms']} | {a['ack_p50_ms']} | {b['ack_p99_ms']} | {a['ack_p99_ms']} | "
-              f"{ratio:.2f} | {b['update_p99_ms']} | {a['update_p99_ms']} | "
-              f"{sum(b['errors'].values())}/{sum(a['errors'].values())} |")
+              f"{ratio(a['ack_p99_ms'], b['ack_p99_ms'])} | {b['update_p99_ms']} | {a['update_p99_ms']} | "
+              f"{b['cpu_us']} | {a['cpu_us']} | {ratio(a['cpu_us'], b['cpu_us'])} | {b['errors']}/{a['errors']} |")
     return 0
 
+
+def summary(runs: list[dict]) -> dict[str, float]:
+    """The medians of a server's runs of one size."""
+    def med(values: list[float]) -> float:
+        return round(statistics.median(values), 2)
+
+    return {
+        "ack_p50_ms": med([r["all"]["ack_p50_ms"] for r in runs]),
+        "ack_p99_ms": med([r["all"]["ack_p99_ms"] for r in runs]),
+        "update_p99_ms": med([r["all"]["update_p99_ms"] for r in runs]),
+        "cpu_us": med([1e6 * r["server_cpu_s"] / max(1.0, r["all"]["actions_per_s"] * r["seconds"]) for r in runs]),
+        "errors": sum(sum(r["all"]["errors"].values()) for r in runs),
+    }
+
+
+def ratio(after: float, before: float) -> str:
+    return f"{after / before:.2f}" if before else "n/a"
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -139,6 +139,7 @@ def test_a_mean_score_of_win_shares_keeps_its_interval_in_0_1(capsys):
 
 def test_a_trex_game_of_the_arena_is_a_whole_20_deal_game_and_says_so(capsys, monkeypatch):
     from cardtable.arena import run
+    from cardtable.host import factory
     from cardtable.host.match import Match
 
     played: list[Match] = []
@@ -148,7 +149,7 @@ def test_a_trex_game_of_the_arena_is_a_whole_20_deal_game_and_says_so(capsys, mo
             super().__init__(*args, **kwargs)
             played.append(self)
 
-    monkeypatch.setattr(run, "Match", Recorded)
+    monkeypatch.setattr(factory, "Match", Recorded)
     run.play_one(cardtable.load("trex"), ["hard", "medium", "medium", "medium"], seed=3, bot_seed=4)
     (match,) = played
     assert match.state.is_terminal() and match.state.deal_index == 20 and len(match.state.records) == 20

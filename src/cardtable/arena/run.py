@@ -38,15 +38,12 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..bots.base import Bot, Budget, adapt, make_bot
+from ..bots.base import Bot, Budget, adapt, make_bot, reacts
 from ..core.chance import derive
 from ..core.errors import ConfigError
 from ..core.game import Game, Outcome
 from ..core.registry import game_class
-from ..core.seats import SIMULTANEOUS
-from ..host.clock import VirtualClock
-from ..host.match import Match
-from ..host.realtime import RealtimeHost
+from ..host.factory import play_out
 from ..host.workers import end_with
 from .stats import mean_ci, plackett_luce, ranks_of, rate_ci
 
@@ -132,14 +129,7 @@ def play_one(
     game: Game, names: Sequence[str], seed: int, bot_seed: int, budget: Budget | None = None
 ) -> Outcome:
     """One game between the named bots (one per seat), seeded."""
-    bots = _build_bots(game, names, budget)
-    state = game.new_state(seed=seed)
-    if state.current_player() == SIMULTANEOUS:  # a real-time game (Spit): virtual time
-        outcome = RealtimeHost(state, VirtualClock(), bots=dict(enumerate(bots)), seed=bot_seed).run()
-    else:
-        match = Match(game, seed=seed, bots=dict(enumerate(bots)), bot_seed=bot_seed)
-        match.run_bots()
-        outcome = match.state.outcome()
+    outcome = play_out(game, _build_bots(game, names, budget), seed=seed, bot_seed=bot_seed)
     if outcome is None:
         raise RuntimeError(f"a {game.name} game between {', '.join(names)} did not finish (seed {seed})")
     return outcome
@@ -214,10 +204,10 @@ def run_arena(
         raise ConfigError(f"--workers must be at least 1, not {workers}")
     g = load_for_bots(game, preset, options or {}, len(bots))
     name = g.name
-    realtime = g.new_state(seed=0).current_player() == SIMULTANEOUS
+    realtime = g.realtime
     for b in sorted(set(bots)):
         bot = make_bot(name, b)  # unknown names fail here, with the list of bots
-        if realtime and not hasattr(bot, "react"):
+        if realtime and not reacts(bot):
             raise ConfigError(f"{g.title} is played in real time: the bot {b!r} cannot play it")
     opts = dict(g.changed_options())
     opts.pop("preset", None)

@@ -36,7 +36,8 @@ from ..core.game import Game
 from ..games.spit.actions import SpitAction
 from ..games.spit.view import SpitView
 from ..host.clock import SystemClock
-from ..host.realtime import Arrival, RealtimeHost
+from ..host.factory import realtime_host
+from ..host.realtime import Arrival
 from ..tui.session import tr, without_rule_ids
 from ..tui.spit_controls import SpitControls
 
@@ -229,7 +230,7 @@ def _loop(game: Game, seed: int | None, level: str, color: bool) -> int:
             log.append(f"rejected: {without_rule_ids(a.reason or '')}")
 
     host_seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
-    host = RealtimeHost(state, clock, bots={BOT: SpitBot(level)}, seed=host_seed, on_arrival=on_arrival)
+    host = realtime_host(game, state, clock, bots={BOT: SpitBot(level)}, seed=host_seed, on_arrival=on_arrival)
     ctl = Controller(HUMAN)
     with _raw(sys.stdin) as fd:
         dirty = True

@@ -36,7 +36,8 @@ from ..core.registry import load
 from ..games.spit import SpitGame
 from ..games.spit.actions import ALL_ACTIONS, SpitAction
 from ..host.clock import VirtualClock
-from ..host.realtime import RealtimeBot, RealtimeHost
+from ..host.factory import realtime_host
+from ..host.realtime import RealtimeBot
 from .encode_spit import SpitEncoder
 from .session import check_illegal_mode
 
@@ -89,7 +90,8 @@ class SpitSession:
         self.state = self.game.new_state(seed=seed)
         self.clock = VirtualClock(0.0)
         self.tick = 0
-        self.host = RealtimeHost(self.state, self.clock, bots=self.bots, seed=derive(seed, "env").getrandbits(63))
+        self.host = realtime_host(self.game, self.state, self.clock, bots=self.bots,
+                                  seed=derive(seed, "env").getrandbits(63))
         self._views: dict[int, Any] = {}
         self._masks: dict[int, np.ndarray] = {}  # per tick, like the views: a step checks and shows each
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.game import Action
 from ..host.clock import PausableClock
-from ..host.factory import realtime_host
+from ..host.factory import match_realtime_host
 from ..host.realtime import Arrival
 from .commands import Advance, Heal, TimeUp
 from .lobby import error_frame
@@ -63,7 +63,7 @@ def make_host(s: TableState) -> None:
         s.fx.persist("append", s.id, s.match.seq, seat, str(arrival.action), client_seq, fenced=True)
         s.clock.accepted.append(s.match.seq)
 
-    s.rt = realtime_host(s.match, bots=bots, seed=s.row.bot_seed, on_arrival=arrived)
+    s.rt = match_realtime_host(s.match, bots=bots, seed=s.row.bot_seed, on_arrival=arrived)
 
 
 def act(s: TableState, seat: int, client_seq: int | None, action: Action, seen: int | None) -> dict[str, Any]:

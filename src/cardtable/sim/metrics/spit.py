@@ -1,9 +1,8 @@
 """Spit metrics and driver (docs/rules/spit.md).
 
 Spit has no turns (``current_player()`` is ``SIMULTANEOUS``), so a match is
-driven by the real-time host in virtual time: ``RealtimeHost(state,
-VirtualClock(), bots=…, seed=bot_seed).run()``, the way ``bench/spit.py``
-does. The bots are the reaction-time levels registered for
+driven by the real-time host (``host.factory.realtime_host``) in virtual
+time, the way ``bench/spit.py`` does. The bots are the reaction-time levels registered for
 ``spit`` (``beginner`` … ``expert``), so ``--bots fast,slow`` compares levels.
 
 Columns: ``rounds``, ``virtual_seconds`` (game length on the virtual clock),
@@ -21,7 +20,8 @@ from ...core.errors import CardtableError
 from ...core.game import Action, Game, State
 from ...games.spit.state import SpitState
 from ...host.clock import VirtualClock
-from ...host.realtime import Arrival, RealtimeBot, RealtimeHost
+from ...host.factory import realtime_host
+from ...host.realtime import Arrival, RealtimeBot
 from ..stats import Estimate, mean_ci, win_share
 from .base import GameMetrics, Recorder
 
@@ -60,7 +60,8 @@ def play(state: State, bots: Sequence[Bot], bot_seed: int, recorder: Recorder) -
             recorder.rejected += 1
 
     realtime_bots = cast("Sequence[RealtimeBot]", bots)  # Spit's bots react in real time
-    host = RealtimeHost(state, clock, bots=dict(enumerate(realtime_bots)), seed=bot_seed, on_arrival=on_arrival)
+    host = realtime_host(state.game, state, clock, bots=dict(enumerate(realtime_bots)), seed=bot_seed,
+                         on_arrival=on_arrival)
     if host.run(clock, until=VIRTUAL_LIMIT) is None:
         raise CardtableError(f"spit: a game was still running after {VIRTUAL_LIMIT:.0f} virtual seconds")
     if isinstance(recorder, SpitRecorder):

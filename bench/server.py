@@ -373,6 +373,23 @@ UNCAPPED = ("--rate", "1000000", "--burst", "1000000", "--max-per-ip", "100000",
 """Flags that lift the per-address and per-host limits for a load generator on one address."""
 
 
+def cluster_flags(args: argparse.Namespace, services: contextlib.ExitStack) -> tuple[str, ...]:
+    """With ``--cluster``: a throwaway PostgreSQL and Redis (stopped with ``services``) and the
+    flags that join a node to them; without: nothing (one process on its SQLite file)."""
+    if not args.cluster:
+        return ()
+    from tests.server.services import Postgres, Redis, postgres_bindir, redis_binary
+
+    bindir, binary = postgres_bindir(), redis_binary()
+    if bindir is None or binary is None:
+        raise SystemExit("bench/server.py --cluster needs PostgreSQL and Redis: make services")
+    pg, redis = Postgres(bindir), Redis(binary)
+    for service in (pg, redis):
+        service.start()
+        services.callback(service.close)
+    return ("--db", pg.new_database(), "--bus", redis.url())
+
+
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     counts = parse_mix(args.mix, args.games)
     setup = Setup(
@@ -382,43 +399,52 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     )
     bot_delay = args.think if args.bot_delay is None else args.bot_delay
     stats = {g: Stats() for g in counts}
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as services:
         # every client comes from 127.0.0.1: the per-address caps of a public server are lifted
-        srv = Server(Path(tmp) / "bench.sqlite3", *UNCAPPED, "--bot-delay", str(bot_delay), "--sync", args.sync).start()
+        flags = (*UNCAPPED, "--bot-delay", str(bot_delay), "--sync", args.sync, *cluster_flags(args, services))
+        nodes = [Server(Path(tmp) / "bench.sqlite3", *flags,
+                        *(("--node", f"n{i}") if args.cluster else ())).start(timeout=60)
+                 for i in range(args.nodes)]
         try:
-            assert srv.proc is not None
-            async with httpx.AsyncClient(base_url=srv.http, timeout=30.0) as http:
-                lobby = Lobby(http)
-                sem = asyncio.Semaphore(10)
-                order = [(g, i) for g, n in counts.items() for i in range(n)]
-                opened = await asyncio.gather(*(open_table(srv, lobby, g, setup, sem) for g, _ in order))
-                for (g, _), players in zip(order, opened, strict=True):
-                    stats[g].tables += 1
-                    stats[g].sockets += len(players)
-                sockets_at_start = sum(len(p) for p in opened)
-                gc.collect()
-                gc.freeze()  # keep the load generator's own collector pauses out of the figures
-                load0 = os.getloadavg()
-                cpu0 = cpu_seconds(srv.proc.pid)
-                me0 = time.process_time()
-                t0 = time.monotonic()
-                since = time.perf_counter()
-                deadline = t0 + args.seconds
-                window = (since, since + args.seconds)  # on perf_counter, the clock of the frame times
-                lags: list[float] = []
-                pings: list[float] = []
-                controls = [asyncio.create_task(loop_lag(lags, deadline)),
-                            asyncio.create_task(pinger(srv, pings, deadline))]
-                await asyncio.gather(*(
-                    slot(srv, lobby, g, i, players, setup, deadline, stats[g], sem, window)
-                    for (g, i), players in zip(order, opened, strict=True)))
-                await asyncio.gather(*controls)
-                wall = min(time.monotonic(), deadline + 5.0) - t0
-                server_cpu = cpu_seconds(srv.proc.pid) - cpu0
-                client_cpu = time.process_time() - me0
-                load1 = os.getloadavg()
+            https = [httpx.AsyncClient(base_url=n.http, timeout=30.0) for n in nodes]
+            lobbies = [Lobby(http) for http in https]
+            sem = asyncio.Semaphore(10)
+            order = [(g, i) for g, n in counts.items() for i in range(n)]
+            # table k lives on node k mod N (its owner), and its people's sockets go there
+            where = [(nodes[k % len(nodes)], lobbies[k % len(nodes)]) for k in range(len(order))]
+            opened = await asyncio.gather(*(open_table(node, lobby, g, setup, sem)
+                                            for (g, _), (node, lobby) in zip(order, where, strict=True)))
+            for (g, _), players in zip(order, opened, strict=True):
+                stats[g].tables += 1
+                stats[g].sockets += len(players)
+            sockets_at_start = sum(len(p) for p in opened)
+            gc.collect()
+            gc.freeze()  # keep the load generator's own collector pauses out of the figures
+            load0 = os.getloadavg()
+            pids = [n.proc.pid for n in nodes if n.proc is not None]
+            cpu0 = sum(cpu_seconds(pid) for pid in pids)
+            me0 = time.process_time()
+            t0 = time.monotonic()
+            since = time.perf_counter()
+            deadline = t0 + args.seconds
+            window = (since, since + args.seconds)  # on perf_counter, the clock of the frame times
+            lags: list[float] = []
+            pings: list[float] = []
+            controls = [asyncio.create_task(loop_lag(lags, deadline)),
+                        asyncio.create_task(pinger(nodes[0], pings, deadline))]
+            await asyncio.gather(*(
+                slot(node, lobby, g, i, players, setup, deadline, stats[g], sem, window)
+                for (g, i), players, (node, lobby) in zip(order, opened, where, strict=True)))
+            await asyncio.gather(*controls)
+            wall = min(time.monotonic(), deadline + 5.0) - t0
+            server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu0
+            client_cpu = time.process_time() - me0
+            load1 = os.getloadavg()
+            for http in https:
+                await http.aclose()
         finally:
-            srv.stop()
+            for node in nodes:
+                node.stop()
 
     def figures(st: Stats) -> dict[str, Any]:
         return {
@@ -455,6 +481,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     )
     return {
         "games": args.games,
+        "nodes": args.nodes,
+        "cluster": args.cluster,
         "mix": counts,
         "sockets_live": sockets_at_start,
         "humans": setup.humans,
@@ -483,7 +511,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> None:
     humans = ", ".join(f"{g} {r['humans'][g]} human(s) + {r['bots'][g]}" for g in r["mix"])
-    print(f"LD1 server load: {r['games']} games ({', '.join(f'{g} {n}' for g, n in r['mix'].items())}), "
+    where = f"{r['nodes']} cluster node(s), PostgreSQL + Redis" if r["cluster"] else "one process, SQLite"
+    print(f"LD1 server load ({where}): {r['games']} games ({', '.join(f'{g} {n}' for g, n in r['mix'].items())}), "
           f"{r['sockets_live']} sockets, {r['seconds']:.0f} s, think {r['think_s']} s (Spit {r['spit_think_s']} s), "
           f"bot delay {r['bot_delay_s']} s, sync {r['sync']}")
     print(f"  seats: {humans}")
@@ -540,6 +569,10 @@ def main() -> int:
     p.add_argument("--server-bots", action="store_true", help="the same as --trash-humans 1 (older name)")
     p.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL", help="SQLite synchronous setting")
     p.add_argument("--json", action="store_true", help="print JSON only")
+    p.add_argument("--cluster", action="store_true",
+                   help="run the server as a cluster: a throwaway PostgreSQL log and Redis bus (make services)")
+    p.add_argument("--nodes", type=int, default=1,
+                   help="server processes (with --cluster; default 1): table k is opened on node k mod N")
     p.add_argument("--server-src", type=Path, default=None,
                    help="run the server from this source folder (another checkout's src/: a before/after run)")
     args = p.parse_args()
@@ -547,6 +580,8 @@ def main() -> int:
         os.environ["PYTHONPATH"] = str(args.server_src.resolve())
     if args.server_bots:
         args.trash_humans = 1
+    if args.nodes < 1 or (args.nodes > 1 and not args.cluster):
+        p.error("--nodes: 1, or more with --cluster (processes share a log only in a cluster)")
     try:
         parse_mix(args.mix, args.games)
     except argparse.ArgumentTypeError as exc:

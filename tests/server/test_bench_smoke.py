@@ -45,3 +45,10 @@ def test_s1_r1_the_failover_bench_kills_a_node_and_checks_the_logs():
     out = run("bench/cluster.py", "--nodes", "2", "--tables", "3", "--kills", "1", "--every", "3",
               "--seconds", "120", "--think", "0.02")
     assert "acknowledged actions" in out and "verdict:" in out
+
+
+def test_ld1_s1_the_cluster_load_bench_compares_one_process_with_cluster_nodes(postgres, redis):
+    """Needs the real engines (the fixtures skip with the way to install them when they are missing)."""
+    out = run("bench/cluster_load.py", "--sizes", "3", "--nodes", "2", "--seconds", "2", "--appends", "20")
+    assert "PostgreSQL append" in out and "| 3 | 1 process, SQLite |" in out
+    assert "| 3 | 2 node(s), PostgreSQL + Redis |" in out

@@ -223,7 +223,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 victim.proc.wait()
                 kills.append((at, {t for t, o in held.items() if o == victim_name}))
                 names[index] = f"{victim_name}r{k + 1}"  # a new node in its place (no dot: ids use one)
-                nodes[index] = Server(db, *extra, "--node", names[index]).start()
+                # started in a thread: this loop keeps reading the people's frames meanwhile
+                nodes[index] = await asyncio.to_thread(Server(db, *extra, "--node", names[index]).start)
             await asyncio.gather(*players)
             gaps, moved = [], []
             for at, tables in kills:
@@ -249,7 +250,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                         finished += 1
                         leaked += leaks(p, Record.from_json(record.json()))
                     else:
-                        unfinished.append(f"{p.game} {p.table_id} at version {max(rows, default=0)}")
+                        shown = (await http.get(f"/api/tables/{p.table_id}")).json().get("table", {})
+                        unfinished.append(f"{p.game} {p.table_id} at version {max(rows, default=0)}: status "
+                                          f"{shown.get('status')}, pause {shown.get('pause')}, seats "
+                                          f"{[(s['kind'], s['online']) for s in shown.get('seats', [])]}, "
+                                          f"person over {p.over}, reconnects {p.reconnects}")
         finally:
             for node in nodes:
                 if node.proc is not None and node.proc.poll() is None:

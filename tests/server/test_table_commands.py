@@ -187,6 +187,34 @@ def test_r5_r9_after_the_hold_a_stand_in_plays_the_away_seat_and_the_game_goes_o
     assert 1 in s.bots.realtime_standins and s.presence.pause in (None, {"waiting": []})
 
 
+def test_r1_sp7_a_spit_table_loaded_from_the_log_keeps_the_timer_its_state_runs():
+    """Loaded again (a restart, a take-over in a cluster), the real-time host is made over the
+    replayed state, so a timer that runs in that state (the re-spit after a stall) is due: a game
+    in which nobody can move but the timer goes on."""
+    table, s = new("spit", countdown=0.0)
+    table.now(Sit(0, "Ana"))
+    table.now(Sit(1, "Ben"))
+    table.now(Attach("a", 0, None))
+    table.now(Attach("b", 1, None))
+    table.now(Start(3))  # through the actor: every change is stored
+    m = s.match
+    assert m is not None and s.rt is not None
+    seqs = {0: 0, 1: 0}
+    for _ in range(400):  # bounded: people's plays until a timer runs
+        if m.state.timers():
+            break
+        seat, action = next((a.seat, str(a)) for a in m.state.legal_actions() if a.seat is not None
+                            and "unspit" not in str(a))
+        seqs[seat] += 1
+        table.now(Act(seat, seqs[seat], action, conn="ab"[seat]))
+    running = m.state.timers()
+    assert running and s.rt.next_due() is not None
+    again = Hub(table.store).tables[s.id].s  # the table as another process loads it from the log
+    assert again.match is not None and again.rt is not None
+    assert again.match.state.timers() == running
+    assert again.rt.next_due() is not None  # the timer is scheduled, not forgotten
+
+
 # ------------------------------------------------------------------ races
 def test_c1_sp13_an_action_overtaken_by_another_is_a_lost_race():
     s = _spit(countdown=0.0)

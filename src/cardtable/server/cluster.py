@@ -61,9 +61,9 @@ from .store import TableRow
 if TYPE_CHECKING:
     from .hub import Hub
 
-LEASE_TTL = 1.5
+LEASE_TTL = 1.2
 """Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds)."""
-SCAN_EVERY = 0.25
+SCAN_EVERY = 0.2
 """Seconds between two renewals of this node's leases and two looks for live tables without an
 owner: a table whose owner died goes on within about ``LEASE_TTL + SCAN_EVERY`` seconds."""
 ASK_TIMEOUT = 10.0
@@ -310,6 +310,7 @@ class Cluster:
             await asyncio.sleep(SCAN_EVERY)
 
     async def _renew(self) -> None:
+        """Every lease of this node renewed in one round trip (a pipeline)."""
         assert self.hub is not None
         ttl = int(LEASE_TTL * 1000)
         for table_id in list(self.owned):
@@ -318,27 +319,40 @@ class Cluster:
                 self.owned.discard(table_id)
                 await self.redis.srem("ct:live", table_id)
                 await self.redis.delete(f"ct:lease:{table_id}")
-                continue
-            if not await self.redis.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl):
+        owned = list(self.owned)
+        if not owned:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in owned:
+                pipe.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl)
+            pipe.sadd("ct:live", *owned)  # again after a Redis restart
+            renewed = await pipe.execute()
+        for table_id, kept in zip(owned, renewed, strict=False):
+            if not kept:
                 self.owned.discard(table_id)  # another node took it: it writes from now on
                 self.hub.drop(table_id)
-        if self.owned:
-            await self.redis.sadd("ct:live", *self.owned)  # again after a Redis restart
 
     async def _take_over(self) -> None:
+        """Claim the live tables whose owner's lease ran out (looked up in one round trip)."""
         assert self.hub is not None
-        for found in await self.redis.smembers("ct:live"):
-            table_id = str(found)
-            if table_id in self.owned or await self.redis.exists(f"ct:lease:{table_id}"):
+        live = [str(found) for found in await self.redis.smembers("ct:live")]
+        candidates = [t for t in live if t not in self.owned]
+        if not candidates:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in candidates:
+                pipe.exists(f"ct:lease:{table_id}")
+            held = await pipe.execute()
+        for table_id, owned in zip(candidates, held, strict=True):
+            if owned or not await self.acquire(table_id):
                 continue
-            if await self.acquire(table_id):
-                table = self.hub.take_over(table_id)
-                if table is None:
-                    self.owned.discard(table_id)
-                    await self.redis.srem("ct:live", table_id)
-                    await self.redis.delete(f"ct:lease:{table_id}")
-                    continue
-                await self.redis.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
+            table = self.hub.take_over(table_id)
+            if table is None:
+                self.owned.discard(table_id)
+                await self.redis.srem("ct:live", table_id)
+                await self.redis.delete(f"ct:lease:{table_id}")
+                continue
+            await self.redis.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
 
     async def listing(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The lobby of the whole cluster: this node's tables and what the others last said of theirs."""

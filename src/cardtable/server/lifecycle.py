@@ -68,7 +68,10 @@ def start(s: TableState, seed: int | None = None) -> None:
     driver.arm_timer(s)
 
 
-def new_match(s: TableState) -> Match:
+def new_match(s: TableState, *, host: bool = True) -> Match:
+    """The table's match from its first state; with ``host``, a real-time game's host over it
+    (a replay makes the host once the logged actions are played: the host schedules the timers
+    that run in the state it is made over)."""
     realtime = s.game.realtime
     bots = {} if realtime else {seat.seat: make_bot(s.row.game, seat.name) for seat in s.row.seats
                                 if seat.kind == "bot"}
@@ -82,14 +85,14 @@ def new_match(s: TableState) -> Match:
     match.listeners.append(persist)
     s.match = match
     s.rt = None
-    if realtime:
+    if realtime and host:
         driver.make_host(s)
     return match
 
 
 def replay(s: TableState) -> None:
     """Rebuild the game from the seed (a fair game: its stored protocol's seeds) and the log."""
-    match = new_match(s)
+    match = new_match(s, host=False)
     flow = s.flow
     s.fan.checkpoints.clear()
     flow.last_seq = {}
@@ -104,7 +107,8 @@ def replay(s: TableState) -> None:
     for seat, seq in s.log.undone_seqs(s.id).items():  # a resend of a move taken back stays a resend
         if seq > flow.last_seq.get(seat, (0, 0))[0]:
             flow.last_seq[seat] = (seq, match.seq)
-    if s.rt is not None:
+    if s.game.realtime:
+        driver.make_host(s)  # over the replayed state: its running timers are due again
         presence.update_pause(s)
 
 

@@ -499,9 +499,8 @@ async def test_a_key_that_is_no_move_gets_a_short_note_and_enter_still_draws():
 
 @pytest.mark.parametrize("game", [*game_names(), "generic"])
 def test_each_game_table_has_its_own_class_name_and_its_css_selects_it(game):
-    """Issue 27 item 4 (names): each game's table is ``<Game>Table``, not one of several classes
-    called ``Table``, and its Textual CSS selects it by that name (a bare ``Table`` selector would
-    style nothing)."""
+    """Each game's table is ``<Game>Table``, not one of several classes called ``Table``, and its
+    Textual CSS selects it by that name (a bare ``Table`` selector would style nothing)."""
     cls = table_class(game)
     assert cls.__name__ == class_name(game)
     assert re.search(r"(?<![\w.-])Table\b", cls.DEFAULT_CSS) is None

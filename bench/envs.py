@@ -2,7 +2,7 @@
 ``texas_holdem_v4`` and ``leduc_holdem_v4`` and RLCard's own env loop, in the same run; and the
 vector env.
 
-    python bench/envs.py [--steps 20000] [--seed 0]
+    python bench/envs.py [--steps 20000] [--seed 0] [--ours-only]
 
 Every loop is the same: read the acting agent's observation and mask, pick a legal action
 uniformly (``rng.choice(np.flatnonzero(mask))``), step; reset when the game ends. A step is one
@@ -85,21 +85,28 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--steps", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--ours-only", action="store_true",
+                   help="only cardtable's envs, no comparison (the peers: pip install rlcard pygame)")
     a = p.parse_args(argv)
     from cardtable.envs import spit_v0, trash_v0, trex_v0
 
-    try:
-        import pygame  # noqa: F401  (PettingZoo's classic card envs import it)
-        import rlcard  # noqa: F401
-        from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
-    except ImportError as exc:
-        print(f"bench/envs.py: the peers are not installed ({exc}): pip install rlcard pygame")
-        return 1
-    rows: list[tuple[str, float]] = [
-        ("pettingzoo texas_holdem_v4", aec_rate(texas_holdem_v4.env, a.steps, a.seed)),
-        ("pettingzoo leduc_holdem_v4", aec_rate(leduc_holdem_v4.env, a.steps, a.seed)),
-        ("rlcard leduc-holdem loop", rlcard_rate("leduc-holdem", a.steps, a.seed)),
-        ("rlcard limit-holdem loop", rlcard_rate("limit-holdem", a.steps, a.seed)),
+    rows: list[tuple[str, float]] = []
+    if not a.ours_only:
+        try:
+            import pygame  # noqa: F401  (PettingZoo's classic card envs import it)
+            import rlcard  # noqa: F401
+            from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+        except ImportError as exc:
+            print(f"bench/envs.py: the peers are not installed ({exc}): pip install rlcard pygame "
+                  "(or --ours-only)")
+            return 1
+        rows += [
+            ("pettingzoo texas_holdem_v4", aec_rate(texas_holdem_v4.env, a.steps, a.seed)),
+            ("pettingzoo leduc_holdem_v4", aec_rate(leduc_holdem_v4.env, a.steps, a.seed)),
+            ("rlcard leduc-holdem loop", rlcard_rate("leduc-holdem", a.steps, a.seed)),
+            ("rlcard limit-holdem loop", rlcard_rate("limit-holdem", a.steps, a.seed)),
+        ]
+    rows += [
         ("cardtable trash_v0", aec_rate(trash_v0.env, a.steps, a.seed)),
         ("cardtable trash_v0 (4 players)", aec_rate(lambda: trash_v0.env(players=4), a.steps, a.seed)),
         ("cardtable trex_v0", aec_rate(trex_v0.env, a.steps, a.seed)),
@@ -108,6 +115,12 @@ def main(argv: list[str] | None = None) -> int:
         ("vector Trex-v0 x16 vs random", vector_rate("cardtable/Trex-v0", 16, a.steps // 2, a.seed)),
         ("vector Spit-v0 x16 vs random", vector_rate("cardtable/Spit-v0", 16, a.steps, a.seed, opponents="random")),
     ]
+    if a.ours_only:
+        print(f"{'env':40} {'steps/s (CPU)':>14}")
+        for name, rate in rows:
+            print(f"{name:40} {rate:14,.0f}")
+        print("no comparison: the peers were not measured (--ours-only)")
+        return 0
     texas = rows[0][1]
     print(f"{'env':40} {'steps/s (CPU)':>14} {'vs texas_holdem_v4':>19}")
     for name, rate in rows:

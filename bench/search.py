@@ -121,9 +121,11 @@ def main() -> None:
         print(f"  OpenSpiel ISMCTS {label:39} {rate:9.0f}")
     a = statistics.mean(r for _, r in trex)
     b = statistics.mean(r for _, r in spiel)
-    lay = statistics.mean(r for label, r in trex if "layout" in label)
     print(f"mean: cardtable {a:.0f}/s, OpenSpiel {b:.0f}/s, ratio {a / b:.2f}x (target >= 1.0)")
-    print(f"layout positions only: cardtable {lay:.0f}/s, ratio {lay / b:.2f}x")
+    layout = [r for label, r in trex if "layout" in label]  # every second position (--positions 2 or more)
+    if layout:
+        lay = statistics.mean(layout)
+        print(f"layout positions only: cardtable {lay:.0f}/s, ratio {lay / b:.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Trash benchmark beside the naive simulator (``trash_naive.py``, outside the repository), pure and compiled builds.
+"""Trash benchmark beside the naive simulator (``bench/peers/trash_naive.py``), pure and compiled builds.
 
     python bench/trash.py [--seconds S] [--rounds R]
 
@@ -27,9 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from builds import available, run_worker
 
-# the naive peer is not part of the repository: it is looked for beside the clone, or beside a folder of worktrees
-PEERS = next((p / "shared" / "peers" for p in Path(__file__).resolve().parents if (p / "shared" / "peers").is_dir()),
-             Path("../shared/peers"))
+PEERS = Path(__file__).resolve().parent / "peers"
+"""The naive peer, kept in the repository as its author wrote it (``bench/peers/trash_naive.py``)."""
 
 
 def bench_api(seconds: float, peer_policy: bool = False) -> float:

@@ -18,6 +18,8 @@ from cardtable.cli.main import main
 from cardtable.cli.textplay import play_text
 from cardtable.host import Match
 
+from .walk import walked
+
 
 def answer(prompt: str) -> str:
     """What a patient human types at each Trash prompt."""
@@ -146,10 +148,7 @@ def test_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
 
     from cardtable.records import record_of
 
-    state = cardtable.load("trash").new_state(seed=1)
-    rng = random.Random(1)
-    while not state.is_terminal():
-        state.apply(rng.choice(state.legal_actions()))
+    state = walked(cardtable.load("trash").new_state(seed=1), random.Random(1))
     path = tmp_path / "done.json"
     record_of(state).save(path)
     assert main(["replay", str(path), "--seat", "1", "--no-color"]) == 0

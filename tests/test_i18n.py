@@ -10,17 +10,14 @@ import cardtable
 from cardtable.core.registry import game_names
 from cardtable.i18n import LANGUAGES, catalog, event_text, translate
 
+from .walk import played
+
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", game_names())
 def test_every_event_has_a_sentence_in_every_language(name, lang):
     state = cardtable.load(name).new_state(seed=2)
-    rng = random.Random(2)
-    for _ in range(300):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    for _ in played(state, random.Random(2), 300):
         for seat in (0, None):
             view = state.view(seat)
             for event in view.events:
@@ -41,13 +38,8 @@ def test_spanish_trash_events_and_fallbacks():
 @pytest.mark.parametrize("name", game_names())
 def test_your_own_events_read_you_in_every_game_and_language(name, lang):
     state = cardtable.load(name).new_state(seed=3)
-    rng = random.Random(3)
     mine = 0
-    for _ in range(400):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    for _ in played(state, random.Random(3), 400):
         view = state.view(0)
         for event in view.events:
             if event.seat == 0:

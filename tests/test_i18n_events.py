@@ -29,6 +29,8 @@ from cardtable.games.trex import view as trex_view
 from cardtable.games.trex.actions import CX, NEGATIVES, TR, contract_code
 from cardtable.i18n import catalog, event_text, translate
 
+from .walk import played
+
 LANGS = ("es", "pt")
 FIELDS = {
     "who", "c", "n", "s",  # every event: the seat, the card, the value (else the slot) and its plural
@@ -89,12 +91,7 @@ def check(game: str, event: Event, view: Any) -> None:
 def random_game(name: str, preset: str | None, options: dict[str, Any], seed: int, steps: int = 4000):
     """Views of seat 0 and of a spectator after every uniformly random action."""
     state = cardtable.load(name, preset, **options).new_state(seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    for _ in played(state, random.Random(seed), steps):
         for seat in (0, None):
             yield state.view(seat)
 

@@ -1,8 +1,9 @@
 """The one random walk of the suite: uniformly random legal actions from a seeded generator.
 
-``walk(state, rng)`` yields ``(state, action)`` before each action and applies it after; ``walked``
-gives the state at the end and ``random_state`` a new seeded game after a walk. Every walk is
-bounded, and a walk draws exactly one ``rng.randrange`` per action, so a seed keeps its game.
+``walk(state, rng)`` yields ``(state, action)`` before each action and applies it after, ``played``
+yields them after each action; ``walked`` gives the state at the end and ``random_state`` a new
+seeded game after a walk. Every walk is bounded, and a walk draws exactly one ``rng.randrange``
+per action, so a seed keeps its game.
 """
 
 from __future__ import annotations
@@ -26,15 +27,40 @@ def walk(
     (through ``play``, which checks it, when ``checked``); stop at the end of the game or as soon as
     ``until(state)`` holds."""
     for _ in range(steps):
-        if state.is_terminal() or (until is not None and until(state)):
+        action = _draw(state, rng, until)
+        if action is None:
             return
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
         yield state, action
-        if checked:
-            state.play(action)
-        else:
-            state.apply(action)
+        _take(state, action, checked)
+
+
+def played(
+    state: State, rng: random.Random, steps: int = LIMIT, *,
+    until: Callable[[Any], bool] | None = None, checked: bool = False,
+) -> Iterator[tuple[Any, Action]]:
+    """The same walk as :func:`walk`, yielding ``(state, action)`` after each action is applied."""
+    for _ in range(steps):
+        action = _draw(state, rng, until)
+        if action is None:
+            return
+        _take(state, action, checked)
+        yield state, action
+
+
+def _draw(state: State, rng: random.Random, until: Callable[[Any], bool] | None) -> Action | None:
+    """The next random legal action (one ``randrange``), or ``None`` at the end of the game or once
+    ``until(state)`` holds."""
+    if state.is_terminal() or (until is not None and until(state)):
+        return None
+    legal = state.legal_actions()
+    return legal[rng.randrange(len(legal))]
+
+
+def _take(state: State, action: Action, checked: bool) -> None:
+    if checked:
+        state.play(action)
+    else:
+        state.apply(action)
 
 
 def walked(

@@ -225,7 +225,7 @@ async def main() -> None:
     from cardtable.tui import table_screen
     from cardtable.tui.games import generic
 
-    table_screen.table_class = lambda name: generic.Table
+    table_screen.table_class = lambda name: generic.GenericTable
     s = Session.start(cardtable.load("trash"), parse_seats("human,sensible", "trash"), seed=9, bot_seed=1)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:

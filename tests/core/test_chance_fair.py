@@ -25,6 +25,8 @@ from cardtable.core.chance import (
 from cardtable.core.game import State
 from cardtable.records.fairness import DealLog, Shuffle
 
+from ..walk import walked
+
 SERVER = bytes(range(32))
 SEATS = [bytes([0xAA]) * 32, bytes([0xBB]) * 32]
 
@@ -202,12 +204,7 @@ GAMES = [("trash", {}), ("trash", {"players": 5, "decks": 3, "jokers": True}), (
 
 
 def _play(state: State, seed: int, limit: int = 4000) -> None:
-    rng = random.Random(seed)
-    for _ in range(limit):
-        if state.is_terminal():
-            return
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
+    walked(state, random.Random(seed), limit)
 
 
 @pytest.mark.parametrize("name,options", GAMES)

@@ -39,3 +39,20 @@ def test_sp13_every_state_answers_what_the_protocol_declares(name: str):
     assert state.illegal_reason(other) is not None
     if not game.realtime:
         assert tuple(state.timers()) == ()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_sp13_an_action_names_its_seat_only_in_a_realtime_game(name: str):
+    """``Action.seat`` is part of the protocol: in a real-time game (SP-13: both players act at any
+    time) each player's action names the seat that plays it, and a timer's names none; a
+    turn-based game's actions name none (the seat to move plays them)."""
+    game = load(name)
+    for index in range(game.num_distinct_actions):
+        seat = game.action_from_index(index).seat
+        assert seat is None or (game.realtime and 0 <= seat < game.num_players)
+    state = game.new_state(seed=1)
+    if game.realtime:
+        for s in range(game.num_players):
+            assert state.legal_actions(s) and all(a.seat == s for a in state.legal_actions(s))
+    else:
+        assert all(a.seat is None for a in state.legal_actions())

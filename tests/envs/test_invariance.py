@@ -15,6 +15,7 @@ from cardtable.envs.encode_spit import SpitEncoder
 from cardtable.envs.encode_trash import TrashEncoder
 from cardtable.envs.encode_trex import TrexEncoder
 from tests.spit.test_invariants import _shuffle_hidden
+from tests.walk import walk
 
 GAMES = [("trash", p) for p in cardtable.load("trash").PRESETS] + [
     ("trash", "standard", {"players": 4, "jokers": True}),
@@ -40,14 +41,9 @@ def positions(game, seeds=2, steps=300, every=11):
     """States along random games."""
     for seed in range(seeds):
         state = game.new_state(seed=seed)
-        rng = random.Random(seed)
-        for step in range(steps):
-            if state.is_terminal():
-                break
+        for step, _ in enumerate(walk(state, random.Random(seed), steps)):  # Spit: every seat's actions and the timer
             if step % every == 0:
                 yield state.clone()
-            legal = state.legal_actions()  # Spit: every seat's actions and the running timer
-            state.apply(legal[rng.randrange(len(legal))])
 
 
 def invariance_failures(game, observe, redeals=2):

@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 from cardtable import load
 from cardtable.core.errors import ConfigError
-from cardtable.server.app import origin_allowed
+from cardtable.server.edge import origin_allowed
 
 HUGE = "1" + "0" * 400
 

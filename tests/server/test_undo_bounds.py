@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from cardtable.server import app as app_module
-from cardtable.server import lifecycle
+from cardtable.server import lifecycle, routes_socket
 from cardtable.server.hub import Hub
 from cardtable.server.store import Store
 
@@ -116,7 +115,7 @@ def test_p8_undos_are_bounded_per_address_over_all_its_tables(db_path: Path, mon
     flood spread over three tables short, with the seat's ``rate_limited`` error."""
     from .conftest import _client
 
-    monkeypatch.setattr(app_module, "UNDO_PER_ADDRESS", (1e-6, 3.0))
+    monkeypatch.setattr(routes_socket, "UNDO_PER_ADDRESS", (1e-6, 3.0))
     store = Store(db_path)
     try:
         with _client(store, bot_delay=0.0) as client:

@@ -64,14 +64,12 @@ def test_trex_recorder_sees_doublings_and_trex_places():
     import cardtable
     from cardtable.sim.metrics import metrics_for
 
+    from ..walk import played
+
     state = cardtable.load("trex").new_state(seed=3)
     metrics = metrics_for("trex")
     recorder = metrics.recorder(state)
-    rng = random.Random(3)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[rng.randrange(len(legal))]
-        state.apply(action)
+    for _, action in played(state, random.Random(3)):
         recorder.step(state, action)
     row = recorder.finish(state)
     assert len(row["trex_places"]) == 4  # one Trex deal per kingdom

@@ -75,8 +75,8 @@ def position(
     st.finisher = -1
     st.events = []
     st.history = []
-    st._shared = None
-    st._pile_view = [None, None]
+    st._changes = None
+    st._piles = [None, None]
     return st
 
 

@@ -7,25 +7,20 @@ import random
 from cardtable.cli import render_trex
 from cardtable.core.cards import Card
 
-from ..walk import walked
+from ..walk import walk, walked
 from .conftest import SUITS_DEAL, load, new, start
 
 
 def test_render_every_phase_plain_and_colour() -> None:
-    rng = random.Random(4)
     state = load().new_state(seed=4)
     seen = set()
-    for _ in range(400):
-        if state.is_terminal():
-            break
+    for _ in walk(state, random.Random(4), 400):
         seat = state.current_player()
         view = state.view(seat)
         seen.add(view.phase)
         plain = render_trex.render(view, color=False)
         assert "\x1b[" not in plain and "Your hand" in plain
         assert "\x1b[" in render_trex.render(view, color=True)
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
     assert {"redeal", "choose", "trick"} <= seen
     assert "help" in render_trex.ACTION_HELP
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import cardtable
 from cardtable.bots import make_bot
+from cardtable.core.registry import game_names
 from cardtable.games.trash.actions import TrashAction
 from cardtable.records import Record
 from cardtable.tui.app import TableApp
 from cardtable.tui.dialogs import CoverScreen, HelpScreen, ResultScreen
+from cardtable.tui.games import class_name, table_class
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
@@ -220,7 +224,7 @@ async def test_generic_table_plays_any_game(monkeypatch):
     from cardtable.tui import table_screen
     from cardtable.tui.games import generic
 
-    monkeypatch.setattr(table_screen, "table_class", lambda name: generic.Table)
+    monkeypatch.setattr(table_screen, "table_class", lambda name: generic.GenericTable)
     s = session(seed=7)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
@@ -285,7 +289,7 @@ async def test_a_real_time_game_on_the_generic_table():
     app = TableApp(s, pace=0, bot_delay=0.02)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, ready(app))
-        assert isinstance(app.table_screen.table, generic.Table)
+        assert isinstance(app.table_screen.table, generic.GenericTable)
         await settle(pilot, lambda: s.match.state.counts[1] >= 1)  # the bot taps by itself
         for _ in range(GOAL * 3):
             if s.is_over:
@@ -491,3 +495,13 @@ async def test_a_key_that_is_no_move_gets_a_short_note_and_enter_still_draws():
         await pilot.press("enter")  # the stock draw stays a key press (host/forced.py)
         await settle(pilot, lambda: len(s.match.state.history) > 0)
         assert str(s.match.state.history[0]) == "stock"
+
+
+@pytest.mark.parametrize("game", [*game_names(), "generic"])
+def test_each_game_table_has_its_own_class_name_and_its_css_selects_it(game):
+    """Each game's table is ``<Game>Table``, not one of several classes called ``Table``, and its
+    Textual CSS selects it by that name (a bare ``Table`` selector would style nothing)."""
+    cls = table_class(game)
+    assert cls.__name__ == class_name(game)
+    assert re.search(r"(?<![\w.-])Table\b", cls.DEFAULT_CSS) is None
+    assert re.search(rf"^\s*{cls.__name__} {{", cls.DEFAULT_CSS, re.MULTILINE)

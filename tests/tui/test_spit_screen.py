@@ -24,7 +24,7 @@ from cardtable.host.clock import VirtualClock
 from cardtable.records import Record
 from cardtable.tui.app import TableApp
 from cardtable.tui.dialogs import HelpScreen, ResultScreen
-from cardtable.tui.games.spit import Table
+from cardtable.tui.games.spit import SpitTable
 from cardtable.tui.realtime_screen import RealtimeScreen
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
@@ -56,7 +56,7 @@ def drawn(app: TableApp) -> SpitView:
 
 def table_text(app: TableApp) -> str:
     """Everything the Spit table shows, as text (the event log aside)."""
-    table = rt(app).query_one(Table)
+    table = rt(app).query_one(SpitTable)
     return "\n".join(str(w.render()) for w in table.query("Static"))
 
 

@@ -15,7 +15,7 @@ from cardtable.games.trex.actions import CONTRACT, DONE, DOUBLE, KEEP, PLAY
 from cardtable.games.trex.view import TrexView
 from cardtable.tui.app import TableApp
 from cardtable.tui.dialogs import SummaryScreen
-from cardtable.tui.games.trex import ScoreSheet, Table, sort_hand
+from cardtable.tui.games.trex import ScoreSheet, TrexTable, sort_hand
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
@@ -67,9 +67,9 @@ def public_cards(view: TrexView) -> set[str]:
     return seen
 
 
-def table(app: TableApp) -> Table:
+def table(app: TableApp) -> TrexTable:
     t = screen(app).table
-    assert isinstance(t, Table)
+    assert isinstance(t, TrexTable)
     return t
 
 

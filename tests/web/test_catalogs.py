@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.i18n import LANGUAGES
-from cardtable.server.app import games_info
+from cardtable.server.routes_lobby import games_info
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
 

@@ -12,6 +12,7 @@ import pytest
 
 from tests.server.netserver import Server
 
+from ..walk import walked
 from .fakesocket import FakeTable, new_state, sync_api
 
 # how many moves the page has started, and the last drawing's moves ("hand:QH>trick:0 | …")
@@ -128,15 +129,9 @@ def test_spit_a_card_lands_on_the_pile_it_was_played_to(server: Server, watched:
     table = table_for(server, watched, "spit", motion)
     page = table.page
     state = new_state("spit", 0)
-    rng = random.Random(0)
-    for _ in range(2000):  # to a position where seat 0 may play onto a spit pile (seeded, bounded)
-        plays = [a for a in state.legal_actions() if str(a).startswith("0 play ")]
-        if plays:
-            break
-        actions = state.legal_actions()
-        state.apply(actions[rng.randrange(len(actions))])
-    else:
-        raise AssertionError("no play for seat 0")
+    walked(state, random.Random(0), 2000, until=lambda s: any(str(a).startswith("0 play ") for a in s.legal_actions()))
+    plays = [a for a in state.legal_actions() if str(a).startswith("0 play ")]
+    assert plays, "no play for seat 0"
     shown(table, state)
     _, _, pile, card, spit = str(plays[0]).split()
     state.play(plays[0])

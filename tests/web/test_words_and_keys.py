@@ -11,6 +11,7 @@ from typing import Any
 
 from tests.server.netserver import Server
 
+from ..walk import walked
 from .fakesocket import FakeTable, new_state, sync_api
 
 
@@ -111,12 +112,7 @@ def test_the_end_screen_says_you_and_a_spit_game_is_a_game(server: Server, watch
     table = FakeTable(server, watched, "spit")
     page = table.page
     state = new_state("spit", 0)
-    rng = random.Random(0)
-    for _ in range(20_000):  # a seeded random game to its end (bounded)
-        if state.is_terminal():
-            break
-        actions = state.legal_actions()
-        state.apply(actions[rng.randrange(len(actions))])
+    walked(state, random.Random(0), 20_000)  # a seeded random game to its end
     assert state.is_terminal()
     table.show(state)
     result = page.get_by_test_id("result")

@@ -34,6 +34,13 @@ class Action:
     def index(self) -> int:
         raise NotImplementedError
 
+    @property
+    def seat(self) -> int | None:
+        """The seat the action names itself, or ``None``. The actions of a real-time game carry
+        their seat (``"0 play 3 S1"``: any seat may act at any time); a turn-based game's actions
+        name none (the seat to move plays them), and a timer's is ``None``."""
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:

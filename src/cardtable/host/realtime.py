@@ -140,7 +140,7 @@ class RealtimeHost:
         ``order`` fixes the order among actions with identical timestamps (tests)."""
         if isinstance(action, str):
             action = self.state.game.parse_action(action)
-        seat = getattr(action, "seat", None)
+        seat = action.seat
         when = self.clock.now() if at is None else at
         self._push(when, _ACTION, seat, action, 0, order)
 

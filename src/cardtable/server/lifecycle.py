@@ -181,8 +181,8 @@ def act(s: TableState, seat: int, client_seq: int | None, text: str, seen: int |
         action = s.game.parse_action(text)
     except CardtableError as exc:
         return error_frame("bad_action", str(exc), client_seq)
-    named = getattr(action, "seat", None)
-    if isinstance(named, int) and named != seat:  # Spit actions name a seat: it must be the token's (P7)
+    named = action.seat
+    if named is not None and named != seat:  # Spit actions name a seat: it must be the token's (P7)
         return error_frame("illegal", "that action belongs to another seat", client_seq)
     if s.rt is not None:
         return driver.act(s, seat, client_seq, action, seen)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import Enum
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from ...core.cards import Card, cards_text
 from ...core.chance import DealSource, deal_shuffle, derive, fresh_seed
@@ -146,6 +146,37 @@ class Phase(Enum):
     OVER = "over"
 
 
+class _ChangeCache:
+    """What is computed at most once per change (``apply`` drops it): the view fields every
+    reader shares, each seat's legal actions, and each reader's view."""
+
+    __slots__ = ("fields", "legal0", "legal1", "spectator", "view0", "view1")
+
+    def __init__(self) -> None:
+        self.fields: dict[str, object] | None = None
+        self.legal0: tuple[SpitAction, ...] | None = None
+        self.legal1: tuple[SpitAction, ...] | None = None
+        self.view0: SpitView | None = None
+        self.view1: SpitView | None = None
+        self.spectator: SpitView | None = None
+
+
+class _PileCache:
+    """One seat's, kept while its stock piles do not change: ``shown``, the piles as views show
+    them (:meth:`SpitState._piles_shown`), and ``own``, the part of its legal actions that depends
+    on them alone (:meth:`SpitState._own_part`). Kept across changes: ``shown_piles`` and
+    ``down``, each pile's view entries, and ``changed``, the piles changed since they were shown."""
+
+    __slots__ = ("changed", "down", "own", "shown", "shown_piles")
+
+    def __init__(self) -> None:
+        self.shown: _Shown | None = None
+        self.own: _OwnPart | None = None
+        self.shown_piles: list[tuple[Card, ...]] | None = None
+        self.down: list[int] | None = None
+        self.changed: list[int] = []
+
+
 class SpitState(State):
     """A Spit game in progress. Create one with ``SpitGame.new_state``."""
 
@@ -188,11 +219,8 @@ class SpitState(State):
         self.outcome_: Outcome | None = None
         self.events: list[tuple[str, int, int, int, int]] = []
         self.event_seq = 0
-        self._shared: list[object] | None = None  # what is computed once per change (see _cache)
-        # per seat, while its stock piles do not change: [the piles as views show them (face-up cards,
-        # face-down counts, size), the part of its legal actions that depends on them alone (_own_part)];
-        # then, across changes, the piles' view entries as lists and the piles changed since (_piles_shown)
-        self._pile_view: list[list[Any] | None] = [None, None]
+        self._changes: _ChangeCache | None = None  # what is computed once per change
+        self._piles: list[_PileCache | None] = [None, None]  # per seat, what depends on its stock piles
         if deck is not None:
             cards = game._check_deck(deck, range(52))
         else:
@@ -229,7 +257,7 @@ class SpitState(State):
         m = len(cards)
         self.stock[p] = piles
         self.up[p] = [1 if pile else 0 for pile in piles]
-        self._pile_view[p] = None
+        self._piles[p] = None
         self.spitcards[p] = rest
         self._event("deal", p, slot=len(rest), value=m)
 
@@ -259,23 +287,20 @@ class SpitState(State):
             return list(self._legal_tuple(seat))
         return []
 
-    def _cache(self) -> list[object]:
-        """What is computed at most once per change: ``[shared view fields, legal actions of
-        seat 0, of seat 1, view of seat 0, of seat 1, of a spectator]``. ``apply`` drops it."""
-        c = self._shared
-        if c is None:
-            c = self._shared = [None, None, None, None, None, None]
-        return c
-
     def _legal_tuple(self, seat: int) -> tuple[SpitAction, ...]:
         """``seat``'s legal actions, sorted by index, computed once per change."""
-        c = self._shared
+        c = self._changes
         if c is None:
-            c = self._shared = [None, None, None, None, None, None]
-        legal = c[1 + seat]
-        if legal is None:
-            legal = c[1 + seat] = self._seat_legal(seat)
-        return legal  # type: ignore[return-value]
+            c = self._changes = _ChangeCache()
+        if seat == 0:
+            legal = c.legal0
+            if legal is None:
+                legal = c.legal0 = self._seat_legal(0)
+        else:
+            legal = c.legal1
+            if legal is None:
+                legal = c.legal1 = self._seat_legal(1)
+        return legal
 
     def _seat_legal(self, p: int) -> tuple[SpitAction, ...]:
         """Seat ``p``'s legal actions. Each kind is generated in index order and the kinds'
@@ -318,17 +343,16 @@ class SpitState(State):
         while they do not change: each face-up top as ``(ADJ row, its plays onto S0 and S1)``,
         its fills, stacks and flips in index order, and whether one of them is productive
         (SP-15: a flip, a fill, a stack that uncovers a face-down card)."""
-        c = self._pile_view[p]
+        c = self._piles[p]
         if c is None:
-            c = self._pile_view[p] = [None, None, None, None, []]
-        part = c[1]
+            c = self._piles[p] = _PileCache()
+        part = c.own
         if part is None:
             stock = self.stock[p]
             up = self.up[p]
             if not self.stacking and all(stock) and 0 not in up:  # no space, no face-down top: plays only
-                part = c[1] = (tuple([at[pile[-1]] for pile, at in zip(stock, _PLAY_AT[p], strict=False)]), (), False)
-                own: _OwnPart = part
-                return own
+                part = c.own = (tuple([at[pile[-1]] for pile, at in zip(stock, _PLAY_AT[p], strict=False)]), (), False)
+                return part
             tops: list[tuple[tuple[bool, ...], SpitAction, SpitAction]] = []
             fills: list[SpitAction] = []
             stacks: list[SpitAction] = []
@@ -358,9 +382,8 @@ class SpitState(State):
                             stacks.append(ALL_ACTIONS[sb + e])
                             if u == 1 and len(pile) >= 2:
                                 uncovers = True
-            part = c[1] = (tuple(tops), (*fills, *stacks, *flips), bool(flips or fills or uncovers))
-        result: _OwnPart = part
-        return result
+            part = c.own = (tuple(tops), (*fills, *stacks, *flips), bool(flips or fills or uncovers))
+        return part
 
     def _may_choose(self, p: int) -> bool:
         """SP-16: a lone spitter in a two-pile round may pick its pile once, before its first lone spit."""
@@ -495,16 +518,16 @@ class SpitState(State):
         events = self.events
         self.event_seq += len(events)
         self.events = events = []
-        self._shared = None
+        self._changes = None
         self.history.append(a)
         k = a.kind
         p = a.seat if a.seat is not None else -1
         if k == PLAY:  # the hot path
             j = a.pile - 1
-            pc = self._pile_view[p]
+            pc = self._piles[p]
             if pc is not None:  # the seat's piles change: drop what depends on them, note which pile
-                pc[0] = pc[1] = None
-                pc[4].append(j)
+                pc.shown = pc.own = None
+                pc.changed.append(j)
             stock = self.stock[p]
             pile = stock[j]
             c = pile.pop()
@@ -522,12 +545,12 @@ class SpitState(State):
             return
         action = a
         if k in _PILE_KINDS:  # the seat's piles change: drop what depends on them, note which piles
-            pc = self._pile_view[p]
+            pc = self._piles[p]
             if pc is not None:
-                pc[0] = pc[1] = None
-                pc[4].append(action.pile - 1)
+                pc.shown = pc.own = None
+                pc.changed.append(action.pile - 1)
                 if k in (FILL, STACK):
-                    pc[4].append(action.target - 1)
+                    pc.changed.append(action.target - 1)
         if k in (FILL, STACK):
             j, t = action.pile - 1, action.target - 1
             c = self.stock[p][j].pop()
@@ -736,43 +759,41 @@ class SpitState(State):
         # Hot path (bots in real time read a view after every change): a view is immutable,
         # so each seat's view is built at most once per change; the fields every seat shares
         # are built once per change and the frozen view is filled directly.
-        c = self._shared
+        c = self._changes
         if c is None:
-            c = self._shared = [None, None, None, None, None, None]
-        slot = 5 if seat is None else 3 + seat
-        v = c[slot]
+            c = self._changes = _ChangeCache()
+        v = c.spectator if seat is None else c.view0 if seat == 0 else c.view1
         if v is None:
-            shared = c[0]
-            if shared is None:
-                shared = c[0] = self._shared_view_fields()
-            d = dict(shared)  # type: ignore[call-overload]
+            fields = c.fields
+            if fields is None:
+                fields = c.fields = self._shared_view_fields()
+            d = dict(fields)
             d["seat"] = seat
-            if seat is None:
-                d["legal_actions"] = ()
-            else:  # _legal_tuple, inlined
-                legal = c[1 + seat]
-                if legal is None:
-                    legal = c[1 + seat] = self._seat_legal(seat)
-                d["legal_actions"] = legal
+            d["legal_actions"] = () if seat is None else self._legal_tuple(seat)
             v = object.__new__(SpitView)
             object.__setattr__(v, "__dict__", d)
-            c[slot] = v
-        return v  # type: ignore[return-value]
+            if seat is None:
+                c.spectator = v
+            elif seat == 0:
+                c.view0 = v
+            else:
+                c.view1 = v
+        return v
 
     def _shared_view_fields(self) -> dict[str, object]:
-        piles = self._pile_view
+        piles = self._piles
         seat0 = piles[0]
         if seat0 is None:
-            seat0 = piles[0] = [None, None, None, None, []]
+            seat0 = piles[0] = _PileCache()
         seat1 = piles[1]
         if seat1 is None:
-            seat1 = piles[1] = [None, None, None, None, []]
-        if seat0[0] is None:
-            seat0[0] = self._piles_shown(0, seat0)
-        if seat1[0] is None:
-            seat1[0] = self._piles_shown(1, seat1)
-        part0: _Shown = seat0[0]
-        part1: _Shown = seat1[0]
+            seat1 = piles[1] = _PileCache()
+        part0 = seat0.shown
+        if part0 is None:
+            part0 = seat0.shown = self._piles_shown(0, seat0)
+        part1 = seat1.shown
+        if part1 is None:
+            part1 = seat1.shown = self._piles_shown(1, seat1)
         shown0, down0, held0 = part0
         shown1, down1, held1 = part1
         card = _CARD
@@ -802,27 +823,27 @@ class SpitState(State):
             "scoring": self.scoring,
         }
 
-    def _piles_shown(self, p: int, c: list[Any]) -> _Shown:
+    def _piles_shown(self, p: int, c: _PileCache) -> _Shown:
         """Seat ``p``'s stock piles as views show them: face-up cards, face-down counts, cards;
-        only the piles changed since the last time (``c[4]``) are looked at again."""
+        only the piles changed since the last time (``c.changed``) are looked at again."""
         card = _CARD
         one = _SHOWN1
         stock = self.stock[p]
         up = self.up[p]
-        shown: list[tuple[Card, ...]] | None = c[2]
-        down: list[int] | None = c[3]  # None until first built, like shown
+        shown = c.shown_piles
+        down = c.down  # None until first built, like shown
         if shown is None or down is None:
-            shown = c[2] = [
+            shown = c.shown_piles = [
                 one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
                 for pile, u in zip(stock, up, strict=False)
             ]
-            down = c[3] = [len(pile) - u for pile, u in zip(stock, up, strict=False)]
+            down = c.down = [len(pile) - u for pile, u in zip(stock, up, strict=False)]
         else:
-            for j in c[4]:
+            for j in c.changed:
                 pile, u = stock[j], up[j]
                 shown[j] = one[pile[-1]] if u == 1 else () if u == 0 else tuple([card[x] for x in pile[len(pile) - u:]])
                 down[j] = len(pile) - u
-        c[4] = []
+        c.changed = []
         return (tuple(shown), tuple(down), sum(map(len, stock)))
 
     def clone(self) -> SpitState:
@@ -853,8 +874,8 @@ class SpitState(State):
         other.outcome_ = self.outcome_
         other.events = list(self.events)
         other.event_seq = self.event_seq
-        other._shared = None
-        other._pile_view = [None, None]
+        other._changes = None
+        other._piles = [None, None]
         return other
 
     def all_cards(self) -> list[int]:

@@ -1,6 +1,6 @@
 """What a game brings to the app: a :class:`GameTable` widget.
 
-A game's screen module ``cardtable.tui.games.<game>`` defines ``Table``, a
+A game's screen module ``cardtable.tui.games.<game>`` defines ``<Game>Table``, a
 subclass of :class:`GameTable`. The app shell owns everything else (seats, the
 cover screen, help, hints, save, languages, the event log) and talks to the
 table through these methods only:

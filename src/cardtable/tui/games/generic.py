@@ -24,14 +24,14 @@ from .base import GameTable
 _SKIP = {"legal_actions", "events", "game", "num_players", "seat", "outcome"}
 
 
-class Table(GameTable):
+class GenericTable(GameTable):
     DEFAULT_CSS = """
-    Table { height: 1fr; width: 1fr; }
-    Table #generic-scroll { height: 1fr; }
-    Table #generic-view { height: auto; padding: 0 1; }
-    Table #generic-actions { height: auto; max-height: 10; layout: grid; grid-size: 3; grid-gutter: 0 1;
+    GenericTable { height: 1fr; width: 1fr; }
+    GenericTable #generic-scroll { height: 1fr; }
+    GenericTable #generic-view { height: auto; padding: 0 1; }
+    GenericTable #generic-actions { height: auto; max-height: 10; layout: grid; grid-size: 3; grid-gutter: 0 1;
                              padding: 0 1; }
-    Table #generic-actions Button { width: 1fr; }
+    GenericTable #generic-actions Button { width: 1fr; }
     """
 
     def compose(self) -> ComposeResult:

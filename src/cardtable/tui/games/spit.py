@@ -5,7 +5,7 @@ card, face-down and spit-card counts only (docs/rules/spit.md, SP-4).
 The table turns keys and clicks into actions of the seat on screen, from the view
 on screen; the app's real-time screen (``RealtimeScreen``) sends them to the host
 at once, so a play computed from a view that has just changed loses the race and
-is rejected without penalty (:meth:`Table.note` shows "too late").
+is rejected without penalty (:meth:`SpitTable.note` shows "too late").
 
 Keys: 1–5 choose a stock pile (again: unselect; with a pile chosen, the number of an
 empty space moves the card there), ←/→ (or a/d) play the chosen card, or any card
@@ -85,26 +85,26 @@ class SpitCell(Static):
         self.post_message(self.Clicked(self.k))
 
 
-class Table(GameTable):
+class SpitTable(GameTable):
     """The Spit table, seen from one seat."""
 
     DEFAULT_CSS = """
-    Table { height: 1fr; width: 56; padding: 0 0 0 1; }
-    Table .seat-line { height: 1; }
-    Table .stocks { height: 4; }
-    Table .stock { width: 10; height: 4; border: round $panel-lighten-2; content-align: center middle;
+    SpitTable { height: 1fr; width: 56; padding: 0 0 0 1; }
+    SpitTable .seat-line { height: 1; }
+    SpitTable .stocks { height: 4; }
+    SpitTable .stock { width: 10; height: 4; border: round $panel-lighten-2; content-align: center middle;
                    border-title-align: center;
                    margin: 0 1 0 0; }
-    Table .stock.-selected { border: heavy $warning; background: $warning 25%; }
-    Table .stock.-flash { border: round $success; }
-    Table .stock.-hint { border: double $accent; }
-    Table #spit-middle { height: 4; align: center middle; }
-    Table .spitpile { width: 17; height: 4; border: round $accent; content-align: center middle;
+    SpitTable .stock.-selected { border: heavy $warning; background: $warning 25%; }
+    SpitTable .stock.-flash { border: round $success; }
+    SpitTable .stock.-hint { border: double $accent; }
+    SpitTable #spit-middle { height: 4; align: center middle; }
+    SpitTable .spitpile { width: 17; height: 4; border: round $accent; content-align: center middle;
                       border-title-align: center; }
-    Table .spitpile.-flash { border: heavy $success; }
-    Table .spitpile.-slap { border: heavy $error; background: $error 20%; }
-    Table #spit-phase { width: 21; height: 4; content-align: center middle; text-align: center; }
-    Table #spit-note { height: 2; text-align: center; }
+    SpitTable .spitpile.-flash { border: heavy $success; }
+    SpitTable .spitpile.-slap { border: heavy $error; background: $error 20%; }
+    SpitTable #spit-phase { width: 21; height: 4; content-align: center middle; text-align: center; }
+    SpitTable #spit-note { height: 2; text-align: center; }
     """
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:
@@ -377,4 +377,4 @@ def _lines(width: int, *lines: Text) -> Text:
     return out
 
 
-__all__ = ["SpitCell", "StockCell", "Table"]
+__all__ = ["SpitCell", "SpitTable", "StockCell"]

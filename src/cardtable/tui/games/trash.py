@@ -103,31 +103,31 @@ class SeatPanel(Vertical):
                     yield cell
 
 
-class Table(GameTable):
+class TrashTable(GameTable):
     """The Trash table."""
 
     MATCH = True
 
     DEFAULT_CSS = """
-    Table { height: 1fr; width: 50; }
-    Table #trash-others { height: auto; }
-    Table .seat { height: auto; border: round $panel-lighten-2; padding: 0 1; width: 1fr; }
-    Table .seat.-to-play { border: round $warning; }
-    Table .seat.-viewer { border: round $success; }
-    Table .seat-title { height: 1; }
-    Table .slots { height: 2; }
-    Table .slot { width: 7; height: 2; content-align: center middle; }
-    Table #trash-others { layout: grid; grid-size: 1; grid-rows: auto; grid-gutter: 0; }
-    Table.-wide .seat.-other .slot { width: 5; }
-    Table.-wide .seat.-other .seat-title { height: 2; }
-    Table .slot.-target { background: $warning 40%; }
-    Table .slot.-flash { background: $success 60%; }
-    Table .slot.-hint { background: $accent 70%; }
-    Table #trash-piles { height: 5; align: center middle; }
-    Table .pile { width: 14; height: 5; border: round $panel-lighten-1; content-align: center middle; }
-    Table .pile.-flash { border: round $success; }
-    Table .pile.-hint { border: double $accent; }
-    Table .pile.-target { border: round $warning; }
+    TrashTable { height: 1fr; width: 50; }
+    TrashTable #trash-others { height: auto; }
+    TrashTable .seat { height: auto; border: round $panel-lighten-2; padding: 0 1; width: 1fr; }
+    TrashTable .seat.-to-play { border: round $warning; }
+    TrashTable .seat.-viewer { border: round $success; }
+    TrashTable .seat-title { height: 1; }
+    TrashTable .slots { height: 2; }
+    TrashTable .slot { width: 7; height: 2; content-align: center middle; }
+    TrashTable #trash-others { layout: grid; grid-size: 1; grid-rows: auto; grid-gutter: 0; }
+    TrashTable.-wide .seat.-other .slot { width: 5; }
+    TrashTable.-wide .seat.-other .seat-title { height: 2; }
+    TrashTable .slot.-target { background: $warning 40%; }
+    TrashTable .slot.-flash { background: $success 60%; }
+    TrashTable .slot.-hint { background: $accent 70%; }
+    TrashTable #trash-piles { height: 5; align: center middle; }
+    TrashTable .pile { width: 14; height: 5; border: round $panel-lighten-1; content-align: center middle; }
+    TrashTable .pile.-flash { border: round $success; }
+    TrashTable .pile.-hint { border: double $accent; }
+    TrashTable .pile.-target { border: round $warning; }
     """
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:

@@ -152,27 +152,27 @@ class ScoreSheet(ModalScreen[None]):
             self.dismiss(None)
 
 
-class Table(GameTable):
+class TrexTable(GameTable):
     """The Trex table."""
 
     can_focus = True
 
     DEFAULT_CSS = """
-    Table { height: 1fr; width: 58; }
-    Table:focus { background-tint: $foreground 0%; }
-    Table #trex-scroll { height: 1fr; }
-    Table #trex-head { height: auto; padding: 0 1; }
-    Table #trex-centre { height: auto; padding: 0 1; }
-    Table #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; }
-    Table .menu-item { height: 1; width: 1fr; }
-    Table .menu-item.-cursor { background: $warning 50%; text-style: bold; }
-    Table .menu-item.-hint { background: $accent 70%; }
-    Table #trex-info { height: auto; padding: 0 1; }
-    Table #trex-hand { height: auto; border: round $success; padding: 0 0; }
-    Table #trex-hand.-to-play { border: round $warning; }
-    Table .hand-row { height: 1; }
-    Table .suit { width: 3; height: 1; }
-    Table .card { width: 4; height: 1; }
+    TrexTable { height: 1fr; width: 58; }
+    TrexTable:focus { background-tint: $foreground 0%; }
+    TrexTable #trex-scroll { height: 1fr; }
+    TrexTable #trex-head { height: auto; padding: 0 1; }
+    TrexTable #trex-centre { height: auto; padding: 0 1; }
+    TrexTable #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; }
+    TrexTable .menu-item { height: 1; width: 1fr; }
+    TrexTable .menu-item.-cursor { background: $warning 50%; text-style: bold; }
+    TrexTable .menu-item.-hint { background: $accent 70%; }
+    TrexTable #trex-info { height: auto; padding: 0 1; }
+    TrexTable #trex-hand { height: auto; border: round $success; padding: 0 0; }
+    TrexTable #trex-hand.-to-play { border: round $warning; }
+    TrexTable .hand-row { height: 1; }
+    TrexTable .suit { width: 3; height: 1; }
+    TrexTable .card { width: 4; height: 1; }
     """
 
     def __init__(self, session: Session, *, id: str | None = None) -> None:

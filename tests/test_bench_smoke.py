@@ -1,0 +1,138 @@
+"""Every benchmark of ``bench/`` runs in the suite, for a second or two each, with its smallest
+sizes: a benchmark that no test runs stops working unseen. The server's benchmarks are
+in ``tests/server/test_bench_smoke.py``; these are the others.
+
+Each runs as a subprocess exactly as a person would run it, and must exit with status 0 and print
+its report. The figures are not checked: they belong to ``bench/``, run on a quiet machine, side by
+side with their baselines. ``bench/builds.py`` is no benchmark but the helper that runs a worker on
+each build: the Trash, Trex and fast-path runs use it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = ROOT / "build" / "compiled" / "cardtable"
+
+
+def run(*args: str, timeout: float = 300) -> str:
+    """``python bench/<script> args`` from the repository's root; its output, once it exits with 0."""
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def installed(*modules: str) -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in modules)
+
+
+def test_trash_bench_runs_beside_its_peer():
+    """The naive simulator it is measured against is kept in ``bench/peers/``."""
+    out = run("bench/trash.py", "--seconds", "0.05", "--rounds", "1")
+    assert "naive simulator (peer)" in out and "cardtable pure, legal_actions + apply" in out
+    assert "best through legal_actions + apply:" in out
+
+
+def test_trex_bench_runs_beside_openspiel_hearts():
+    out = run("bench/trex.py", "--seconds", "0.05", "--rounds", "1")
+    assert "cardtable pure" in out and "OpenSpiel hearts" in out
+
+
+def test_trex_baselines_bench_prints_each_contract():
+    out = run("bench/trex_baselines.py", "--deals", "2")
+    assert all(f"{code}:" in out for code in ("KH", "QN", "DI", "TK", "TR"))
+
+
+@pytest.mark.parametrize(("args", "row"), [
+    (("bench/trex_contracts.py", "hard", "random", "--games", "1", "--workers", "1"), "KH  holder n="),
+    (("bench/trex_duel.py", "hard", "random", "--deals", "1", "--contracts", "KH", "--workers", "1"),
+     "KH  holder deals="),
+], ids=["contracts", "duel"])
+def test_trex_duel_benches_print_a_row_per_contract_and_role(args: tuple[str, ...], row: str):
+    out = run(*args)
+    assert "hard minus the mean of three random" in out and row in out
+
+
+def test_trex_table_bench_prints_the_arena_table_and_the_contracts():
+    out = run("bench/trex_table.py", "hard", "random", "--games", "1", "--workers", "1")
+    assert "| contract | as holder | not holder |" in out and "| TR |" in out
+
+
+def test_trex_think_bench_times_the_search_bot():
+    out = run("bench/trex_think.py", "--iterations", "20", "--deals", "1")
+    assert "expert --iterations 20 against three hard" in out and "median" in out
+
+
+def test_search_bench_runs_both_searches():
+    out = run("bench/search.py", "--iterations", "20", "--positions", "2")
+    assert "cardtable PIMC" in out
+    if installed("pyspiel"):
+        assert "OpenSpiel ISMCTS" in out and "layout positions only" in out
+
+
+def test_spit_bench_plays_bot_games():
+    out = run("bench/spit.py", "--games", "5")
+    assert "games/s" in out and "rounds per game" in out
+
+
+def test_spit_timing_bench_draws_each_level():
+    out = run("bench/spit_timing.py", "--draws", "50")
+    assert "| level | move p5 |" in out and "| expert |" in out
+
+
+def test_c4_spit_race_bench_races_two_clients_on_a_real_server():
+    out = run("bench/spit_races.py", "--trials", "4", "--seconds", "60")
+    assert "verdict:" in out and "races" in out
+
+
+def test_simulate_bench_measures_one_and_two_workers():
+    out = run("bench/simulate.py", "--games", "10", "--repeat", "1", "--game", "trash")
+    assert "sim -j2" in out and "trash" in out
+
+
+def test_ld7_views_bench_measures_every_game():
+    out = run("bench/views.py", "--games", "1", "--max-steps", "50")
+    assert "verdict:" in out and all(name in out for name in ("trash", "trex", "spit"))
+
+
+def test_s7_restart_bench_replays_and_restarts_a_server():
+    out = run("bench/restart.py", "--games", "6", "--actions", "5")
+    assert "S7: 6 games back in" in out
+
+
+def test_envs_bench_measures_our_envs():
+    out = run("bench/envs.py", "--steps", "200", "--ours-only")
+    assert "cardtable spit_v0" in out and "vector Trex-v0" in out
+
+
+@pytest.mark.skipif(not installed("rlcard", "pygame"),
+                    reason="the envs bench's peers are the bench extra: pip install 'cardtable[bench]'")
+def test_envs_bench_measures_our_envs_beside_pettingzoo():
+    out = run("bench/envs.py", "--steps", "200")
+    assert "vs texas_holdem_v4" in out
+
+
+@pytest.mark.skipif(not COMPILED.is_dir(), reason="no compiled build to compare with (make compiled)")
+def test_fastpaths_bench_compares_the_two_builds():
+    out = run("bench/fastpaths.py", "--games", "4", "--decisions", "2", "--rounds", "1")
+    assert "pure" in out and "compiled" in out and "speed-up" in out
+
+
+def test_arena_tables_bench_summarises_and_merges_saved_runs(tmp_path: Path):
+    runs = []
+    for seed in (0, 1):
+        out = run("-m", "cardtable.cli.main", "arena", "trash", "--bots", "random,sensible", "--games", "2",
+                  "--seed", str(seed), "--workers", "1", "--format", "json", "-q")
+        path = tmp_path / f"run{seed}.json"
+        path.write_text(out, encoding="utf-8")
+        runs.append(str(path))
+    one = run("bench/arena_tables.py", runs[0])
+    assert "sensible" in one and "|" in one
+    merged = run("bench/arena_tables.py", "--merge", *runs)
+    assert "seeds 0, 1," in merged

@@ -349,12 +349,13 @@ def create_app(
             if not await limits.take("create", ip, create_rate, create_burst):
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await body(request)
-            only(data, "game", "preset", "options", "host", "undo")
+            only(data, "game", "preset", "options", "host", "undo", "rated", "clock")
             given = data.get("host")
             elsewhere = (await limits.elsewhere(f"open:{ip}"),
                          await limits.elsewhere(f"host:{token_hash(given)}") if isinstance(given, str) else 0)
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
-                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere)
+                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere,
+                                     rated=data.get("rated", False), clock=data.get("clock", "default"))
             if cluster is not None:
                 await cluster.acquire(table.id)
                 await limits.counted(f"open:{ip}", 1)  # the other nodes count it at once
@@ -519,17 +520,9 @@ def seat_owner(players: Players, request: Request, table_id: str, cmd: Command, 
 
 
 def record_result(players: Players, table: Table) -> None:
-    """A finished game's result (and, at a rated table, the ratings) in the players' records. A
-    person who left and whose seat a stand-in finished has abandoned it."""
-    match = table.match
-    outcome = None if match is None else match.state.outcome()
-    if match is None or outcome is None:
-        return
-    seats = table.row.seats
-    held = players.seat_players(table.id, seats)
-    abandoned = [s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)]
-    players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=False,
-                          view=match.state.view(None))
+    """A finished game's result (and, at a rated table, the ratings) in the players' records
+    (:meth:`Players.record_table`)."""
+    players.record_table(table)
 
 
 async def _asked(table: Table | RemoteTable, cmd: Command, conn: Connection) -> bool:

@@ -24,6 +24,7 @@ from .store import AccountStore, SeatLink
 
 if TYPE_CHECKING:
     from ..ports import ActionLog
+    from ..tables import Table
 
 MEETING_GAMES = 3
 """Two accounts are flagged once they have met at :data:`MEETING_GAMES` or more rated tables,
@@ -163,6 +164,24 @@ class Players:
         """See :meth:`cardtable.server.players.ratings.Ratings.record_result` (idempotent per table)."""
         return self.ratings.record_result(table_id, game, seat_accounts, outcome, abandoned_seats, rated=rated,
                                           view=view, finished=self.clock())
+
+    def record_table(self, table: Table) -> Rated | None:
+        """A finished table's result, rated if the table is: who held each seat
+        (:meth:`seat_players`), and the seats abandoned, ranked last: a person who left the game
+        in progress or whose clock ran out too often (the table's :attr:`~..state.TableState.left`),
+        and an account's seat a stand-in finished. The stand-in bot of a person who left is not
+        rated in their place. ``None`` if the game is not over."""
+        match = table.match
+        outcome = None if match is None else match.state.outcome()
+        if match is None or outcome is None:
+            return None
+        seats = table.row.seats
+        left = table.s.left
+        held = [None if s.seat in left and not isinstance(who, int) else who
+                for s, who in zip(seats, self.seat_players(table.id, seats), strict=True)]
+        abandoned = sorted(left | {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)})
+        return self.record_result(table.id, table.row.game, held, outcome, abandoned, rated=table.row.rated,
+                                  view=match.state.view(None))
 
     # ------------------------------------------------------------- accounts
     async def delete(self, account: Account, password: Any) -> list[SeatLink]:

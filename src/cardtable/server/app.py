@@ -480,7 +480,7 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *(player_routes(players, allow_origins=allow_origins) if players is not None else []),
+            *(player_routes(players, allow_origins=allow_origins, hub=hub) if players is not None else []),
             Route("/", page),
             Route("/t/{table_id}", page),
             Route("/t/{table_id}/replay", page),

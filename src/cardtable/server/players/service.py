@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from argon2 import PasswordHasher
 
 from ...core.game import Outcome
+from ..commands import RenameSeat
 from ..lobby import LobbyError
 from ..ports import LogError
 from ..store import BadRow, SeatRow, token_hash
@@ -47,11 +48,12 @@ class Players:
     file will do), or any other ``store`` of the :class:`~cardtable.server.players.ports.PlayerData`
     port. ``log``: the server's action log, read to check the seat tokens a new account
     brings and to rename a deleted account's seats. ``hasher``: argon2id parameters (the
-    library's defaults unless given; the tests pass cheap ones)."""
+    library's defaults unless given; the tests pass cheap ones). ``quick_wait``: seconds quick play
+    waits for people before bots fill the empty seats (:mod:`.quickplay`)."""
 
     def __init__(self, path: Path | str | None, *, log: ActionLog | None = None, hasher: PasswordHasher | None = None,
                  limits: Limits | None = None, clock: Callable[[], float] = time.time,
-                 store: PlayerData | None = None) -> None:
+                 store: PlayerData | None = None, quick_wait: float = 20.0) -> None:
         if store is None:
             if path is None:
                 raise ValueError("Players needs a database path or a store")
@@ -63,6 +65,7 @@ class Players:
         self.sessions = Sessions(self.store, clock)
         self.ratings = Ratings(self.store, self.accounts)
         self.limits = limits or Limits()
+        self.quick_wait = quick_wait
         self._address_key = hashlib.sha256(b"address:" + self.store.secret()).digest()
 
     def close(self) -> None:
@@ -184,19 +187,31 @@ class Players:
                                   view=match.state.view(None))
 
     # ------------------------------------------------------------- accounts
-    async def delete(self, account: Account, password: Any) -> list[SeatLink]:
+    async def delete(self, account: Account, password: Any,
+                     live: Callable[[str], Table | None] | None = None) -> list[SeatLink]:
         """Delete ``account`` (its password asked again). Its games stay: each seat's link and, in
-        the action log, the seat's shown name become one anonymous label."""
+        the action log, the seat's shown name become one anonymous label. ``live``: the table in
+        this process's memory of an id, if any: its seat is renamed by a command to its actor (so
+        its pages see the new name at once, and nothing writes the table beside its actor);
+        the others' rows are renamed in the log."""
         links = await self.accounts.delete(account, password)
-        if self.log is not None:
-            for link in links:
+        for link in links:
+            table = None if live is None else live(link.table_id)
+            if table is not None:
                 try:
-                    row = self.log.table(link.table_id)
-                    if row is not None and link.seat < len(row.seats) and row.seats[link.seat].kind == "human":
-                        s = row.seats[link.seat]
-                        self.log.set_seat(link.table_id, SeatRow(s.seat, s.kind, link.label or "", s.token_hash))
-                except (LogError, BadRow):  # the link is anonymous already; the shown name stays as it was
+                    await table.ask(RenameSeat(link.seat, link.label or ""))
                     continue
+                except Exception:  # the table could not store it now: the log's row is renamed below
+                    pass
+            if self.log is None:
+                continue
+            try:
+                row = self.log.table(link.table_id)
+                if row is not None and link.seat < len(row.seats) and row.seats[link.seat].kind == "human":
+                    s = row.seats[link.seat]
+                    self.log.set_seat(link.table_id, SeatRow(s.seat, s.kind, link.label or "", s.token_hash))
+            except (LogError, BadRow):  # the link is anonymous already; the shown name stays as it was
+                continue
         return links
 
     def flags(self, account_id: int) -> list[dict[str, Any]]:

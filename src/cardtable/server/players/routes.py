@@ -225,7 +225,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
 
     quick_routes: list[Route] = []
     if hub is not None:
-        quick = QuickPlay(hub, players, wait=players.quick_wait)
+        quick = players.quick = QuickPlay(hub, players, wait=players.quick_wait)
 
         def joiner(request: Request) -> Account | None:
             """The account joining (its CSRF token checked), or ``None``: no session."""

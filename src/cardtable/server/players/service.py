@@ -26,6 +26,7 @@ from .store import AccountStore, SeatLink
 if TYPE_CHECKING:
     from ..ports import ActionLog
     from ..tables import Table
+    from .quickplay import QuickPlay
 
 MEETING_GAMES = 3
 """Two accounts are flagged once they have met at :data:`MEETING_GAMES` or more rated tables,
@@ -66,6 +67,7 @@ class Players:
         self.ratings = Ratings(self.store, self.accounts)
         self.limits = limits or Limits()
         self.quick_wait = quick_wait
+        self.quick: QuickPlay | None = None  # the quick play queues, once the routes are mounted on a hub
         self._address_key = hashlib.sha256(b"address:" + self.store.secret()).digest()
 
     def close(self) -> None:

@@ -44,7 +44,7 @@ export async function lobby(app) {
 function quickPlay(games) {
   return h("section", { class: "card-panel quick-play", "data-testid": "quick-play" },
     h("h2", {}, t("web.quick.heading")), h("p", { class: "option-doc" }, t("web.quick.doc")),
-    h("p", {}, games.map((g) => [h("a", { href: `/quick/${g.name}`, class: "button primary", "data-testid": `play-now-${g.name}` },
+    h("p", {}, games.flatMap((g) => [h("a", { href: `/quick/${g.name}`, class: "button primary", "data-testid": `play-now-${g.name}` },
       t("web.quick.play", { game: g.title })), " "])));
 }
 

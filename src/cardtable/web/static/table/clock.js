@@ -35,7 +35,8 @@ export class ClockNote {
     }
     const outs = (frame.timeouts || []).map((n, seat) => (n ? h("li", {}, t("web.clock.timeouts",
       { name: names[seat] ?? "", n: digits(n), max: digits(frame.clock.timeouts) })) : null)).filter(Boolean);
-    this.el.replaceChildren(kind, rules, turn, outs.length ? h("ul", { "data-testid": "clock-timeouts" }, outs) : null);
+    const parts = [kind, rules, turn, outs.length ? h("ul", { "data-testid": "clock-timeouts" }, outs) : null];
+    this.el.replaceChildren(...parts.filter(Boolean));
   }
 
   stop() { clearInterval(this.ticker); }

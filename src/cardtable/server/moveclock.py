@@ -115,18 +115,16 @@ def time_up(s: TableState, cmd: MoveTimeUp) -> None:
         return
     mc.banks[seat] = 0.0
     mc.timeouts[seat] = mc.timeouts.get(seat, 0) + 1
-    found = s.bots.standins.get(seat)
-    if found is None:
-        found = (adapt(make_bot(s.row.game, stand_in(s.row.game))), derive(s.row.bot_seed, "clock", seat))
-        s.bots.standins[seat] = found
+    found = s.bots.standins.get(seat)  # an away person's stand-in (it keeps its memory)
+    if found is None:  # else one for this move: the person is here and moves again next time
+        found = (adapt(make_bot(s.row.game, stand_in(s.row.game))),
+                 derive(s.row.bot_seed, "clock", seat, mc.timeouts[seat]))
     bot, rng = found
     mc.turn = None  # the next move is timed afresh, even the same seat's
     if not release(s, seat, bot.act(m.state.view(seat), rng)):
         return
     if mc.timeouts[seat] >= int(cfg["timeouts"]) and s.row.seats[seat].kind == "human":
         abandon(s, seat, "your time ran out too often: a bot plays this seat now")
-    elif seat not in s.presence.away:
-        s.bots.standins.pop(seat, None)  # the person is here: they move again
 
 
 def frame(s: TableState) -> dict[str, Any]:

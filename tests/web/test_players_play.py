@@ -193,7 +193,6 @@ def test_p_done_a_rated_trex_game_of_three_people_and_a_bot_moves_four_ratings_a
         t.start()
     assert httpx.post(served.http + f"/api/tables/{table_id}/start", json={"host": host}, timeout=60).status_code == 200
     sync_api.expect(page.get_by_test_id("clock-turn")).to_be_visible(timeout=DEADLINE * 1000)
-    page.screenshot(path=str(SHOTS / "players-rated-clock.png"))
     page.evaluate(AUTOPLAY)
     result = served.until("the game's result", lambda: served.players.store.result(table_id), DEADLINE * 2)
     page.evaluate("() => clearInterval(window.__auto)")
@@ -228,6 +227,17 @@ def test_p_done_a_rated_trex_game_of_three_people_and_a_bot_moves_four_ratings_a
     board = page.get_by_test_id("board-row")
     sync_api.expect(board).to_have_count(4)
     page.screenshot(path=str(SHOTS / "players-rated-leaderboard.png"))
+    # Ana has no wait for people: "Play now" for Trex, then "Play bots now": a rated table with the
+    # default clock (15 s a move, a 30 s bank each deal), three bots, her move timed on the page
+    page.goto(served.http + "/")
+    page.get_by_test_id("play-now-trex").click()
+    page.get_by_test_id("quick-bots-now").click()
+    quick_table = served.app.state.hub.get(table_of(page))
+    assert quick_table.row.rated and quick_table.row.clock == {"move": 15.0, "bank": 30.0, "timeouts": 3}
+    assert [s.kind for s in quick_table.row.seats] == ["human", "bot", "bot", "bot"]
+    sync_api.expect(page.get_by_test_id("clock-rules")).to_contain_text("15 s a move, plus a bank of 30 s")
+    sync_api.expect(page.get_by_test_id("clock-turn")).to_contain_text("s (bank", timeout=DEADLINE * 1000)
+    page.screenshot(path=str(SHOTS / "players-rated-clock.png"))
     for c, _ in people.values():
         c.close()
     assert not w.errors, w.errors

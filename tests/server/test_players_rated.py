@@ -142,3 +142,40 @@ def test_p_rated_a_person_who_leaves_a_rated_game_ranks_last(tmp_path: Path):
         assert stand_in is None or players.store.rating(stand_in.id, "trash") is None  # the stand-in is not
     store.close()
     players.close()
+
+
+def test_p_rated_a_person_without_an_account_who_left_ranks_last_after_a_restart_too(tmp_path: Path):
+    """The log says who left: a seat a bot holds whose moves a person made (its client seqs), so
+    the result is right when the table was loaded again since (its memory of who left is gone);
+    the stand-in that finished the game is not rated in the person's place."""
+    from cardtable.server.commands import AddBot, StepBot
+
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    table, _ = Hub(store).create("trash", None, {"target_size": 3}, rated=True)
+    token = table.sit(0, "Ana")
+    table.now(AddBot(1, "random"))
+    table.start(7)
+    m = table.match
+    assert m is not None
+    for _ in range(100):
+        if m.to_move() == 0:
+            break
+        table.now(StepBot())
+    assert table.act(0, 1, str(m.state.legal_actions(0)[0]))["type"] == "ack"
+    table.leave(token)
+    table.s.left.clear()  # as after a restart: the table's memory of who left is gone
+    for _ in range(5000):
+        if m.is_over:
+            break
+        table.now(StepBot())
+    assert m.is_over
+    done = players.record_table(table)
+    assert done is not None and done.ranks[0] == 2
+    stored = players.store.result(table.id)
+    assert stored is not None and stored.abandoned == (0,) and stored.rated
+    stand_in = players.store.account_named("bot", table.row.seats[0].name.casefold())
+    assert stand_in is None or players.store.rating(stand_in.id, "trash") is None
+    assert players.store.rating(players.accounts.bot("random").id, "trash") is not None
+    store.close()
+    players.close()

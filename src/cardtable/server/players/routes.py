@@ -45,6 +45,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..lobby import LobbyError, clean_name
+from ..ports import LogError
 from ..protocol import MAX_FRAME
 from .accounts import Account
 from .quickplay import QuickPlay
@@ -137,7 +138,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
                 return await fn(request)
             except LobbyError as exc:
                 return _error(exc)
-            except AccountStoreError:
+            except (AccountStoreError, LogError):
                 return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
                                     status_code=503)
         return run

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import time
@@ -173,15 +174,21 @@ class Players:
     def record_table(self, table: Table) -> Rated | None:
         """A finished table's result, rated if the table is: who held each seat
         (:meth:`seat_players`), and the seats abandoned, ranked last: a person who left the game
-        in progress or whose clock ran out too often (the table's :attr:`~..state.TableState.left`),
-        and an account's seat a stand-in finished. The stand-in bot of a person who left is not
+        in progress or whose clock ran out too often (the table's :attr:`~..state.TableState.left`,
+        and any seat a bot holds now whose moves a person made: the log tells that after a restart
+        too), and an account's seat a stand-in finished. The stand-in bot of a person who left is not
         rated in their place. ``None`` if the game is not over."""
         match = table.match
         outcome = None if match is None else match.state.outcome()
         if match is None or outcome is None:
             return None
         seats = table.row.seats
-        left = table.s.left
+        left = set(table.s.left)
+        # a seat a bot holds now whose moves a person made: they left it (also after a restart);
+        # if the log cannot be read now, the table's own record of who left is what there is
+        with contextlib.suppress(LogError):
+            left |= {a.seat for a in table.s.log.actions(table.id)
+                     if a.client_seq is not None and 0 <= a.seat < len(seats) and seats[a.seat].kind == "bot"}
         held = [None if s.seat in left and not isinstance(who, int) else who
                 for s, who in zip(seats, self.seat_players(table.id, seats), strict=True)]
         abandoned = sorted(left | {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)})

@@ -179,3 +179,39 @@ def test_p_rated_a_person_without_an_account_who_left_ranks_last_after_a_restart
     assert players.store.rating(players.accounts.bot("random").id, "trash") is not None
     store.close()
     players.close()
+
+
+def test_p_clock_a_person_whose_clock_ran_out_three_times_ranks_last(tmp_path: Path, monkeypatch: Any):
+    """Repeated timeouts count as abandoning: the seat ranks last in the recorded result."""
+    from cardtable.server import moveclock
+    from cardtable.server.commands import AddBot, MoveTimeUp, StepBot
+
+    class Now:
+        t = 1000.0
+
+        def monotonic(self) -> float:
+            return self.t
+
+    now = Now()
+    monkeypatch.setattr(moveclock, "time", now)
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    table, _ = Hub(store).create("trash", None, {"target_size": 3}, rated=True)
+    table.sit(0, "Ana")
+    table.now(AddBot(1, "random"))
+    table.start(7)
+    m = table.match
+    assert m is not None
+    for _ in range(5000):
+        if m.is_over:
+            break
+        if table.row.seats[0].kind == "human" and m.to_move() == 0:
+            now.t += 100.0
+            table.now(MoveTimeUp(0, m.seq))
+        else:
+            table.now(StepBot())
+    assert m.is_over and table.row.seats[0].kind == "bot" and table.s.moves.timeouts == {0: 3}
+    done = players.record_table(table)
+    assert done is not None and done.ranks[0] == 2 and players.store.result(table.id).abandoned == (0,)  # type: ignore[union-attr]
+    store.close()
+    players.close()

@@ -241,3 +241,55 @@ def test_p_done_a_rated_trex_game_of_three_people_and_a_bot_moves_four_ratings_a
     for c, _ in people.values():
         c.close()
     assert not w.errors, w.errors
+
+
+def test_p_rated_the_lobby_makes_a_rated_table_with_its_clock_and_the_page_says_so(served: Served, watched: Any):
+    w = watched()
+    page = w.page
+    page.goto(served.http + "/")
+    page.evaluate("() => localStorage.setItem('ct.lang', 'en')")
+    page.goto(served.http + "/")
+    page.get_by_test_id("game").select_option("trex")
+    sync_api.expect(page.get_by_test_id("clock-fields")).to_be_hidden()
+    page.get_by_test_id("create-rated").check()
+    sync_api.expect(page.get_by_test_id("clock-fields")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("create-undo")).to_be_disabled()  # a rated table has no undo
+    page.get_by_test_id("clock-move").fill("20")
+    page.get_by_test_id("create").click()
+    table = served.app.state.hub.get(table_of(page))
+    assert table.row.rated and table.row.clock == {"move": 20.0, "bank": 30.0, "timeouts": 3}
+    note = page.get_by_test_id("clock")
+    sync_api.expect(note.get_by_test_id("rated")).to_have_text("Rated game")
+    sync_api.expect(note.get_by_test_id("clock-rules")).to_contain_text("20 s a move, plus a bank of 30 s")
+    page.goto(served.http + "/")
+    page.get_by_test_id("game").select_option("spit")  # a race: rated, but no clock to set
+    page.get_by_test_id("create-rated").check()
+    sync_api.expect(page.get_by_test_id("clock-fields")).to_be_hidden()
+    page.get_by_test_id("create").click()
+    spit = served.app.state.hub.get(table_of(page))
+    assert spit.row.rated and spit.row.clock is None
+    sync_api.expect(page.get_by_test_id("clock").get_by_test_id("rated")).to_have_text("Rated game")
+    assert not w.errors, w.errors
+
+
+@pytest.mark.parametrize(("lang", "title", "count"), [
+    ("es", "Partida rápida: Trex", "Esperando ahora: 1"),
+    ("pt", "Partida rápida: Trex", "Esperando agora: 1"),
+    ("ar", "لعب سريع: Trex", "ينتظرون الآن: ١"),
+])
+def test_p_quick_the_waiting_page_speaks_the_pages_language(served: Served, watched: Any, lang: str, title: str,
+                                                              count: str):
+    w = watched()
+    page = w.page
+    page.goto(served.http + "/")
+    page.evaluate("(l) => localStorage.setItem('ct.lang', l)", lang)
+    page.goto(served.http + "/")
+    page.get_by_test_id("play-now-trex").click()
+    sync_api.expect(page.locator("h1")).to_have_text(title)
+    sync_api.expect(page.get_by_test_id("quick-count")).to_have_text(count, timeout=DEADLINE * 1000)
+    assert page.evaluate("() => document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+    page.get_by_test_id("quick-cancel").click()
+    page.wait_for_url(served.http + "/", timeout=DEADLINE * 1000)
+    quick = served.players.quick
+    assert quick is not None and quick.waiting("trex", "standard") == []
+    assert not w.errors, w.errors

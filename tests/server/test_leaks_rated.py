@@ -1,4 +1,4 @@
-"""The leak oracle over rated tables with the clock (issue 25, "P-leaks", H1, H2, H9): a rated
+"""The leak oracle over rated tables with the clock ("P-leaks", H1, H2, H9; docs/play-online.md): a rated
 table reveals nothing more than a casual one.
 
 Each game is played twice from one seed, on a casual table and on a rated table with the per-move

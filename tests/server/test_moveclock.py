@@ -1,4 +1,4 @@
-"""The per-move clock of rated play (issue 25, "P-clock"), driven command by command with no event
+"""The per-move clock of rated play ("P-clock", docs/play-online.md), driven command by command with no event
 loop and no sockets, on a clock the test moves: each move's time and the bank, a stand-in's move
 when both run out, the bank once per deal, repeated timeouts as abandoning, the ``clock`` frame."""
 

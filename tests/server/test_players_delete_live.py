@@ -1,4 +1,4 @@
-"""Account deletion reaches the live tables through their actors (issue 25, "P-delete-live"): a
+"""Account deletion reaches the live tables through their actors ("P-delete-live"): a
 table in memory shows the anonymous label at once (its pages are sent the new seats) and stores it."""
 
 from __future__ import annotations

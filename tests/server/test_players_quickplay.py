@@ -1,4 +1,4 @@
-"""Quick play (issue 25, "P-quick"): "Play now" seats waiting people together by rating, with a
+"""Quick play ("P-quick", docs/play-online.md): "Play now" seats waiting people together by rating, with a
 window that widens while they wait, tells every waiting page how many wait, fills the empty
 seats with bots after the wait (or at once when asked), with or without an account, through the
 limits per address and per account."""

@@ -1,4 +1,4 @@
-"""Rated and casual tables (issue 25, "P-rated"): the choice made at creation is stored (SQLite and
+"""Rated and casual tables ("P-rated", docs/play-online.md): the choice made at creation is stored (SQLite and
 PostgreSQL, migration 0003) and shown; only a rated table's result moves ratings, a person who
 abandons a rated game ranks last, and bots have public ratings on the leaderboard."""
 

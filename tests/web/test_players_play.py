@@ -1,8 +1,9 @@
-"""Issue 25's done-when tests in Chromium ("P-done"): quick play for Spit (two browsers pressing
-"Play now" are seated together; a third waits, sees how many wait and the countdown, and is
-given a bot after the wait), and a rated Trex game of three people (one in Chromium, two over
-WebSockets) and a bot, played to the end: the four ratings change as openskill's Plackett–Luce
-model says, and the profiles show the game, its replay link and the new ratings.
+"""The players layer's done-when tests in Chromium ("P-done", docs/play-online.md): quick play
+for Spit (two browsers pressing "Play now" are seated together; a third waits, sees how many
+wait and the countdown, and is given a bot after the wait), and a rated Trex game of three
+people (one in Chromium, two over WebSockets) and a bot, played to the end: the four ratings
+change as openskill's Plackett–Luce model says, and the profiles show the game, its replay link
+and the new ratings.
 
 The server is the app with the players' layer (``create_app(players=...)``) under uvicorn in a
 thread of the test, on a free port with its own database."""

@@ -126,7 +126,7 @@ def create_app(
 
     app = Starlette(
         routes=[
-            *(player_routes(players, allow_origins=allow_origins) if players is not None else []),
+            *(player_routes(players, allow_origins=allow_origins, hub=hub) if players is not None else []),
             *lobby_routes(ctx),
             *table_routes(ctx),
             *socket_routes(ctx),
@@ -141,14 +141,6 @@ def create_app(
 
 
 def record_result(players: Players, table: Table) -> None:
-    """A finished game's result (and, at a rated table, the ratings) in the players' records. A
-    person who left and whose seat a stand-in finished has abandoned it."""
-    match = table.match
-    outcome = None if match is None else match.state.outcome()
-    if match is None or outcome is None:
-        return
-    seats = table.row.seats
-    held = players.seat_players(table.id, seats)
-    abandoned = [s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)]
-    players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=False,
-                          view=match.state.view(None))
+    """A finished game's result (and, at a rated table, the ratings) in the players' records
+    (:meth:`Players.record_table`)."""
+    players.record_table(table)

@@ -74,6 +74,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.add_argument("--bus", default=None, metavar="URL",
                        help="redis://host:port/N: join a cluster of server processes sharing --db (docs/deploy.md)")
+    serve.add_argument("--quick-wait", type=float, default=20.0, metavar="SECONDS",
+                       help="seconds quick play waits for people before bots fill the empty seats (default 20)")
     serve.add_argument("--node", default=None, help="this process's name in a cluster (default: a random one)")
     serve.set_defaults(run=cmd_serve)
 
@@ -172,7 +174,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if isinstance(store, Store) and cluster is None:  # accounts on the same file (PostgreSQL: not yet)
         from .players import Players
 
-        players = Players(store.path, log=store)
+        players = Players(store.path, log=store, quick_wait=args.quick_wait)
     try:
         app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,

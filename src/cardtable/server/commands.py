@@ -142,6 +142,22 @@ class TimeUp:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveTimeUp:
+    """A rated table's per-move clock may have run out for ``seat``'s move at ``version``."""
+
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class RenameSeat:
+    """A seat's shown name becomes ``name`` (a deleted account's seats: its anonymous label)."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class HoldOver:
     """An away person's hold may have run out."""
 
@@ -177,5 +193,5 @@ class CloseAll:
 
 
 Command = (Sit | Commit | Reveal | Leave | AddBot | Free | Start | Attach | Detach | Act | Undo | Chat | Hint
-           | BotMoved | Release | StepBot | Advance | TimeUp | HoldOver | UpdatePause | Heal | Resume | Fan
-           | Show | CloseAll)
+           | BotMoved | Release | StepBot | Advance | TimeUp | MoveTimeUp | RenameSeat | HoldOver | UpdatePause | Heal
+           | Resume | Fan | Show | CloseAll)

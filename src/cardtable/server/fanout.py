@@ -34,6 +34,7 @@ def public(s: TableState) -> dict[str, Any]:
         "title": s.game.title,
         "preset": s.row.preset,
         "options": s.row.options,
+        "rated": s.row.rated,
         "status": s.row.status,
         "version": s.version,
         "pause": presence.pause_info(s),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import botplay, driver, fairplay, fanout, lifecycle, presence, seating, talk
+from . import botplay, driver, fairplay, fanout, lifecycle, moveclock, presence, seating, talk
 from .commands import (
     Act,
     AddBot,
@@ -30,7 +30,9 @@ from .commands import (
     Hint,
     HoldOver,
     Leave,
+    MoveTimeUp,
     Release,
+    RenameSeat,
     Resume,
     Reveal,
     Show,
@@ -47,7 +49,14 @@ from .state import TableState
 
 
 def handle(s: TableState, cmd: Command) -> Any:
-    """Apply ``cmd``; its answer (a frame or a lobby reply), effects in ``s.fx``."""
+    """Apply ``cmd``; its answer (a frame or a lobby reply), effects in ``s.fx``. Then a rated
+    table's clock looks at the move to be made (:func:`.moveclock.settle`)."""
+    reply = _apply(s, cmd)
+    moveclock.settle(s)
+    return reply
+
+
+def _apply(s: TableState, cmd: Command) -> Any:
     match cmd:
         case Act():
             act = cmd
@@ -63,6 +72,7 @@ def handle(s: TableState, cmd: Command) -> Any:
             return _socket(s, hint.conn, hint.seat, None, "hint", lambda: talk.hint(s, hint.seat))
         case Attach(conn, seat, since, lang):
             presence.attach(s, conn, seat, since, lang)
+            moveclock.attached(s, conn)
             return None
         case Detach(conn):
             presence.detach(s, conn)
@@ -95,6 +105,10 @@ def handle(s: TableState, cmd: Command) -> Any:
             driver.advance(s)
         case TimeUp():
             driver.time_up(s)
+        case MoveTimeUp():
+            moveclock.time_up(s, cmd)
+        case RenameSeat(seat, name):
+            seating.rename(s, seat, name)
         case HoldOver():
             presence.hold_over(s)
         case UpdatePause():

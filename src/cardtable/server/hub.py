@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
 from ..core.registry import load
+from . import moveclock
 from .actor import LogRunner
 from .botpool import BotPool
 from .bus import LocalBus
@@ -202,14 +203,17 @@ class Hub:
         return ""
 
     def create(self, game: Any, preset: Any = None, options: Any = None, owner: str | None = None,
-               host: Any = None, undo: Any = False, elsewhere: tuple[int, int] = (0, 0)) -> tuple[Table, str]:
+               host: Any = None, undo: Any = False, elsewhere: tuple[int, int] = (0, 0), rated: Any = False,
+               clock: Any = "default") -> tuple[Table, str]:
         """A new open table; returns it and its host token (to add bots and start).
         ``owner`` (the creator's address) may hold :attr:`max_open_per_owner` open tables.
         ``host``: a host token the creator already holds (of an earlier table), kept for this one
         too, so one person hosts all their tables with one token; one token may host
         :attr:`max_open_per_host` open tables (people behind one address share its cap, not this one).
         ``undo``: a person alone against bots may take their moves back (docs/web.md, "Undo against bots"); never
-        in a real-time game (Spit)."""
+        in a real-time game (Spit). ``rated``: the result moves the players' ratings (no undo then);
+        ``clock``: a rated table's per-move clock (:func:`.moveclock.check`: ``"default"``, ``None``
+        or its settings; a casual table has one only if asked)."""
         if host is not None and not (isinstance(host, str) and TOKEN.fullmatch(host)):
             raise LobbyError(400, "bad_request", "host is a host token this server gave out")
         host = host or new_token()
@@ -241,6 +245,13 @@ class Hub:
             raise LobbyError(400, "bad_request", "undo is true or false")
         if undo and loaded.realtime:
             raise LobbyError(400, "undo_realtime", f"{loaded.title} is played in real time: it has no undo")
+        if not isinstance(rated, bool):
+            raise LobbyError(400, "bad_request", "rated is true or false")
+        if rated and undo:
+            raise LobbyError(400, "undo_rated", "a rated table has no undo")
+        if clock == "default" and not rated:
+            clock = None
+        clock = moveclock.check(clock, rated=rated, realtime=loaded.realtime)
         row = TableRow(
             id=secrets.token_urlsafe(8),
             game=loaded.name,
@@ -253,6 +264,8 @@ class Hub:
             created=time.time(),
             seats=[SeatRow(s, "open", "") for s in range(loaded.num_players)],
             undo=undo,
+            rated=rated,
+            clock=clock,
         )
         self.runner.call(lambda: self.store.create_table(row))
         table = self._table(row)

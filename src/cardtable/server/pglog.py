@@ -166,10 +166,11 @@ class PgLog:
     def create_table(self, row: TableRow) -> None:
         with self._connection() as conn, conn.transaction():
             conn.execute(
-                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo,"
+                " rated, clock) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (row.id, row.game, row.preset, json.dumps(row.options), i64(row.seed), i64(row.bot_seed),
-                 row.host_hash, row.status, row.created, fair_text(row.fair), row.undo))
+                 row.host_hash, row.status, row.created, fair_text(row.fair), row.undo, row.rated,
+                 fair_text(row.clock)))
             with conn.cursor() as cur:
                 cur.executemany("INSERT INTO seats (table_id, seat, kind, name, token_hash)"
                                 " VALUES (%s, %s, %s, %s, %s)",

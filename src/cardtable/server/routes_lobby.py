@@ -74,12 +74,13 @@ def lobby_routes(ctx: AppContext) -> list[BaseRoute]:
             if not await limits.take("create", ip, ctx.create_rate, ctx.create_burst):
                 raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
             data = await read_body(request, ctx.allow)
-            only(data, "game", "preset", "options", "host", "undo")
+            only(data, "game", "preset", "options", "host", "undo", "rated", "clock")
             given = data.get("host")
             elsewhere = (await limits.elsewhere(f"open:{ip}"),
                          await limits.elsewhere(f"host:{token_hash(given)}") if isinstance(given, str) else 0)
             table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
-                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere)
+                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere,
+                                     rated=data.get("rated", False), clock=data.get("clock", "default"))
             if cluster is not None:
                 await cluster.acquire(table.id)
                 await limits.counted(f"open:{ip}", 1)  # the other nodes count it at once

@@ -88,8 +88,18 @@ def leave(s: TableState, token: Any) -> int:
     if s.row.status == "open":
         _vacate(s, row, "open", "", CLOSE_LEFT, "you left this seat")
         return seat
+    abandon(s, seat, "you left this seat; a bot plays it now")
+    return seat
+
+
+def abandon(s: TableState, seat: int, reason: str) -> None:
+    """``seat``'s person leaves the game in progress (they left, or their clock ran out too
+    often): their token dies and a stand-in bot plays the seat to the end; the seat is counted
+    as abandoned (:attr:`TableState.left`)."""
+    row = s.row.seats[seat]
     name = botplay.stand_in(s.row.game)
-    _vacate(s, row, "bot", name, CLOSE_LEFT, "you left this seat; a bot plays it now")
+    s.left.add(seat)
+    _vacate(s, row, "bot", name, CLOSE_LEFT, reason)
     s.presence.away.pop(seat, None)
     s.bots.standins.pop(seat, None)
     botplay.stand_down_realtime(s, seat)
@@ -100,7 +110,16 @@ def leave(s: TableState, token: Any) -> int:
     else:
         s.match.add_bot(seat, make_bot(s.row.game, name), s.row.bot_seed)
     botplay.kick(s)
-    return seat
+
+
+def rename(s: TableState, seat: Any, name: str) -> None:
+    """A person's seat shows ``name`` from now on (a deleted account's seats: an anonymous
+    label), stored with the change."""
+    row = seat_row(s, seat)
+    if row.kind != "human":
+        return
+    _write(s, row, row.kind, clean_name(name, row.name), row.token_hash)
+    fanout.broadcast_table(s)
 
 
 def _write(s: TableState, row: SeatRow, kind: str, name: str, digest: str | None) -> None:

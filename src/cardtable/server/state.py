@@ -90,6 +90,17 @@ class BotData:
 
 
 @dataclass
+class MoveClockData:
+    """A rated table's per-move clock (:mod:`.moveclock`)."""
+
+    turn: tuple[int, int] | None = None  # (seat, version) of the move being timed
+    started: float = 0.0  # when that move's time began (monotonic)
+    deal: Any = None  # the deal the banks belong to: each deal gives every seat a full bank
+    banks: dict[int, float] = field(default_factory=dict)  # human seat -> seconds of bank left
+    timeouts: dict[int, int] = field(default_factory=dict)  # human seat -> moves a stand-in made for it
+
+
+@dataclass
 class TalkData:
     """Chat lines and hint advisers (:mod:`.talk`)."""
 
@@ -130,6 +141,8 @@ class TableState:
     bots: BotData = field(default_factory=BotData)
     talk: TalkData = field(default_factory=TalkData)
     fan: FanData = field(default_factory=FanData)
+    moves: MoveClockData = field(default_factory=MoveClockData)
+    left: set[int] = field(default_factory=set)  # seats whose person left the game in progress (abandoned)
     fx: Effects = field(default_factory=Effects)
 
     @property

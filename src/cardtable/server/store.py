@@ -137,6 +137,8 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     fair: dict[str, Any] | None = None  # the fair-deal protocol with its server seed: never sent
     undo: bool = False  # a person alone against bots may take moves back (docs/web.md)
+    rated: bool = False  # the result moves the players' ratings (docs/play-online.md)
+    clock: dict[str, Any] | None = None  # a rated table's per-move clock (cardtable.server.moveclock)
 
 
 @dataclass
@@ -264,10 +266,11 @@ class Store:
         with self._writing(), self.db:
             self.db.execute("BEGIN")
             self.db.execute(
-                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo,"
+                " rated, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.id, row.game, row.preset, json.dumps(row.options), i64(row.seed), i64(row.bot_seed),
-                 row.host_hash, row.status, row.created, fair_text(row.fair), int(row.undo)),
+                 row.host_hash, row.status, row.created, fair_text(row.fair), int(row.undo), int(row.rated),
+                 fair_text(row.clock)),
             )
             for s in row.seats:
                 self.db.execute(
@@ -473,12 +476,17 @@ def table_row(r: Sequence[Any], seats: Iterable[Sequence[Any]]) -> TableRow:
         if not isinstance(options, dict):
             raise ValueError("options are not an object")
         t = TableRow(str(r[0]), str(r[1]), str(r[2]), options, u64(r[4]), u64(r[5]) or 0, str(r[6]),
-                     str(r[7]), float(r[8]), undo=bool(r[10]))
+                     str(r[7]), float(r[8]), undo=bool(r[10]), rated=bool(r[11]))
         if r[9] is not None:
             fair = json.loads(r[9])
             if not isinstance(fair, dict):
                 raise ValueError("the fair-deal protocol is not an object")
             t.fair = fair
+        if r[12] is not None:
+            clock = json.loads(r[12])
+            if not isinstance(clock, dict):
+                raise ValueError("the clock is not an object")
+            t.clock = clock
         t.seats = [SeatRow(*s) for s in seats]
     except (TypeError, ValueError) as exc:
         raise BadRow(str(r[0]), f"unreadable row: {exc}") from None
@@ -488,7 +496,7 @@ def table_row(r: Sequence[Any], seats: Iterable[Sequence[Any]]) -> TableRow:
 _APPEND = ("INSERT INTO actions (table_id, version, seat, action, client_seq, at) SELECT ?, ?, ?, ?, ?, ?"
            " WHERE (SELECT COALESCE(MAX(version), 0) FROM actions WHERE table_id = ?) = ? - 1")
 """One action, written only if its version is the next one of its table's log."""
-TABLE_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo"
+TABLE_COLUMNS = "id, game, preset, options, seed, bot_seed, host_hash, status, created, fair, undo, rated, clock"
 """A table's columns in the order :func:`table_row` reads them."""
 
 

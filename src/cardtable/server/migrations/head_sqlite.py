@@ -1,15 +1,15 @@
-"""The SQLite schema of revision 0002, as the migrations make it on an empty database.
+"""The SQLite schema of revision 0003, as the migrations make it on an empty database.
 
 Written by ``python -m cardtable.server.migrations``; ``tests/server/test_migrations.py`` checks
 that it is what the migrations make now.
 """
 # ruff: noqa: E501
 
-REVISION = '0002'
+REVISION = '0003'
 STATEMENTS = (
     'CREATE TABLE alembic_version (\n\tversion_num VARCHAR(32) NOT NULL, \n\tCONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)\n)',
     'CREATE TABLE meta (\n\t"key" TEXT NOT NULL, \n\tvalue TEXT NOT NULL, \n\tPRIMARY KEY ("key")\n)',
-    'CREATE TABLE tables (\n\tid TEXT NOT NULL, \n\tgame TEXT NOT NULL, \n\tpreset TEXT NOT NULL, \n\toptions TEXT NOT NULL, \n\tseed BIGINT, \n\tbot_seed BIGINT NOT NULL, \n\thost_hash TEXT NOT NULL, \n\tstatus TEXT NOT NULL, \n\tcreated DOUBLE NOT NULL, \n\tfair TEXT, \n\tundo BOOLEAN DEFAULT 0 NOT NULL, \n\tPRIMARY KEY (id)\n)',
+    'CREATE TABLE tables (\n\tid TEXT NOT NULL, \n\tgame TEXT NOT NULL, \n\tpreset TEXT NOT NULL, \n\toptions TEXT NOT NULL, \n\tseed BIGINT, \n\tbot_seed BIGINT NOT NULL, \n\thost_hash TEXT NOT NULL, \n\tstatus TEXT NOT NULL, \n\tcreated DOUBLE NOT NULL, \n\tfair TEXT, \n\tundo BOOLEAN DEFAULT 0 NOT NULL, rated BOOLEAN DEFAULT 0 NOT NULL, clock TEXT, \n\tPRIMARY KEY (id)\n)',
     'CREATE TABLE seats (\n\ttable_id TEXT NOT NULL, \n\tseat INTEGER NOT NULL, \n\tkind TEXT NOT NULL, \n\tname TEXT NOT NULL, \n\ttoken_hash TEXT, \n\tPRIMARY KEY (table_id, seat), \n\tFOREIGN KEY(table_id) REFERENCES tables (id)\n)',
     'CREATE TABLE actions (\n\ttable_id TEXT NOT NULL, \n\tversion INTEGER NOT NULL, \n\tseat INTEGER NOT NULL, \n\taction TEXT NOT NULL, \n\tclient_seq BIGINT, \n\tat DOUBLE NOT NULL, \n\tPRIMARY KEY (table_id, version), \n\tFOREIGN KEY(table_id) REFERENCES tables (id)\n)',
     'CREATE TABLE chat (\n\ttable_id TEXT NOT NULL, \n\tseat INTEGER NOT NULL, \n\tname TEXT NOT NULL, \n\ttext TEXT NOT NULL, \n\tat DOUBLE NOT NULL, \n\tFOREIGN KEY(table_id) REFERENCES tables (id)\n)',

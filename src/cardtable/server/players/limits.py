@@ -42,15 +42,22 @@ class Limits:
       refusal tells nothing about which names exist): 5 at once, then one a minute;
     - ``signup_address``: accounts made from one address: 5 at once, then one every 5 minutes;
     - ``account_address``: other changes (logout, delete, linking seats) from one address: 20 at
-      once, then one a second.
+      once, then one a second;
+    - ``quick_address``: quick play joins from one address: 10 at once, then one every 3 seconds;
+    - ``quick_account``: quick play joins of one account, from anywhere: 5 at once, then one every
+      5 seconds.
     """
 
     def __init__(self, *, login_address: tuple[float, float] = (1 / 6, 10),
                  login_account: tuple[float, float] = (1 / 60, 5),
                  signup_address: tuple[float, float] = (1 / 300, 5),
                  account_address: tuple[float, float] = (1.0, 20),
+                 quick_address: tuple[float, float] = (1 / 3, 10),
+                 quick_account: tuple[float, float] = (1 / 5, 5),
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.login_address = KeyedLimit(*login_address, clock=clock)
         self.login_account = KeyedLimit(*login_account, clock=clock)
         self.signup_address = KeyedLimit(*signup_address, clock=clock)
         self.account_address = KeyedLimit(*account_address, clock=clock)
+        self.quick_address = KeyedLimit(*quick_address, clock=clock)
+        self.quick_account = KeyedLimit(*quick_account, clock=clock)

@@ -11,9 +11,20 @@ path                                       method  what
 ``/api/players/seats``                     POST    ``{seats}``: link kept seat tokens (CSRF)
 ``/api/players/profile/{username}``        GET     :meth:`Players.profile`
 ``/api/players/leaderboard/{game}``        GET     :meth:`Players.leaderboard`
+``/api/quick``                             POST    ``{game, preset?, name?}`` → 201, a quick play
+                                                   ticket and how its wait goes (:mod:`.quickplay`)
+``/api/quick/{ticket}``                    GET     how the wait goes: ``waiting`` (how many, the
+                                                   seconds before bots) or ``seated`` (the seat)
+``/api/quick/{ticket}/now``                POST    bots fill the empty seats now
+``/api/quick/{ticket}/cancel``             POST    the ticket leaves the queue
 ``/account``, ``/players/{username}``,     GET     the pages (``web/account.html`` and the others)
-``/leaderboard``, ``/leaderboard/{game}``
+``/leaderboard``, ``/leaderboard/{game}``,
+``/quick/{game}``
 =========================================  ======  ===============================================
+
+The quick play routes are there when the server's hub is given (the tables it makes). A join
+by a logged-in person (the session's cookie) carries the CSRF token too; without an account
+anyone may join, and the ticket (a secret) is what the page holds.
 
 ``seats`` is ``[{"table", "seat", "token"}]``: the seat tokens the page kept, linked to the
 account when the action log holds their digests. Every POST passes the server's Origin rule
@@ -27,21 +38,27 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..lobby import LobbyError, clean_name
+from ..ports import LogError
 from ..protocol import MAX_FRAME
 from .accounts import Account
+from .quickplay import QuickPlay
 from .service import Players
 from .sessions import COOKIE, CSRF_HEADER, SECURE_COOKIE, session_cookie
 from .store import AccountStoreError
 
+if TYPE_CHECKING:
+    from ..hub import Hub
+
 WEB = Path(str(resources.files("cardtable").joinpath("web")))
-PAGES = {"account": "account.html", "profile": "profile.html", "leaderboard": "leaderboard.html"}
+PAGES = {"account": "account.html", "profile": "profile.html", "leaderboard": "leaderboard.html",
+         "quick": "quick.html"}
 
 
 def _error(exc: LobbyError) -> JSONResponse:
@@ -52,10 +69,12 @@ def _address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
 
-def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secure: bool | None = None) -> list[Route]:
+def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secure: bool | None = None,
+                  hub: Hub | None = None) -> list[Route]:
     """The routes over ``players``. ``allow_origins``: as the app's (``--allow-origin``).
     ``secure``: cookies marked ``Secure`` (``None``: when the request came over https, which
-    uvicorn sees behind a trusted proxy)."""
+    uvicorn sees behind a trusted proxy). ``hub``: the server's tables (quick play makes its
+    tables there, and a deleted account's seats are renamed through the live tables' actors)."""
     from ..app import origin_allowed, parse_body  # the app's own rules (imported here: app.py mounts these routes)
 
     allow = frozenset(allow_origins)
@@ -119,7 +138,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
                 return await fn(request)
             except LobbyError as exc:
                 return _error(exc)
-            except AccountStoreError:
+            except (AccountStoreError, LogError):
                 return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
                                     status_code=503)
         return run
@@ -171,7 +190,8 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         _, account = session(request)
         if not players.limits.account_address.take(_address(request)):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
-        links = await players.delete(account, data.get("password"))
+        links = await players.delete(account, data.get("password"),
+                                     live=None if hub is None else hub.tables.get)
         return logged_out(request, {"account": None, "anonymized": len(links)})
 
     @handler
@@ -204,7 +224,50 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
             return FileResponse(WEB / PAGES[name], headers={"Cache-Control": "no-cache"})
         return serve
 
+    quick_routes: list[Route] = []
+    if hub is not None:
+        quick = players.quick = QuickPlay(hub, players, wait=players.quick_wait)
+
+        def joiner(request: Request) -> Account | None:
+            """The account joining (its CSRF token checked), or ``None``: no session."""
+            raw = cookie_of(request)
+            if raw is None or players.account_for(raw) is None:
+                return None
+            return session(request)[1]
+
+        @handler
+        async def quick_join(request: Request) -> Response:
+            data = await body(request)
+            only(data, "game", "preset", "name")
+            ticket = await quick.join(data.get("game"), data.get("preset"), data.get("name"), joiner(request),
+                                      _address(request))
+            return JSONResponse({"ticket": ticket.id, **quick.info(ticket)}, status_code=201)
+
+        @handler
+        async def quick_status(request: Request) -> Response:
+            return JSONResponse(await quick.status(request.path_params["ticket"]))
+
+        @handler
+        async def quick_now(request: Request) -> Response:
+            await body(request)
+            return JSONResponse(await quick.now(request.path_params["ticket"]))
+
+        @handler
+        async def quick_cancel(request: Request) -> Response:
+            await body(request)
+            quick.cancel(request.path_params["ticket"])
+            return JSONResponse({"status": "cancelled"})
+
+        quick_routes = [
+            Route("/api/quick", quick_join, methods=["POST"]),
+            Route("/api/quick/{ticket}", quick_status),
+            Route("/api/quick/{ticket}/now", quick_now, methods=["POST"]),
+            Route("/api/quick/{ticket}/cancel", quick_cancel, methods=["POST"]),
+            Route("/quick/{game}", page("quick")),
+        ]
+
     return [
+        *quick_routes,
         Route("/api/players/me", me),
         Route("/api/players/signup", signup, methods=["POST"]),
         Route("/api/players/login", login, methods=["POST"]),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import time
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from argon2 import PasswordHasher
 
 from ...core.game import Outcome
+from ..commands import RenameSeat
 from ..lobby import LobbyError
 from ..ports import LogError
 from ..store import BadRow, SeatRow, token_hash
@@ -24,6 +26,8 @@ from .store import AccountStore, SeatLink
 
 if TYPE_CHECKING:
     from ..ports import ActionLog
+    from ..tables import Table
+    from .quickplay import QuickPlay
 
 MEETING_GAMES = 3
 """Two accounts are flagged once they have met at :data:`MEETING_GAMES` or more rated tables,
@@ -46,11 +50,12 @@ class Players:
     file will do), or any other ``store`` of the :class:`~cardtable.server.players.ports.PlayerData`
     port. ``log``: the server's action log, read to check the seat tokens a new account
     brings and to rename a deleted account's seats. ``hasher``: argon2id parameters (the
-    library's defaults unless given; the tests pass cheap ones)."""
+    library's defaults unless given; the tests pass cheap ones). ``quick_wait``: seconds quick play
+    waits for people before bots fill the empty seats (:mod:`.quickplay`)."""
 
     def __init__(self, path: Path | str | None, *, log: ActionLog | None = None, hasher: PasswordHasher | None = None,
                  limits: Limits | None = None, clock: Callable[[], float] = time.time,
-                 store: PlayerData | None = None) -> None:
+                 store: PlayerData | None = None, quick_wait: float = 20.0) -> None:
         if store is None:
             if path is None:
                 raise ValueError("Players needs a database path or a store")
@@ -62,6 +67,8 @@ class Players:
         self.sessions = Sessions(self.store, clock)
         self.ratings = Ratings(self.store, self.accounts)
         self.limits = limits or Limits()
+        self.quick_wait = quick_wait
+        self.quick: QuickPlay | None = None  # the quick play queues, once the routes are mounted on a hub
         self._address_key = hashlib.sha256(b"address:" + self.store.secret()).digest()
 
     def close(self) -> None:
@@ -164,20 +171,56 @@ class Players:
         return self.ratings.record_result(table_id, game, seat_accounts, outcome, abandoned_seats, rated=rated,
                                           view=view, finished=self.clock())
 
+    def record_table(self, table: Table) -> Rated | None:
+        """A finished table's result, rated if the table is: who held each seat
+        (:meth:`seat_players`), and the seats abandoned, ranked last: a person who left the game
+        in progress or whose clock ran out too often (the table's :attr:`~..state.TableState.left`,
+        and any seat a bot holds now whose moves a person made: the log tells that after a restart
+        too), and an account's seat a stand-in finished. The stand-in bot of a person who left is not
+        rated in their place. ``None`` if the game is not over."""
+        match = table.match
+        outcome = None if match is None else match.state.outcome()
+        if match is None or outcome is None:
+            return None
+        seats = table.row.seats
+        left = set(table.s.left)
+        # a seat a bot holds now whose moves a person made: they left it (also after a restart);
+        # if the log cannot be read now, the table's own record of who left is what there is
+        with contextlib.suppress(LogError):
+            left |= {a.seat for a in table.s.log.actions(table.id)
+                     if a.client_seq is not None and 0 <= a.seat < len(seats) and seats[a.seat].kind == "bot"}
+        held = [None if s.seat in left and not isinstance(who, int) else who
+                for s, who in zip(seats, self.seat_players(table.id, seats), strict=True)]
+        abandoned = sorted(left | {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)})
+        return self.record_result(table.id, table.row.game, held, outcome, abandoned, rated=table.row.rated,
+                                  view=match.state.view(None))
+
     # ------------------------------------------------------------- accounts
-    async def delete(self, account: Account, password: Any) -> list[SeatLink]:
+    async def delete(self, account: Account, password: Any,
+                     live: Callable[[str], Table | None] | None = None) -> list[SeatLink]:
         """Delete ``account`` (its password asked again). Its games stay: each seat's link and, in
-        the action log, the seat's shown name become one anonymous label."""
+        the action log, the seat's shown name become one anonymous label. ``live``: the table in
+        this process's memory of an id, if any: its seat is renamed by a command to its actor (so
+        its pages see the new name at once, and nothing writes the table beside its actor);
+        the others' rows are renamed in the log."""
         links = await self.accounts.delete(account, password)
-        if self.log is not None:
-            for link in links:
+        for link in links:
+            table = None if live is None else live(link.table_id)
+            if table is not None:
                 try:
-                    row = self.log.table(link.table_id)
-                    if row is not None and link.seat < len(row.seats) and row.seats[link.seat].kind == "human":
-                        s = row.seats[link.seat]
-                        self.log.set_seat(link.table_id, SeatRow(s.seat, s.kind, link.label or "", s.token_hash))
-                except (LogError, BadRow):  # the link is anonymous already; the shown name stays as it was
+                    await table.ask(RenameSeat(link.seat, link.label or ""))
                     continue
+                except Exception:  # the table could not store it now: the log's row is renamed below
+                    pass
+            if self.log is None:
+                continue
+            try:
+                row = self.log.table(link.table_id)
+                if row is not None and link.seat < len(row.seats) and row.seats[link.seat].kind == "human":
+                    s = row.seats[link.seat]
+                    self.log.set_seat(link.table_id, SeatRow(s.seat, s.kind, link.label or "", s.token_hash))
+            except (LogError, BadRow):  # the link is anonymous already; the shown name stays as it was
+                continue
         return links
 
     def flags(self, account_id: int) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ export async function lobby(app) {
   document.title = "cardtable";
   const { games } = await api("/api/games");
   const { tables } = await api("/api/tables");
+  const quick = await fetch("/api/players/me").then((r) => r.ok, () => false); // a server with accounts has quick play
   const form = gameForm(games);
   const seat = sitChoice();
   const create = async (ev) => {
@@ -23,6 +24,7 @@ export async function lobby(app) {
     } catch (e) { flash(e.message); }
   };
   app.replaceChildren(
+    quick ? quickPlay(games) : "",
     h("section", { class: "card-panel" },
       h("h1", {}, t("web.new_table")),
       h("form", { class: "create", onsubmit: create },
@@ -31,10 +33,19 @@ export async function lobby(app) {
         h("label", {}, t("web.preset"), " ", form.presetSel),
         form.presetNote,
         form.playersRow,
+        form.ratedRow,
         seat.row,
         h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
         h("details", { class: "more" }, h("summary", {}, t("web.more_options")), form.undoRow, form.more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), ...tableList(tables)));
+}
+
+// "Play now" for each game (docs/play-online.md): its own page waits for a seat at a rated table.
+function quickPlay(games) {
+  return h("section", { class: "card-panel quick-play", "data-testid": "quick-play" },
+    h("h2", {}, t("web.quick.heading")), h("p", { class: "option-doc" }, t("web.quick.doc")),
+    h("p", {}, games.flatMap((g) => [h("a", { href: `/quick/${g.name}`, class: "button primary", "data-testid": `play-now-${g.name}` },
+      t("web.quick.play", { game: g.title })), " "])));
 }
 
 // The game, its preset, the number of players, undo and the other options; body() is what the
@@ -51,6 +62,7 @@ function gameForm(games) {
   const playersRow = h("label", {}, playersLabel, " ", players);
   const more = h("div", { class: "options" });
   const undo = undoOption();
+  const rated = ratedOption(undo);
   let touched = new Map(); // option name -> () => value, only for the options the user changed
   const chosen = () => games.find((x) => x.name === gameSel.value);
   const fill = () => {
@@ -69,6 +81,7 @@ function gameForm(games) {
     more.replaceChildren(...g.options.filter((o) => o.name !== "players").map((o) => optionControl(g.name, o, (name, read) => touched.set(name, read))));
     presetNote.textContent = presetDoc(g.name, presetSel.value, g.presets[presetSel.value]);
     undo.offer(g);
+    rated.offer(g);
   };
   if (games.some((g) => g.name === "trash")) gameSel.value = "trash";  // the first game people meet
   gameSel.addEventListener("change", fill);
@@ -82,9 +95,10 @@ function gameForm(games) {
     for (const [name, value] of touched) options[name] = value();
     const out = { game: gameSel.value, preset: presetSel.value, options };
     if (undo.box.checked) out.undo = true;
+    Object.assign(out, rated.body());
     return out;
   };
-  return { gameSel, about, howtoLink, presetSel, presetNote, playersRow, more, undoRow: undo.row, body };
+  return { gameSel, about, howtoLink, presetSel, presetNote, playersRow, more, undoRow: undo.row, ratedRow: rated.row, body };
 }
 
 // One option's control, its name and explanation; `changed(name, read)` is called once the person
@@ -132,6 +146,33 @@ function undoOption() {
     if (!g.undo) box.checked = false;
   };
   return { box, row, offer };
+}
+
+// Rated or casual (docs/play-online.md): a rated table moves the players' ratings and has no undo;
+// a turn-based game's rated table has a per-move clock (seconds a move, a bank per deal).
+function ratedOption(undo) {
+  const box = h("input", { type: "checkbox", id: "opt-rated", "data-testid": "create-rated" });
+  const move = h("input", { type: "number", min: 3, max: 300, step: 1, value: 15, size: 4, "data-testid": "clock-move" });
+  const bank = h("input", { type: "number", min: 0, max: 600, step: 1, value: 30, size: 4, "data-testid": "clock-bank" });
+  const clock = h("p", { class: "option-doc", "data-testid": "clock-fields" },
+    h("label", {}, t("web.lobby.clock_move"), " ", move), " ", h("label", {}, t("web.lobby.clock_bank"), " ", bank));
+  const row = h("div", { class: "option", "data-testid": "option-rated" },
+    h("label", { for: "opt-rated" }, h("b", {}, t("web.lobby.rated")), " ", box),
+    h("p", { class: "option-doc" }, t("web.lobby.rated_doc")), clock);
+  let timed = true;
+  const sync = () => {
+    clock.hidden = !(box.checked && timed);
+    if (box.checked) undo.box.checked = false;
+    undo.box.disabled = box.checked;
+  };
+  box.addEventListener("change", sync);
+  const offer = (g) => { timed = Boolean(g.undo); sync(); }; // g.undo: a turn-based game
+  const body = () => {
+    if (!box.checked) return {};
+    return timed ? { rated: true, clock: { move: Number(move.value), bank: Number(bank.value), timeouts: 3 } } : { rated: true };
+  };
+  sync();
+  return { box, row, offer, body };
 }
 
 // The creator takes seat 0 at once, unless they untick it (the name is kept for the next table);

@@ -17,6 +17,7 @@ import { Chat, EventLog } from "./log.js";
 import { PauseNote } from "./pause.js";
 import { rematch } from "./rematch.js";
 import { Assist } from "./assist.js";
+import { ClockNote } from "./clock.js";
 import { SeatsPanel } from "./seats.js";
 import { TableSocket } from "./socket.js";
 
@@ -58,6 +59,7 @@ export class TablePage {
     this.pause = new PauseNote();
     this.seats = new SeatsPanel(this, botNames);
     this.assist = new Assist(this);
+    this.clock = new ClockNote();
     const link = location.origin + `/t/${info.id}`;
     app.replaceChildren(
       h("div", { class: "table-head" },
@@ -66,12 +68,12 @@ export class TablePage {
           h("input", { readonly: true, value: link, "data-testid": "share", onclick: (e) => e.target.select() }),
           h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy")))),
       h("div", { class: "layout" }, this.board,
-        h("aside", {}, this.seats.el, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.log.el),
+        h("aside", {}, this.seats.el, this.clock.el, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.log.el),
           this.chat.el)), this.pause.countdown);
     this.renderSeats();
   }
 
-  stop() { this.stopped = true; this.pause.stop(); this.socket.stop(); }
+  stop() { this.stopped = true; this.pause.stop(); this.clock.stop(); this.socket.stop(); }
 
   // ---------------------------------------------------------------- the socket
   hello() {
@@ -144,6 +146,9 @@ export class TablePage {
         break;
       case "undo":
         this.assist.undone(f);
+        break;
+      case "clock":
+        this.clock.update(f, this.names(), this.seatNo ?? null);
         break;
       case "error":
         if (f.code === "lost_race") flash(t("web.too_late"));

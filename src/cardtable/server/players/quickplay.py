@@ -1,0 +1,213 @@
+"""Quick play: "Play now" for a game, and a seat at a new rated table in seconds.
+
+The server keeps one queue per game and preset. A person who presses "Play now" gets a ticket
+(a secret the page keeps; logged in or not) and waits; the page asks how the wait goes about once
+a second (:meth:`QuickPlay.status`), and each such look also tries to seat the queue:
+
+- people are seated together when they are near in rating: two tickets match when their means
+  (openskill's mu; a person without an account or rating has the starting 25) differ by no more
+  than both tickets' windows, and a ticket's window widens while it waits (:data:`WINDOW`);
+- the oldest ticket is served first: a group is the oldest waiting ticket and the nearest in
+  rating that match it and each other, up to the game's number of seats;
+- a full group is seated at once; a group that is not full is seated once its oldest ticket has
+  waited :attr:`QuickPlay.wait` seconds (or asked for bots at once), its empty seats filled with
+  bots (:data:`BOT`).
+
+A seat is taken as through the lobby (a :class:`~cardtable.server.commands.Sit` command to the
+new table's actor), linked to the ticket's account, and the table started: rated, with the
+default clock of a turn-based game. A ticket whose page stopped asking (:data:`STALE`) leaves the
+queue. Joins go through the players' limits (per address and per account) and one address holds
+at most :data:`MAX_PER_ADDRESS` waiting tickets. The queue lives in the process's memory: one
+process serves quick play (a restart forgets the waiting tickets; their pages join again).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...bots.roles import pick_bot
+from ...core.errors import ConfigError
+from ...core.registry import load
+from ..commands import AddBot, Sit, Start
+from ..lobby import LobbyError, clean_name
+
+if TYPE_CHECKING:
+    from ..hub import Hub
+    from .accounts import Account
+    from .service import Players
+
+WAIT = 20.0
+"""Seconds before the empty seats of a group that is not full go to bots (``--quick-wait``)."""
+WINDOW = (3.0, 0.5)
+"""A ticket's rating window: 3 points of mu at first, half a point more each second it waits
+(after 20 seconds, 13: about the whole range of a new player's uncertainty, 3 sigma = 25)."""
+STALE = 30.0
+"""Seconds without a look from its page after which a waiting ticket leaves the queue."""
+KEEP = 120.0
+"""Seconds a seated ticket still answers its page (the seat's token), then it is forgotten."""
+MAX_PER_ADDRESS = 3
+"""Waiting tickets one address may hold at once: a household, not a flood of phantom players."""
+BOT = {"trash": ("sensible",), "trex": ("medium", "rules"), "spit": ("medium",)}
+"""The bots that fill empty seats, by preference (the stand-ins' level: a fair opponent)."""
+START_MU = 25.0
+
+
+@dataclass
+class Ticket:
+    id: str
+    game: str
+    preset: str
+    name: str
+    account: int | None
+    mu: float
+    address: str
+    joined: float
+    seen: float
+    now: bool = False  # the person asked for bots at once
+    seat: dict[str, Any] | None = None  # {"table", "seat", "token"} once seated
+
+    def window(self, now: float) -> float:
+        return WINDOW[0] + WINDOW[1] * max(0.0, now - self.joined)
+
+
+class QuickPlay:
+    """The queues over ``hub`` (where tables are made) and ``players`` (ratings, limits, seat
+    links). ``wait``: seconds before bots fill a group's empty seats; ``clock``: monotonic."""
+
+    def __init__(self, hub: Hub, players: Players, *, wait: float = WAIT,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.hub = hub
+        self.players = players
+        self.wait = wait
+        self.clock = clock
+        self.tickets: dict[str, Ticket] = {}
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------ requests
+    async def join(self, game: Any, preset: Any, name: Any, account: Account | None, address: str) -> Ticket:
+        """A new ticket in the queue of ``game`` and ``preset`` (``None``: the game's default)."""
+        if not self.players.limits.quick_address.take(address) or (
+                account is not None and not self.players.limits.quick_account.take(str(account.id))):
+            raise LobbyError(429, "rate_limited", "too many tries at quick play; wait a little")
+        if not isinstance(game, str) or (preset is not None and not isinstance(preset, str)):
+            raise LobbyError(400, "bad_request", "game and preset are texts")
+        try:
+            loaded = load(game, preset)
+        except ConfigError as exc:
+            raise LobbyError(400, "bad_options", str(exc)) from None
+        now = self.clock()
+        self._forget(now)
+        if account is not None:  # one wait per account and game: a second tab takes the first's place
+            for t in list(self.tickets.values()):
+                if t.account == account.id and t.game == loaded.name and t.seat is None:
+                    del self.tickets[t.id]
+        if sum(1 for t in self.tickets.values() if t.address == address and t.seat is None) >= MAX_PER_ADDRESS:
+            raise LobbyError(429, "too_many_waiting", f"{MAX_PER_ADDRESS} waits from one address at most")
+        rating = None if account is None else self.players.store.rating(account.id, loaded.name)
+        shown = account.username if account is not None else clean_name(name, "Player")
+        ticket = Ticket(secrets.token_urlsafe(24), loaded.name, loaded.preset, shown,
+                        None if account is None else account.id, rating.mu if rating else START_MU, address, now, now)
+        self.tickets[ticket.id] = ticket
+        await self.seat_queue()
+        return ticket
+
+    async def status(self, ticket_id: Any) -> dict[str, Any]:
+        """How the wait of ``ticket_id`` goes (and a try at seating its queue)."""
+        ticket = self._ticket(ticket_id)
+        ticket.seen = self.clock()
+        await self.seat_queue()
+        return self.info(ticket)
+
+    async def now(self, ticket_id: Any) -> dict[str, Any]:
+        """The person would rather play bots now than wait longer."""
+        ticket = self._ticket(ticket_id)
+        ticket.now = True
+        ticket.seen = self.clock()
+        await self.seat_queue()
+        return self.info(ticket)
+
+    def cancel(self, ticket_id: Any) -> None:
+        ticket = self._ticket(ticket_id)
+        if ticket.seat is None:
+            del self.tickets[ticket.id]
+
+    def info(self, ticket: Ticket) -> dict[str, Any]:
+        """What the waiting page shows: how many wait in its queue and the seconds before bots,
+        or the seat once it has one."""
+        if ticket.seat is not None:
+            return {"status": "seated", "game": ticket.game, "preset": ticket.preset, **ticket.seat}
+        now = self.clock()
+        return {"status": "waiting", "game": ticket.game, "preset": ticket.preset,
+                "waiting": len(self.waiting(ticket.game, ticket.preset)),
+                "bots_in": round(max(0.0, self.wait - (now - ticket.joined)), 1)}
+
+    def waiting(self, game: str, preset: str) -> list[Ticket]:
+        """The queue of ``game`` and ``preset``, oldest first."""
+        return sorted((t for t in self.tickets.values() if t.seat is None and t.game == game and t.preset == preset),
+                      key=lambda t: t.joined)
+
+    # ------------------------------------------------------------ seating
+    def _ticket(self, ticket_id: Any) -> Ticket:
+        ticket = self.tickets.get(ticket_id) if isinstance(ticket_id, str) else None
+        if ticket is None:
+            raise LobbyError(404, "no_ticket", "this wait has ended; press Play now again")
+        return ticket
+
+    def _forget(self, now: float) -> None:
+        for t in list(self.tickets.values()):
+            if (t.seat is None and now - t.seen > STALE) or (t.seat is not None and now - t.seen > KEEP):
+                del self.tickets[t.id]
+
+    def groups(self, game: str, preset: str, seats: int) -> list[list[Ticket]]:
+        """The groups to seat now: oldest ticket first, each with the nearest in rating that match
+        it and every other member, full or past the oldest's wait."""
+        now = self.clock()
+        left = self.waiting(game, preset)
+        out = []
+        while left:
+            first = left.pop(0)
+            group = [first]
+            for t in sorted(left, key=lambda t: abs(t.mu - first.mu)):
+                if len(group) == seats:
+                    break
+                if all(abs(t.mu - g.mu) <= min(t.window(now), g.window(now)) for g in group):
+                    group.append(t)
+            if len(group) == seats or first.now or now - first.joined >= self.wait:
+                out.append(group)
+                left = [t for t in left if t not in group]
+        return out
+
+    async def seat_queue(self) -> None:
+        """Seat every group that is ready, in every queue (one at a time: a ticket is seated once)."""
+        async with self._lock:
+            self._forget(self.clock())
+            for game, preset in sorted({(t.game, t.preset) for t in self.tickets.values() if t.seat is None}):
+                seats = load(game, preset).num_players
+                for group in self.groups(game, preset, seats):
+                    await self._seat(game, preset, seats, group)
+
+    async def _seat(self, game: str, preset: str, seats: int, group: list[Ticket]) -> None:
+        table, _ = self.hub.create(game, preset, {}, rated=True)
+        table.visitors += 1  # not swept while it is being filled
+        try:
+            given = []
+            for seat, ticket in enumerate(group):
+                reply = await table.ask(Sit(seat, ticket.name, None))
+                given.append({"table": table.id, "seat": seat, "token": reply["token"]})
+                if ticket.account is not None:
+                    self.players.link_seat(ticket.account, table.id, seat, token=reply["token"], address=ticket.address)
+            bot = pick_bot(game, BOT)
+            for seat in range(len(group), seats):
+                await table.ask(AddBot(seat, bot))
+            await table.ask(Start())
+        finally:
+            table.visitors -= 1
+        now = self.clock()
+        for ticket, seat_info in zip(group, given, strict=True):
+            ticket.seat = seat_info
+            ticket.seen = now

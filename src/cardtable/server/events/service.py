@@ -47,7 +47,7 @@ DUPLICATE_FIXED = {"redeal_requests": False, "tiebreak": False}
 """Options every duplicate Trex table plays under: no redeal (a redeal at one table would shift
 its shuffles against the others') and no extra tie-break deal (the totals decide nothing there)."""
 FIELDS = ("name", "kind", "game", "preset", "options", "rated", "rounds", "starts_at", "when_full",
-          "max_entrants")
+          "max_entrants", "bots")
 
 
 class Limits:
@@ -113,6 +113,9 @@ class Events:
         rated = data.get("rated", False)
         if not isinstance(rated, bool):
             raise _bad("bad_rated", "rated is true or false")
+        bots = data.get("bots", False)
+        if not isinstance(bots, bool):
+            raise _bad("bad_bots", "bots (bots fill the field at the start) is true or false")
         high_rounds = MAX_SWISS_ROUNDS if kind == "swiss" else MAX_DUPLICATE_ROUNDS
         rounds = _int(data, "rounds", 1, high_rounds, 3 if kind == "swiss" else 1)
         low_entrants = 2 if kind == "swiss" else 4
@@ -134,7 +137,8 @@ class Events:
             deals = _deals_of(game)
         return {"name": name, "kind": kind, "game": game.name, "preset": game.preset,
                 "options": game.changed_options(), "rated": rated, "rounds": rounds, "deals": deals,
-                "starts_at": starts_at, "when_full": when_full, "max_entrants": max_entrants}
+                "starts_at": starts_at, "when_full": when_full, "max_entrants": max_entrants,
+                "bots": bots or kind == "duplicate"}
 
     def create(self, account: Account, data: Any, address: str) -> EventRow:
         """A new event of ``account``'s from ``data`` (:meth:`settings`); the limits taken first."""
@@ -204,5 +208,5 @@ def summary(row: EventRow, entrants: int) -> dict[str, Any]:
     """What anyone may see of an event's settings (never its secret)."""
     return {"id": row.id, "name": row.name, "kind": row.kind, "game": row.game, "preset": row.preset,
             "options": row.options, "rated": row.rated, "rounds": row.rounds, "deals": row.deals,
-            "starts_at": row.starts_at, "when_full": row.when_full, "max_entrants": row.max_entrants,
+            "starts_at": row.starts_at, "when_full": row.when_full, "max_entrants": row.max_entrants, "bots": row.bots,
             "creator": row.creator_name, "status": row.status, "created": row.created, "entrants": entrants}

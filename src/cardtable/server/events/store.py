@@ -35,8 +35,9 @@ class EventRow:
     """An event's settings and state. ``kind``: ``swiss`` or ``duplicate``; ``rounds``: Swiss
     rounds, or duplicate rounds of ``deals`` deals each; ``starts_at``: seconds since the epoch
     (``None``: when full); ``when_full``: it starts as soon as ``max_entrants`` have registered;
-    ``secret``: 64 hex digits that key its seat tokens and seeds (never sent); ``progress``: the
-    running event (:mod:`cardtable.server.events.runner`)."""
+    ``bots``: bots fill a Swiss field up to ``max_entrants`` at the start; ``secret``: 64 hex
+    digits that key its seat tokens and seeds (never sent); ``progress``: the running event
+    (:mod:`cardtable.server.events.runner`)."""
 
     id: str
     name: str
@@ -57,6 +58,7 @@ class EventRow:
     created: float
     secret: str
     progress: dict[str, Any] | None = field(default=None)
+    bots: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,14 +100,14 @@ class EventLog(Protocol):
 
 
 _COLUMNS = ("id, name, kind, game, preset, options, rated, rounds, deals, starts_at, when_full, max_entrants,"
-            " creator, creator_name, address, status, created, secret, progress")
+            " creator, creator_name, address, status, created, secret, progress, bots")
 
 
 def _values(row: EventRow) -> tuple[Any, ...]:
     return (row.id, row.name, row.kind, row.game, row.preset, json.dumps(row.options), bool(row.rated), row.rounds,
             row.deals, row.starts_at, bool(row.when_full), row.max_entrants, row.creator, row.creator_name,
             row.address, row.status, row.created, row.secret,
-            None if row.progress is None else json.dumps(row.progress))
+            None if row.progress is None else json.dumps(row.progress), bool(row.bots))
 
 
 def _row(r: Sequence[Any]) -> EventRow:
@@ -115,7 +117,7 @@ def _row(r: Sequence[Any]) -> EventRow:
         return EventRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), options, bool(r[6]), int(r[7]),
                         None if r[8] is None else int(r[8]), None if r[9] is None else float(r[9]), bool(r[10]),
                         int(r[11]), int(r[12]), str(r[13]), None if r[14] is None else str(r[14]), str(r[15]),
-                        float(r[16]), str(r[17]), progress)
+                        float(r[16]), str(r[17]), progress, bool(r[19]))
     except (TypeError, ValueError) as exc:
         raise LogError(f"event {r[0]}: unreadable row ({exc})") from None
 

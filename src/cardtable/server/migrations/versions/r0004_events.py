@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column("starts_at", sa.Double),
         sa.Column("when_full", sa.Boolean, nullable=False),
         sa.Column("max_entrants", sa.Integer, nullable=False),
+        sa.Column("bots", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("creator", sa.BigInteger, nullable=False),
         sa.Column("creator_name", sa.Text, nullable=False),
         sa.Column("address", sa.Text),

@@ -251,3 +251,34 @@ def test_t9_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path):
         server.close()
 
     asyncio.run(main())
+
+
+def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
+    """Two people and bots filling a field of four: a game of two bots is played too (the event
+    watches its tables: a table of bots alone would wait for a spectator)."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(2)
+        row = server.events.create(people[0], {"name": "Bots welcome", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 4,
+                                               "bots": True, "starts_at": time.time()}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+
+        async def step() -> None:
+            await server.runner.step()
+            if server.events.store.event(row.id).status == "running":  # type: ignore[union-attr]
+                await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        assert [p.get("bot") for p in final.progress["field"]] == [None, None, "medium", "medium"]
+        games = [g for r in final.progress["rounds"] for g in r["games"]]
+        assert any(all(p.startswith("b") for p in g["players"]) for g in games)  # bots met bots
+        assert all(g["points"] is not None and not g["forfeit"] for g in games)
+        server.close()
+
+    asyncio.run(main())

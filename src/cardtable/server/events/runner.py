@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 from ...core.chance import SCHEME
 from ...records.fairness import FairDeal
 from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, standings
-from ..commands import Leave, Start
+from ..commands import Attach, Leave, Start
 from ..lobby import LobbyError
 from ..ports import LogError
 from ..store import BadRow, SeatRow, TableRow, token_hash
@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 
 NO_SHOW = 120.0
 """Seconds a table waits for its people before a no-show."""
+WATCHER = "event-runner"
+"""The connection id the runner watches its tables as (no socket: its frames go nowhere)."""
 DROP_AFTER = 2
 """No-shows after which a person is dropped from the event."""
 FILL_BOT = {"trex": "medium", "spit": "easy", "trash": "medium"}
@@ -250,11 +252,16 @@ class Runner:
     async def _tend_table(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any], g: dict[str, Any],
                           table: Table) -> bool:
         status = table.row.status
+        if status == "playing" and WATCHER not in table.spectators:
+            # a table whose seats are all bots (bots paired together, or stand-ins for people who
+            # left) waits for a spectator before its bots move: the event watches its tables
+            await table.ask(Attach(WATCHER, None, None, "en"))
         if status == "open":
             people = [s.seat for s in table.row.seats if s.kind == "human"]
             absent = [s for s in people if s not in table.players]
             if not absent:
                 await table.ask(Start())
+                await table.ask(Attach(WATCHER, None, None, "en"))
                 return False
             if self.clock() - rnd["started"] < self.no_show:
                 return False
@@ -265,6 +272,7 @@ class Runner:
                 g["forfeit"] = True
                 return True
             await table.ask(Start())
+            await table.ask(Attach(WATCHER, None, None, "en"))
             for s in absent:
                 await table.ask(Leave(seat_token(row.secret, table.id, s)))
             g["absent"] = absent

@@ -41,6 +41,8 @@ MAX_DUPLICATE_ROUNDS = 4
 MAX_OPEN_PER_ACCOUNT = 3
 MAX_AHEAD = 7 * 86400.0
 """The latest start an event may name, in seconds from now."""
+CLOCK_SLACK = 60.0
+"""Seconds a start time may lie in the past (a page's clock is not the server's): it starts at once."""
 MIN_NAME = 3
 MAX_NAME = 60
 DUPLICATE_FIXED = {"redeal_requests": False, "tiebreak": False}
@@ -127,7 +129,7 @@ class Events:
         now = self.clock()
         if starts_at is not None:
             if not isinstance(starts_at, int | float) or isinstance(starts_at, bool) \
-                    or not now <= starts_at <= now + MAX_AHEAD:
+                    or not now - CLOCK_SLACK <= starts_at <= now + MAX_AHEAD:
                 raise _bad("bad_starts_at", "starts_at is a time (seconds since 1970) from now to 7 days ahead")
             starts_at = float(starts_at)
         elif not when_full:

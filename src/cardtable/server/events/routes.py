@@ -209,13 +209,44 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
 
 
 _SEALED_HTTP = re.compile(r"/api/tables/([^/]{1,64})/(?:record|replay|review)")
+_TABLE_HTTP = re.compile(r"/api/tables/([^/]{1,64})")
 _SOCKET = re.compile(r"/ws/([^/]{1,64})")
 
 
+def _no_server_seed(send: Any) -> Callable[[Any], Awaitable[None]]:
+    """``send`` for a table's summary (``GET /api/tables/{id}``) with the fair deal's server
+    seed taken out: a sealed table that has finished its game would give it, and with it the
+    deals the other tables of the round have still to play."""
+    start: dict[str, Any] = {}
+    body = b""
+
+    async def sending(message: Any) -> None:
+        nonlocal body
+        if message["type"] == "http.response.start":
+            start.update(message)
+            return
+        body += message.get("body", b"")
+        if message.get("more_body"):
+            return
+        with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError):
+            data = json.loads(body)
+            fair = data["table"].get("fair")
+            if isinstance(fair, dict) and fair.get("server_seed"):
+                fair["server_seed"] = None
+                body = json.dumps(data).encode()
+        headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+        headers.append((b"content-length", str(len(body)).encode()))
+        await send({**start, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return sending
+
+
 class EventGate:
-    """ASGI middleware: a sealed table's record, replay and review wait for the round's end, and
-    its sockets are its seats' only (a socket whose ``hello`` holds no seat token of the table is
-    closed with 1008 before the table sees the hello)."""
+    """ASGI middleware: a sealed table's record, replay and review wait for the round's end, its
+    summary leaves out the server seed, and its sockets are its seats' only (a socket whose
+    ``hello`` holds no seat token of the table is closed with 1008 before the table sees the
+    hello). The seats of a table that finished know its deals already: they played them."""
 
     def __init__(self, app: Any, runner: Runner, hub: Hub) -> None:
         self.app = app
@@ -230,6 +261,10 @@ class EventGate:
                 response = JSONResponse({"error": "sealed", "message": "a duplicate round is being played: its games"
                                          " are shown once every table has finished"}, status_code=409)
                 await response(scope, receive, send)
+                return
+            m = _TABLE_HTTP.fullmatch(path)
+            if m and m.group(1) in self.runner.sealed:
+                await self.app(scope, receive, _no_server_seed(send))
                 return
         elif scope["type"] == "websocket":
             m = _SOCKET.fullmatch(path)

@@ -3,7 +3,7 @@ creates a duplicate Trex event, four register and it starts when full; each entr
 seat with their session alone; while the round is played its table is sealed (no spectator, no
 record); once the people leave stand-ins play their seats, the event ends with its final
 table, the record verifies against the commitment published at the creation, and each entrant's
-events list their place."""
+events list their place; the event was rated, so the game moved each entrant's rating."""
 
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table
         c.cookies.clear()
         assert c.post("/api/events", json={"name": "x"}, headers=JSON).json()["error"] == "no_session"
         r = ana.post("/api/events", {"name": "Duplicate night", "kind": "duplicate", "game": "trex",
-                                     "preset": "complex", "max_entrants": 4, "when_full": True})
+                                     "preset": "complex", "max_entrants": 4, "when_full": True,
+                                     "rated": True})
         assert r.status_code == 201, r.text
         event_id = r.json()["event"]["id"]
         shown = ana.get(f"/api/events/{event_id}").json()
@@ -97,11 +98,15 @@ def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table
         assert set(seat) == {"table", "seat", "token", "round"}
         assert {s["table"] for s in seats} == {table} and sorted(s["seat"] for s in seats) == [0, 1, 2, 3]
         with contextlib.ExitStack() as sockets:
-            for s in seats:  # every person at the table: it starts, and waits for them to play
+            for i, s in enumerate(seats):  # every person at the table: it starts, and waits for them to play
+                if i == 1:  # not everybody is there: before the start the seats stay (a no-show loses)
+                    assert c.post(f"/api/tables/{table}/leave", json={"token": seat["token"]},
+                                  headers=JSON).json()["error"] == "event_table"
                 ws = sockets.enter_context(c.websocket_connect(f"/ws/{table}", headers={"origin": "http://testserver"}))
                 ws.send_text(json.dumps({"type": "hello", "token": s["token"]}))
                 welcome = json.loads(ws.receive_text())
                 assert welcome["type"] == "welcome" and welcome["seat"] == s["seat"]
+            wait("the table starts", lambda: c.get(f"/api/tables/{table}").json()["table"]["status"] == "playing")
             assert ana.get(f"/api/events/{event_id}").json()["rounds"][0]["sealed"]
             assert c.get(f"/api/tables/{table}/record").json()["error"] == "sealed"
             assert c.get(f"/api/tables/{table}/replay").json()["error"] == "sealed"
@@ -127,5 +132,8 @@ def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table
         assert checked.fairness is not None and checked.fairness.server_commitment == commitment
         mine = c.get("/api/events/of/Ana").json()["events"]
         assert [(e["id"], e["status"]) for e in mine] == [(event_id, "over")] and mine[0]["place"] is not None
+        profile = c.get("/api/players/profile/Ana").json()  # the game in the profile, and it was rated
+        assert profile["games"]["trex"]["played"] == 1 and profile["games"]["trex"]["rating"] is not None
+        assert [r["table"] for r in profile["results"]] == [table] and profile["results"][0]["rated"]
         assert c.get("/events").status_code == 200 and c.get(f"/events/{event_id}").status_code == 200
     store.close()

@@ -210,6 +210,7 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
 
 _SEALED_HTTP = re.compile(r"/api/tables/([^/]{1,64})/(?:record|replay|review)")
 _TABLE_HTTP = re.compile(r"/api/tables/([^/]{1,64})")
+_LEAVE_HTTP = re.compile(r"/api/tables/([^/]{1,64})/leave")
 _SOCKET = re.compile(r"/ws/([^/]{1,64})")
 
 
@@ -243,7 +244,9 @@ def _no_server_seed(send: Any) -> Callable[[Any], Awaitable[None]]:
 
 
 class EventGate:
-    """ASGI middleware: a sealed table's record, replay and review wait for the round's end, its
+    """ASGI middleware: an event's table that has not started keeps its seats (leaving it would
+    open a seat that nobody may take: it is refused, the no-show rule covers an absent person);
+    a sealed table's record, replay and review wait for the round's end, its
     summary leaves out the server seed, and its sockets are its seats' only (a socket whose
     ``hello`` holds no seat token of the table is closed with 1008 before the table sees the
     hello). The seats of a table that finished know its deals already: they played them."""
@@ -260,6 +263,12 @@ class EventGate:
             if m and m.group(1) in self.runner.sealed:
                 response = JSONResponse({"error": "sealed", "message": "a duplicate round is being played: its games"
                                          " are shown once every table has finished"}, status_code=409)
+                await response(scope, receive, send)
+                return
+            m = _LEAVE_HTTP.fullmatch(path)
+            if m and self.runner.waiting(m.group(1)):
+                response = JSONResponse({"error": "event_table", "message": "this table belongs to an event: it"
+                                         " starts once its players are there; leave it once it has"}, status_code=409)
                 await response(scope, receive, send)
                 return
             m = _TABLE_HTTP.fullmatch(path)
@@ -305,6 +314,14 @@ def with_events(app: Starlette, players: Players, store: EventLog, *, allow_orig
     events = Events(store)
     runner = Runner(events, hub, players, no_show=no_show, tick=tick)
     app.router.routes[0:0] = event_routes(events, players, runner, allow_origins=allow_origins)
+    recorded = hub.finished  # the server's own record of a finished game (casual), after a rated event's
+
+    def finished(table: Any) -> None:
+        runner.table_finished(table)
+        if recorded is not None:
+            recorded(table)
+
+    hub.finished = finished
     app.add_middleware(EventGate, runner=runner, hub=hub)
     inner = app.router.lifespan_context
 

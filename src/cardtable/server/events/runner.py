@@ -38,6 +38,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -66,6 +67,10 @@ DROP_AFTER = 2
 """No-shows after which a person is dropped from the event."""
 FILL_BOT = {"trex": "medium", "spit": "easy", "trash": "medium"}
 """The bot that fills a short duplicate table, or a Swiss field when the event asks for bots."""
+
+
+_EVENT_TABLE = re.compile(r"(.+)-r\d+-\d+")
+"""A table of an event: ``{event}-r{round}-{number}`` (:func:`table_id`)."""
 
 
 def _mac(secret: str, label: str) -> bytes:
@@ -257,7 +262,7 @@ class Runner:
             # left) waits for a spectator before its bots move: the event watches its tables
             await table.ask(Attach(WATCHER, None, None, "en"))
         if status == "open":
-            people = [s.seat for s in table.row.seats if s.kind == "human"]
+            people = [s.seat for s in table.row.seats if s.kind != "bot"]  # an opened seat's person too
             absent = [s for s in people if s not in table.players]
             if not absent:
                 await table.ask(Start())
@@ -270,6 +275,9 @@ class Runner:
             if row.kind == "swiss":
                 g["points"] = [0.0 if s in absent else 1.0 for s in range(2)]
                 g["forfeit"] = True
+                return True
+            if any(seat.kind == "open" for seat in table.row.seats):
+                g["done"] = g["void"] = True  # a seat was opened (it cannot start): not played, nobody scores
                 return True
             await table.ask(Start())
             await table.ask(Attach(WATCHER, None, None, "en"))
@@ -299,7 +307,10 @@ class Runner:
     def _compare(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any]) -> bool:
         """The deals every table of the round has finished, compared (each once)."""
         finished: list[dict[int, tuple[str, tuple[float, ...]]]] = []
-        for g in rnd["games"]:
+        games = [g for g in rnd["games"] if not g.get("void")]
+        if not games:
+            return False
+        for g in games:
             table = self.hub.find(g["table"])
             if table is None or table.match is None or not table.settled:
                 return False
@@ -310,7 +321,7 @@ class Runner:
         if not common:
             return False
         for d in sorted(common):
-            for g, deals in zip(rnd["games"], finished, strict=True):
+            for g, deals in zip(games, finished, strict=True):
                 code, deltas = deals[d]
                 for hand, score in enumerate(deltas):
                     player = g["players"][hand]
@@ -322,6 +333,37 @@ class Runner:
                                                "player": player, "score": score, "contract": code})
             rnd["deals_done"].append(d)
         return True
+
+    def waiting(self, table_id: str) -> bool:
+        """``table_id`` is an event's table that has not started yet."""
+        m = _EVENT_TABLE.fullmatch(table_id)
+        if m is None:
+            return False
+        table = self.hub.tables.get(table_id)
+        if table is None or table.row.status != "open":
+            return False
+        try:
+            return self.store.event(m.group(1)) is not None
+        except LogError:
+            return True
+
+    # ------------------------------------------------------------- ratings
+    def table_finished(self, table: Table) -> None:
+        """A table's game has ended (the hub's ``finished`` call, before the server records the
+        result as casual): at a rated event's table the result moves the ratings. A person who
+        left and whose seat a stand-in finished abandoned it (ranked last)."""
+        m = _EVENT_TABLE.fullmatch(table.id)
+        if m is None or self.players is None or table.match is None:
+            return
+        outcome = table.match.state.outcome()
+        row = self.store.event(m.group(1))
+        if outcome is None or row is None or not row.rated:
+            return
+        seats = table.row.seats
+        held = self.players.seat_players(table.id, seats)
+        abandoned = [s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)]
+        self.players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=True,
+                                   view=table.match.state.view(None))
 
     # ------------------------------------------------------------- the end
     def _finish(self, row: EventRow, progress: dict[str, Any]) -> None:

@@ -67,7 +67,7 @@ async function render(app) {
   const registered = me && data.entrants.some((x) => x.username === me.username);
   const note = h("p", { class: "muted", role: "alert", "data-testid": "event-note" });
   const act = async (fn) => { note.textContent = ""; try { await fn(); } catch (err) { note.textContent = err instanceof ApiError ? err.text : String(err); } };
-  const clock = h("p", { "data-testid": "countdown", class: "countdown" });
+  const clock = h("p", { "data-testid": "countdown", class: "event-clock" });
   const tickClock = () => {
     clock.textContent = e.status !== "open" ? statusText(e.status)
       : e.starts_at ? t("web.events.starts_in", { time: countdown(e.starts_at - (Date.now() / 1000 + skew)) }) : t("web.events.starts_full");

@@ -65,7 +65,7 @@ WATCHER = "event-runner"
 """The connection id the runner watches its tables as (no socket: its frames go nowhere)."""
 DROP_AFTER = 2
 """No-shows after which a person is dropped from the event."""
-FILL_BOT = {"trex": "medium", "spit": "easy", "trash": "medium"}
+FILL_BOT = {"trex": "medium", "spit": "expert", "trash": "medium"}
 """The bot that fills a short duplicate table, or a Swiss field when the event asks for bots."""
 
 

@@ -40,7 +40,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def event(event_id: str = "ev1", **changes: object) -> EventRow:
     row = EventRow(id=event_id, name="Friday Spit", kind="swiss", game="spit", preset="standard", options={},
                    rated=True, rounds=3, deals=None, starts_at=None, when_full=True, max_entrants=4, creator=7,
-                   creator_name="Ana", address=None, status="open", created=time.time(), secret="ab" * 32)
+                   creator_name="Ana", status="open", created=time.time(), secret="ab" * 32)
     for key, value in changes.items():
         setattr(row, key, value)
     return row

@@ -151,7 +151,7 @@ class Events:
             raise LobbyError(429, "too_many_events",
                              f"{MAX_OPEN_PER_ACCOUNT} events not yet over per account at most")
         row = EventRow(id=secrets.token_urlsafe(8), creator=account.id, creator_name=account.username,
-                       address=None, status="open", created=self.clock(), secret=secrets.token_hex(32),
+                       status="open", created=self.clock(), secret=secrets.token_hex(32),
                        progress=None, **settings)
         self.store.create_event(row)
         return row

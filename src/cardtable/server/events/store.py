@@ -53,7 +53,6 @@ class EventRow:
     max_entrants: int
     creator: int
     creator_name: str
-    address: str | None
     status: str
     created: float
     secret: str
@@ -100,24 +99,24 @@ class EventLog(Protocol):
 
 
 _COLUMNS = ("id, name, kind, game, preset, options, rated, rounds, deals, starts_at, when_full, max_entrants,"
-            " creator, creator_name, address, status, created, secret, progress, bots")
+            " creator, creator_name, status, created, secret, progress, bots")
 
 
 def _values(row: EventRow) -> tuple[Any, ...]:
     return (row.id, row.name, row.kind, row.game, row.preset, json.dumps(row.options), bool(row.rated), row.rounds,
             row.deals, row.starts_at, bool(row.when_full), row.max_entrants, row.creator, row.creator_name,
-            row.address, row.status, row.created, row.secret,
+            row.status, row.created, row.secret,
             None if row.progress is None else json.dumps(row.progress), bool(row.bots))
 
 
 def _row(r: Sequence[Any]) -> EventRow:
     try:
         options = json.loads(r[5])
-        progress = None if r[18] is None else json.loads(r[18])
+        progress = None if r[17] is None else json.loads(r[17])
         return EventRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4]), options, bool(r[6]), int(r[7]),
                         None if r[8] is None else int(r[8]), None if r[9] is None else float(r[9]), bool(r[10]),
-                        int(r[11]), int(r[12]), str(r[13]), None if r[14] is None else str(r[14]), str(r[15]),
-                        float(r[16]), str(r[17]), progress, bool(r[19]))
+                        int(r[11]), int(r[12]), str(r[13]), str(r[14]), float(r[15]), str(r[16]), progress,
+                        bool(r[18]))
     except (TypeError, ValueError) as exc:
         raise LogError(f"event {r[0]}: unreadable row ({exc})") from None
 

@@ -35,7 +35,6 @@ def upgrade() -> None:
         sa.Column("bots", sa.Boolean, nullable=False, server_default=sa.false()),
         sa.Column("creator", sa.BigInteger, nullable=False),
         sa.Column("creator_name", sa.Text, nullable=False),
-        sa.Column("address", sa.Text),
         sa.Column("status", sa.Text, nullable=False),
         sa.Column("created", sa.Double, nullable=False),
         sa.Column("secret", sa.Text, nullable=False),

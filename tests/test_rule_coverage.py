@@ -7,7 +7,7 @@
 * Every rule id cited anywhere in src/, tests/, bench/, README.md or docs/ (in text, or in a test's
   name as above) is defined by its game's page, and every server requirement id (``P11``, ``R9``,
   ``LD6``, …) cited there is defined in docs/server-requirements.md. Server ids count from 1, so
-  ``S0`` (a Spit pile) and ``P0`` are not read as ids; any other of P, A, H, R, S, C, F, I or ``LD``
+  ``S0`` (a Spit pile) and ``P0`` are not read as ids; any other of P, A, H, R, S, C, F, I, T or ``LD``
   followed by a number is, so write such a word some other way when it is not an id.
 * Every option and preset of a game is stated on its page.
 
@@ -32,7 +32,7 @@ SERVER = ROOT / "docs" / "server-requirements.md"
 GAMES = {"TR": "trash", "TX": "trex", "SP": "spit"}
 
 RULE_ID = re.compile(r"(?<![\w-])(TR|TX|SP)-([AV]?\d+)(?![\w-])")
-SERVER_ID = r"(?:LD|[PAHRSCFI])[1-9]\d?"
+SERVER_ID = r"(?:LD|[PAHRSCFIT])[1-9]\d?"
 SERVER_TEXT = re.compile(rf"(?<![\w./-])({SERVER_ID})(?![\w/-])")
 # in a test's name, lower case between underscores; not the "a1" of a game rule's "tx_a1"
 SERVER_NAME = re.compile(rf"(?<!tr)(?<!tx)(?<!sp)_({SERVER_ID.lower()})(?=_|$)")

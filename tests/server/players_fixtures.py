@@ -10,6 +10,8 @@ from typing import Any
 from argon2 import PasswordHasher
 
 from cardtable.server.app import create_app
+from cardtable.server.events.routes import with_events
+from cardtable.server.events.store import SqliteEvents
 from cardtable.server.players import Players, player_routes
 from cardtable.server.players.limits import Limits
 from cardtable.server.store import Store
@@ -38,6 +40,7 @@ def make_app(tmp: Path, *, limits: Limits | None = None, hasher: PasswordHasher 
     players = Players(tmp / "server.sqlite3", log=store, hasher=hasher, limits=limits or open_limits(), **kwargs)
     app = create_app(store, bot_delay=0.0, allow_hosts=("testserver",))
     app.router.routes[0:0] = player_routes(players, **routes)
+    with_events(app, players, SqliteEvents(tmp / "server.sqlite3"))  # as cardtable serve does with accounts
     return app, store, players
 
 

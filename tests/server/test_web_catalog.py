@@ -8,6 +8,8 @@ import re
 from importlib import resources
 from pathlib import Path
 
+from cardtable.i18n import catalog
+
 WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
 
 
@@ -33,7 +35,7 @@ def test_english_and_spanish_have_the_same_keys_and_placeholders():
 
 
 def test_every_key_the_page_names_exists():
-    en = web_catalog("en")
+    en = catalog("en")  # every namespace of the page's catalog (web.json, events.json)
     sources = [*sorted((WEB / "static").rglob("*.js")), WEB / "index.html"]
     named = {key for path in sources for key in re.findall(r"""["'](web\.[A-Za-z0-9_.]+[A-Za-z0-9_])["']""",
                                                                path.read_text(encoding="utf-8"))}

@@ -85,7 +85,13 @@ class Hub:
 
     def _table(self, row: TableRow) -> Table:
         return Table(row, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
-                     pool=self.pool, bus=self.bus, lost=self.drop, finished=self.finished)
+                     pool=self.pool, bus=self.bus, lost=self.drop, finished=self._finished)
+
+    def _finished(self, table: Table) -> None:
+        """A table's game ended: :attr:`finished` as it is now (it may be set after the tables
+        of the last run were loaded)."""
+        if self.finished is not None:
+            self.finished(table)
 
     def _mark_broken(self, table_id: str, why: str) -> None:
         """Leave a table out of memory and the lobby from now on (one line in the log)."""

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
 
 HERE = Path(__file__).resolve().parent
-HEAD = "0003"
+HEAD = "0004"
 """The newest revision in ``versions/``."""
 LOCK = 0x63617264  # "card": the advisory lock that lets one PostgreSQL client migrate at a time
 SQLITE_WAIT = 10.0

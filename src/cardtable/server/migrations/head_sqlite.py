@@ -1,11 +1,11 @@
-"""The SQLite schema of revision 0003, as the migrations make it on an empty database.
+"""The SQLite schema of revision 0004, as the migrations make it on an empty database.
 
 Written by ``python -m cardtable.server.migrations``; ``tests/server/test_migrations.py`` checks
 that it is what the migrations make now.
 """
 # ruff: noqa: E501
 
-REVISION = '0003'
+REVISION = '0004'
 STATEMENTS = (
     'CREATE TABLE alembic_version (\n\tversion_num VARCHAR(32) NOT NULL, \n\tCONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)\n)',
     'CREATE TABLE meta (\n\t"key" TEXT NOT NULL, \n\tvalue TEXT NOT NULL, \n\tPRIMARY KEY ("key")\n)',
@@ -18,4 +18,9 @@ STATEMENTS = (
     'CREATE INDEX seats_by_token ON seats (token_hash)',
     'CREATE INDEX chat_by_table ON chat (table_id, at)',
     'CREATE INDEX leases_by_owner ON leases (owner)',
+    'CREATE TABLE events (\n\tid TEXT NOT NULL, \n\tname TEXT NOT NULL, \n\tkind TEXT NOT NULL, \n\tgame TEXT NOT NULL, \n\tpreset TEXT NOT NULL, \n\toptions TEXT NOT NULL, \n\trated BOOLEAN NOT NULL, \n\trounds INTEGER NOT NULL, \n\tdeals INTEGER, \n\tstarts_at DOUBLE, \n\twhen_full BOOLEAN NOT NULL, \n\tmax_entrants INTEGER NOT NULL, \n\tbots BOOLEAN DEFAULT 0 NOT NULL, \n\tcreator BIGINT NOT NULL, \n\tcreator_name TEXT NOT NULL, \n\tstatus TEXT NOT NULL, \n\tcreated DOUBLE NOT NULL, \n\tsecret TEXT NOT NULL, \n\tprogress TEXT, \n\tPRIMARY KEY (id)\n)',
+    'CREATE INDEX events_by_status ON events (status, created)',
+    'CREATE INDEX events_by_creator ON events (creator, status)',
+    'CREATE TABLE event_entrants (\n\tevent_id TEXT NOT NULL, \n\taccount_id BIGINT NOT NULL, \n\tusername TEXT NOT NULL, \n\tregistered DOUBLE NOT NULL, \n\tPRIMARY KEY (event_id, account_id), \n\tFOREIGN KEY(event_id) REFERENCES events (id)\n)',
+    'CREATE INDEX event_entrants_by_account ON event_entrants (account_id)',
 )

@@ -1,0 +1,416 @@
+"""Running events over the server's tables (docs/tournaments.md, "Running"; ids T8–T10).
+
+The runner looks at every open and running event every :attr:`Runner.tick` seconds
+(:meth:`Runner.step`): it starts the events that are due, makes each round's tables, starts a
+table once its people are there, reads the results of finished games and pairs the next round
+when the last game of a round has ended. Everything it knows of a running event is the event's
+``progress`` in the store, written after each change, and the tables in the action log; so a
+restart loses nothing: the new process reads both and goes on (T9).
+
+**Tables.** A round's tables have ids made of the event's id, the round and the table's number,
+so a round made twice (a restart between making its tables and storing the round) finds its
+tables again instead of making new ones. Their seats are filled when they are made: a person's
+seat token is an HMAC of the seat under the event's secret (:func:`seat_token`; the entrant asks
+for it with their session, ``GET /api/events/{id}/seat``), a bot's seat holds its level. A table
+starts once every person at it is connected; after :attr:`Runner.no_show` seconds it is a no-show:
+
+- Swiss: the absent lose the game without play (a forfeit; if both are absent both lose) and the
+  table is never started;
+- duplicate: the table starts anyway and a stand-in bot plays the absent seat (the others still
+  play the event's deals); the absent scores no matchpoint on those boards, which count against
+  them.
+
+A person with two no-shows is dropped: no longer paired (Swiss), a bot in their seat (duplicate).
+
+**Deals.** Swiss tables deal from a fair-deal protocol of their own, every seed made by the
+server (the server's commitment is public from the table's creation). Every table of a duplicate
+round deals from one protocol derived from the event's secret (:func:`round_deal`): the
+commitment of each round's server seed is public from the event's creation, before anyone
+registered (:func:`commitments`), and each table's record carries the seeds, so ``cardtable
+verify`` checks that every table played the committed deals. While a duplicate round is played,
+its tables are sealed (:attr:`Runner.sealed`): no spectator, record, replay or review, since a table
+that is ahead would show deals another has still to play; the comparison of a deal across tables
+is published only once every table has finished it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ...core.chance import SCHEME
+from ...records.fairness import FairDeal
+from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, standings
+from ..commands import Attach, Leave, Start
+from ..lobby import LobbyError
+from ..ports import LogError
+from ..store import BadRow, SeatRow, TableRow, token_hash
+from .service import Events
+from .store import EventRow
+
+if TYPE_CHECKING:
+    from ..hub import Hub
+    from ..players import Players
+    from ..tables import Table
+
+NO_SHOW = 120.0
+"""Seconds a table waits for its people before a no-show."""
+WATCHER = "event-runner"
+"""The connection id the runner watches its tables as (no socket: its frames go nowhere)."""
+DROP_AFTER = 2
+"""No-shows after which a person is dropped from the event."""
+FILL_BOT = {"trex": "medium", "spit": "expert", "trash": "medium"}
+"""The bot that fills a short duplicate table, or a Swiss field when the event asks for bots."""
+
+
+_EVENT_TABLE = re.compile(r"(.+)-r\d+-\d+")
+"""A table of an event: ``{event}-r{round}-{number}`` (:func:`table_id`)."""
+
+
+def _mac(secret: str, label: str) -> bytes:
+    return hmac.new(bytes.fromhex(secret), label.encode(), hashlib.sha256).digest()
+
+
+def seat_token(secret: str, table_id: str, seat: int) -> str:
+    """The token of ``seat`` at an event's table: 32 URL-safe characters, like the lobby's."""
+    return base64.urlsafe_b64encode(_mac(secret, f"seat:{table_id}:{seat}")[:24]).decode()
+
+
+def table_id(event_id: str, round_number: int, index: int) -> str:
+    return f"{event_id}-r{round_number}-{index}"
+
+
+def round_deal(row: EventRow, round_number: int) -> FairDeal:
+    """The fair-deal protocol every table of duplicate round ``round_number`` (1 first) deals
+    from: its server seed and seat seeds derived from the event's secret."""
+    server = _mac(row.secret, f"server:{round_number}")
+    seeds = [_mac(row.secret, f"seat-seed:{round_number}:{s}").hex() for s in range(4)]
+    return FairDeal.from_json({
+        "scheme": SCHEME, "seats": 4, "server_seed": server.hex(),
+        "seat_commitments": [hashlib.sha256(bytes.fromhex(s)).hexdigest() for s in seeds],
+        "seat_seeds": seeds, "server_made": [True] * 4})
+
+
+def commitments(row: EventRow) -> list[str]:
+    """The commitments of a duplicate event's rounds' server seeds (public from its creation)."""
+    if row.kind != "duplicate":
+        return []
+    return [round_deal(row, r).commitment() for r in range(1, row.rounds + 1)]
+
+
+def _server_fair(seats: int) -> dict[str, Any]:
+    deal = FairDeal.new(seats)
+    for s in range(seats):
+        deal.add_bot_seat(s)
+    return deal.to_json()
+
+
+class Runner:
+    """Runs ``events`` over ``hub``'s tables. ``players``: each person's seat is linked to their
+    account (their profile lists the game). ``no_show``: seconds a table waits for its people.
+    ``clock``: seconds since the epoch (the start times' clock)."""
+
+    def __init__(self, events: Events, hub: Hub, players: Players | None = None, *, no_show: float = NO_SHOW,
+                 tick: float = 0.5, clock: Callable[[], float] = time.time) -> None:
+        self.events = events
+        self.store = events.store
+        self.hub = hub
+        self.players = players
+        self.no_show = no_show
+        self.tick = tick
+        self.clock = clock
+        self.sealed: set[str] = set()
+        """Tables of a duplicate round being played: no spectator, record, replay or review."""
+        self.seal_all()
+
+    def seal_all(self) -> None:
+        """The sealed tables as the store has them (at start, after a restart)."""
+        sealed: set[str] = set()
+        for row in self.store.events(("running",), 1000):
+            if row.kind == "duplicate" and row.progress and row.progress.get("rounds"):
+                last = row.progress["rounds"][-1]
+                if not last.get("done"):
+                    sealed |= {g["table"] for g in last["games"]}
+        self.sealed = sealed
+
+    # ------------------------------------------------------------- the loop
+    async def step(self) -> None:
+        """One look at every open and running event."""
+        for row in self.store.events(("open", "running"), 1000):
+            try:
+                if row.status == "open":
+                    await self._maybe_start(row)
+                else:
+                    await self._tend(row)
+            except (LogError, LobbyError, BadRow) as exc:  # the store or a table is not usable now: next tick
+                print(f"cardtable serve: event {row.id}: {exc}", file=sys.stderr)
+
+    # ------------------------------------------------------------- starting
+    async def _maybe_start(self, row: EventRow) -> None:
+        entrants = self.store.entrants(row.id)
+        now = self.clock()
+        due = row.starts_at is not None and now >= row.starts_at
+        full = row.when_full and len(entrants) >= row.max_entrants
+        if not (due or full):
+            return
+        if len(entrants) < 2:
+            self.store.set_progress(row.id, "cancelled", {"reason": "fewer than two entrants at the start"})
+            return
+        field: list[dict[str, Any]] = [{"id": f"a{e.account_id}", "name": e.username, "account": e.account_id}
+                                       for e in entrants]
+        size = len(field)
+        if row.kind == "duplicate":
+            size = -(-size // 4) * 4  # bots make up the last table
+        elif row.bots:
+            size = row.max_entrants  # bots fill the field
+        level = FILL_BOT[row.game]
+        for i in range(size - len(field)):
+            field.append({"id": f"b{i}", "name": f"{level} {i + 1}", "bot": level})
+        progress: dict[str, Any] = {"field": field, "rounds": [], "dropped": [], "no_shows": {}, "boards": [],
+                                    "started": now}
+        await self._new_round(row, progress)
+
+    # ------------------------------------------------------------- rounds
+    async def _new_round(self, row: EventRow, progress: dict[str, Any]) -> None:
+        number = len(progress["rounds"]) + 1
+        field = {p["id"]: p for p in progress["field"]}
+        dropped = set(progress["dropped"])
+        games: list[dict[str, Any]] = []
+        bye = None
+        if row.kind == "swiss":
+            ids = [p["id"] for p in progress["field"]]
+            history = swiss_games(progress)
+            ranked = [s.player for s in standings(ids, history) if s.player not in dropped]
+            if len(ranked) < 2:
+                return self._finish(row, progress)
+            pairing = pair_round(ranked, history, number)
+            bye = pairing.bye
+            for i, pair in enumerate(pairing.games):
+                tid = table_id(row.id, number, i)
+                self._table(row, tid, [field[p] for p in pair], _server_fair(2), dropped)
+                games.append({"table": tid, "players": list(pair), "points": None, "forfeit": False})
+        else:
+            ids = [p["id"] for p in progress["field"]]
+            deal = round_deal(row, number).to_json()
+            for i, seats in enumerate(duplicate_seating(ids, number - 1)):
+                tid = table_id(row.id, number, i)
+                self._table(row, tid, [field[p] for p in seats], deal, dropped)
+                games.append({"table": tid, "players": list(seats), "done": False, "absent": [],
+                              "stand_ins": [s for s, p in enumerate(seats) if p in dropped]})
+            self.sealed |= {g["table"] for g in games}
+        progress["rounds"].append({"number": number, "started": self.clock(), "games": games, "bye": bye,
+                                   "deals_done": [], "done": False})
+        self.store.set_progress(row.id, "running", progress)
+
+    def _table(self, row: EventRow, tid: str, players: list[dict[str, Any]], fair: dict[str, Any],
+               dropped: set[str]) -> None:
+        """The table ``tid`` with ``players`` in its seats (made unless it exists already)."""
+        if self.hub.find(tid) is not None:
+            return
+        seats = []
+        for s, p in enumerate(players):
+            if "bot" in p or p["id"] in dropped:
+                seats.append(SeatRow(s, "bot", p.get("bot") or FILL_BOT[row.game]))
+            else:
+                seats.append(SeatRow(s, "human", p["name"], token_hash(seat_token(row.secret, tid, s))))
+        table = TableRow(id=tid, game=row.game, preset=row.preset, options=row.options, seed=None,
+                         bot_seed=int.from_bytes(_mac(row.secret, f"bots:{tid}")[:8], "big") >> 1,
+                         host_hash=token_hash(seat_token(row.secret, tid, -1)), status="open", created=time.time(),
+                         seats=seats, fair=fair)
+        self.hub.runner.call(lambda: self.hub.store.create_table(table))
+        if self.players is not None:
+            for s, p in enumerate(players):
+                if "account" in p and p["id"] not in dropped:
+                    self.players.link_seat(p["account"], tid, s, token=seat_token(row.secret, tid, s))
+        self.hub.find(tid)
+
+    async def _tend(self, row: EventRow) -> None:
+        progress = row.progress or {}
+        if not progress.get("rounds"):
+            return await self._new_round(row, progress)
+        rnd = progress["rounds"][-1]
+        changed = False
+        for g in rnd["games"]:
+            if g.get("points") is not None or g.get("done"):
+                continue
+            table = self.hub.find(g["table"])
+            if table is None:
+                continue
+            changed |= await self._tend_table(row, progress, rnd, g, table)
+        if row.kind == "duplicate":
+            changed |= self._compare(row, progress, rnd)
+        if all(g.get("points") is not None or g.get("done") for g in rnd["games"]):
+            rnd["done"] = True
+            self.sealed -= {g["table"] for g in rnd["games"]}
+            if len(progress["rounds"]) >= row.rounds:
+                return self._finish(row, progress)
+            return await self._new_round(row, progress)
+        if changed:
+            self.store.set_progress(row.id, "running", progress)
+
+    async def _tend_table(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any], g: dict[str, Any],
+                          table: Table) -> bool:
+        status = table.row.status
+        if status == "playing" and WATCHER not in table.spectators:
+            # a table whose seats are all bots (bots paired together, or stand-ins for people who
+            # left) waits for a spectator before its bots move: the event watches its tables
+            await table.ask(Attach(WATCHER, None, None, "en"))
+        if status == "open":
+            people = [s.seat for s in table.row.seats if s.kind != "bot"]  # an opened seat's person too
+            absent = [s for s in people if s not in table.players]
+            if not absent:
+                await table.ask(Start())
+                await table.ask(Attach(WATCHER, None, None, "en"))
+                return False
+            if self.clock() - rnd["started"] < self.no_show:
+                return False
+            for s in absent:
+                self._no_show(progress, g["players"][s])
+            if row.kind == "swiss":
+                g["points"] = [0.0 if s in absent else 1.0 for s in range(2)]
+                g["forfeit"] = True
+                return True
+            if any(seat.kind == "open" for seat in table.row.seats):
+                g["done"] = g["void"] = True  # a seat was opened (it cannot start): not played, nobody scores
+                return True
+            await table.ask(Start())
+            await table.ask(Attach(WATCHER, None, None, "en"))
+            for s in absent:
+                await table.ask(Leave(seat_token(row.secret, table.id, s)))
+            g["absent"] = absent
+            return True
+        if status != "over" or not table.settled or table.match is None:
+            return False
+        outcome = table.match.state.outcome()
+        if outcome is None:
+            return False
+        if row.kind == "swiss":
+            winners = set(outcome.winners)
+            g["points"] = [1.0, 0.0] if winners == {0} else [0.0, 1.0] if winners == {1} else [0.5, 0.5]
+        else:
+            g["done"] = True
+        return True
+
+    def _no_show(self, progress: dict[str, Any], player: str) -> None:
+        count = progress["no_shows"].get(player, 0) + 1
+        progress["no_shows"][player] = count
+        if count >= DROP_AFTER and player not in progress["dropped"]:
+            progress["dropped"].append(player)
+
+    # ------------------------------------------------------------- duplicate comparisons
+    def _compare(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any]) -> bool:
+        """The deals every table of the round has finished, compared (each once)."""
+        finished: list[dict[int, tuple[str, tuple[float, ...]]]] = []
+        games = [g for g in rnd["games"] if not g.get("void")]
+        if not games:
+            return False
+        for g in games:
+            table = self.hub.find(g["table"])
+            if table is None or table.match is None or not table.settled:
+                return False
+            view: Any = table.match.state.view(None)  # a Trex view (the event's game)
+            finished.append({int(d): (str(code), tuple(float(x) for x in deltas))
+                             for d, _k, _h, code, deltas in view.deal_scores})
+        common = set(finished[0]).intersection(*finished[1:]) - set(rnd["deals_done"])
+        if not common:
+            return False
+        for d in sorted(common):
+            for g, deals in zip(games, finished, strict=True):
+                code, deltas = deals[d]
+                for hand, score in enumerate(deltas):
+                    player = g["players"][hand]
+                    if hand in g.get("absent", []):
+                        player = f"absent:{player}"  # a stand-in played their cards: it counts against them
+                    elif g.get("stand_ins") and hand in g["stand_ins"]:
+                        player = f"bot:{player}"  # dropped before this round: a bot held the seat
+                    progress["boards"].append({"round": rnd["number"], "deal": d, "hand": hand, "table": g["table"],
+                                               "player": player, "score": score, "contract": code})
+            rnd["deals_done"].append(d)
+        return True
+
+    def waiting(self, table_id: str) -> bool:
+        """``table_id`` is an event's table that has not started yet."""
+        m = _EVENT_TABLE.fullmatch(table_id)
+        if m is None:
+            return False
+        table = self.hub.tables.get(table_id)
+        if table is None or table.row.status != "open":
+            return False
+        try:
+            return self.store.event(m.group(1)) is not None
+        except LogError:
+            return True
+
+    # ------------------------------------------------------------- ratings
+    def table_finished(self, table: Table) -> None:
+        """A table's game has ended (the hub's ``finished`` call, before the server records the
+        result as casual): at a rated event's table the result moves the ratings. A person who
+        left and whose seat a stand-in finished abandoned it (ranked last)."""
+        m = _EVENT_TABLE.fullmatch(table.id)
+        if m is None or self.players is None or table.match is None:
+            return
+        outcome = table.match.state.outcome()
+        row = self.store.event(m.group(1))
+        if outcome is None or row is None or not row.rated:
+            return
+        seats = table.row.seats
+        held = self.players.seat_players(table.id, seats)
+        abandoned = [s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)]
+        self.players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=True,
+                                   view=table.match.state.view(None))
+
+    # ------------------------------------------------------------- the end
+    def _finish(self, row: EventRow, progress: dict[str, Any]) -> None:
+        progress["final"] = final_standings(row, progress)
+        progress["ended"] = self.clock()
+        self.store.set_progress(row.id, "over", progress)
+
+
+def swiss_games(progress: dict[str, Any]) -> list[Game]:
+    """The Swiss games played so far (byes included)."""
+    out: list[Game] = []
+    for rnd in progress.get("rounds", []):
+        for g in rnd["games"]:
+            if g.get("points") is not None:
+                a, b = g["players"]
+                out.append(Game(rnd["number"], a, b, (g["points"][0], g["points"][1]), bool(g.get("forfeit"))))
+        if rnd.get("bye"):
+            out.append(Game(rnd["number"], rnd["bye"], BYE))
+    return out
+
+
+def duplicate_score(row: EventRow, progress: dict[str, Any]) -> Any:
+    """The matchpoints of the compared deals; an absent player's boards count against them."""
+    boards = [Board((b["round"], b["deal"]), b["hand"], b["table"], b["player"], b["score"])
+              for b in progress.get("boards", [])]
+    score = matchpoints(boards, higher_better=not row.options.get("reverse_scores", False))
+    for b in boards:
+        if b.player.startswith("absent:"):
+            who = b.player.removeprefix("absent:")
+            others = sum(1 for o in boards if o.deal == b.deal and o.hand == b.hand) - 1
+            score.tops[who] = score.tops.get(who, 0.0) + others
+            score.matchpoints.setdefault(who, 0.0)
+    return score
+
+
+def final_standings(row: EventRow, progress: dict[str, Any]) -> list[dict[str, Any]]:
+    """The standings as the page shows them (live during the event, final at its end)."""
+    field = progress.get("field", [])
+    ids = [p["id"] for p in field]
+    names = {p["id"]: p["name"] for p in field}
+    dropped = set(progress.get("dropped", []))
+    if row.kind == "swiss":
+        return [{"place": s.place, "player": s.player, "name": names[s.player], "score": s.score,
+                 "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger, "played": s.played,
+                 "won": s.won, "byes": s.byes, "dropped": s.player in dropped}
+                for s in standings(ids, swiss_games(progress), dropped)]
+    score = duplicate_score(row, progress)
+    return [{"place": place, "player": p, "name": names[p], "percentage": round(pct, 2),
+             "matchpoints": score.matchpoints.get(p, 0.0), "top": score.tops.get(p, 0.0), "dropped": p in dropped}
+            for place, p, pct in score.ranking(ids)]

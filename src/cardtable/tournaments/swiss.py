@@ -1,0 +1,216 @@
+"""Swiss events for the two-player games (Spit, two-player Trash): pairings and standings.
+
+**Pairing** (:func:`pair_round`) is a maximum-weight matching (networkx's
+``max_weight_matching``, Edmonds' blossom algorithm) over every pair of the field, so the pairing
+is the best one of the whole round rather than a greedy walk down the table:
+
+1. no pair meets twice, and nobody has a second bye, whenever a pairing of the round allows it
+   (each repeat costs more than every other preference together: among the complete pairings the
+   one with the fewest repeats is chosen);
+2. in an odd field the bye goes to the lowest-ranked player who has not had one (the bye is one
+   more node of the matching);
+3. then players of equal scores meet (the cost of a pair grows with the square of the difference of
+   their scores), neighbours in the standings first (1 v 2, 3 v 4: Monrad's order).
+
+The seat (seat 0 moves first in Trash; it is the "white" of chess) goes to the one of a pair who has
+held it fewer times, then to the one who held the other seat last, then to the higher-ranked.
+
+**Standings** (:func:`standings`): a win is 1 point, a draw ½, a bye 1 (:data:`BYE_POINTS`); a
+player who did not show up loses (a forfeit), and if neither showed up both lose. Ties are broken by
+
+- **Buchholz**: the sum of the final scores of every opponent met (a bye adds nothing);
+- **Sonneborn–Berger**: the sum of the final scores of the opponents beaten, and half the scores of
+  the opponents drawn;
+- then the order the players were given in (their seeding: rating, then registration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import networkx as nx  # type: ignore[import-untyped]
+
+BYE = None
+"""The opponent of a bye."""
+BYE_POINTS = 1.0
+"""What a bye scores."""
+_BYE_NODE = "\x00bye"
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of a Swiss event: ``first`` holds seat 0, ``second`` seat 1 (``None``: a bye for
+    ``first``). ``points``: what each scored (1, ½ or 0 each; ``None``: not played yet; a bye
+    scores :data:`BYE_POINTS` whatever it holds). ``forfeit``: somebody did not show up (the
+    points say who: the absent scored 0)."""
+
+    round: int
+    first: str
+    second: str | None
+    points: tuple[float, float] | None = None
+    forfeit: bool = False
+
+    @property
+    def bye(self) -> bool:
+        return self.second is None
+
+    def scored(self, player: str) -> float:
+        """What ``player`` scored in this game (0 before its end)."""
+        if self.bye:
+            return BYE_POINTS if player == self.first else 0.0
+        if self.points is None:
+            return 0.0
+        return self.points[0] if player == self.first else self.points[1] if player == self.second else 0.0
+
+    def opponent(self, player: str) -> str | None:
+        return self.second if player == self.first else self.first if player == self.second else None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A round's games (first player, second player) and its bye (``None``: an even field)."""
+
+    round: int
+    games: tuple[tuple[str, str], ...]
+    bye: str | None
+
+    def as_games(self) -> list[Game]:
+        out = [Game(self.round, a, b) for a, b in self.games]
+        if self.bye is not None:
+            out.append(Game(self.round, self.bye, BYE))
+        return out
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings: ``place`` (1 best; equal for players equal on every tie-break)."""
+
+    place: int
+    player: str
+    score: float
+    buchholz: float
+    sonneborn_berger: float
+    played: int
+    won: int
+    byes: int
+    dropped: bool = False
+
+
+def scores(games: Iterable[Game]) -> dict[str, float]:
+    """Each player's score over ``games`` (finished games and byes)."""
+    out: dict[str, float] = {}
+    for g in games:
+        out[g.first] = out.get(g.first, 0.0) + g.scored(g.first)
+        if g.second is not None:
+            out[g.second] = out.get(g.second, 0.0) + g.scored(g.second)
+    return out
+
+
+def standings(players: Sequence[str], games: Sequence[Game], dropped: Iterable[str] = ()) -> list[Standing]:
+    """The field ranked by score, Buchholz, Sonneborn–Berger, then the order of ``players``."""
+    if len(set(players)) != len(players):
+        raise ValueError("a player is entered twice")
+    known = set(players)
+    for g in games:
+        if g.first not in known or (g.second is not None and g.second not in known):
+            raise ValueError(f"a game of round {g.round} names a player who is not entered")
+    total = {p: 0.0 for p in players} | scores(games)
+    buchholz = dict.fromkeys(players, 0.0)
+    berger = dict.fromkeys(players, 0.0)
+    played = dict.fromkeys(players, 0)
+    won = dict.fromkeys(players, 0)
+    byes = dict.fromkeys(players, 0)
+    for g in games:
+        if g.bye:
+            byes[g.first] += 1
+            continue
+        if g.points is None:
+            continue
+        for me in (g.first, g.second):
+            assert me is not None
+            other = g.opponent(me)
+            assert other is not None
+            mine = g.scored(me)
+            played[me] += 1
+            buchholz[me] += total[other]
+            if mine > g.scored(other):
+                won[me] += 1
+                berger[me] += total[other]
+            elif mine == g.scored(other) and mine > 0:
+                berger[me] += total[other] / 2
+    order = {p: i for i, p in enumerate(players)}
+    out_dropped = set(dropped)
+    ranked = sorted(players, key=lambda p: (-total[p], -buchholz[p], -berger[p], order[p]))
+    lines: list[Standing] = []
+    for i, p in enumerate(ranked):
+        key = (total[p], buchholz[p], berger[p])
+        prev = lines[-1] if lines else None
+        place = prev.place if prev is not None and (prev.score, prev.buchholz, prev.sonneborn_berger) == key else i + 1
+        lines.append(Standing(place, p, total[p], buchholz[p], berger[p], played[p], won[p], byes[p], p in out_dropped))
+    return lines
+
+
+def met(games: Iterable[Game]) -> set[frozenset[str]]:
+    """The pairs that have been paired (a forfeit counts: they were paired)."""
+    return {frozenset((g.first, g.second)) for g in games if g.second is not None}
+
+
+def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) -> Pairing:
+    """The pairing of round ``round_number`` for the players still in, ``ranked`` best first
+    (:func:`standings` order, dropped players left out), after ``games`` (every earlier round)."""
+    if len(set(ranked)) != len(ranked):
+        raise ValueError("a player is entered twice")
+    if len(ranked) < 2:
+        raise ValueError("a Swiss round needs two players")
+    score = {p: 0.0 for p in ranked} | {p: s for p, s in scores(games).items() if p in ranked}
+    seen = met(games)
+    had_bye = {g.first for g in games if g.bye}
+    nodes: list[str] = list(ranked)
+    odd = len(nodes) % 2 == 1
+    n = len(nodes)
+    # Weights in three tiers, whole numbers so that the matching is exact; each tier outweighs
+    # everything below it over a whole round: (1) no repeat, (2) the bye's holder, the lower in the
+    # standings the better, (3) each pair's cost: the square of the score difference (in half
+    # points), then the distance in the standings.
+    spread = n + 1
+
+    def cost(i: int, j: int) -> int:
+        diff = round(2 * abs(score[nodes[i]] - score[nodes[j]]))
+        return diff * diff * spread + abs(i - j)
+
+    pair_top = max(cost(i, j) for i in range(n) for j in range(i + 1, n)) + 1
+    bye_step = (n // 2 + 1) * pair_top
+    fresh = (n + 2) * bye_step
+    graph = nx.Graph()
+    for i in range(n):
+        for j in range(i + 1, n):
+            repeat = frozenset((nodes[i], nodes[j])) in seen
+            graph.add_edge(nodes[i], nodes[j], weight=(0 if repeat else fresh) + pair_top - cost(i, j))
+        if odd:
+            graph.add_edge(nodes[i], _BYE_NODE, weight=(0 if nodes[i] in had_bye else fresh) + (i + 1) * bye_step)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    rank = {p: i for i, p in enumerate(ranked)}
+    pairs: list[tuple[str, str]] = []
+    bye = None
+    for a, b in matching:
+        if _BYE_NODE in (a, b):
+            bye = b if a == _BYE_NODE else a
+            continue
+        pairs.append(_seats(a, b, games, rank))
+    pairs.sort(key=lambda ab: min(rank[ab[0]], rank[ab[1]]))
+    return Pairing(round_number, tuple(pairs), bye)
+
+
+def _seats(a: str, b: str, games: Sequence[Game], rank: dict[str, int]) -> tuple[str, str]:
+    """Who of ``a`` and ``b`` holds seat 0: fewer times first, then seat 1 last time, then the higher-ranked."""
+    def balance(p: str) -> int:
+        return sum(1 if g.first == p else -1 for g in games if not g.bye and p in (g.first, g.second))
+
+    def last_first(p: str) -> int:
+        mine = [g for g in games if not g.bye and p in (g.first, g.second)]
+        return 1 if mine and max(mine, key=lambda g: g.round).first == p else 0
+
+    key_a = (balance(a), last_first(a), rank[a])
+    key_b = (balance(b), last_first(b), rank[b])
+    return (a, b) if key_a <= key_b else (b, a)

@@ -1,0 +1,115 @@
+// One tournament: its settings, entrants and countdown, registering, the entrant's table, the
+// rounds, live standings, and each duplicate deal compared across tables.
+import { has, t } from "./i18n.js";
+import { api, ApiError, boot, fill, h, number, profileLink, session } from "./account.js";
+import { countdown, statusText } from "./tournament-events.js";
+import { store } from "./dom.js";
+
+const REFRESH = 2000; // ms between two looks while the event is open or in play
+
+const contractName = (code) => code.split("+").map((c) => (has(`web.trex.contract.${c}`) ? t(`web.trex.contract.${c}`) : c)).join(" + ");
+const signed = (x) => number(x > 0 ? `+${x}` : `${x}`);
+
+function standingsTable(data) {
+  const swiss = data.event.kind === "swiss";
+  const cols = swiss ? ["web.events.place", "web.events.player", "web.events.score", "web.events.buchholz", "web.events.sonneborn_berger"]
+    : ["web.events.place", "web.events.player", "web.events.percentage", "web.events.matchpoints"];
+  const rows = data.standings.map((s) => h("tr", { "data-testid": "standing" },
+    h("td", {}, number(s.place)),
+    h("td", {}, s.player.startsWith("a") ? h("a", { href: profileLink(s.name) }, s.name) : s.name,
+      s.dropped ? h("span", { class: "muted" }, ` · ${t("web.events.dropped")}`) : null),
+    ...(swiss ? [number(s.score), number(s.buchholz), number(s.sonneborn_berger)]
+      : [`${number(s.percentage.toFixed(1))} %`, `${number(s.matchpoints)} / ${number(s.top)}`]).map((v) => h("td", {}, v))));
+  return h("table", { class: "players-table", "data-testid": "standings" },
+    h("thead", {}, h("tr", {}, cols.map((k) => h("th", {}, t(k))))), h("tbody", {}, rows));
+}
+
+function roundsList(data) {
+  return data.rounds.map((r) => h("section", { class: "card-panel", "data-testid": `round-${r.number}` },
+    h("h3", {}, t("web.events.round", { n: number(r.number) })),
+    r.sealed ? h("p", { class: "muted", "data-testid": "sealed" }, t("web.events.sealed")) : null,
+    h("ul", {}, r.games.map((g) => h("li", {},
+      g.players.join(" – "),
+      g.points ? ` · ${g.points.map((p) => number(p)).join(" – ")}` : "",
+      g.forfeit ? h("span", { class: "muted" }, ` · ${t("web.events.forfeit")}`) : null,
+      r.sealed || g.forfeit ? null : [" · ", h("a", { href: `/t/${g.table}` }, t("web.events.watch")),
+        (g.points || g.done) ? [" · ", h("a", { href: `/t/${g.table}/replay`, "data-testid": "replay" }, t("web.events.replay"))] : null]))),
+    r.bye ? h("p", { class: "muted" }, t("web.events.bye", { name: r.bye })) : null));
+}
+
+function dealsList(data) {
+  if (!data.deals.length) return null;
+  return h("section", { class: "card-panel", "data-testid": "deals" }, h("h2", {}, t("web.events.deals")),
+    data.deals.map((d) => h("details", { "data-testid": "deal" },
+      h("summary", {}, t("web.events.deal", { round: number(d.round), deal: number(d.deal) })),
+      d.hands.map((hand) => h("table", { class: "players-table" },
+        h("caption", {}, t("web.events.hand", { n: number(hand.hand + 1) })),
+        h("thead", {}, h("tr", {}, ["web.events.table", "web.events.player", "web.events.contract", "web.events.score",
+          "web.events.matchpoints"].map((k) => h("th", {}, t(k))))),
+        h("tbody", {}, hand.tables.map((row) => h("tr", { "data-testid": "deal-row" },
+          h("td", {}, row.table.split("-").slice(-1)[0]),
+          h("td", {}, row.player, row.stand_in ? h("span", { class: "muted" }, ` · ${t("web.events.stand_in")}`) : null),
+          h("td", {}, contractName(row.contract)), h("td", {}, signed(row.score)),
+          h("td", {}, row.matchpoints === null || row.matchpoints === undefined ? "–" : number(row.matchpoints))))))))));
+}
+
+async function render(app) {
+  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+  let data;
+  try { data = await api(`/api/events/${encodeURIComponent(id)}`); } catch (e) {
+    fill(app, h("p", { class: "card-panel" }, e.text || e.message));
+    return;
+  }
+  const e = data.event;
+  const skew = data.now - Date.now() / 1000; // the server's clock minus this page's
+  document.title = `cardtable · ${e.name}`;
+  const me = session.account;
+  const registered = me && data.entrants.some((x) => x.username === me.username);
+  const note = h("p", { class: "muted", role: "alert", "data-testid": "event-note" });
+  const act = async (fn) => { note.textContent = ""; try { await fn(); } catch (err) { note.textContent = err instanceof ApiError ? err.text : String(err); } };
+  const clock = h("p", { "data-testid": "countdown", class: "event-clock" });
+  const tickClock = () => {
+    clock.textContent = e.status !== "open" ? statusText(e.status)
+      : e.starts_at ? t("web.events.starts_in", { time: countdown(e.starts_at - (Date.now() / 1000 + skew)) }) : t("web.events.starts_full");
+  };
+  tickClock();
+  const buttons = [];
+  if (me && e.status === "open") {
+    buttons.push(registered
+      ? h("button", { "data-testid": "unregister", onclick: () => act(async () => { await api(`/api/events/${id}/unregister`, {}); await render(app); }) }, t("web.events.unregister"))
+      : h("button", { class: "primary", "data-testid": "register", onclick: () => act(async () => { await api(`/api/events/${id}/register`, {}); await render(app); }) }, t("web.events.register")));
+  }
+  if (me && registered && e.status === "running") {
+    buttons.push(h("button", { class: "primary", "data-testid": "my-table", onclick: () => act(async () => {
+      try {
+        const seat = await api(`/api/events/${id}/seat`);
+        store.set(`ct.seat.${seat.table}`, { seat: seat.seat, token: seat.token });
+        location.assign(`/t/${seat.table}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === "no_seat") note.textContent = t("web.events.no_table"); else throw err;
+      }
+    }) }, t("web.events.my_table")));
+  }
+  fill(app,
+    h("h1", { class: "table-head", "data-testid": "event-name" }, e.name),
+    h("section", { class: "card-panel", "data-testid": "event-info" },
+      h("p", {}, t(`web.events.kind.${e.kind}`), " · ", e.game, e.preset !== "standard" ? ` (${e.preset})` : "",
+        ` · ${t("web.events.rounds")}: ${number(e.rounds)}`,
+        e.rated ? ` · ${t("web.events.rated")}` : ""),
+      clock,
+      h("p", {}, `${t("web.events.entrants")}: `, t("web.events.entrants_count", { n: number(data.entrants.length), max: number(e.max_entrants) })),
+      h("p", { "data-testid": "entrants" }, data.entrants.map((x, i) => [i ? ", " : "", h("a", { href: profileLink(x.username) }, x.username)])),
+      registered && e.status === "open" ? h("p", {}, t("web.events.registered")) : null,
+      buttons, note),
+    data.standings.length ? h("section", { class: "card-panel" },
+      h("h2", {}, t(e.status === "over" ? "web.events.final" : "web.events.standings")), standingsTable(data)) : null,
+    roundsList(data), dealsList(data),
+    data.commitments.length ? h("section", { class: "card-panel muted" }, h("p", {}, t("web.events.commitments")),
+      data.commitments.map((c, i) => h("p", { class: "mono" }, `${t("web.events.round", { n: number(i + 1) })}: ${c}`))) : null);
+  if (e.status === "open" || e.status === "running") {
+    const timer = setInterval(tickClock, 1000);
+    setTimeout(() => { clearInterval(timer); render(app); }, REFRESH);
+  }
+}
+
+boot(render);

@@ -1,0 +1,118 @@
+"""A Swiss Spit event of 8 entrants on a real ``cardtable serve`` (T8, T9): four people scripted
+over HTTP and WebSockets register, come to their tables and leave them to stand-ins, bots fill the
+field; the server is stopped and started again in the middle of the first round; the event goes
+on, the second round is paired without a rematch when the last game of the first ends, and the
+final standings add up."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .netserver import Server
+
+DEADLINE = 240.0  # two rounds of real-time Spit between bots, on a loaded machine
+
+
+def wait(what: str, check: Any, deadline: float = DEADLINE) -> Any:
+    end = time.monotonic() + deadline
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < end, f"not within {deadline} s: {what}"
+        time.sleep(0.2)
+
+
+@pytest.fixture(name="served")
+def served_fixture(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "server.sqlite3", "--forwarded-allow-ips", "127.0.0.1").start(timeout=60)
+    yield srv
+    srv.stop()
+
+
+class Person:
+    def __init__(self, served: Server, name: str, address: str) -> None:
+        self.http = httpx.Client(base_url=served.http, headers={"Origin": served.http, "X-Forwarded-For": address},
+                                 timeout=30)
+        r = self.http.post("/api/players/signup", json={"username": name, "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        self.csrf = r.json()["csrf"]
+        self.name = name
+
+    def post(self, path: str, body: Any) -> Any:
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+
+
+def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
+    from websockets.sync.client import connect
+
+    people = [Person(served, name, f"10.0.1.{i}") for i, name in enumerate(("Ana", "Ben", "Cy", "Dee"))]
+    short = {"max_rounds": 1, "spit_delay": 0.2, "slap_timeout": 1.0}  # one round of Spit a game
+    made = people[0].post("/api/events", {"name": "Spit sprint", "kind": "swiss", "game": "spit", "options": short,
+                                          "rounds": 2, "max_entrants": 8, "bots": True,
+                                          "starts_at": time.time() + 3600, "when_full": False})
+    assert made.status_code == 201, made.text
+    event_id = made.json()["event"]["id"]
+    for p in people:
+        assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
+    assert httpx.get(f"{served.http}/api/events/{event_id}").json()["event"]["status"] == "open"
+    # the start is an hour away (four people will not fill eight places): the test moves it to now
+    db = sqlite3.connect(served.db)
+    db.execute("UPDATE events SET starts_at = ? WHERE id = ?", (time.time(), event_id))
+    db.commit()
+    db.close()
+
+    def event() -> Any:
+        return httpx.get(f"{served.http}/api/events/{event_id}", timeout=30).json()
+
+    def come_and_leave(number: int) -> list[str]:
+        """The people come to their tables of round ``number`` (so that they start), then leave
+        them to stand-ins; the round's tables."""
+        seats = {p.name: wait(f"{p.name}'s seat in round {number}", lambda p=p: (
+            lambda s: s if s.get("round") == number else None)(p.http.get(f"/api/events/{event_id}/seat").json()))
+            for p in people}
+        with ExitStack() as sockets:
+            for p in people:
+                s = seats[p.name]
+                ws = sockets.enter_context(connect(f"{served.ws}/ws/{s['table']}", origin=served.http))
+                ws.send(json.dumps({"type": "hello", "token": s["token"]}))
+                assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+            tables = sorted({g["table"] for g in event()["rounds"][number - 1]["games"]})
+            wait(f"round {number} is played", lambda: all(
+                httpx.get(f"{served.http}/api/tables/{t}").json()["table"]["status"] in ("playing", "over")
+                for t in tables))
+            for p in people:
+                s = seats[p.name]
+                r = httpx.post(f"{served.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
+                               headers={"Origin": served.http})
+                assert r.status_code == 200 or r.json()["error"] == "over", r.text
+        return tables
+
+    wait("the event starts", lambda: event()["event"]["status"] == "running")
+    tables = come_and_leave(1)
+    assert len(tables) == 4
+    before = event()
+    served.restart()  # in the middle of round 1 (or just after it: its games take about half a minute)
+    after = event()
+    assert after["rounds"][0]["games"] == before["rounds"][0]["games"] or after["rounds"][0]["done"]
+    come_and_leave(2)
+    final = wait("the event ends", lambda: (lambda e: e if e["event"]["status"] == "over" else None)(event()))
+    rounds = final["rounds"]
+    assert len(rounds) == 2 and [g["table"] for g in rounds[0]["games"]] == tables
+    assert not any(g["forfeit"] for r in rounds for g in r["games"])
+    pairs = [frozenset(g["players"]) for r in rounds for g in r["games"]]
+    assert len(pairs) == 8 == len(set(pairs))  # no rematch
+    standings = final["standings"]
+    assert len(standings) == 8 and standings[0]["place"] == 1
+    assert sum(s["score"] for s in standings) == 8.0  # eight games, one point each
+    for t in tables:  # every game of round 1 was played to its end, through the restart
+        assert httpx.get(f"{served.http}/api/tables/{t}/record").status_code == 200

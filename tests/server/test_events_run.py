@@ -1,0 +1,284 @@
+"""Events run over the server's tables, in the test process (T8, T9, T10): a Swiss event is
+paired round after round as games end, with a bye and a no-show; a duplicate Trex event deals
+the same cards at every table from the event's commitments, each record verifies, and no
+comparison is published before every table has finished the deal; a restart in the middle of a
+round loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardtable.records.fairness import verify
+from cardtable.server.commands import Act, Attach, Fan
+from cardtable.server.events.runner import Runner, round_deal, seat_token
+from cardtable.server.events.service import Events
+from cardtable.server.events.store import SqliteEvents
+from cardtable.server.hub import Hub
+from cardtable.server.players.accounts import Account
+from cardtable.server.store import Store
+
+DEADLINE = 90.0
+
+
+@dataclass
+class Server:
+    """One server process's parts over the database ``path``."""
+
+    path: Path
+    no_show: float = 60.0
+    store: Store = field(init=False)
+    hub: Hub = field(init=False)
+    events: Events = field(init=False)
+    runner: Runner = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.store = Store(self.path)
+        self.hub = Hub(self.store, bot_delay=0.0, hold=None)
+        self.events = Events(SqliteEvents(self.path))
+        self.runner = Runner(self.events, self.hub, no_show=self.no_show, tick=0.05)
+        self.hub.resume_bots()
+
+    def close(self) -> None:
+        self.hub.close_all()
+        self.events.store.close()
+        self.store.close()
+
+
+class People:
+    """Scripted people: each connects to their table's seat and plays a random legal action
+    whenever it is their turn. ``absent``: accounts that never come (no-shows)."""
+
+    def __init__(self, server: Server, event_id: str, absent: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        self.server = server
+        self.event_id = event_id
+        self.absent = absent
+        self.rng = random.Random(5)
+        self.seq = 0
+
+    async def play(self) -> None:
+        row = self.server.events.store.event(self.event_id)
+        assert row is not None and row.progress is not None
+        rnd = row.progress["rounds"][-1]
+        for g in rnd["games"]:
+            table = self.server.hub.find(g["table"])
+            assert table is not None
+            for seat, player in enumerate(g["players"]):
+                if not player.startswith("a") or int(player[1:]) in self.absent:
+                    continue
+                if table.row.seats[seat].kind != "human":
+                    continue
+                # the token the entrant is given opens this seat
+                assert table.seat_for_token(seat_token(row.secret, table.id, seat)) == seat
+                if seat not in table.players and table.row.status != "over":
+                    await table.ask(Attach(f"p-{table.id}-{seat}", seat, None, "en"))
+                match = table.match
+                if match is not None and not match.is_over and match.to_move() == seat and table.settled:
+                    self.seq += 1
+                    action = self.rng.choice(match.state.legal_actions())
+                    await table.ask(Act(seat, self.seq, str(action)))
+                    await table.ask(Fan())
+
+
+async def until(what: str, done: Callable[[], bool], step: Callable[[], Awaitable[None]]) -> None:
+    """``step()`` until ``done()``, within a generous deadline."""
+    end = time.monotonic() + DEADLINE
+    while not done():
+        assert time.monotonic() < end, f"not done within {DEADLINE} s: {what}"
+        await step()
+        await asyncio.sleep(0.01)
+
+
+def accounts(n: int) -> list[Account]:
+    return [Account(i + 1, "person", f"player{i + 1}") for i in range(n)]
+
+
+def test_t8_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Path):
+    """Five people, three rounds of two-player Trash (one hand each): a bye each round to the
+    lowest-ranked player without one, the next round paired when the last game ends, no pair
+    twice; one person never comes: they lose both their games by forfeit and are dropped after
+    two no-shows."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3", no_show=0.5)
+        people = accounts(5)
+        row = server.events.create(people[0], {"name": "Trash night", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 3, "max_entrants": 5}, "ip")
+        for who in people:
+            assert server.events.register(row.id, who, "ip") == "ok"
+        script = People(server, row.id, absent={5})
+
+        async def step() -> None:
+            await server.runner.step()
+            now = server.events.store.event(row.id)
+            if now is not None and now.status == "running":
+                await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        rounds = final.progress["rounds"]
+        assert len(rounds) == 3
+        pairs = [frozenset(g["players"]) for r in rounds for g in r["games"]]
+        assert len(pairs) == len(set(pairs))  # no pair twice
+        byes = [r["bye"] for r in rounds]
+        assert None not in byes[:2] and len(set(b for b in byes if b)) == len([b for b in byes if b])
+        assert "a5" in final.progress["dropped"] and final.progress["no_shows"]["a5"] == 2
+        forfeits = [g for r in rounds for g in r["games"] if g["forfeit"]]
+        assert forfeits and all(g["points"][g["players"].index("a5")] == 0.0 for g in forfeits)
+        standings = final.progress["final"]
+        assert standings[0]["place"] == 1 and len(standings) == 5
+        assert sum(s["score"] for s in standings) == sum(
+            sum(g["points"]) for r in rounds for g in r["games"]) + sum(1 for b in byes if b)
+        for r in rounds:  # every game's table is kept, finished ones with their record
+            for g in r["games"]:
+                table = server.hub.find(g["table"])
+                assert table is not None
+                assert g["forfeit"] or table.row.status == "over"
+        server.close()
+
+    asyncio.run(main())
+
+
+def test_t10_a_duplicate_event_deals_the_same_cards_at_every_table(tmp_path: Path):
+    """Five people and three bots on two tables of Complex Trex (8 deals), one round: every
+    table deals the cards of the round's committed protocol (each record verifies, with the
+    server seed whose commitment was public from the event's creation); a deal's comparison is
+    published only once both tables have finished it; the final table is the matchpoints."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(5)
+        row = server.events.create(people[0], {"name": "Duplicate", "kind": "duplicate", "game": "trex",
+                                               "preset": "complex", "rounds": 1, "max_entrants": 5}, "ip")
+        commitment = round_deal(row, 1).commitment()
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+        seen_early = []
+
+        async def step() -> None:
+            await server.runner.step()
+            now = server.events.store.event(row.id)
+            if now is None or now.status != "running":
+                return
+            rnd = now.progress["rounds"][-1]  # type: ignore[index]
+            played = []
+            for g in rnd["games"]:
+                t = server.hub.find(g["table"])
+                assert t is not None
+                played.append({d for d, *_ in t.match.state.view(None).deal_scores} if t.match else set())
+            published = {b["deal"] for b in now.progress["boards"]}  # type: ignore[index]
+            seen_early.extend(d for d in published if not all(d in p for p in played))
+            await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        assert not seen_early  # no deal compared before both tables finished it
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        field_ids = [p["id"] for p in final.progress["field"]]
+        assert len(field_ids) == 8 and sum(1 for p in final.progress["field"] if "bot" in p) == 3
+        games = final.progress["rounds"][0]["games"]
+        records = []
+        for g in games:
+            table = server.hub.find(g["table"])
+            assert table is not None and table.match is not None and table.match.is_over
+            record = table.match.record()
+            verify(record)  # the deals follow from the seeds
+            assert record.fairness is not None and record.fairness.server_commitment == commitment
+            records.append(record)
+        deals = [[d.to_json() for d in r.fairness.deals] for r in records]  # type: ignore[union-attr]
+        assert len(deals[0]) == 8 and deals[0] == deals[1]  # the same cards at both tables
+        assert {b["deal"] for b in final.progress["boards"]} == set(range(1, 9))
+        standing = final.progress["final"]
+        assert sorted(s["player"] for s in standing) == sorted(field_ids)
+        assert sum(s["matchpoints"] for s in standing) == 8 * 4 * 1.0  # per deal and hand, 1 point shared
+        assert all(s["top"] == 8.0 for s in standing)
+        server.close()
+
+    asyncio.run(main())
+
+
+def test_t9_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path):
+    """A Swiss event of four people, two rounds: the server stops while round 1 is played and
+    a new one starts on the same database: the same round and tables go on, nothing is paired
+    twice, and the event ends."""
+
+    async def main() -> None:
+        path = tmp_path / "server.sqlite3"
+        server = Server(path)
+        people = accounts(4)
+        row = server.events.create(people[0], {"name": "Restart cup", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 4}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+
+        def actions_played() -> int:
+            now = server.events.store.event(row.id)
+            if now is None or not now.progress:
+                return 0
+            return sum(len(server.store.actions(g["table"])) for g in now.progress["rounds"][0]["games"])
+
+        async def step() -> None:
+            await server.runner.step()
+            if server.events.store.event(row.id).status == "running":  # type: ignore[union-attr]
+                await script.play()
+
+        await until("round 1 under way", lambda: actions_played() >= 4, step)
+        before = server.events.store.event(row.id)
+        assert before is not None and before.progress is not None and len(before.progress["rounds"]) == 1
+        tables = [g["table"] for g in before.progress["rounds"][0]["games"]]
+        logged = {t: len(server.store.actions(t)) for t in tables}
+        server.close()
+
+        server = Server(path)  # the restart
+        script.server = server
+        again = server.events.store.event(row.id)
+        assert again is not None and again.progress == before.progress
+        for t in tables:
+            assert len(server.store.actions(t)) == logged[t]  # every acknowledged action is there
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        assert [g["table"] for g in final.progress["rounds"][0]["games"]] == tables
+        pairs = [frozenset(g["players"]) for r in final.progress["rounds"] for g in r["games"]]
+        assert len(pairs) == 4 == len(set(pairs))
+        server.close()
+
+    asyncio.run(main())
+
+
+def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
+    """Two people and bots filling a field of four: a game of two bots is played too (the event
+    watches its tables: a table of bots alone would wait for a spectator)."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(2)
+        row = server.events.create(people[0], {"name": "Bots welcome", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 4,
+                                               "bots": True, "starts_at": time.time()}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+
+        async def step() -> None:
+            await server.runner.step()
+            if server.events.store.event(row.id).status == "running":  # type: ignore[union-attr]
+                await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        assert [p.get("bot") for p in final.progress["field"]] == [None, None, "medium", "medium"]
+        games = [g for r in final.progress["rounds"] for g in r["games"]]
+        assert any(all(p.startswith("b") for p in g["players"]) for g in games)  # bots met bots
+        assert all(g["points"] is not None and not g["forfeit"] for g in games)
+        server.close()
+
+    asyncio.run(main())

@@ -17,12 +17,13 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..bots.base import Bot, make_bot
+from ..bots.base import Bot, make_bot, reacts
 from ..core.chance import fresh_seed
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Action, Event, Game, PlayerView
 from ..core.seats import SIMULTANEOUS, TERMINAL
 from ..host.clock import Clock
+from ..host.factory import realtime_host
 from ..host.forced import forced_action
 from ..host.match import Match
 from ..host.realtime import Arrival, RealtimeBot, RealtimeHost
@@ -241,12 +242,13 @@ class Session:
             for s, spec in enumerate(self.seats):
                 if not spec.is_human:
                     bot = make_bot(self.game.name, spec.kind)
-                    if not callable(getattr(bot, "react", None)):
+                    if not reacts(bot):
                         raise ConfigError(f"the {self.game.name} bot {spec.kind!r} cannot play in real time")
                     bots[s] = bot  # type: ignore[assignment]  # checked: it reacts
             seed = self.bot_seed if self.bot_seed is not None else fresh_seed()
             self.clock = PausableClock(self.match.clock)
-            self.host = RealtimeHost(self.match.state, self.clock, bots=bots, seed=seed, on_arrival=on_arrival)
+            self.host = realtime_host(self.game, self.match.state, self.clock, bots=bots, seed=seed,
+                                      on_arrival=on_arrival)
         elif on_arrival is not None:
             self.host.on_arrival = on_arrival
         return self.host

@@ -38,11 +38,13 @@ class Now:
 
 def normal(text: str, ids: tuple[str, str]) -> Any:
     """A frame as compared: the rated table's id written as the casual one's, and the fair-deal
-    commitments (random per table: the server's own seed) left out."""
+    commitments (random per table: the server's own seed) and whether the table is rated (the one
+    thing its summary says more) left out."""
     frame = json.loads(text.replace(ids[1], ids[0]))
     table = frame.get("table")
     if isinstance(table, dict):
         table["fair"] = None
+        table.pop("rated", None)
     return frame
 
 

@@ -7,6 +7,7 @@ fails and heals (S3)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -213,6 +214,33 @@ def test_r1_sp7_a_spit_table_loaded_from_the_log_keeps_the_timer_its_state_runs(
     assert again.match is not None and again.rt is not None
     assert again.match.state.timers() == running
     assert again.rt.next_due() is not None  # the timer is scheduled, not forgotten
+
+
+def test_c11_timers_due_at_once_are_kept_on_the_servers_event_loop():
+    """Two commands scheduled with no delay (a bot's move released at once, a timer due now) on
+    the loop ``cardtable serve`` runs (uvloop, whose handle of a call with no delay has no
+    ``when()``): both run, and the table keeps working."""
+    uvloop = pytest.importorskip("uvloop")
+    from cardtable.server.commands import Fan
+
+    table, _ = new()
+    ran: list[str] = []
+    table.actor.post = lambda cmd: ran.append(type(cmd).__name__)  # type: ignore[method-assign]
+
+    async def twice() -> None:
+        table.actor._schedule(Schedule(0.0, Fan()))
+        table.actor._schedule(Schedule(0.0, Fan()))
+        for _ in range(100):  # bounded: the loop runs the due calls within a few turns
+            if len(ran) == 2:
+                return
+            await asyncio.sleep(0)
+
+    loop = uvloop.new_event_loop()
+    try:
+        loop.run_until_complete(twice())
+    finally:
+        loop.close()
+    assert ran == ["Fan", "Fan"]
 
 
 # ------------------------------------------------------------------ races

@@ -21,6 +21,8 @@ import httpx
 import pytest
 
 from cardtable.server.app import create_app
+from cardtable.server.events.routes import with_events
+from cardtable.server.events.store import SqliteEvents
 from cardtable.server.players import Players
 from cardtable.server.store import Store
 from tests.server.netserver import free_port
@@ -44,6 +46,7 @@ class Served:
         self.players = Players(tmp / "server.sqlite3", log=self.store, hasher=CHEAP, limits=open_limits(),
                                quick_wait=quick_wait)
         self.app = create_app(self.store, bot_delay=0.05, allow_hosts=("testserver",), players=self.players)
+        with_events(self.app, self.players, SqliteEvents(tmp / "server.sqlite3"))  # as cardtable serve does
         self.port = free_port()
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)

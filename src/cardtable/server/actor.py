@@ -125,8 +125,8 @@ class Actor:
         self._finished = finished  # the game's end is stored: its results may be recorded
         self._mail: deque[tuple[Command, asyncio.Future[Any] | None]] = deque()
         self._task: asyncio.Task[None] | None = None
-        self._slots: dict[str, asyncio.TimerHandle] = {}
-        self._timers: list[asyncio.TimerHandle] = []
+        self._slots: dict[str, asyncio.Handle] = {}
+        self._timers: list[tuple[float, asyncio.Handle]] = []  # (when it runs, on the loop's clock)
         self._thinking: asyncio.Task[None] | None = None
         self._quick: dict[int, int] = {}  # seat -> its bot's quick thinks in a row in the pool
         self.busy = False  # a command is being applied (its writes under way)
@@ -309,9 +309,9 @@ class Actor:
                 old.cancel()
             self._slots[e.slot] = handle
         else:
-            now = loop.time()
-            self._timers = [h for h in self._timers if h.when() > now and not h.cancelled()]
-            self._timers.append(handle)
+            now = loop.time()  # a handle of a delay of 0 has no when() on every loop (uvloop): kept here
+            self._timers = [(when, h) for when, h in self._timers if when > now and not h.cancelled()]
+            self._timers.append((now + e.delay, handle))
 
     # ------------------------------------------------------------ bots
     def _think(self, e: Think) -> None:
@@ -357,7 +357,7 @@ class Actor:
     def close(self) -> None:
         """Forget this table's timers and tasks (it is being dropped from memory)."""
         self.closed = True
-        for timer in [*self._slots.values(), *self._timers]:
+        for timer in [*self._slots.values(), *(h for _, h in self._timers)]:
             timer.cancel()
         self._slots.clear()
         self._timers.clear()

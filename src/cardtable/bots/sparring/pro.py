@@ -197,7 +197,7 @@ class ProTrexBot:
         cards = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == 0]
         if view.phase == "trex":
             return A_PLAY[self._trex(view, cards)]
-        return A_PLAY[Table(view, self.memory).play(cards)]
+        return A_PLAY[ProTrick(view, self.memory).play(cards)]
 
     def _trex(self, view: TrexView, cards: list[int]) -> int:
         mine = {c.id for c in view.hand}
@@ -237,7 +237,7 @@ class ProTrexBot:
         return max(cards, key=value)
 
 
-class Table:
+class ProTrick:
     """One trick decision: what the seat knows of the deal, and the play."""
 
     def __init__(self, view: TrexView, memory: TrexMemory) -> None:

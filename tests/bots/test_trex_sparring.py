@@ -136,3 +136,42 @@ def test_pro_plays_legal_moves_from_views_only_for_whole_games():
             assert action in state.legal_actions()
             state.apply(action)
         assert state.is_terminal()
+
+
+def double_phase(self_capture: str, *hands: str) -> TrexState:
+    """A King of Hearts deal from stacked hands, doubling on (TX-15), at seat 1's doubling turn."""
+    game = cardtable.load("trex", hearts_lead_rule="free", redeal_requests=False, doubled_self_capture=self_capture)
+    state = game.new_state(seed=1, deck=deck(*hands))
+    assert isinstance(state, TrexState) and state.holder == 0
+    state.apply(A_CONTRACT[KH])
+    while state.current_player() != 1:  # the seats before it have nothing to double
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+GUARDED_ONCE = (  # seat 1 holds the K♥ with a single lower heart
+    "7H 9H AH 2C 3C 4C 5C 6C 7C 8C 9C TC JC",
+    "KH 5H 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+)
+BARE = (  # seat 1 holds the K♥ and no other heart
+    "7H 9H AH 5H 3C 4C 5C 6C 7C 8C 9C TC JC",
+    "KH 2C 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+)
+
+
+def test_tx16_hard_and_pro_double_a_king_of_hearts_with_a_lower_heart():
+    """Hard's King of Hearts (issue item: hard gives points away in KH): under the default scoring
+    of a doubled card (the doubler who takes it back pays the plain value) the K♥ is doubled as
+    soon as a lower heart can duck under it; alone, it is not."""
+    for name in ("hard", "spar-pro"):
+        state = double_phase("single", *GUARDED_ONCE)
+        assert state.current_player() == 1 and state.phase.name == "DOUBLE"
+        assert act(name, state) == "double KH", name
+        state = double_phase("single", *BARE)
+        assert act(name, state) != "double KH", name
+
+
+def test_tx16_when_self_capture_pays_double_only_a_long_guarded_king_is_doubled():
+    for name in ("hard", "spar-pro"):
+        state = double_phase("forced_bonus", *GUARDED_ONCE)
+        assert act(name, state) != "double KH", name

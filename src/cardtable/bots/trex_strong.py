@@ -43,6 +43,8 @@ def strong_policy(st: TrexState, voids: list[set[int]] | None = None) -> Any:
     if phase is Phase.CHOOSE:
         return choose_contract(st.hand(st.to_move), st.contracts_left())
     if phase is Phase.DOUBLE:
+        if st.game.options.doubled_self_capture == "single":
+            return double_unless_bare(st.hand(st.to_move), st.legal_actions())
         return double_guarded_or_long(st.hand(st.to_move), st.legal_actions(), st.contract)
     if phase is Phase.REDEAL:
         return redeal_choice(st)
@@ -346,6 +348,22 @@ def double_guarded_or_long(hand: list[int], legal: Sequence[Any], mask: int) -> 
     return A_DONE
 
 
+def double_unless_bare(hand: list[int], legal: Sequence[Any]) -> Any:
+    """Double the first K♥ or queen that has a lower card of its suit to duck with. When the
+    doubler who takes its own card pays only the plain value (TX-16, ``doubled_self_capture =
+    "single"``), doubling costs nothing but the card's secret and earns +v and −2v to the others
+    whenever another seat takes it."""
+    for a in legal:
+        if a is A_DONE:
+            continue
+        c = a.arg
+        s = SUIT[c]
+        for d in hand:
+            if SUIT[d] == s and STRENGTH[d] < STRENGTH[c]:
+                return a
+    return A_DONE
+
+
 def redeal_choice(st: TrexState) -> Any:
     """Ask for a redeal only when the hand is bad for the contract the trigger protects:
     a K♥ guarded by four small hearts is a good KH hand and is kept."""
@@ -379,5 +397,6 @@ class StrongTrexBot(ExpertTrexBot):
         return action if action in view.legal_actions else fallback(view)
 
 __all__ = [
-    "StrongTrexBot", "choose_contract", "contract_value", "double_guarded_or_long", "redeal_choice", "strong_policy",
+    "StrongTrexBot", "choose_contract", "contract_value", "double_guarded_or_long", "double_unless_bare",
+    "redeal_choice", "strong_policy",
 ]

@@ -9,8 +9,12 @@ decision code with the level bots. Card ids: ``suit * 13 + index``, index 0 the 
   hand's estimated score minus what an average hand scores under it, so the holder plays the
   contract its hand suits best now; the last deals of a kingdom weigh the contract that would
   otherwise fall on a worse hand (the costliest left) a little more.
-* **Doubling** only when protected: K♥ behind four hearts under the 9 and without the A♥; a queen
-  behind three cards under the 10 without the A or K of its suit.
+* **Doubling** only when protected. Under the default scoring of a doubled card (TX-16: the doubler
+  who takes it back pays the plain value) a K♥ or queen is protected by any lower card of its suit
+  to duck with, since doubling then risks nothing but the card's secret; when the doubler forced to
+  take its card pays double (``doubled_self_capture = "forced_bonus"``), only a K♥ behind four
+  hearts under the 9 without the A♥, or a queen behind three cards under the 10 without the A or K
+  of its suit.
 * **King of Hearts.** Holding the K♥: never lead hearts, duck every heart trick under the winner
   (the K♥ itself goes under the A♥), lead singletons to become void and discard the K♥ at the first
   chance, then the A♥ and high hearts. Without it: flush it by leading low hearts once the A♥ is
@@ -27,6 +31,7 @@ decision code with the level bots. Card ids: ``suit * 13 + index``, index 0 the 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ...core.cards import ACE_HEARTS, DIAMONDS, HEARTS, KING_HEARTS, QUEENS
 from ...core.game import Action, PlayerView
@@ -151,7 +156,7 @@ def choose(view: TrexView, legal: tuple[Action, ...]) -> Action:
     return max(options, key=lambda a: (advantage(hand, a.arg), -a.arg))
 
 
-def double(view: TrexView, legal: tuple[Action, ...]) -> Action:
+def double(view: TrexView, legal: tuple[Action, ...], self_capture: str = "single") -> Action:
     """Double only a protected card (see the module docstring)."""
     hand = [c.id for c in view.hand]
     for a in legal:
@@ -159,7 +164,10 @@ def double(view: TrexView, legal: tuple[Action, ...]) -> Action:
             continue
         c = a.arg
         same = [strength(d) for d in hand if suit(d) == suit(c) and d != c]
-        if c == KING_HEARTS:
+        if self_capture == "single":
+            if any(r < strength(c) for r in same):
+                return a  # a card with a lower one to duck with: taking it back costs the plain value
+        elif c == KING_HEARTS:
             if sum(1 for r in same if r < 9) >= 4 and 14 not in same:
                 return a
         elif sum(1 for r in same if r < 10) >= 3 and not {13, 14} & set(same):
@@ -179,6 +187,12 @@ class ProTrexBot:
 
     def __init__(self) -> None:
         self.memory = TrexMemory()
+        self.self_capture = "single"
+
+    def attach(self, game: Any) -> None:
+        """The one rule the view does not show that the player uses: how a doubled card taken
+        back by its doubler scores (TX-16)."""
+        self.self_capture = str(game.options.doubled_self_capture)
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
         assert isinstance(view, TrexView)
@@ -193,7 +207,7 @@ class ProTrexBot:
         if view.phase == "choose":
             return choose(view, legal)
         if view.phase == "double":
-            return double(view, legal)
+            return double(view, legal, self.self_capture)
         cards = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == 0]
         if view.phase == "trex":
             return A_PLAY[self._trex(view, cards)]

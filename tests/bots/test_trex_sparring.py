@@ -175,3 +175,19 @@ def test_tx16_when_self_capture_pays_double_only_a_long_guarded_king_is_doubled(
     for name in ("hard", "spar-pro"):
         state = double_phase("forced_bonus", *GUARDED_ONCE)
         assert act(name, state) != "double KH", name
+
+
+def test_tx15_hard_sheds_its_ace_of_hearts_once_the_doubled_king_has_been_played_past():
+    """Hard's King of Hearts: the doubled K♥ stays in its doubler's hand (TX-15), so once the
+    doubler has played to a heart trick without it, nobody can drop it on that trick: hard sheds
+    its A♥ there (a card that would catch the K♥ later) instead of ducking with its 2♥."""
+    state = double_phase("single", "7H 9H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC",
+                         "KH 5H 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+                         "AH 2H 8H 2D 3D 4D 5D 6D 7D 8D 9D TD JD")
+    doubles = [a for a in state.legal_actions() if str(a) == "double KH"]
+    state.apply(doubles[0])
+    while state.phase.name == "DOUBLE":
+        state.apply(next(a for a in state.legal_actions() if str(a) == "done"))
+    play(state, "7H 5H")
+    assert state.current_player() == 2
+    assert act("hard", state) == "AH"

@@ -116,8 +116,15 @@ def test_pro_contract_choice_reads_the_hand_shape():
     low = ids("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S")
     high = ids("AC KC QC AD KD QD AH KH AS KS QS JS JC")
     assert advantage(low, TK) > advantage(high, TK)  # low cards lose the tricks in Slaps
-    assert advantage(high, KH) < advantage(low, KH)  # a bare K♥ with the A♥
+    # the holder holds the 7♥, a heart under the K♥: a K♥ behind small hearts is doubled and
+    # scores (TX-16); the A♥ without the K♥ may catch it
+    doubled_king = ids("7H KH 2H 3H 4H 5C 6C 7C 8D 9D TS JS QS")
+    ace = ids("7H AH 2C 3C 4C 5C 6C 7C 8D 9D TS JS QS")
+    assert advantage(ace, KH) < advantage(doubled_king, KH)
     assert advantage(high, QN) < advantage(low, QN)  # three unguarded queens
+    naked = ids("QS AS 7H 2C 3C 4C 5C 6C 7C 8D 9D TD JD")  # no spade under the Q♠: not doubled
+    guarded = ids("QS 2S 3S 4S 7H 2C 3C 4C 5C 6C 7C 8D 9D")
+    assert advantage(naked, QN) < advantage(guarded, QN)
     jacks = ids("JC TC QC 9C JD TD QD JH TH QH JS TS QS")
     assert advantage(jacks, TR) > advantage(low, TR)  # every jack, with its neighbours
 

@@ -54,7 +54,7 @@ from ...games.trex.view import TrexView, layout_card_ids
 from ..base import Budget, register_bot
 from ..worlds import TrexMemory
 
-AVERAGE = {KH: -13.9, QN: -24.1, DI: -32.7, TK: -45.8, TR: 127.9}
+AVERAGE = {KH: -13.4, QN: -26.1, DI: -32.7, TK: -45.8, TR: 127.9}
 """What the kingdom holder scored under each contract, four ``spar-pro`` at the table (3,000
 deals per contract, redeals off): a hand suits a contract when its estimate beats this."""
 
@@ -96,16 +96,18 @@ def features(hand: list[int], mask: int) -> list[float]:
         low = min(5, sum(1 for r in h if r < 9))
         return [1, k, k * low, k * voids, k * singles, ace, ace * len(h), len(h)]
     if mask == QN:
-        bare = guarded = tops = 0
+        bare = guarded = tops = naked = 0
         for x in suits:
             if 12 in x:
                 if sum(1 for r in x if r < 10) >= 3 and not {13, 14} & set(x):
                     guarded += 1
                 else:
                     bare += 1
+                if not any(r < 12 for r in x):
+                    naked += 1  # no lower card: it cannot duck, it is not doubled
             elif {13, 14} & set(x) and len(x) <= 3:
                 tops += 1
-        return [1, bare, guarded, tops, voids, singles]
+        return [1, bare, guarded, tops, voids, singles, naked]
     if mask == DI:
         d = suits[DIAMONDS]
         return [1, len(d), sum(1 for r in d if r >= 10), sum(1 for r in d if r <= 5), voids, singles]
@@ -123,14 +125,16 @@ def features(hand: list[int], mask: int) -> list[float]:
 
 
 WEIGHTS: dict[int, tuple[float, ...]] = {
-    KH: (-24.5, -32.6, 19.8, -5.0, -0.2, -13.2, 2.5, 2.1),
-    QN: (-8.6, -15.7, 17.9, -11.4, 3.0, 3.3),
+    KH: (-50.9, 56.2, 10.7, -26.7, -0.1, -7.8, 0.4, 5.5),
+    QN: (-16.9, -1.9, 17.5, -18.4, 5.0, 8.7, -26.8),
     DI: (-47.7, 2.7, -8.5, 15.3, 10.9, 6.4),
     TK: (-22.3, -13.3, -5.7, 6.1, 10.0, 8.0, 7.9),
     TR: (70.9, -3.9, 10.0, -3.1, 9.0, -8.6),
 }
 """Least-squares weights of :func:`features` against the holder's score in the deals that
-gave :data:`AVERAGE` (a K♥ behind four small hearts scores: it is doubled, TX-16)."""
+gave :data:`AVERAGE`. King of Hearts and Queens were fitted with the doubling rule of
+:func:`double` (a K♥ or queen with a lower card of its suit is doubled, so holding one scores:
+another seat that takes it pays double and the doubler gains its value, TX-16)."""
 
 
 def hand_estimate(hand: list[int], mask: int) -> float:

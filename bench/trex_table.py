@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "--merge":
         return merge(args[1:])
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog="--merge RUN1.json RUN2.json ... (alone) pools saved runs into one table")
     ap.add_argument("focal")
     ap.add_argument("other")
     ap.add_argument("--games", type=int, default=10)

@@ -5,13 +5,15 @@
 Plays ``B`` (default ``expert``) at seat 0 against three ``O`` (default ``hard``) from the start
 of a seeded game, timing every decision of seat 0 that has more than one legal action, for the
 first ``D`` deals. Prints the median, 95th percentile and maximum thinking time and the
-median number of worlds sampled. With ``--iterations`` it shows what a fixed budget costs in
+median number of worlds sampled and of iterations (world x candidate), and the machine's load
+average at the end. With ``--iterations`` it shows what a fixed budget costs in
 time on this machine (the arena's ``--iterations`` rows are reproducible; their time is not).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from typing import Any
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     match = Match(game, seed=a.seed, bots=bots, bot_seed=1)
     times: list[float] = []
     worlds: list[int] = []
+    iterations: list[int] = []
     while not match.is_over and match.state.deal_index < a.deals:  # type: ignore[attr-defined]
         seat = match.to_move()
         view = match.view(seat)
@@ -49,13 +52,16 @@ def main(argv: list[str] | None = None) -> int:
         if seat == 0 and len(view.legal_actions) > 1:
             times.append(dt)
             worlds.append(expert.last_worlds)
+            iterations.append(expert.last_iterations)
         match.submit(seat, action)
     times.sort()
     label = f"--iterations {a.iterations}" if a.iterations else f"--seconds {budget.seconds}"
     print(f"{build_name()}, {a.bot} {label} against three {a.others}: "
           f"{len(times)} decisions over {a.deals} deals; "
           f"median {1000 * statistics.median(times):.0f} ms, p95 {1000 * times[int(0.95 * (len(times) - 1))]:.0f} ms, "
-          f"max {1000 * times[-1]:.0f} ms; median {statistics.median(worlds):.0f} worlds")
+          f"max {1000 * times[-1]:.0f} ms; median {statistics.median(worlds):.0f} worlds, "
+          f"{statistics.median(iterations):.0f} iterations (mean {statistics.fmean(iterations):.0f}); "
+          f"load average {os.getloadavg()[0]:.1f}")
     return 0
 
 

@@ -163,3 +163,34 @@ def test_the_reading_expert_pickles_mid_deal_for_the_bot_pool():
     log = pickle.loads(pickle.dumps(w.log))
     assert log._base is None and log.plays == w.log.plays
     assert log.likelihood(world) == before
+
+
+def test_each_seat_is_read_and_rolled_out_by_the_model_that_predicts_it_best():
+    """The opponent model adapts to the table (issue item: expert reads its opponents): seats that
+    play the card-sense policy of ``expert-rules`` are read, and played in the rollouts, by that
+    policy; ``hard`` seats by the strong policy; the searching seat itself stays strong."""
+    from cardtable.bots.trex_infer import MODELS
+    from cardtable.games.trex.actions import KH
+
+    game = cardtable.load("trex", redeal_requests=False)
+    w = Watcher(game, ["hard", "expert-rules", "hard", "expert-rules"])
+    state = game.new_state(seed=8)
+    assert isinstance(state, TrexState)
+    for _ in range(6000):
+        if state.deal_index >= 6 or state.is_terminal():
+            break
+        w.step(state)
+    assert min(w.log.decisions[1:]) > 10
+    assert [w.log.model(q) for q in (1, 2, 3)] == [1, 0, 1]
+    assert w.log.agreement(1, 1) > w.log.agreement(0, 1) and w.log.agreement(0, 2) > w.log.agreement(1, 2)
+
+    trick, _ = trick_deal(KH, ["hard"] * 4, seed=3)
+    while trick.current_player() != 0:
+        trick.apply(trick.legal_actions()[0])
+    bot = InferTrexBot(game=trick.game)
+    bot.observe(trick.view(0))
+    bot.log.agree, bot.log.decisions = w.log.agree, w.log.decisions
+    bot.prepare(trick.view(0), TrexDealer(trick.view(0), trick.game, bot.memory))
+    assert bot.rollout_policies == [MODELS[0][2], MODELS[1][2], MODELS[0][2], MODELS[1][2]]
+    rng = random.Random(0)
+    assert bot.act(trick.view(0), rng, Budget(iterations=8)) in trick.legal_actions()

@@ -116,8 +116,15 @@ def test_pro_contract_choice_reads_the_hand_shape():
     low = ids("2C 3C 4C 5C 2D 3D 4D 2H 3H 4H 2S 3S 4S")
     high = ids("AC KC QC AD KD QD AH KH AS KS QS JS JC")
     assert advantage(low, TK) > advantage(high, TK)  # low cards lose the tricks in Slaps
-    assert advantage(high, KH) < advantage(low, KH)  # a bare K♥ with the A♥
+    # the holder holds the 7♥, a heart under the K♥: a K♥ behind small hearts is doubled and
+    # scores (TX-16); the A♥ without the K♥ may catch it
+    doubled_king = ids("7H KH 2H 3H 4H 5C 6C 7C 8D 9D TS JS QS")
+    ace = ids("7H AH 2C 3C 4C 5C 6C 7C 8D 9D TS JS QS")
+    assert advantage(ace, KH) < advantage(doubled_king, KH)
     assert advantage(high, QN) < advantage(low, QN)  # three unguarded queens
+    naked = ids("QS AS 7H 2C 3C 4C 5C 6C 7C 8D 9D TD JD")  # no spade under the Q♠: not doubled
+    guarded = ids("QS 2S 3S 4S 7H 2C 3C 4C 5C 6C 7C 8D 9D")
+    assert advantage(naked, QN) < advantage(guarded, QN)
     jacks = ids("JC TC QC 9C JD TD QD JH TH QH JS TS QS")
     assert advantage(jacks, TR) > advantage(low, TR)  # every jack, with its neighbours
 
@@ -136,3 +143,58 @@ def test_pro_plays_legal_moves_from_views_only_for_whole_games():
             assert action in state.legal_actions()
             state.apply(action)
         assert state.is_terminal()
+
+
+def double_phase(self_capture: str, *hands: str) -> TrexState:
+    """A King of Hearts deal from stacked hands, doubling on (TX-15), at seat 1's doubling turn."""
+    game = cardtable.load("trex", hearts_lead_rule="free", redeal_requests=False, doubled_self_capture=self_capture)
+    state = game.new_state(seed=1, deck=deck(*hands))
+    assert isinstance(state, TrexState) and state.holder == 0
+    state.apply(A_CONTRACT[KH])
+    while state.current_player() != 1:  # the seats before it have nothing to double
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+GUARDED_ONCE = (  # seat 1 holds the K♥ with a single lower heart
+    "7H 9H AH 2C 3C 4C 5C 6C 7C 8C 9C TC JC",
+    "KH 5H 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+)
+BARE = (  # seat 1 holds the K♥ and no other heart
+    "7H 9H AH 5H 3C 4C 5C 6C 7C 8C 9C TC JC",
+    "KH 2C 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+)
+
+
+def test_tx16_hard_and_pro_double_a_king_of_hearts_with_a_lower_heart():
+    """Hard's King of Hearts (issue item: hard gives points away in KH): under the default scoring
+    of a doubled card (the doubler who takes it back pays the plain value) the K♥ is doubled as
+    soon as a lower heart can duck under it; alone, it is not."""
+    for name in ("hard", "spar-pro"):
+        state = double_phase("single", *GUARDED_ONCE)
+        assert state.current_player() == 1 and state.phase.name == "DOUBLE"
+        assert act(name, state) == "double KH", name
+        state = double_phase("single", *BARE)
+        assert act(name, state) != "double KH", name
+
+
+def test_tx16_when_self_capture_pays_double_only_a_long_guarded_king_is_doubled():
+    for name in ("hard", "spar-pro"):
+        state = double_phase("forced_bonus", *GUARDED_ONCE)
+        assert act(name, state) != "double KH", name
+
+
+def test_tx15_hard_sheds_its_ace_of_hearts_once_the_doubled_king_has_been_played_past():
+    """Hard's King of Hearts: the doubled K♥ stays in its doubler's hand (TX-15), so once the
+    doubler has played to a heart trick without it, nobody can drop it on that trick: hard sheds
+    its A♥ there (a card that would catch the K♥ later) instead of ducking with its 2♥."""
+    state = double_phase("single", "7H 9H 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC",
+                         "KH 5H 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
+                         "AH 2H 8H 2D 3D 4D 5D 6D 7D 8D 9D TD JD")
+    doubles = [a for a in state.legal_actions() if str(a) == "double KH"]
+    state.apply(doubles[0])
+    while state.phase.name == "DOUBLE":
+        state.apply(next(a for a in state.legal_actions() if str(a) == "done"))
+    play(state, "7H 5H")
+    assert state.current_player() == 2
+    assert act("hard", state) == "AH"

@@ -11,11 +11,11 @@ easy        the expert policy without card counting, and a random legal move 40%
 medium      ``rules``: the simple rule-based bot of bots/trex.py
 hard        ``strong``: rule-based with card counting, void tracking and per-contract play
             (bots/trex_strong.py); the former ``hard`` is ``expert-rules`` (bots/trex_expert.py)
-expert      ``infer``: PIMC with the strong policy as opponent model and rollout policy, exact
-            endgames, 0.25 s a decision, its worlds drawn in proportion to how well they explain
-            the other seats' plays under that policy, read more or less closely per seat by how
-            well the policy has predicted it (bots/trex_infer.py); contract order, doubling and
-            redeals by simulation
+expert      ``infer``: PIMC with the strong policy as rollout policy and first opponent model,
+            exact endgames, 0.25 s a decision, its worlds drawn in proportion to how well they
+            explain the other seats' plays, each seat read (and played in the rollouts) by the opponent
+            model that has predicted it best, more or less closely by how well it has
+            (bots/trex_infer.py); contract order, doubling and redeals by simulation
 ==========  ============================================================================
 """
 

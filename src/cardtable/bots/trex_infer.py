@@ -16,9 +16,11 @@ with ``eps[seat]`` the rate at which that seat's plays differ from the policy's 
 one legal card says nothing). The opponent model adapts to the table: at the end of every
 trick deal whose hands the seat can work out from what it saw (every card played, the few
 unseen last ones placed by the voids), :meth:`PlayLog.learn` replays it with the true hands and
-counts, per seat, how often the policy agreed; ``eps`` is that rate, smoothed towards a prior.
-A seat that plays like the model is read closely, one that does not (or plays at random) is
-barely read at all.
+counts, per seat, how often each opponent model (:data:`MODELS`: the strong policy, the
+card-sense policy of ``expert-rules``) agreed. Each seat is read by the model that has predicted
+it best (the strong policy until another is clearly better), and ``eps`` is that model's miss
+rate, smoothed towards a prior. A seat that plays like its model is read closely, one that does
+not (or plays at random) is barely read at all; the rollouts play each other seat by its model.
 
 :class:`InferTrexBot` (the ``expert`` level) is the PIMC search of
 :class:`~cardtable.bots.trex_pimc.PimcTrexBot` that draws each world by sampling-importance-
@@ -38,8 +40,9 @@ from ..core.errors import ConfigError
 from ..games.trex.actions import A_PLAY
 from ..games.trex.view import TrexView
 from .base import register_bot
-from .trex_pimc import PimcTrexBot, Policy
-from .trex_search import DEFAULT_SECONDS
+from .trex_expert import policy as card_sense_policy
+from .trex_pimc import PimcTrexBot, Policy, rollout_seats
+from .trex_search import DEFAULT_SECONDS, rollout_deal
 from .trex_strong import strong_policy
 from .worlds import TrexDealer, TrexMemory
 
@@ -52,10 +55,30 @@ LEARN_UNSEEN = 8
 """Learn from a finished deal only when at most this many of its cards went unseen."""
 CANDIDATES = 4
 """Uniform worlds dealt per world searched (sampling-importance-resampling)."""
+SWITCH_MARGIN = 0.1
+"""How much lower the prior agreement of every model but the first is: another model reads a
+seat only once the seat's plays have shown it agrees with that model clearly more often."""
 
 
 def _default_policy(st: Any, voids: list[set[int]]) -> Any:
     return strong_policy(st, voids)
+
+
+def _card_sense(st: Any, voids: list[set[int]]) -> Any:
+    return card_sense_policy(st, smart=True, voids=voids)
+
+
+def _card_sense_rollout(st: Any) -> Any:
+    return card_sense_policy(st, smart=True)
+
+
+MODELS: tuple[tuple[str, Any, Policy], ...] = (
+    ("strong", _default_policy, strong_policy),
+    ("card-sense", _card_sense, _card_sense_rollout),
+)
+"""The opponent models a seat can be read with, each ``(name, policy given the voids shown,
+rollout policy)``: the strong policy of ``hard`` (the prior) and the card-sense policy of
+``expert-rules``. :class:`PlayLog` keeps, per seat, how often each predicted its plays."""
 
 
 class PlayLog:
@@ -65,7 +88,8 @@ class PlayLog:
     :class:`~cardtable.bots.worlds.TrexMemory` already updated by the same view)."""
 
     def __init__(self, policy: Any = None) -> None:
-        self.policy = policy or _default_policy
+        # one model (``policy``) when given, else every model of MODELS
+        self.models: list[Any] = [policy] if policy is not None else [m[1] for m in MODELS]
         self.key: tuple[int, bool, int] | None = None
         self.seat = -1
         # the deal as the seat first saw it in the trick phase: that view, what the seat's memory
@@ -83,14 +107,23 @@ class PlayLog:
         self.cannot: list[set[int]] = [set(), set(), set(), set()]
         self.seen: set[int] = set()
         self.broken = False
-        self.agree = [0.0, 0.0, 0.0, 0.0]
+        self.agree = [[0.0, 0.0, 0.0, 0.0] for _ in self.models]  # per model, per seat
         self.decisions = [0.0, 0.0, 0.0, 0.0]
 
     # ----------------------------------------------------------------- reading
+    def agreement(self, m: int, q: int) -> float:
+        """How often model ``m`` predicts seat ``q``'s plays (smoothed towards its prior:
+        ``1 - PRIOR_EPS`` for the first model, ``SWITCH_MARGIN`` less for the others)."""
+        prior = 1.0 - PRIOR_EPS - (SWITCH_MARGIN if m else 0.0)
+        return (self.agree[m][q] + prior * PRIOR_WEIGHT) / (self.decisions[q] + PRIOR_WEIGHT)
+
+    def model(self, q: int) -> int:
+        """The model that reads seat ``q``: the one that has predicted its plays best."""
+        return max(range(len(self.models)), key=lambda m: (self.agreement(m, q), -m))
+
     def eps(self, q: int) -> float:
-        """How often seat ``q``'s plays differ from the policy's (smoothed)."""
-        miss = self.decisions[q] - self.agree[q]
-        e = (miss + PRIOR_EPS * PRIOR_WEIGHT) / (self.decisions[q] + PRIOR_WEIGHT)
+        """How often seat ``q``'s plays differ from its model's (smoothed)."""
+        e = 1.0 - self.agreement(self.model(q), q)
         return min(max(e, EPS_RANGE[0]), EPS_RANGE[1])
 
     @property
@@ -175,15 +208,16 @@ class PlayLog:
         return hands
 
     def _replay(self, hands: list[list[int]], eps: list[float],
-                count: tuple[list[float], list[float]] | None) -> float:
-        """The log-likelihood of the other seats' plays with these starting hands; with
-        ``count`` (decisions, agreements), also count them per seat."""
+                count: tuple[list[float], list[list[float]]] | None) -> float:
+        """The log-likelihood of the other seats' plays with these starting hands, each seat
+        read by its model; with ``count`` (decisions per seat, agreements per model and seat),
+        count instead how often every model predicted each seat's plays."""
         st = self.base.with_hands(hands, (), self.base.seed)
         owner = st.owner
         st.stop_at_deal_end = True
         me = self.seat
         ll = 0.0
-        policy = self.policy
+        read = [self.models[self.model(q)] for q in range(4)]
         for i, (q, c) in enumerate(self.plays):
             if st.to_move != q or owner[c] != q:
                 return -math.inf  # the world cannot have produced this play
@@ -193,12 +227,14 @@ class PlayLog:
             if q != me:
                 n = len(legal)
                 if n > 1:
-                    hit = policy(st, self.voids[i]).arg == c
-                    e = eps[q]
-                    ll += math.log(1.0 - e) if hit else math.log(e / (n - 1))
-                    if count is not None:
+                    if count is None:
+                        hit = read[q](st, self.voids[i]).arg == c
+                        e = eps[q]
+                        ll += math.log(1.0 - e) if hit else math.log(e / (n - 1))
+                    else:
                         count[0][q] += 1.0
-                        count[1][q] += 1.0 if hit else 0.0
+                        for m, model in enumerate(self.models):
+                            count[1][m][q] += 1.0 if model(st, self.voids[i]).arg == c else 0.0
             st.apply(A_PLAY[c])
         return ll
 
@@ -234,13 +270,14 @@ class PlayLog:
         if not placements:
             return
         decisions = [0.0, 0.0, 0.0, 0.0]
-        agree = [0.0, 0.0, 0.0, 0.0]
+        agree = [[0.0, 0.0, 0.0, 0.0] for _ in self.models]
         for hands in placements:
             if self._replay(hands, [0.5] * 4, (decisions, agree)) == -math.inf:
                 return
         for p in range(4):
             self.decisions[p] += decisions[p] / len(placements)
-            self.agree[p] += agree[p] / len(placements)
+            for m in range(len(self.models)):
+                self.agree[m][p] += agree[m][p] / len(placements)
 
 
 class InferTrexBot(PimcTrexBot):
@@ -255,6 +292,22 @@ class InferTrexBot(PimcTrexBot):
         self.candidates = candidates
         self.log = PlayLog()
         self.last_weights: list[float] = []
+        self.rollout_policies: list[Policy] | None = None
+
+    def prepare(self, view: TrexView, dealer: TrexDealer) -> None:
+        """In a trick deal, the rollouts play each other seat by the model that reads it (the
+        seat itself by the strong policy); ``None`` while every model is the strong policy."""
+        self.rollout_policies = None
+        if self.policy is not None or view.phase != "trick" or len(self.log.models) != len(MODELS):
+            return
+        models = [0 if q == view.seat else self.log.model(q) for q in range(4)]
+        if any(models):
+            self.rollout_policies = [MODELS[m][2] for m in models]
+
+    def rollout(self, st: Any, seat: int) -> float:
+        if self.rollout_policies is not None:
+            return rollout_seats(st, seat, self.rollout_policies)
+        return rollout_deal(st, seat) if self.policy is None else super().rollout(st, seat)
 
     def observe(self, view: Any) -> Any:
         forced = super().observe(view)

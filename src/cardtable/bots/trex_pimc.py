@@ -7,7 +7,8 @@ tricks, the contract's mean compared with the random-hand baseline) with two hoo
 
 * ``policy``: the policy that finishes every world, for every seat (``strong_policy`` by
   default, run by the compiled :func:`~cardtable.bots.trex_search.rollout_deal`; any other
-  ``policy(state) -> action`` by :func:`rollout_with`);
+  ``policy(state) -> action`` by :func:`rollout_with`; a policy per seat by
+  :func:`rollout_seats`, which :meth:`PimcTrexBot.rollout` overrides may use);
 * :meth:`PimcTrexBot.draw`: where each world comes from (a uniform deal by default; the
   inference expert of :mod:`cardtable.bots.trex_infer` draws worlds in proportion to how well
   they explain what the other seats played).
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.game import Action, PlayerView
@@ -35,12 +36,17 @@ Policy = Callable[[Any], Any]
 
 def rollout_with(st: Any, seat: int, policy: Policy) -> float:
     """:func:`~cardtable.bots.trex_search.rollout_deal` with ``policy`` at every seat."""
+    return rollout_seats(st, seat, (policy, policy, policy, policy))
+
+
+def rollout_seats(st: Any, seat: int, policies: Sequence[Policy]) -> float:
+    """:func:`~cardtable.bots.trex_search.rollout_deal` with ``policies[q]`` playing for seat ``q``."""
     o = st.game.options
     seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     if st.phase in (Phase.TRICK, Phase.TREX) and not st.tiebreak:
         st.stop_at_deal_end = True
         while not st.deal_ended:
-            st.apply(policy(st))
+            st.apply(policies[st.to_move](st))
         score = 0
         for q in seats:
             score += st.deal_scores[q]
@@ -51,7 +57,7 @@ def rollout_with(st: Any, seat: int, policy: Policy) -> float:
     deal = st.deal_index
     tiebreak = st.tiebreak
     while st.deal_index == deal and st.to_move >= 0 and st.tiebreak == tiebreak:
-        st.apply(policy(st))
+        st.apply(policies[st.to_move](st))
     if st.deal_index != deal or st.to_move < 0:
         delta = sum(st.totals[q] for q in seats) - start
         return float(-delta if o.reverse_scores else delta)
@@ -137,4 +143,4 @@ class PimcTrexBot(ExpertTrexBot):
         return legal[best]
 
 
-__all__ = ["PimcTrexBot", "Policy", "rollout_with"]
+__all__ = ["PimcTrexBot", "Policy", "rollout_seats", "rollout_with"]

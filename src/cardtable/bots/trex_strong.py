@@ -43,6 +43,8 @@ def strong_policy(st: TrexState, voids: list[set[int]] | None = None) -> Any:
     if phase is Phase.CHOOSE:
         return choose_contract(st.hand(st.to_move), st.contracts_left())
     if phase is Phase.DOUBLE:
+        if st.game.options.doubled_self_capture == "single":
+            return double_unless_bare(st.hand(st.to_move), st.legal_actions())
         return double_guarded_or_long(st.hand(st.to_move), st.legal_actions(), st.contract)
     if phase is Phase.REDEAL:
         return redeal_choice(st)
@@ -103,15 +105,19 @@ def _follow(st: TrexState, voids: list[set[int]] | None, p: int, follow: list[An
     tc = st.trick_contract
     assert tc is not None
     unit = tc.unit
-    if len(trick) == 3 and not st.contract & TK and not any(unit[c] for c in trick):
-        # last to a trick that holds no penalty card: taking it costs nothing, so shed the
-        # highest card that costs nothing (a high card that could catch a penalty card later)
+    under = [a for a in follow if STRENGTH[a.arg] < w]
+    costly = [a for a in under if unit[a.arg]]
+    if costly:  # a penalty card of ours goes under the winning card
+        return max(costly, key=lambda a: (unit[a.arg], STRENGTH[a.arg]))
+    if not st.contract & TK and not any(unit[c] for c in trick) and _clean(st, p, len(trick)):
+        # nobody after us can put a penalty card on this trick (we are last, or every penalty
+        # card still out is doubled by a seat that has played to it): taking it costs nothing, so
+        # shed the highest card that costs nothing (a high card that could catch one later)
         free = [a for a in follow if unit[a.arg] == 0]
         if free:
             return max(free, key=lambda a: STRENGTH[a.arg])
-    under = [a for a in follow if STRENGTH[a.arg] < w]
-    if under:  # duck: a penalty card first (it lands on the winner), else as high as possible
-        return max(under, key=lambda a: (unit[a.arg], STRENGTH[a.arg]))
+    if under:  # duck as high as possible
+        return max(under, key=lambda a: STRENGTH[a.arg])
     owner = st.owner
     left = 3 - len(trick)
     later = [NEXT[p]] if left == 1 else [NEXT[p], NEXT[NEXT[p]]] if left == 2 else []
@@ -121,6 +127,24 @@ def _follow(st: TrexState, voids: list[set[int]] | None, p: int, follow: list[An
     if not can_cover:  # the trick is ours anyway: shed the highest card that costs nothing
         return max(follow, key=lambda a: (unit[a.arg] == 0, STRENGTH[a.arg]))
     return min(follow, key=lambda a: (unit[a.arg] > 0, STRENGTH[a.arg]))
+
+
+def _clean(st: TrexState, p: int, played: int) -> bool:
+    """Can no seat after ``p`` in the current trick (``played`` cards on it) hold a penalty card?
+    True when ``p`` is last, or when every penalty card out is doubled (TX-15: it stays in its
+    doubler's hand, so its place is public) by a seat that is not still to play."""
+    if played == 3:
+        return True
+    unit = st.trick_contract.unit  # type: ignore[union-attr]
+    owner = st.owner
+    doubler = st.doubler
+    later = (NEXT[p], NEXT[NEXT[p]], NEXT[NEXT[NEXT[p]]])[: 3 - played]
+    for c in range(52):
+        if unit[c] and owner[c] >= 0 and owner[c] != p:
+            q = doubler[c]
+            if q < 0 or q in later:
+                return False
+    return True
 
 
 def _danger(st: TrexState, p: int, c: int, suit_len: int) -> float:
@@ -346,6 +370,22 @@ def double_guarded_or_long(hand: list[int], legal: Sequence[Any], mask: int) -> 
     return A_DONE
 
 
+def double_unless_bare(hand: list[int], legal: Sequence[Any]) -> Any:
+    """Double the first K♥ or queen that has a lower card of its suit to duck with. When the
+    doubler who takes its own card pays only the plain value (TX-16, ``doubled_self_capture =
+    "single"``), doubling costs nothing but the card's secret and earns +v and −2v to the others
+    whenever another seat takes it."""
+    for a in legal:
+        if a is A_DONE:
+            continue
+        c = a.arg
+        s = SUIT[c]
+        for d in hand:
+            if SUIT[d] == s and STRENGTH[d] < STRENGTH[c]:
+                return a
+    return A_DONE
+
+
 def redeal_choice(st: TrexState) -> Any:
     """Ask for a redeal only when the hand is bad for the contract the trigger protects:
     a K♥ guarded by four small hearts is a good KH hand and is kept."""
@@ -379,5 +419,6 @@ class StrongTrexBot(ExpertTrexBot):
         return action if action in view.legal_actions else fallback(view)
 
 __all__ = [
-    "StrongTrexBot", "choose_contract", "contract_value", "double_guarded_or_long", "redeal_choice", "strong_policy",
+    "StrongTrexBot", "choose_contract", "contract_value", "double_guarded_or_long", "double_unless_bare",
+    "redeal_choice", "strong_policy",
 ]

@@ -9,8 +9,12 @@ decision code with the level bots. Card ids: ``suit * 13 + index``, index 0 the 
   hand's estimated score minus what an average hand scores under it, so the holder plays the
   contract its hand suits best now; the last deals of a kingdom weigh the contract that would
   otherwise fall on a worse hand (the costliest left) a little more.
-* **Doubling** only when protected: K♥ behind four hearts under the 9 and without the A♥; a queen
-  behind three cards under the 10 without the A or K of its suit.
+* **Doubling** only when protected. Under the default scoring of a doubled card (TX-16: the doubler
+  who takes it back pays the plain value) a K♥ or queen is protected by any lower card of its suit
+  to duck with, since doubling then risks nothing but the card's secret; when the doubler forced to
+  take its card pays double (``doubled_self_capture = "forced_bonus"``), only a K♥ behind four
+  hearts under the 9 without the A♥, or a queen behind three cards under the 10 without the A or K
+  of its suit.
 * **King of Hearts.** Holding the K♥: never lead hearts, duck every heart trick under the winner
   (the K♥ itself goes under the A♥), lead singletons to become void and discard the K♥ at the first
   chance, then the A♥ and high hearts. Without it: flush it by leading low hearts once the A♥ is
@@ -27,6 +31,7 @@ decision code with the level bots. Card ids: ``suit * 13 + index``, index 0 the 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ...core.cards import ACE_HEARTS, DIAMONDS, HEARTS, KING_HEARTS, QUEENS
 from ...core.game import Action, PlayerView
@@ -49,7 +54,7 @@ from ...games.trex.view import TrexView, layout_card_ids
 from ..base import Budget, register_bot
 from ..worlds import TrexMemory
 
-AVERAGE = {KH: -13.9, QN: -24.1, DI: -32.7, TK: -45.8, TR: 127.9}
+AVERAGE = {KH: -13.4, QN: -26.1, DI: -32.7, TK: -45.8, TR: 127.9}
 """What the kingdom holder scored under each contract, four ``spar-pro`` at the table (3,000
 deals per contract, redeals off): a hand suits a contract when its estimate beats this."""
 
@@ -91,16 +96,18 @@ def features(hand: list[int], mask: int) -> list[float]:
         low = min(5, sum(1 for r in h if r < 9))
         return [1, k, k * low, k * voids, k * singles, ace, ace * len(h), len(h)]
     if mask == QN:
-        bare = guarded = tops = 0
+        bare = guarded = tops = naked = 0
         for x in suits:
             if 12 in x:
                 if sum(1 for r in x if r < 10) >= 3 and not {13, 14} & set(x):
                     guarded += 1
                 else:
                     bare += 1
+                if not any(r < 12 for r in x):
+                    naked += 1  # no lower card: it cannot duck, it is not doubled
             elif {13, 14} & set(x) and len(x) <= 3:
                 tops += 1
-        return [1, bare, guarded, tops, voids, singles]
+        return [1, bare, guarded, tops, voids, singles, naked]
     if mask == DI:
         d = suits[DIAMONDS]
         return [1, len(d), sum(1 for r in d if r >= 10), sum(1 for r in d if r <= 5), voids, singles]
@@ -118,14 +125,16 @@ def features(hand: list[int], mask: int) -> list[float]:
 
 
 WEIGHTS: dict[int, tuple[float, ...]] = {
-    KH: (-24.5, -32.6, 19.8, -5.0, -0.2, -13.2, 2.5, 2.1),
-    QN: (-8.6, -15.7, 17.9, -11.4, 3.0, 3.3),
+    KH: (-50.9, 56.2, 10.7, -26.7, -0.1, -7.8, 0.4, 5.5),
+    QN: (-16.9, -1.9, 17.5, -18.4, 5.0, 8.7, -26.8),
     DI: (-47.7, 2.7, -8.5, 15.3, 10.9, 6.4),
     TK: (-22.3, -13.3, -5.7, 6.1, 10.0, 8.0, 7.9),
     TR: (70.9, -3.9, 10.0, -3.1, 9.0, -8.6),
 }
 """Least-squares weights of :func:`features` against the holder's score in the deals that
-gave :data:`AVERAGE` (a K♥ behind four small hearts scores: it is doubled, TX-16)."""
+gave :data:`AVERAGE`. King of Hearts and Queens were fitted with the doubling rule of
+:func:`double` (a K♥ or queen with a lower card of its suit is doubled, so holding one scores:
+another seat that takes it pays double and the doubler gains its value, TX-16)."""
 
 
 def hand_estimate(hand: list[int], mask: int) -> float:
@@ -151,7 +160,7 @@ def choose(view: TrexView, legal: tuple[Action, ...]) -> Action:
     return max(options, key=lambda a: (advantage(hand, a.arg), -a.arg))
 
 
-def double(view: TrexView, legal: tuple[Action, ...]) -> Action:
+def double(view: TrexView, legal: tuple[Action, ...], self_capture: str = "single") -> Action:
     """Double only a protected card (see the module docstring)."""
     hand = [c.id for c in view.hand]
     for a in legal:
@@ -159,7 +168,10 @@ def double(view: TrexView, legal: tuple[Action, ...]) -> Action:
             continue
         c = a.arg
         same = [strength(d) for d in hand if suit(d) == suit(c) and d != c]
-        if c == KING_HEARTS:
+        if self_capture == "single":
+            if any(r < strength(c) for r in same):
+                return a  # a card with a lower one to duck with: taking it back costs the plain value
+        elif c == KING_HEARTS:
             if sum(1 for r in same if r < 9) >= 4 and 14 not in same:
                 return a
         elif sum(1 for r in same if r < 10) >= 3 and not {13, 14} & set(same):
@@ -179,6 +191,12 @@ class ProTrexBot:
 
     def __init__(self) -> None:
         self.memory = TrexMemory()
+        self.self_capture = "single"
+
+    def attach(self, game: Any) -> None:
+        """The one rule the view does not show that the player uses: how a doubled card taken
+        back by its doubler scores (TX-16)."""
+        self.self_capture = str(game.options.doubled_self_capture)
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
         assert isinstance(view, TrexView)
@@ -193,11 +211,11 @@ class ProTrexBot:
         if view.phase == "choose":
             return choose(view, legal)
         if view.phase == "double":
-            return double(view, legal)
+            return double(view, legal, self.self_capture)
         cards = [a.arg for a in legal if isinstance(a, TrexAction) and a.kind == 0]
         if view.phase == "trex":
             return A_PLAY[self._trex(view, cards)]
-        return A_PLAY[Table(view, self.memory).play(cards)]
+        return A_PLAY[ProTrick(view, self.memory).play(cards)]
 
     def _trex(self, view: TrexView, cards: list[int]) -> int:
         mine = {c.id for c in view.hand}
@@ -237,7 +255,7 @@ class ProTrexBot:
         return max(cards, key=value)
 
 
-class Table:
+class ProTrick:
     """One trick decision: what the seat knows of the deal, and the play."""
 
     def __init__(self, view: TrexView, memory: TrexMemory) -> None:

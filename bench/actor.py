@@ -51,9 +51,13 @@ def main() -> int:
         rows = []
         for games in sizes:
             runs: dict[str, list[dict]] = {"before": [], "after": []}
-            for _ in range(args.rounds):
-                runs["before"].append(run_bench(old / "src", games, args.seconds))
-                runs["after"].append(run_bench(ROOT / "src", games, args.seconds))
+            for k in range(args.rounds):
+                for side, src in (("before", old / "src"), ("after", ROOT / "src")):
+                    r = run_bench(src, games, args.seconds)
+                    runs[side].append(r)
+                    print(f"  {games} tables, round {k + 1}, {side}: ack p50 {r['all']['ack_p50_ms']} ms, "
+                          f"p99 {r['all']['ack_p99_ms']} ms, {r['all']['actions_per_s']} actions/s, "
+                          f"load {r['loadavg_before'][0]}", file=sys.stderr, flush=True)
             rows.append((games, summary(runs["before"]), summary(runs["after"])))
     print(f"{args.rounds} alternating round(s) per server and size, {args.seconds:g} s each; medians:")
     print("| tables | ack p50 before | after | ack p99 before | after | ratio p99 | update p99 before | after |"

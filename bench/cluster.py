@@ -169,9 +169,19 @@ def leaks(p: Person, record: Record) -> int:
 
 async def owners(nodes: list[Server], table_ids: list[str]) -> dict[str, str | None]:
     living = next(n for n in nodes if n.proc is not None and n.proc.poll() is None)
-    async with httpx.AsyncClient(base_url=living.http, timeout=10) as http:
-        answers = await asyncio.gather(*(http.get("/api/health", params={"table": t}) for t in table_ids))
-    return {t: a.json().get("owner") for t, a in zip(table_ids, answers, strict=True)}
+    sem = asyncio.Semaphore(20)  # a few at a time: the node serves the game meanwhile
+
+    async def owner(http: httpx.AsyncClient, table_id: str) -> str | None:
+        async with sem:
+            answer = await http.get("/api/health", params={"table": table_id})
+        if answer.status_code != 200:  # the node is busy or starting (503): not counted this time
+            return None
+        found = answer.json().get("owner")
+        return None if found is None else str(found)
+
+    async with httpx.AsyncClient(base_url=living.http, timeout=30) as http:
+        found = await asyncio.gather(*(owner(http, t) for t in table_ids))
+    return dict(zip(table_ids, found, strict=True))
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:

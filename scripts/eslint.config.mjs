@@ -3,7 +3,7 @@
 // no package of its own: eslint:recommended's checks that find real mistakes, and a few more
 // (a name that shadows another, == where === is meant, var).
 const browser = Object.fromEntries([
-  "window", "document", "navigator", "location", "history", "localStorage", "console", "fetch", "WebSocket",
+  "window", "document", "navigator", "location", "history", "localStorage", "sessionStorage", "console", "fetch", "WebSocket",
   "setTimeout", "clearTimeout", "setInterval", "clearInterval", "requestAnimationFrame", "crypto", "TextEncoder",
   "URLSearchParams", "CSS", "Node", "Element", "NodeFilter", "confirm", "getComputedStyle",
 ].map((name) => [name, "readonly"]));

@@ -18,7 +18,7 @@ function startText(e, now) {
   return t("web.events.starts_full");
 }
 
-function createForm(app) {
+function createForm() {
   const input = (name, attrs = {}) => h("input", { name, "data-testid": `event-${name}`, ...attrs });
   const name = input("name", { required: true, minlength: 3, maxlength: 60 });
   const kind = h("select", { name: "kind", "data-testid": "event-kind" },
@@ -71,7 +71,7 @@ async function render(app) {
       h("thead", {}, h("tr", {}, ["web.events.name", "web.events.kind", "web.events.entrants", "web.events.status"]
         .map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))
       : h("p", { class: "muted", "data-testid": "events-empty" }, t("web.events.none"))),
-    session.account ? createForm(app) : h("p", { class: "card-panel muted" }, h("a", { href: "/account" }, t("web.events.login_to_create"))));
+    session.account ? createForm() : h("p", { class: "card-panel muted" }, h("a", { href: "/account" }, t("web.events.login_to_create"))));
 }
 
 if (document.body.dataset.page === "events") boot(render);

@@ -2,8 +2,8 @@
 table created on one is played through the other, the lobby lists both nodes' tables, and when the
 owner is killed the other node takes its tables over and the game goes on (S1, R1).
 
-The log is a shared SQLite file, and for the failover, the paused owner and the Redis restart also
-a real PostgreSQL (``--db postgresql://``), as a deployment runs it."""
+The log is a shared SQLite file, and for the failover and the Redis restart also a real PostgreSQL
+(``--db postgresql://``), as a deployment runs it; the paused owner runs on PostgreSQL only."""
 
 from __future__ import annotations
 
@@ -123,11 +123,15 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
                 node.stop()
 
 
+@pytest.mark.parametrize("shared_log", ["postgres"], indirect=True)
 def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, redis_url: str,
                                                               shared_log: str | None):
     """SIGSTOP the owner longer than its lease: the other node takes the table over; when the
     paused one goes on, the log refuses its writes (fenced by the epoch) and it lets the table go.
-    The log stays one line of versions, and the game finishes on the new owner."""
+    The log stays one line of versions, and the game finishes on the new owner.
+
+    PostgreSQL only: a process paused inside a write to a SQLite file keeps the file's write lock
+    until it goes on, and no other process can claim anything meanwhile (docs/deploy.md)."""
     a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=shared_log)
     try:
         created = a.post("/api/tables", game="trash", options={})

@@ -343,6 +343,40 @@ def test_s3_an_owner_paused_past_its_lease_writes_nothing_after_another_took_ove
         log.close()
 
 
+def test_s3_a_writer_paused_inside_its_transaction_does_not_hold_the_table_forever(pg_url: str):
+    """PostgreSQL: a process paused in the middle of a write (its lease row locked ``FOR SHARE``,
+    the transaction open) would keep every claim of the table waiting; the database ends its idle
+    transaction after the log's timeout, the claim goes through, and the paused write is lost,
+    never committed after the claim."""
+    import psycopg
+
+    from cardtable.server.pglog import PgLog
+
+    a, b = PgLog(pg_url, timeout=1.0), PgLog(pg_url, timeout=1.0)
+    try:
+        table = a_table(a)
+        epoch = a.claim(table)
+        with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout), a._connection() as conn, conn.transaction():
+            a._check_epoch(conn, table, epoch)  # the lease row locked, then the writer stops here
+            deadline = time.monotonic() + 60
+            while True:  # another node claims the table: it waits, then gets it
+                try:
+                    newer = b.claim(table)
+                    break
+                except LogError:  # the paused transaction still holds the row: not yet
+                    assert time.monotonic() < deadline, "the paused transaction held the table"
+            conn.execute("INSERT INTO chat (table_id, seat, name, text, at) VALUES (%s, 0, 'a', 'late', 0)",
+                         (table,))  # the writer goes on: its session is gone
+        assert newer == epoch + 1 and b.chat(table, 10) == []
+        with pytest.raises(StaleLease):
+            a.append(table, 1, 0, "stock", None, epoch=epoch)
+        b.append(table, 1, 1, "stock", None, epoch=newer)
+        assert [(r.version, r.seat) for r in b.actions(table)] == [(1, 1)]
+    finally:
+        a.close()
+        b.close()
+
+
 class Lines:
     """A child's output lines, each waited for (bounded) on a thread of its own."""
 

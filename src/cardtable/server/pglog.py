@@ -14,9 +14,10 @@ if a newer claim exists, and a claim (which updates that row) waits for the writ
 write either commits before the claim, and the new owner replays it, or is refused.
 
 Every driver error leaves as :class:`~cardtable.server.ports.LogError`, within :attr:`PgLog.timeout`
-seconds (a lost server, a lock held too long). After a lost connection the next call opens a new
-pool, which tries one connection at once: a server still down fails that call at once, and a
-restarted one is used again at once.
+seconds (a lost server, a lock held too long). A transaction left idle that long (its process was
+paused inside a write) is ended by the database server, which lets its locks go. After a lost
+connection the next call opens a new pool, which tries one connection at once: a server still down
+fails that call at once, and a restarted one is used again at once.
 """
 
 from __future__ import annotations
@@ -90,6 +91,9 @@ class PgLog:
 
     def _configure(self, conn: psycopg.Connection[Any]) -> None:
         conn.execute(f"SET statement_timeout = {int(self.timeout * 1000)}")
+        # a process paused inside a write (SIGSTOP, a frozen VM) would hold the table's lease row
+        # locked, and so the table, forever: the server ends such a session after the same time
+        conn.execute(f"SET idle_in_transaction_session_timeout = {int(self.timeout * 1000)}")
         conn.commit()
         conn.autocommit = True  # one statement, one transaction; several: conn.transaction()
 

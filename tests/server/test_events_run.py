@@ -282,3 +282,52 @@ def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
         server.close()
 
     asyncio.run(main())
+
+
+def test_t8_t10_tx_v10_a_duplicate_event_of_short_rounds_compares_only_the_deals_played(tmp_path: Path):
+    """Two rounds of two deals each (TX-V10) on two tables, five people and three bots: every
+    table of a round plays the round's committed deals and stops after two; only those deals are
+    compared (each player's top is one other table on 2 × 2 boards); between the rounds the seats
+    turn, so the players who held the same cards at the two tables change."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(5)
+        row = server.events.create(people[0], {"name": "Short rounds", "kind": "duplicate", "game": "trex",
+                                               "deals": 2, "rounds": 2, "max_entrants": 5}, "ip")
+        assert row.deals == 2 and row.options["deals"] == 2
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+
+        async def step() -> None:
+            await server.runner.step()
+            if server.events.store.event(row.id).status == "running":  # type: ignore[union-attr]
+                await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        rounds = final.progress["rounds"]
+        assert len(rounds) == 2
+        for number, rnd in enumerate(rounds, 1):
+            commitment = round_deal(final, number).commitment()
+            for g in rnd["games"]:
+                table = server.hub.find(g["table"])
+                assert table is not None and table.match is not None and table.match.is_over
+                record = table.match.record()
+                verify(record)
+                assert record.fairness is not None and record.fairness.server_commitment == commitment
+                assert len(table.match.state.view(None).deal_scores) == 2  # the game ended after two deals
+            assert sorted(rnd["deals_done"]) == [1, 2]
+        boards = final.progress["boards"]
+        assert {(b["round"], b["deal"]) for b in boards} == {(1, 1), (1, 2), (2, 1), (2, 2)}
+        standing = final.progress["final"]
+        assert all(s["top"] == 2 * 2 * 1.0 for s in standing)  # 2 rounds × 2 deals, one other table
+        assert sum(s["matchpoints"] for s in standing) == 2 * 2 * 4 * 1.0
+        same_cards = [{frozenset((a, b)) for a, b in zip(*(g["players"] for g in rnd["games"]), strict=True)}
+                      for rnd in rounds]
+        assert not same_cards[0] & same_cards[1]  # the seats turned: nobody is compared with the same player
+        server.close()
+
+    asyncio.run(main())

@@ -22,6 +22,10 @@ starts once every person at it is connected; after :attr:`Runner.no_show` second
 
 A person with two no-shows is dropped: no longer paired (Swiss), a bot in their seat (duplicate).
 
+**Duplicate rounds.** Every table of a round plays one game of Trex of the event's ``deals``
+(the whole game, a kingdom, or a set number: the tables' option ``deals``, TX-V10); only the
+deals every table has played are compared.
+
 **Deals.** Swiss tables deal from a fair-deal protocol of their own, every seed made by the
 server (the server's commitment is public from the table's creation). Every table of a duplicate
 round deals from one protocol derived from the event's secret (:func:`round_deal`): the

@@ -20,6 +20,7 @@ from cardtable.server.events.service import Events
 from cardtable.server.events.store import SqliteEvents
 from cardtable.server.hub import Hub
 from cardtable.server.players.accounts import Account
+from cardtable.server.players.store import RatingRow
 from cardtable.server.store import Store
 
 DEADLINE = 90.0
@@ -328,6 +329,53 @@ def test_t8_t10_tx_v10_a_duplicate_event_of_short_rounds_compares_only_the_deals
         same_cards = [{frozenset((a, b)) for a, b in zip(*(g["players"] for g in rnd["games"]), strict=True)}
                       for rnd in rounds]
         assert not same_cards[0] & same_cards[1]  # the seats turned: nobody is compared with the same player
+        server.close()
+
+    asyncio.run(main())
+
+
+class RatedPlayers:
+    """The players layer as the runner reads it: ratings in the event's game (mu − 3σ), seat links."""
+
+    def __init__(self, ratings: dict[int, float]) -> None:
+        self.store = self
+        self.ratings = ratings
+        self.asked: list[tuple[int, str]] = []
+
+    def rating(self, account_id: int, game: str) -> RatingRow | None:
+        self.asked.append((account_id, game))
+        mu = self.ratings.get(account_id)
+        return None if mu is None else RatingRow(account_id, game, mu + 3 * 2.0, 2.0, 12)
+
+    def link_seat(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+def test_t11_the_field_is_seeded_by_rating_in_the_events_game(tmp_path: Path):
+    """T11: four people register in the order 1, 2, 3, 4; player 3 is rated 1800 in Trash and
+    player 2 1200, 1 and 4 have no rating: the field is 3, 2, 1, 4 (bots after them) and round 1
+    pairs 3 v 2 and 1 v 4."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        rated = RatedPlayers({3: 1800.0, 2: 1200.0})
+        server.runner.players = rated  # type: ignore[assignment]
+        people = accounts(4)
+        row = server.events.create(people[0], {"name": "Seeded", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 6,
+                                               "bots": True, "starts_at": time.time()}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        await until("the event starts", lambda: server.events.store.event(row.id).status == "running",  # type: ignore[union-attr]
+                    server.runner.step)
+        started = server.events.store.event(row.id)
+        assert started is not None and started.progress is not None
+        field = started.progress["field"]
+        assert [p["id"] for p in field] == ["a3", "a2", "a1", "a4", "b0", "b1"]
+        assert [p.get("rating") for p in field[:4]] == [1800.0, 1200.0, None, None]
+        assert {game for _, game in rated.asked} == {"trash"}
+        pairs = {frozenset(g["players"]) for g in started.progress["rounds"][0]["games"]}
+        assert {frozenset(("a3", "a2")), frozenset(("a1", "a4"))} <= pairs
         server.close()
 
     asyncio.run(main())

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.chance import SCHEME
 from ...records.fairness import FairDeal
-from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, standings
+from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, seeded, standings
 from ..commands import Attach, Leave, Start
 from ..lobby import LobbyError
 from ..ports import LogError
@@ -166,8 +166,12 @@ class Runner:
         if len(entrants) < 2:
             self.store.set_progress(row.id, "cancelled", {"reason": "fewer than two entrants at the start"})
             return
-        field: list[dict[str, Any]] = [{"id": f"a{e.account_id}", "name": e.username, "account": e.account_id}
-                                       for e in entrants]
+        ratings = self._ratings(row.game, [e.account_id for e in entrants])
+        people: dict[str, dict[str, Any]] = {
+            f"a{e.account_id}": {"id": f"a{e.account_id}", "name": e.username, "account": e.account_id,
+                                 "rating": ratings.get(e.account_id)} for e in entrants}
+        order = seeded(list(people), {f"a{a}": r for a, r in ratings.items()})
+        field: list[dict[str, Any]] = [people[p] for p in order]
         size = len(field)
         if row.kind == "duplicate":
             size = -(-size // 4) * 4  # bots make up the last table
@@ -179,6 +183,18 @@ class Runner:
         progress: dict[str, Any] = {"field": field, "rounds": [], "dropped": [], "no_shows": {}, "boards": [],
                                     "started": now}
         await self._new_round(row, progress)
+
+    def _ratings(self, game: str, accounts: list[int]) -> dict[int, float]:
+        """Each rated account's rating in ``game`` (mu − 3σ, as the leaderboard ranks); none
+        without the players layer."""
+        if self.players is None:
+            return {}
+        out: dict[int, float] = {}
+        for account in accounts:
+            found = self.players.store.rating(account, game)
+            if found is not None:
+                out[account] = round(found.mu - 3 * found.sigma, 2)
+        return out
 
     # ------------------------------------------------------------- rounds
     async def _new_round(self, row: EventRow, progress: dict[str, Any]) -> None:

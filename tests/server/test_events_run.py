@@ -98,7 +98,7 @@ def accounts(n: int) -> list[Account]:
     return [Account(i + 1, "person", f"player{i + 1}") for i in range(n)]
 
 
-def test_t8_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Path):
+def test_t8_t13_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Path):
     """Five people, three rounds of two-player Trash (one hand each): a bye each round to the
     lowest-ranked player without one, the next round paired when the last game ends, no pair
     twice; one person never comes: they lose both their games by forfeit and are dropped after
@@ -135,11 +135,17 @@ def test_t8_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Pa
         assert standings[0]["place"] == 1 and len(standings) == 5
         assert sum(s["score"] for s in standings) == sum(
             sum(g["points"]) for r in rounds for g in r["games"]) + sum(1 for b in byes if b)
+        listed = {t["id"] for t in server.hub.listing()}
         for r in rounds:  # every game's table is kept, finished ones with their record
             for g in r["games"]:
+                if g["forfeit"]:  # T13: closed without play, not left open in the lobby
+                    assert g["table"] in server.runner.forfeited and g["table"] not in server.hub.tables
+                    assert g["table"] not in listed
+                    continue
                 table = server.hub.find(g["table"])
-                assert table is not None
-                assert g["forfeit"] or table.row.status == "over"
+                assert table is not None and table.row.status == "over"
+        again = Runner(server.events, server.hub, tick=0.05)  # a restart knows them again
+        assert again.forfeited == {g["table"] for r in rounds for g in r["games"] if g["forfeit"]}
         server.close()
 
     asyncio.run(main())

@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     from ..tables import Table
 
 NO_SHOW = 120.0
-"""Seconds a table waits for its people before a no-show."""
+"""Seconds a table waits for its people before a no-show, unless the server is told otherwise
+(``cardtable serve --no-show SECONDS``)."""
 WATCHER = "event-runner"
 """The connection id the runner watches its tables as (no socket: its frames go nowhere)."""
 DROP_AFTER = 2
@@ -131,6 +132,8 @@ class Runner:
         self.clock = clock
         self.sealed: set[str] = set()
         """Tables of a duplicate round being played: no spectator, record, replay or review."""
+        self.forfeited: set[str] = set()
+        """Tables closed without play by a no-show: out of the lobby, nobody sits at them or starts them."""
         self.seal_all()
 
     def seal_all(self) -> None:
@@ -142,6 +145,17 @@ class Runner:
                 if not last.get("done"):
                     sealed |= {g["table"] for g in last["games"]}
         self.sealed = sealed
+        for row in self.store.events(("running", "over"), 1000):
+            for rnd in (row.progress or {}).get("rounds", []):
+                for g in rnd["games"]:
+                    if g.get("forfeit") or g.get("void"):
+                        self._close(g["table"])
+
+    def _close(self, table_id: str) -> None:
+        """A table that will never be played (a no-show): out of memory and the lobby, kept so
+        by :class:`~.routes.EventGate` (its row stays ``open`` in the log, never started)."""
+        self.forfeited.add(table_id)
+        self.hub.drop(table_id)
 
     # ------------------------------------------------------------- the loop
     async def step(self) -> None:
@@ -295,9 +309,11 @@ class Runner:
             if row.kind == "swiss":
                 g["points"] = [0.0 if s in absent else 1.0 for s in range(2)]
                 g["forfeit"] = True
+                self._close(table.id)
                 return True
             if any(seat.kind == "open" for seat in table.row.seats):
                 g["done"] = g["void"] = True  # a seat was opened (it cannot start): not played, nobody scores
+                self._close(table.id)
                 return True
             await table.ask(Start())
             await table.ask(Attach(WATCHER, None, None, "en"))

@@ -60,3 +60,17 @@ def my_turn_or_over(ws: Any, seat: int) -> tuple[dict[str, Any], list[dict[str, 
             view = frame["view"]
             if view["outcome"] is not None or (view["current_player"] == seat and view["legal_actions"]):
                 return frame, seen
+
+
+def wait(what: str, check: Any, deadline: float = 90.0, every: float = 0.1) -> Any:
+    """Poll ``check()`` until it returns something true (returned), every ``every`` seconds; fail
+    naming ``what`` once ``deadline`` seconds have gone by without it."""
+    import time
+
+    end = time.monotonic() + deadline
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < end, f"not within {deadline} s: {what}"
+        time.sleep(every)

@@ -8,8 +8,8 @@ events list their place; the event was rated, so the game moved each entrant's r
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +25,12 @@ from cardtable.server.players import Players
 from cardtable.server.protocol import CLOSE_POLICY
 from cardtable.server.store import Store
 
+from .helpers import wait as poll
 from .players_fixtures import CHEAP, JSON, TestClient, open_limits
 
 DEADLINE = 90.0
+wait = functools.partial(poll, deadline=DEADLINE, every=0.05)
+
 
 
 class Person:
@@ -47,16 +50,6 @@ class Person:
         self.c.cookies.clear()
         return self.c.post(path, json=body, headers={**JSON, "X-CSRF-Token": self.csrf,
                                                     "Cookie": f"ct_session={self.cookie}"})
-
-
-def wait(what: str, check: Any) -> Any:
-    end = time.monotonic() + DEADLINE
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < end, f"not within {DEADLINE} s: {what}"
-        time.sleep(0.05)
 
 
 def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table(tmp_path: Path):

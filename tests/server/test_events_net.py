@@ -6,10 +6,12 @@ final standings add up."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+import subprocess
+import sys
 import time
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -17,39 +19,15 @@ from typing import Any
 import httpx
 import pytest
 
+from .events_net import Person, served_fixture
+from .helpers import wait as poll
 from .netserver import Server
 
+__all__ = ["served_fixture"]  # the fixture, used by name
+
+
 DEADLINE = 240.0  # two rounds of real-time Spit between bots, on a loaded machine
-
-
-def wait(what: str, check: Any, deadline: float = DEADLINE) -> Any:
-    end = time.monotonic() + deadline
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < end, f"not within {deadline} s: {what}"
-        time.sleep(0.2)
-
-
-@pytest.fixture(name="served")
-def served_fixture(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "server.sqlite3", "--forwarded-allow-ips", "127.0.0.1").start(timeout=60)
-    yield srv
-    srv.stop()
-
-
-class Person:
-    def __init__(self, served: Server, name: str, address: str) -> None:
-        self.http = httpx.Client(base_url=served.http, headers={"Origin": served.http, "X-Forwarded-For": address},
-                                 timeout=30)
-        r = self.http.post("/api/players/signup", json={"username": name, "password": "correct horse"})
-        assert r.status_code == 201, r.text
-        self.csrf = r.json()["csrf"]
-        self.name = name
-
-    def post(self, path: str, body: Any) -> Any:
-        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+wait = functools.partial(poll, deadline=DEADLINE, every=0.2)
 
 
 def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
@@ -116,3 +94,39 @@ def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
     assert sum(s["score"] for s in standings) == 8.0  # eight games, one point each
     for t in tables:  # every game of round 1 was played to its end, through the restart
         assert httpx.get(f"{served.http}/api/tables/{t}/record").status_code == 200
+
+
+@pytest.mark.parametrize("bad", ["0", "4.9", "3601", "nan", "soon", "-10"])
+def test_t12_a_bad_no_show_wait_is_refused_before_the_server_starts(bad: str):
+    """T12: ``cardtable serve --no-show`` takes 5 to 3600 seconds; anything else stops it with a
+    clear error (argparse's exit 2) before it listens."""
+    done = subprocess.run([sys.executable, "-m", "cardtable.cli.main", "serve", "--no-show", bad, "--port", "0"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2 and "--no-show" in done.stderr and "seconds" in done.stderr
+
+
+def test_t12_t13_the_no_show_wait_is_the_servers_setting_and_a_forfeited_table_is_closed(tmp_path: Path):
+    """T12, T13: a server told ``--no-show 5``; two people enter a Swiss event that starts when
+    full and neither comes to the table: well before the default two minutes the game is a
+    forfeit (both lose), and its table is closed: not in the lobby, ``410 forfeited``."""
+    srv = Server(tmp_path / "server.sqlite3", "--forwarded-allow-ips", "127.0.0.1", "--no-show", "5").start(timeout=60)
+    try:
+        people = [Person(srv, name, f"10.0.2.{i}") for i, name in enumerate(("Ana", "Ben"))]
+        made = people[0].post("/api/events", {"name": "Nobody came", "kind": "swiss", "game": "trash",
+                                              "options": {"max_hands": 1}, "rounds": 1, "max_entrants": 2})
+        assert made.status_code == 201, made.text
+        event_id = made.json()["event"]["id"]
+        for p in people:
+            assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
+        table = wait("the table is made", lambda: people[0].http.get(f"/api/events/{event_id}/seat").json().get(
+            "table"), deadline=60)
+        assert any(t["id"] == table for t in httpx.get(f"{srv.http}/api/tables").json()["tables"])
+        final = wait("the no-show", lambda: (lambda e: e if e["event"]["status"] == "over" else None)(
+            httpx.get(f"{srv.http}/api/events/{event_id}", timeout=30).json()), deadline=60)
+        game = final["rounds"][0]["games"][0]
+        assert game["forfeit"] and game["points"] == [0.0, 0.0]
+        assert all(t["id"] != table for t in httpx.get(f"{srv.http}/api/tables").json()["tables"])
+        gone = httpx.get(f"{srv.http}/api/tables/{table}")
+        assert gone.status_code == 410 and gone.json()["error"] == "forfeited"
+    finally:
+        srv.stop()

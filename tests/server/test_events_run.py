@@ -20,6 +20,7 @@ from cardtable.server.events.service import Events
 from cardtable.server.events.store import SqliteEvents
 from cardtable.server.hub import Hub
 from cardtable.server.players.accounts import Account
+from cardtable.server.players.store import RatingRow
 from cardtable.server.store import Store
 
 DEADLINE = 90.0
@@ -97,7 +98,7 @@ def accounts(n: int) -> list[Account]:
     return [Account(i + 1, "person", f"player{i + 1}") for i in range(n)]
 
 
-def test_t8_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Path):
+def test_t8_t13_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Path):
     """Five people, three rounds of two-player Trash (one hand each): a bye each round to the
     lowest-ranked player without one, the next round paired when the last game ends, no pair
     twice; one person never comes: they lose both their games by forfeit and are dropped after
@@ -134,11 +135,17 @@ def test_t8_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Pa
         assert standings[0]["place"] == 1 and len(standings) == 5
         assert sum(s["score"] for s in standings) == sum(
             sum(g["points"]) for r in rounds for g in r["games"]) + sum(1 for b in byes if b)
+        listed = {t["id"] for t in server.hub.listing()}
         for r in rounds:  # every game's table is kept, finished ones with their record
             for g in r["games"]:
+                if g["forfeit"]:  # T13: closed without play, not left open in the lobby
+                    assert g["table"] in server.runner.forfeited and g["table"] not in server.hub.tables
+                    assert g["table"] not in listed
+                    continue
                 table = server.hub.find(g["table"])
-                assert table is not None
-                assert g["forfeit"] or table.row.status == "over"
+                assert table is not None and table.row.status == "over"
+        again = Runner(server.events, server.hub, tick=0.05)  # a restart knows them again
+        assert again.forfeited == {g["table"] for r in rounds for g in r["games"] if g["forfeit"]}
         server.close()
 
     asyncio.run(main())
@@ -279,6 +286,102 @@ def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
         games = [g for r in final.progress["rounds"] for g in r["games"]]
         assert any(all(p.startswith("b") for p in g["players"]) for g in games)  # bots met bots
         assert all(g["points"] is not None and not g["forfeit"] for g in games)
+        server.close()
+
+    asyncio.run(main())
+
+
+def test_t8_t10_tx_v10_a_duplicate_event_of_short_rounds_compares_only_the_deals_played(tmp_path: Path):
+    """Two rounds of two deals each (TX-V10) on two tables, five people and three bots: every
+    table of a round plays the round's committed deals and stops after two; only those deals are
+    compared (each player's top is one other table on 2 × 2 boards); between the rounds the seats
+    turn, so the players who held the same cards at the two tables change."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(5)
+        row = server.events.create(people[0], {"name": "Short rounds", "kind": "duplicate", "game": "trex",
+                                               "deals": 2, "rounds": 2, "max_entrants": 5}, "ip")
+        assert row.deals == 2 and row.options["deals"] == 2
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+
+        async def step() -> None:
+            await server.runner.step()
+            if server.events.store.event(row.id).status == "running":  # type: ignore[union-attr]
+                await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        rounds = final.progress["rounds"]
+        assert len(rounds) == 2
+        for number, rnd in enumerate(rounds, 1):
+            commitment = round_deal(final, number).commitment()
+            for g in rnd["games"]:
+                table = server.hub.find(g["table"])
+                assert table is not None and table.match is not None and table.match.is_over
+                record = table.match.record()
+                verify(record)
+                assert record.fairness is not None and record.fairness.server_commitment == commitment
+                assert len(table.match.state.view(None).deal_scores) == 2  # the game ended after two deals
+            assert sorted(rnd["deals_done"]) == [1, 2]
+        boards = final.progress["boards"]
+        assert {(b["round"], b["deal"]) for b in boards} == {(1, 1), (1, 2), (2, 1), (2, 2)}
+        standing = final.progress["final"]
+        assert all(s["top"] == 2 * 2 * 1.0 for s in standing)  # 2 rounds × 2 deals, one other table
+        assert sum(s["matchpoints"] for s in standing) == 2 * 2 * 4 * 1.0
+        same_cards = [{frozenset((a, b)) for a, b in zip(*(g["players"] for g in rnd["games"]), strict=True)}
+                      for rnd in rounds]
+        assert not same_cards[0] & same_cards[1]  # the seats turned: nobody is compared with the same player
+        server.close()
+
+    asyncio.run(main())
+
+
+class RatedPlayers:
+    """The players layer as the runner reads it: ratings in the event's game (mu − 3σ), seat links."""
+
+    def __init__(self, ratings: dict[int, float]) -> None:
+        self.store = self
+        self.ratings = ratings
+        self.asked: list[tuple[int, str]] = []
+
+    def rating(self, account_id: int, game: str) -> RatingRow | None:
+        self.asked.append((account_id, game))
+        mu = self.ratings.get(account_id)
+        return None if mu is None else RatingRow(account_id, game, mu + 3 * 2.0, 2.0, 12)
+
+    def link_seat(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+def test_t11_the_field_is_seeded_by_rating_in_the_events_game(tmp_path: Path):
+    """T11: four people register in the order 1, 2, 3, 4; player 3 is rated 1800 in Trash and
+    player 2 1200, 1 and 4 have no rating: the field is 3, 2, 1, 4 (bots after them) and round 1
+    pairs 3 v 2 and 1 v 4."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        rated = RatedPlayers({3: 1800.0, 2: 1200.0})
+        server.runner.players = rated  # type: ignore[assignment]
+        people = accounts(4)
+        row = server.events.create(people[0], {"name": "Seeded", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 6,
+                                               "bots": True, "starts_at": time.time()}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        await until("the event starts", lambda: server.events.store.event(row.id).status == "running",  # type: ignore[union-attr]
+                    server.runner.step)
+        started = server.events.store.event(row.id)
+        assert started is not None and started.progress is not None
+        field = started.progress["field"]
+        assert [p["id"] for p in field] == ["a3", "a2", "a1", "a4", "b0", "b1"]
+        assert [p.get("rating") for p in field[:4]] == [1800.0, 1200.0, None, None]
+        assert {game for _, game in rated.asked} == {"trash"}
+        pairs = {frozenset(g["players"]) for g in started.progress["rounds"][0]["games"]}
+        assert {frozenset(("a3", "a2")), frozenset(("a1", "a4"))} <= pairs
         server.close()
 
     asyncio.run(main())

@@ -118,3 +118,48 @@ def test_t6_register_and_unregister_until_the_start(events: Events):
         with pytest.raises(LobbyError) as err:
             events.register(bad, BEN, "10.0.0.2")
         assert err.value.status == 404
+
+
+DUPLICATE = {"name": "Short duplicate", "kind": "duplicate", "game": "trex", "when_full": True}
+
+
+@pytest.mark.parametrize(("preset", "deals", "expected"), [
+    (None, "game", 20), (None, "kingdom", 5), (None, 7, 7), (None, 1, 1),
+    ("complex", "game", 8), ("complex", "kingdom", 2), ("complex", 3, 3),
+])
+def test_t6_tx_v10_a_duplicate_round_is_the_game_a_kingdom_or_a_set_number_of_deals(
+        events: Events, preset: str | None, deals: object, expected: int):
+    """T6, TX-V10: a duplicate round's length, stored as the number of deals; shorter than the
+    whole game it is the tables' Trex option ``deals``."""
+    row = events.create(ANA, {**DUPLICATE, "preset": preset, "deals": deals}, "10.0.0.1")
+    assert row.deals == expected
+    whole = 8 if preset == "complex" else 20
+    assert row.options.get("deals") == (None if expected == whole else expected)
+    assert events.store.event(row.id) == row
+    assert events.listing()[0]["deals"] == expected
+
+
+def test_t6_tx_v10_the_rounds_of_short_deals_may_be_more(events: Events):
+    """T6: at most 80 deals in all: four whole games, or twelve rounds of a kingdom."""
+    assert events.create(ANA, {**DUPLICATE, "deals": "kingdom", "rounds": 12}, "10.0.0.1").rounds == 12
+    refused(events, {**DUPLICATE, "rounds": 5}, "bad_rounds")
+    refused(events, {**DUPLICATE, "deals": 10, "rounds": 9}, "bad_rounds")
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    ({"deals": 0}, "bad_deals"),
+    ({"deals": 21}, "bad_deals"),
+    ({"deals": True}, "bad_deals"),
+    ({"deals": 4.5}, "bad_deals"),
+    ({"deals": "half"}, "bad_deals"),
+    ({"deals": None}, "bad_deals"),
+    ({"preset": "complex", "deals": 9}, "bad_deals"),  # longer than the whole Complex game
+    ({"deals": 5, "options": {"deals": 6}}, "bad_deals"),  # given twice
+    ({"options": {"deals": 0}}, "bad_options"),
+])
+def test_t6_tx_v10_a_bad_round_length_gets_a_clear_error(events: Events, change: dict[str, object], code: str):
+    refused(events, {**DUPLICATE, **change}, code)
+
+
+def test_t6_a_swiss_event_has_no_round_length(events: Events):
+    refused(events, {**SPIT, "deals": 5}, "bad_deals")

@@ -143,13 +143,14 @@ def test_options_rules_and_validation() -> None:
         "first_dealer", "dealer", "first_leader", "redeal_requests", "redeal_timing", "doubling",
         "doubled_self_capture", "hearts_lead_rule", "end_early", "trex_payouts", "accept_unchecked_plays",
         "tiebreak", "complex_mode", "complex_groups", "partnership", "partnership_expose_twos", "open_hands",
-        "reverse_scores", "swap_diamonds_tricks", "forced_penalty_discard",
+        "reverse_scores", "swap_diamonds_tricks", "forced_penalty_discard", "deals",
     }
     bad = [
         {"dealer": "left"}, {"first_leader": "dealer"}, {"redeal_requests": "sometimes"},
         {"redeal_timing": "never"}, {"doubling": "kings_only"}, {"hearts_lead_rule": "open"},
         {"end_early": "maybe"}, {"trex_payouts": (1, 2)},
         {"trex_payouts": (1, 2, 3, 4.5)}, {"first_dealer": -1}, {"no_such_option": 1},
+        {"deals": 0}, {"deals": 21},
     ]
     for options in bad:
         with pytest.raises(ConfigError):
@@ -172,3 +173,76 @@ def test_presets() -> None:
         cardtable.load("trex", preset="nope")
     # a preset combines with single overrides
     assert cardtable.load("trex", preset="complex", doubling=False).options.doubling is False
+
+
+# ---------------------------------------------------------------- TX-V10: a set number of deals
+@pytest.mark.parametrize(("deals", "preset"), [(1, None), (5, None), (7, None), (3, "complex"), (12, "partnership")])
+def test_tx_v10_the_game_ends_after_the_set_number_of_deals(deals: int, preset: str | None) -> None:
+    """TX-V10, TX-5, TX-38: the game ends after ``deals`` official deals (redeals and the tie-break
+    deal not counted); each total is the sum of the deals played."""
+    rng = random.Random(deals)
+    for seed in range(3):
+        state = random_game(load(preset, deals=deals).new_state(seed=seed), rng)
+        assert state.num_deals == deals and len(state.records) == deals
+        assert [r[0] for r in state.records] == list(range(1, deals + 1))
+        assert state.totals == [sum(r[4][q] for r in state.records) for q in range(4)]
+        view = state.view(None)
+        assert view.num_deals == deals and len(view.deal_scores) == deals
+        outcome = state.outcome()
+        assert outcome is not None
+        assert list(outcome.returns) == [float(x) for x in state.side_totals()]
+
+
+def test_tx_v10_one_kingdom_is_five_deals_held_by_one_player_and_sums_to_zero() -> None:
+    """TX-V10 with ``deals = 5``: one kingdom, every deal held by the player 7♥ named (TX-6), each
+    of the five contracts once (TX-9), and the totals sum to zero (§2.7: a whole kingdom)."""
+    rng = random.Random(5)
+    for seed in range(4):
+        state = random_game(load(deals=5).new_state(seed=seed), rng)
+        assert {r[1] for r in state.records} == {0} and len({r[2] for r in state.records}) == 1
+        assert sorted(r[3] for r in state.records) == sorted(state.kingdom_contracts)
+        assert sum(state.totals) == 0
+
+
+def test_tx_v10_at_or_above_the_games_length_is_the_whole_game() -> None:
+    """TX-V10: 20 is the standard game; under Complex (TX-V1, 8 deals) any value from 8 up is the
+    whole game, a smaller one ends it sooner."""
+    assert load().num_deals == 20 and load(deals=20).num_deals == 20
+    assert load("complex", deals=20).num_deals == 8 and load("complex", deals=8).num_deals == 8
+    assert load("complex", deals=4).num_deals == 4
+    assert load(deals=19).num_deals == 19
+
+
+@pytest.mark.parametrize("bad", [0, -5, 21, 100, True, 2.5, "five", None])
+def test_tx_v10_a_bad_number_of_deals_is_refused_with_a_clear_error(bad: object) -> None:
+    """TX-V10: ``deals`` is a whole number from 1 to 20; anything else is a ConfigError naming it."""
+    with pytest.raises(ConfigError, match="option deals"):
+        load(deals=bad)
+
+
+def test_tx_v10_tx_40_a_tie_in_a_short_game_is_broken_outside_the_totals() -> None:
+    """TX-40 in a game of one deal (TX-V10): the players tied on the best total, with no Trex
+    first place among them, play one extra TR deal, dealt by the first tied player
+    counter-clockwise from the kingdom's holder; its scores stay outside the totals."""
+    rng = random.Random(40)
+    found = 0
+    for seed in range(40):
+        state = load(deals=1, doubling=False).new_state(seed=seed)
+        dealers = []
+        while not state.is_terminal():
+            if state.tiebreak and not dealers:
+                dealers.append(state.dealer)
+            state.apply(rng.choice(list(state.legal_actions())))
+        outcome = state.outcome()
+        assert outcome is not None and len(state.records) == 1
+        assert state.totals == list(state.records[0][4])
+        if outcome.reason != "tiebreak_deal":
+            continue
+        found += 1
+        best = max(state.totals)
+        tied = [q for q in range(4) if state.totals[q] == best]
+        holder = state.records[0][2]
+        assert dealers == [next(q for q in ((holder + i) % 4 for i in range(4)) if q in tied)]  # next = +1 (TX-2)
+        assert state.tiebreak_scores and outcome.winners[0] in tied
+        assert sum(state.totals) == sum(state.records[0][4])  # the extra deal added nothing
+    assert found  # a one-deal game of a trick contract always ties some players at 0

@@ -7,57 +7,28 @@ docs/tournaments.md come from this test (``CARDTABLE_SCREENSHOTS=1``)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
-from collections.abc import Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from tests.server.events_net import Person, served_fixture
+from tests.server.helpers import wait as poll
 from tests.server.netserver import Server
 
 from .browser import SHOTS
 
 pytestmark = pytest.mark.flaky(reruns=2)
 DEADLINE = 90.0
+wait = functools.partial(poll, deadline=DEADLINE, every=0.1)
 NAMES = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+__all__ = ["served_fixture"]  # the fixture, used by name
 
-
-def wait(what: str, check: Any) -> Any:
-    end = time.monotonic() + DEADLINE
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < end, f"not within {DEADLINE} s: {what}"
-        time.sleep(0.1)
-
-
-@pytest.fixture(name="served")
-def served_fixture(tmp_path: Path) -> Iterator[Server]:
-    # each person at an address of their own (as behind a proxy): new accounts are limited per address
-    srv = Server(tmp_path / "server.sqlite3", "--forwarded-allow-ips", "127.0.0.1").start(timeout=60)
-    yield srv
-    srv.stop()
-
-
-class Person:
-    """A scripted person: an account and its session in an httpx client of its own."""
-
-    def __init__(self, served: Server, name: str, address: str) -> None:
-        self.http = httpx.Client(base_url=served.http, headers={"Origin": served.http, "X-Forwarded-For": address},
-                                 timeout=30)
-        r = self.http.post("/api/players/signup", json={"username": name, "password": "correct horse"})
-        assert r.status_code == 201, r.text
-        self.csrf = r.json()["csrf"]
-        self.name = name
-
-    def post(self, path: str, body: Any) -> Any:
-        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
 
 
 def test_t8_t10_a_duplicate_event_of_eight_from_registration_to_the_final_table_in_chromium(

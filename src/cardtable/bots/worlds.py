@@ -181,12 +181,16 @@ _TREX_GAMES: dict[tuple[Any, ...], Any] = {}
 
 def trex_game_for(view: Any) -> Any:
     """The Trex rules a view implies, for a bot that was not told the game's options:
-    Complex from the number of deals, partnership and open hands from the view, and
-    the hearts lead rule (TX-23) when the legal leads show it. Other options keep
-    their defaults; a bot that knows the game (``attach``) uses it instead."""
+    Complex from the number of deals and the contracts, a set number of deals (TX-V10),
+    partnership and open hands from the view, and the hearts lead rule (TX-23) when the
+    legal leads show it. Other options keep their defaults; a bot that knows the game
+    (``attach``) uses it instead."""
     opts: dict[str, Any] = {}
-    if view.num_deals == 8:
+    codes = {view.contract, *view.contracts_left, *(d[3] for d in view.deal_scores)}
+    if view.num_deals == 8 and not codes & {"KH", "QN", "DI", "TK"}:
         opts["complex_mode"] = True
+    if view.num_deals not in (8, 20):  # TX-V10: a game of a set number of deals
+        opts["deals"] = view.num_deals
     if view.partnership:
         opts["partnership"] = True
     if all(h is not None for h in view.hands):

@@ -26,6 +26,22 @@ def port_number(text: str) -> int:
     return port
 
 
+NO_SHOW_RANGE = (5.0, 3600.0)
+"""``--no-show``: the shortest and longest wait, in seconds."""
+
+
+def no_show_seconds(text: str) -> float:
+    """``--no-show``: seconds a tournament table waits for its people, 5 to 3600."""
+    low, high = NO_SHOW_RANGE
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds ({low:g} to {high:g})") from None
+    if not low <= seconds <= high:  # NaN is refused here too
+        raise argparse.ArgumentTypeError(f"{text} seconds: a tournament table waits {low:g} to {high:g} seconds")
+    return seconds
+
+
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser("serve", help="play in the browser: run the web server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -76,6 +92,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="redis://host:port/N: join a cluster of server processes sharing --db (docs/deploy.md)")
     serve.add_argument("--quick-wait", type=float, default=20.0, metavar="SECONDS",
                        help="seconds quick play waits for people before bots fill the empty seats (default 20)")
+    serve.add_argument("--no-show", type=no_show_seconds, default=120.0, metavar="SECONDS",
+                       help="seconds a tournament table waits for its people before the absent forfeit "
+                            "(Swiss) or a stand-in plays for them (duplicate), 5 to 3600 (default 120)")
     serve.add_argument("--node", default=None, help="this process's name in a cluster (default: a random one)")
     serve.set_defaults(run=cmd_serve)
 
@@ -188,7 +207,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from .events.routes import with_events
             from .events.store import SqliteEvents
 
-            with_events(app, players, SqliteEvents(store.path), allow_origins=tuple(args.allow_origin))
+            with_events(app, players, SqliteEvents(store.path), allow_origins=tuple(args.allow_origin),
+                        no_show=args.no_show)
     except LogError as exc:
         sock.close()
         store.close()

@@ -97,6 +97,12 @@ OPTIONS: tuple[Option, ...] = (
         "Accept revokes and illegal leads in trick contracts (recording a physical game); the offender then "
         "takes every unit not yet captured and the deal stops.",
     ),
+    Option(
+        "deals", int, 20, "TX-V10",
+        "The game ends after this many deals (redeals and the tie-break deal not counted): 5 is one "
+        "kingdom; 20 (or more) is the whole game.",
+        minimum=1, maximum=20,
+    ),
     Option("tiebreak", bool, True, "TX-40", "Break a tie for the best total by Trex firsts, then an extra Trex deal."),
     Option(
         "complex_mode", bool, False, "TX-V1",

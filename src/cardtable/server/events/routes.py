@@ -41,7 +41,7 @@ from ..lobby import LobbyError
 from ..players.sessions import CSRF_HEADER, session_cookie
 from ..ports import LogError
 from ..protocol import CLOSE_POLICY, MAX_FRAME
-from .runner import Runner, commitments, duplicate_score, final_standings, seat_token
+from .runner import NO_SHOW, Runner, commitments, duplicate_score, final_standings, seat_token
 from .service import Events, summary
 from .store import EventLog, EventRow
 
@@ -212,6 +212,7 @@ _SEALED_HTTP = re.compile(r"/api/tables/([^/]{1,64})/(?:record|replay|review)")
 _TABLE_HTTP = re.compile(r"/api/tables/([^/]{1,64})")
 _LEAVE_HTTP = re.compile(r"/api/tables/([^/]{1,64})/leave")
 _SOCKET = re.compile(r"/ws/([^/]{1,64})")
+_ANY_TABLE_HTTP = re.compile(r"/api/tables/([^/]{1,64})(?:/.*)?")
 
 
 def _no_server_seed(send: Any) -> Callable[[Any], Awaitable[None]]:
@@ -244,7 +245,9 @@ def _no_server_seed(send: Any) -> Callable[[Any], Awaitable[None]]:
 
 
 class EventGate:
-    """ASGI middleware: an event's table that has not started keeps its seats (leaving it would
+    """ASGI middleware: an event's table closed by a no-show (:attr:`~.runner.Runner.forfeited`)
+    answers ``410 forfeited`` and closes its sockets (so nothing loads it into the lobby again);
+    an event's table that has not started keeps its seats (leaving it would
     open a seat that nobody may take: it is refused, the no-show rule covers an absent person);
     a sealed table's record, replay and review wait for the round's end, its
     summary leaves out the server seed, and its sockets are its seats' only (a socket whose
@@ -258,6 +261,15 @@ class EventGate:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         path = scope.get("path", "")
+        m = (_ANY_TABLE_HTTP if scope["type"] == "http" else _SOCKET).fullmatch(path)
+        if m and m.group(1) in self.runner.forfeited and scope["type"] in ("http", "websocket"):
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": CLOSE_POLICY})
+                return
+            response = JSONResponse({"error": "forfeited", "message": "this event's game was not played: a player"
+                                     " did not come (see the event's page)"}, status_code=410)
+            await response(scope, receive, send)
+            return
         if scope["type"] == "http":
             m = _SEALED_HTTP.fullmatch(path)
             if m and m.group(1) in self.runner.sealed:
@@ -306,7 +318,7 @@ class EventGate:
 
 
 def with_events(app: Starlette, players: Players, store: EventLog, *, allow_origins: tuple[str, ...] = (),
-                no_show: float = 120.0, tick: float = 0.5) -> Runner:
+                no_show: float = NO_SHOW, tick: float = 0.5) -> Runner:
     """Events on ``app`` (made by :func:`cardtable.server.app.create_app`, not started yet): their
     routes, the gate of sealed tables, and the runner's task for the app's lifetime (``store``
     closed with the app). The runner."""

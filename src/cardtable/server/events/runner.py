@@ -22,6 +22,10 @@ starts once every person at it is connected; after :attr:`Runner.no_show` second
 
 A person with two no-shows is dropped: no longer paired (Swiss), a bot in their seat (duplicate).
 
+**Duplicate rounds.** Every table of a round plays one game of Trex of the event's ``deals``
+(the whole game, a kingdom, or a set number: the tables' option ``deals``, TX-V10); only the
+deals every table has played are compared.
+
 **Deals.** Swiss tables deal from a fair-deal protocol of their own, every seed made by the
 server (the server's commitment is public from the table's creation). Every table of a duplicate
 round deals from one protocol derived from the event's secret (:func:`round_deal`): the
@@ -46,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...core.chance import SCHEME
 from ...records.fairness import FairDeal
-from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, standings
+from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, seeded, standings
 from ..commands import Attach, Leave, Start
 from ..lobby import LobbyError
 from ..ports import LogError
@@ -60,7 +64,8 @@ if TYPE_CHECKING:
     from ..tables import Table
 
 NO_SHOW = 120.0
-"""Seconds a table waits for its people before a no-show."""
+"""Seconds a table waits for its people before a no-show, unless the server is told otherwise
+(``cardtable serve --no-show SECONDS``)."""
 WATCHER = "event-runner"
 """The connection id the runner watches its tables as (no socket: its frames go nowhere)."""
 DROP_AFTER = 2
@@ -127,6 +132,8 @@ class Runner:
         self.clock = clock
         self.sealed: set[str] = set()
         """Tables of a duplicate round being played: no spectator, record, replay or review."""
+        self.forfeited: set[str] = set()
+        """Tables closed without play by a no-show: out of the lobby, nobody sits at them or starts them."""
         self.seal_all()
 
     def seal_all(self) -> None:
@@ -138,6 +145,17 @@ class Runner:
                 if not last.get("done"):
                     sealed |= {g["table"] for g in last["games"]}
         self.sealed = sealed
+        for row in self.store.events(("running", "over"), 1000):
+            for rnd in (row.progress or {}).get("rounds", []):
+                for g in rnd["games"]:
+                    if g.get("forfeit") or g.get("void"):
+                        self._close(g["table"])
+
+    def _close(self, table_id: str) -> None:
+        """A table that will never be played (a no-show): out of memory and the lobby, kept so
+        by :class:`~.routes.EventGate` (its row stays ``open`` in the log, never started)."""
+        self.forfeited.add(table_id)
+        self.hub.drop(table_id)
 
     # ------------------------------------------------------------- the loop
     async def step(self) -> None:
@@ -162,8 +180,12 @@ class Runner:
         if len(entrants) < 2:
             self.store.set_progress(row.id, "cancelled", {"reason": "fewer than two entrants at the start"})
             return
-        field: list[dict[str, Any]] = [{"id": f"a{e.account_id}", "name": e.username, "account": e.account_id}
-                                       for e in entrants]
+        ratings = self._ratings(row.game, [e.account_id for e in entrants])
+        people: dict[str, dict[str, Any]] = {
+            f"a{e.account_id}": {"id": f"a{e.account_id}", "name": e.username, "account": e.account_id,
+                                 "rating": ratings.get(e.account_id)} for e in entrants}
+        order = seeded(list(people), {f"a{a}": r for a, r in ratings.items()})
+        field: list[dict[str, Any]] = [people[p] for p in order]
         size = len(field)
         if row.kind == "duplicate":
             size = -(-size // 4) * 4  # bots make up the last table
@@ -175,6 +197,18 @@ class Runner:
         progress: dict[str, Any] = {"field": field, "rounds": [], "dropped": [], "no_shows": {}, "boards": [],
                                     "started": now}
         await self._new_round(row, progress)
+
+    def _ratings(self, game: str, accounts: list[int]) -> dict[int, float]:
+        """Each rated account's rating in ``game`` (mu − 3σ, as the leaderboard ranks); none
+        without the players layer."""
+        if self.players is None:
+            return {}
+        out: dict[int, float] = {}
+        for account in accounts:
+            found = self.players.store.rating(account, game)
+            if found is not None:
+                out[account] = round(found.mu - 3 * found.sigma, 2)
+        return out
 
     # ------------------------------------------------------------- rounds
     async def _new_round(self, row: EventRow, progress: dict[str, Any]) -> None:
@@ -275,9 +309,11 @@ class Runner:
             if row.kind == "swiss":
                 g["points"] = [0.0 if s in absent else 1.0 for s in range(2)]
                 g["forfeit"] = True
+                self._close(table.id)
                 return True
             if any(seat.kind == "open" for seat in table.row.seats):
                 g["done"] = g["void"] = True  # a seat was opened (it cannot start): not played, nobody scores
+                self._close(table.id)
                 return True
             await table.ask(Start())
             await table.ask(Attach(WATCHER, None, None, "en"))

@@ -6,9 +6,11 @@ may be:
 - **Swiss** for a two-player game (Spit, or Trash with two players): 1 to :data:`MAX_SWISS_ROUNDS`
   rounds, 2 to :data:`MAX_ENTRANTS` entrants.
 - **Duplicate** Trex (not partnership): every table of four plays the same deals; a round is one
-  whole game at each table (20 deals, or 8 with the ``complex`` preset), 1 to
-  :data:`MAX_DUPLICATE_ROUNDS` rounds, 4 to :data:`MAX_ENTRANTS` entrants (bots fill a short
-  table). Redeals and the tie-break deal are off, so deal ``n`` is the same shuffle at every table.
+  game at each table of ``deals`` deals (:func:`round_length`): the whole game (20 deals, or 8
+  with the ``complex`` preset), a whole kingdom (5, or 2) or a set number (Trex's option ``deals``,
+  TX-V10); 1 to :data:`MAX_DUPLICATE_ROUNDS` rounds of at most :data:`MAX_DUPLICATE_DEALS` deals
+  in all, 4 to :data:`MAX_ENTRANTS` entrants (bots fill a short table). Redeals and the tie-break
+  deal are off, so deal ``n`` is the same shuffle at every table.
 
 It starts at ``starts_at`` (seconds since the epoch, within :data:`MAX_AHEAD` from now) or, with
 ``when_full``, once ``max_entrants`` have registered, whichever comes first; an event whose start
@@ -37,7 +39,11 @@ from .store import STATUSES, EventLog, EventRow
 KINDS = ("swiss", "duplicate")
 MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 11
-MAX_DUPLICATE_ROUNDS = 4
+MAX_DUPLICATE_ROUNDS = 12
+MAX_DUPLICATE_DEALS = 80
+"""The deals of a duplicate event's rounds together: four whole games of Trex."""
+ROUND_LENGTHS = ("game", "kingdom")
+"""A duplicate round's length in words (``deals``): the whole game or one kingdom; else a number."""
 MAX_OPEN_PER_ACCOUNT = 3
 MAX_AHEAD = 7 * 86400.0
 """The latest start an event may name, in seconds from now."""
@@ -48,7 +54,7 @@ MAX_NAME = 60
 DUPLICATE_FIXED = {"redeal_requests": False, "tiebreak": False}
 """Options every duplicate Trex table plays under: no redeal (a redeal at one table would shift
 its shuffles against the others') and no extra tie-break deal (the totals decide nothing there)."""
-FIELDS = ("name", "kind", "game", "preset", "options", "rated", "rounds", "starts_at", "when_full",
+FIELDS = ("name", "kind", "game", "preset", "options", "rated", "rounds", "deals", "starts_at", "when_full",
           "max_entrants", "bots")
 
 
@@ -108,6 +114,8 @@ class Events:
             game = load(game_name, preset, **options)
         except (ConfigError, TypeError, ValueError) as exc:
             raise _bad("bad_options", str(exc)) from None
+        if "deals" in data and kind != "duplicate":
+            raise _bad("bad_deals", "deals is the length of a duplicate round: a Swiss round is one game")
         if kind == "swiss" and game.num_players != 2:
             raise _bad("bad_game", "a Swiss event is for a two-player game: Spit, or Trash with two players")
         if kind == "duplicate" and (game.name != "trex" or game.options.get("partnership")):
@@ -118,7 +126,16 @@ class Events:
         bots = data.get("bots", False)
         if not isinstance(bots, bool):
             raise _bad("bad_bots", "bots (bots fill the field at the start) is true or false")
-        high_rounds = MAX_SWISS_ROUNDS if kind == "swiss" else MAX_DUPLICATE_ROUNDS
+        deals = None
+        if kind == "duplicate":
+            if "deals" in data and "deals" in options:
+                raise _bad("bad_deals", "give a round's length once: deals, not options.deals")
+            trex: Any = game  # a TrexGame: whole_game, deals_per_kingdom, num_deals
+            length = round_length(trex, data.get("deals", "game"))
+            if length < trex.whole_game:
+                game = trex = load(game.name, preset, **{**options, "deals": length})
+            deals = int(trex.num_deals)
+        high_rounds = MAX_SWISS_ROUNDS if deals is None else min(MAX_DUPLICATE_ROUNDS, MAX_DUPLICATE_DEALS // deals)
         rounds = _int(data, "rounds", 1, high_rounds, 3 if kind == "swiss" else 1)
         low_entrants = 2 if kind == "swiss" else 4
         max_entrants = _int(data, "max_entrants", low_entrants, MAX_ENTRANTS, 8)
@@ -134,9 +151,6 @@ class Events:
             starts_at = float(starts_at)
         elif not when_full:
             raise _bad("bad_starts_at", "an event starts at a time (starts_at), when full (when_full), or both")
-        deals = None
-        if kind == "duplicate":
-            deals = _deals_of(game)
         return {"name": name, "kind": kind, "game": game.name, "preset": game.preset,
                 "options": game.changed_options(), "rated": rated, "rounds": rounds, "deals": deals,
                 "starts_at": starts_at, "when_full": when_full, "max_entrants": max_entrants,
@@ -198,12 +212,19 @@ class Events:
         return [summary(r, len(self.store.entrants(r.id))) for r in self.store.events(statuses, 100)]
 
 
-def _deals_of(game: Any) -> int:
-    """The deals of one whole game of Trex under these options (one duplicate round): four
-    kingdoms of five contracts, or under Complex of one deal per group and Trex."""
-    if not game.options.get("complex_mode"):
-        return 20
-    return 4 * (len(str(game.options.get("complex_groups")).split(",")) + 1)
+def round_length(game: Any, value: Any) -> int:
+    """The deals of a duplicate round of Trex ``game`` that ``value`` asks for: ``"game"`` the
+    whole game (20, or 8 under Complex), ``"kingdom"`` one kingdom (5, or 2 under Complex), or a
+    whole number of deals from 1 to the whole game's; :class:`LobbyError` ``bad_deals`` else."""
+    whole, kingdom = int(game.whole_game), int(game.deals_per_kingdom)
+    if value == "game":
+        return whole
+    if value == "kingdom":
+        return kingdom
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= whole:
+        raise _bad("bad_deals", f"deals is game (the whole game, {whole} deals), kingdom ({kingdom} deals)"
+                                f" or a whole number of deals from 1 to {whole}")
+    return value
 
 
 def summary(row: EventRow, entrants: int) -> dict[str, Any]:

@@ -95,6 +95,7 @@ async function render(app) {
     h("section", { class: "card-panel", "data-testid": "event-info" },
       h("p", {}, t(`web.events.kind.${e.kind}`), " · ", e.game, e.preset !== "standard" ? ` (${e.preset})` : "",
         ` · ${t("web.events.rounds")}: ${number(e.rounds)}`,
+        e.kind === "duplicate" && e.deals ? ` · ${t("web.events.deals_a_round", { n: number(e.deals) })}` : "",
         e.rated ? ` · ${t("web.events.rated")}` : ""),
       clock,
       h("p", {}, `${t("web.events.entrants")}: `, t("web.events.entrants_count", { n: number(data.entrants.length), max: number(e.max_entrants) })),

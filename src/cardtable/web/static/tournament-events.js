@@ -1,5 +1,5 @@
 // The tournaments' list and, for a logged-in account, the form that creates one.
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { api, ApiError, boot, fill, h, number, session } from "./account.js";
 
 export const statusText = (s) => t(`web.events.status.${s}`);
@@ -32,7 +32,18 @@ function createForm() {
   const full = input("when_full", { type: "checkbox", checked: true });
   const rated = input("rated", { type: "checkbox" });
   const bots = input("bots", { type: "checkbox" });
-  kind.addEventListener("change", () => { game.value = kind.value === "duplicate" ? "trex" : "spit"; });
+  // a duplicate round: the whole game, one kingdom, or a set number of deals (Trex's option deals)
+  const length = h("select", { name: "length", "data-testid": "event-length" },
+    ["game", "kingdom", "deals"].map((k) => h("option", { value: k }, t(`web.events.length.${k}`))));
+  const deals = input("deals", { type: "number", min: 1, max: 20, value: 5 });
+  const lengthRow = h("label", { "data-testid": "event-length-row" }, t("web.events.length"), " ", length, " ", deals);
+  const shown = () => {
+    lengthRow.hidden = kind.value !== "duplicate";
+    deals.hidden = length.value !== "deals";
+  };
+  length.addEventListener("change", shown);
+  kind.addEventListener("change", () => { game.value = kind.value === "duplicate" ? "trex" : "spit"; shown(); });
+  shown();
   const note = h("p", { class: "muted", role: "alert", "data-testid": "event-error" });
   const label = (key, el) => h("label", {}, t(key), " ", el);
   return h("form", { class: "card-panel create players-form", "data-testid": "event-create", onsubmit: async (ev) => {
@@ -42,14 +53,18 @@ function createForm() {
       max_entrants: Number(max.value), when_full: full.checked, rated: rated.checked };
     if (preset.value.trim()) body.preset = preset.value.trim();
     if (kind.value === "swiss") body.bots = bots.checked;
+    else body.deals = length.value === "deals" ? Number(deals.value) : length.value;
     if (starts.value) body.starts_at = new Date(starts.value).getTime() / 1000;
     try {
       const made = await api("/api/events", body);
       location.assign(`/events/${made.event.id}`);
-    } catch (e) { note.textContent = e instanceof ApiError ? e.text : String(e); }
+    } catch (e) {
+      note.textContent = e instanceof ApiError && has(`web.events.error.${e.code}`) ? t(`web.events.error.${e.code}`)
+        : e instanceof ApiError ? e.text : String(e);
+    }
   } }, h("h2", {}, t("web.events.create")),
   label("web.events.name", name), label("web.events.kind", kind), label("web.events.game", game),
-  label("web.events.preset", preset), label("web.events.rounds", rounds), label("web.events.max_entrants", max),
+  label("web.events.preset", preset), lengthRow, label("web.events.rounds", rounds), label("web.events.max_entrants", max),
   label("web.events.starts_at", starts), label("web.events.when_full", full), label("web.events.rated", rated),
   label("web.events.bots", bots),
   h("button", { type: "submit", class: "primary", "data-testid": "event-create-submit" }, t("web.events.create")), note);

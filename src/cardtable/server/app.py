@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import sys
 from collections.abc import AsyncIterator
 
@@ -19,6 +18,7 @@ from starlette.middleware import Middleware
 
 from .botpool import BotPool
 from .cluster import Cluster
+from .collector import Collector
 from .context import AppContext
 from .edge import LOOPBACK_NAMES, HostGuard, SecurityHeaders, origin_allowed, parse_body
 from .hub import Hub
@@ -98,8 +98,6 @@ def create_app(
         if cluster is not None:
             await cluster.start(hub)
         ctx.ready = True
-        gc.collect()
-        gc.freeze()  # the replayed games and loaded modules stay out of later collections
 
         async def sweeper() -> None:
             while True:
@@ -108,9 +106,12 @@ def create_app(
                 if players is not None:
                     players.sweep()
 
-        task = asyncio.get_running_loop().create_task(sweeper())
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(sweeper()), loop.create_task(Collector().run())]
         yield
-        task.cancel()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         ctx.ready = False
         if cluster is not None:
             await cluster.stop()

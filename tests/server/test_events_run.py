@@ -261,14 +261,15 @@ def test_t9_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path):
 
 
 def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
-    """Two people and bots filling a field of four: a game of two bots is played too (the event
-    watches its tables: a table of bots alone would wait for a spectator)."""
+    """Two people and bots filling a field of six: round 1 pairs the first bot with the fourth (the
+    top half against the bottom half), and that game of two bots is played too (the event watches
+    its tables: a table of bots alone would wait for a spectator)."""
 
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
         people = accounts(2)
         row = server.events.create(people[0], {"name": "Bots welcome", "kind": "swiss", "game": "trash",
-                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 4,
+                                               "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 6,
                                                "bots": True, "starts_at": time.time()}, "ip")
         for who in people:
             server.events.register(row.id, who, "ip")
@@ -282,7 +283,7 @@ def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
         await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
         final = server.events.store.event(row.id)
         assert final is not None and final.progress is not None
-        assert [p.get("bot") for p in final.progress["field"]] == [None, None, "medium", "medium"]
+        assert [p.get("bot") for p in final.progress["field"]] == [None, None, *["medium"] * 4]
         games = [g for r in final.progress["rounds"] for g in r["games"]]
         assert any(all(p.startswith("b") for p in g["players"]) for g in games)  # bots met bots
         assert all(g["points"] is not None and not g["forfeit"] for g in games)
@@ -359,8 +360,8 @@ class RatedPlayers:
 
 def test_t11_the_field_is_seeded_by_rating_in_the_events_game(tmp_path: Path):
     """T11: four people register in the order 1, 2, 3, 4; player 3 is rated 1800 in Trash and
-    player 2 1200, 1 and 4 have no rating: the field is 3, 2, 1, 4 (bots after them) and round 1
-    pairs 3 v 2 and 1 v 4."""
+    player 2 1200, 1 and 4 have no rating: the field is 3, 2, 1, 4 (two bots after them) and round 1
+    pairs its top half against its bottom half: 3 v 4, 2 v the first bot, 1 v the second."""
 
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
@@ -381,7 +382,7 @@ def test_t11_the_field_is_seeded_by_rating_in_the_events_game(tmp_path: Path):
         assert [p.get("rating") for p in field[:4]] == [1800.0, 1200.0, None, None]
         assert {game for _, game in rated.asked} == {"trash"}
         pairs = {frozenset(g["players"]) for g in started.progress["rounds"][0]["games"]}
-        assert {frozenset(("a3", "a2")), frozenset(("a1", "a4"))} <= pairs
+        assert pairs == {frozenset(("a3", "a4")), frozenset(("a2", "b0")), frozenset(("a1", "b1"))}
         server.close()
 
     asyncio.run(main())

@@ -69,6 +69,21 @@ def test_t1_the_whole_round_is_matched_not_greedily():
     assert {frozenset(p) for p in pairing.games} == {frozenset("ad"), frozenset("bc")}
 
 
+def test_t1_a_score_group_pairs_its_top_half_against_its_bottom_half():
+    """The Dutch order: eight players on equal scores meet 1 v 5, 2 v 6, 3 v 7, 4 v 8; after a
+    round, the four winners meet 1 v 3, 2 v 4 of their group, and so do the four losers."""
+    field = list("abcdefgh")
+    first = pair_round(field, [], 1)
+    assert {frozenset(p) for p in first.games} == {frozenset("ae"), frozenset("bf"), frozenset("cg"),
+                                                   frozenset("dh")}
+    games = [Game(1, a, b, (1, 0)) for a, b in first.games]
+    ranked = [s.player for s in standings(field, games)]
+    winners, losers = ranked[:4], ranked[4:]
+    second = {frozenset(p) for p in pair_round(ranked, games, 2).games}
+    assert second == {frozenset((winners[0], winners[2])), frozenset((winners[1], winners[3])),
+                      frozenset((losers[0], losers[2])), frozenset((losers[1], losers[3]))}
+
+
 def test_t2_the_bye_goes_to_the_lowest_ranked_player_without_one():
     pairing = pair_round(["a", "b", "c", "d", "e"], [], 1)
     assert pairing.bye == "e"

@@ -10,7 +10,9 @@ is the best one of the whole round rather than a greedy walk down the table:
 2. in an odd field the bye goes to the lowest-ranked player who has not had one (the bye is one
    more node of the matching);
 3. then players of equal scores meet (the cost of a pair grows with the square of the difference of
-   their scores), neighbours in the standings first (1 v 2, 3 v 4: Monrad's order).
+   their scores), the top half of a score group against its bottom half (in a group of eight,
+   1 v 5, 2 v 6, 3 v 7, 4 v 8: the Dutch order of FIDE's and lichess's Swiss, so the best seeds
+   meet late); a player who must float to another group meets the nearest one in the standings.
 
 The seat (seat 0 moves first in Trash; it is the "white" of chess) goes to the one of a pair who has
 held it fewer times, then to the one who held the other seat last, then to the higher-ranked.
@@ -174,9 +176,16 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
     # standings the better, (3) each pair's cost: the square of the score difference (in half
     # points), then the distance in the standings.
     spread = n + 1
+    groups: dict[float, list[int]] = {}
+    for i, p in enumerate(nodes):
+        groups.setdefault(score[p], []).append(i)
+    place = {i: (k, len(group)) for group in groups.values() for k, i in enumerate(group)}
 
     def cost(i: int, j: int) -> int:
         diff = round(2 * abs(score[nodes[i]] - score[nodes[j]]))
+        if diff == 0:  # one score group: its top half against its bottom half
+            (ki, size), (kj, _) = place[i], place[j]
+            return abs(abs(ki - kj) - size // 2)
         return diff * diff * spread + abs(i - j)
 
     pair_top = max(cost(i, j) for i in range(n) for j in range(i + 1, n)) + 1

@@ -18,15 +18,9 @@ import pytest
 
 from cardtable.server.client import GameClient
 
+from .helpers import wait
 from .netserver import Server
 from .services import Redis
-
-
-def _wait(until, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not until():
-        assert time.monotonic() < deadline, "the condition did not come true in time"
-        time.sleep(0.05)
 
 
 def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] = (),
@@ -69,7 +63,7 @@ def test_s1_a_table_made_on_one_node_is_played_through_another(tmp_path: Path, r
     a, b = _nodes(tmp_path, redis_url, "a", "b")
     try:
         table_id, tokens = a.table({1: "random"})
-        _wait(lambda: table_id in {t["id"] for t in b.get("/api/tables")["tables"]})  # the lobby is one
+        wait("the other node lists the table", lambda: table_id in {t["id"] for t in b.get("/api/tables")["tables"]})
         assert b.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False
 
         async def play() -> dict:  # type: ignore[type-arg]
@@ -261,7 +255,8 @@ def test_r1_a_seat_whose_socket_was_on_a_dead_node_is_away(tmp_path: Path, redis
             seat = a.get(f"/api/tables/{table_id}")["table"]["seats"][0]
             assert seat["online"] is True
             b.stop(signal.SIGKILL)
-            _wait(lambda: a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False)
+            wait("the seat shows offline",
+                 lambda: a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is False)
             async with GameClient(a.ws, table_id, tokens[0]) as again:  # back through the living node
                 await again.wait_turn()
                 assert a.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"] is True
@@ -271,3 +266,35 @@ def test_r1_a_seat_whose_socket_was_on_a_dead_node_is_away(tmp_path: Path, redis
         for node in (a, b):
             if node.proc is not None and node.proc.poll() is None:
                 node.stop()
+
+
+def test_ld9_a_burst_of_requests_waits_for_redis_connections_and_never_starves_the_leases(redis_url: str):
+    """LD9: hundreds of sockets opening at once on one node each ask Redis for the other nodes'
+    counts; they share a bounded set of connections and wait for one (redis-py's own pool refuses
+    the 101st at once), and while every shared connection is busy the node still renews and takes
+    leases on connections of their own, so a burst cannot make it lose its tables."""
+    from cardtable.server.cluster import REDIS_CONNECTIONS, Cluster
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="burst")
+        try:
+            await node.redis.sadd("ct:nodes", "burst", "other")
+            await node.redis.hset("ct:count:other", "sock:1.2.3.4", 3)
+            counts = await asyncio.gather(*(node.limits.elsewhere("sock:1.2.3.4") for _ in range(300)))
+            assert counts == [3] * 300
+            key = f"ct:test:{random.random()}"
+            held = [asyncio.ensure_future(node.redis.blpop([key], timeout=60)) for _ in range(REDIS_CONNECTIONS)]
+            pool = node.redis.connection_pool
+            for _ in range(6000):  # bounded: until every shared connection is taken by a waiting BLPOP
+                if len(pool._in_use_connections) >= REDIS_CONNECTIONS:  # type: ignore[attr-defined]
+                    break
+                await asyncio.sleep(0.01)
+            assert len(pool._in_use_connections) == REDIS_CONNECTIONS  # type: ignore[attr-defined]
+            assert await asyncio.wait_for(node.acquire("burst-table"), 30)  # on the leases' connections
+            await node.keeper.rpush(key, *range(REDIS_CONNECTIONS))
+            assert len(await asyncio.gather(*held)) == REDIS_CONNECTIONS
+            assert await node.owner("burst-table") == "burst"
+        finally:
+            await node.stop()
+
+    asyncio.run(main())

@@ -68,6 +68,11 @@ SCAN_EVERY = 0.2
 owner: a table whose owner died goes on within about ``LEASE_TTL + SCAN_EVERY`` seconds."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
+REDIS_CONNECTIONS = 32
+"""Redis connections the node's requests share (limits, forwarded frames, the lobby): a burst of
+sockets opening at once waits for one rather than opening hundreds or failing."""
+REDIS_WAIT = 10.0
+"""Seconds a request waits for one of those connections before it fails."""
 
 FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
     Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show)}
@@ -177,7 +182,7 @@ class ClusterLimits(Limits):
         """This node's counts written whole, with an expiry (a dead node's go with it)."""
         key = f"ct:count:{self.cluster.node}"
         fields = {**{f"sock:{ip}": n for ip, n in self.sockets.items()}, **counts}
-        async with self.cluster.redis.pipeline(transaction=True) as pipe:
+        async with self.cluster.keeper.pipeline(transaction=True) as pipe:
             pipe.delete(key)
             if fields:
                 pipe.hset(key, mapping=cast(Any, fields))
@@ -239,7 +244,15 @@ class Cluster:
 
         self.url = url
         self.node = node or secrets.token_hex(4)
-        self.redis = aioredis.Redis.from_url(url, decode_responses=True)
+        def client(connections: int) -> aioredis.Redis:
+            pool = aioredis.BlockingConnectionPool.from_url(url, decode_responses=True, max_connections=connections,
+                                                            timeout=REDIS_WAIT)
+            return aioredis.Redis(connection_pool=pool)
+
+        self.redis = client(REDIS_CONNECTIONS)
+        # the leases' own connections: a renewal never waits behind the sockets' requests, so a
+        # burst of them cannot let this node's leases run out
+        self.keeper = client(2)
         self.bus = ClusterBus(self)
         self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
@@ -274,15 +287,16 @@ class Cluster:
         with contextlib.suppress(Exception):
             if self.owned:
                 await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self.keeper):
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
     # ------------------------------------------------------------ leases
     async def acquire(self, table_id: str) -> bool:
         """This node owns ``table_id`` from now on, if nobody does."""
-        if await self.redis.set(f"ct:lease:{table_id}", self.node, nx=True, px=int(LEASE_TTL * 1000)):
+        if await self.keeper.set(f"ct:lease:{table_id}", self.node, nx=True, px=int(LEASE_TTL * 1000)):
             self.owned.add(table_id)
-            await self.redis.sadd("ct:live", table_id)
+            await self.keeper.sadd("ct:live", table_id)
             return True
         return False
 
@@ -298,7 +312,7 @@ class Cluster:
             try:
                 await self._renew()
                 await self._take_over()
-                await self.redis.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
+                await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
                                      px=int(LEASE_TTL * 1000))
                 await self.limits.refresh(self.hub.open_counts())
                 await self._forget_dead_nodes()
@@ -317,12 +331,12 @@ class Cluster:
             table = self.hub.tables.get(table_id)
             if table is None or table.row.status == "over":
                 self.owned.discard(table_id)
-                await self.redis.srem("ct:live", table_id)
-                await self.redis.delete(f"ct:lease:{table_id}")
+                await self.keeper.srem("ct:live", table_id)
+                await self.keeper.delete(f"ct:lease:{table_id}")
         owned = list(self.owned)
         if not owned:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
+        async with self.keeper.pipeline(transaction=False) as pipe:
             for table_id in owned:
                 pipe.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl)
             pipe.sadd("ct:live", *owned)  # again after a Redis restart
@@ -335,11 +349,11 @@ class Cluster:
     async def _take_over(self) -> None:
         """Claim the live tables whose owner's lease ran out (looked up in one round trip)."""
         assert self.hub is not None
-        live = [str(found) for found in await self.redis.smembers("ct:live")]
+        live = [str(found) for found in await self.keeper.smembers("ct:live")]
         candidates = [t for t in live if t not in self.owned]
         if not candidates:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
+        async with self.keeper.pipeline(transaction=False) as pipe:
             for table_id in candidates:
                 pipe.exists(f"ct:lease:{table_id}")
             held = await pipe.execute()
@@ -349,10 +363,10 @@ class Cluster:
             table = self.hub.take_over(table_id)
             if table is None:
                 self.owned.discard(table_id)
-                await self.redis.srem("ct:live", table_id)
-                await self.redis.delete(f"ct:lease:{table_id}")
+                await self.keeper.srem("ct:live", table_id)
+                await self.keeper.delete(f"ct:lease:{table_id}")
                 continue
-            await self.redis.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
+            await self.keeper.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
 
     async def listing(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The lobby of the whole cluster: this node's tables and what the others last said of theirs."""
@@ -376,7 +390,7 @@ class Cluster:
         nodes.discard(self.node)
         if not nodes:
             return
-        alive = {node for node in nodes if await self.redis.exists(f"ct:count:{node}")}
+        alive = {node for node in nodes if await self.keeper.exists(f"ct:count:{node}")}
         for table in list(self.hub.tables.values()):
             for cid in table.s.connections():
                 if cid.partition(".")[0] in nodes - alive:

@@ -25,6 +25,7 @@ from cardtable.server.events.routes import with_events
 from cardtable.server.events.store import SqliteEvents
 from cardtable.server.players import Players
 from cardtable.server.store import Store
+from tests.server.helpers import wait
 from tests.server.netserver import free_port
 from tests.server.players_fixtures import CHEAP, open_limits
 
@@ -56,16 +57,6 @@ class Served:
             assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
             time.sleep(0.05)
         self.http = f"http://127.0.0.1:{self.port}"
-
-    def until(self, what: str, check: Any, deadline: float = DEADLINE) -> Any:
-        """``check()``'s first true value, looked at again and again up to ``deadline`` seconds."""
-        end = time.monotonic() + deadline
-        while True:
-            value = check()
-            if value:
-                return value
-            assert time.monotonic() < end, f"not in time: {what}"
-            time.sleep(0.1)
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -198,7 +189,7 @@ def test_p_done_a_rated_trex_game_of_three_people_and_a_bot_moves_four_ratings_a
     assert httpx.post(served.http + f"/api/tables/{table_id}/start", json={"host": host}, timeout=60).status_code == 200
     sync_api.expect(page.get_by_test_id("clock-turn")).to_be_visible(timeout=DEADLINE * 1000)
     page.evaluate(AUTOPLAY)
-    result = served.until("the game's result", lambda: served.players.store.result(table_id), DEADLINE * 2)
+    result = wait("the game's result", lambda: served.players.store.result(table_id), DEADLINE * 2)
     page.evaluate("() => clearInterval(window.__auto)")
     for t in threads:
         t.join(DEADLINE)

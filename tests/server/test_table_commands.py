@@ -325,3 +325,29 @@ def test_s3_a_write_that_fails_is_not_acknowledged_and_the_table_heals():
     table.now(Heal())
     assert table.act(0, 2, str(table.match.state.legal_actions(0)[0]))["type"] == "ack"  # type: ignore[union-attr]
     assert table.version == before + 1 and s.clock.failures == 0
+
+
+def test_r1_commands_waiting_at_a_table_that_is_let_go_are_told_so_and_it_takes_no_more():
+    """A table let go while commands wait in its mailbox (another node took it over, or it left
+    memory): every waiting asker hears ``TableLetGo`` (a ``LogError``: its socket closes with
+    "reconnect" and resyncs wherever the table is now) rather than waiting forever or seeing the
+    actor's cancellation, and a later command is refused the same way."""
+    from cardtable.server.commands import Show
+    from cardtable.server.ports import TableLetGo
+
+    table, _ = new()
+    table.actor.runner.inline = False  # a log on the network: commands queue for the actor's task
+
+    async def main() -> None:
+        waiting = [asyncio.ensure_future(table.actor.ask(Show())) for _ in range(2)]
+        await asyncio.sleep(0)  # both are in the mailbox; the actor's task has not run yet
+        assert table.actor.pending() == 2
+        table.actor.close()
+        for asked in waiting:
+            with pytest.raises(TableLetGo):
+                await asyncio.wait_for(asked, 60)  # bounded: never left waiting
+        with pytest.raises(TableLetGo):
+            await table.actor.ask(Show())
+
+    asyncio.run(main())
+    assert issubclass(TableLetGo, LogError)

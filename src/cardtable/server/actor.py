@@ -52,7 +52,7 @@ from .commands import (
 from .effects import Close, Drop, Effect, Finished, Persist, Schedule, Send, Think
 from .handle import handle
 from .lobby import LobbyError, error_frame
-from .ports import ActionLog, Bus, LogError, StaleLease
+from .ports import ActionLog, Bus, LogError, StaleLease, TableLetGo
 from .state import TableState
 
 R = TypeVar("R")
@@ -138,7 +138,9 @@ class Actor:
         """Apply ``cmd`` after the commands before it; its answer (or its error) once its effects are out.
         With nothing before it and a log written at once, it is applied here and now: nothing can
         come between (no await), and the hop to the actor's task is saved."""
-        if not self._mail and not self.busy and self.runner.inline and not self.closed:
+        if self.closed:
+            raise self._let_go()
+        if not self._mail and not self.busy and self.runner.inline:
             return self.run_now(cmd)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._mail.append((cmd, future))
@@ -173,8 +175,8 @@ class Actor:
             try:
                 reply = await self._apply(cmd)
             except BaseException as exc:
-                if future is not None and not future.done():
-                    future.set_exception(exc)
+                if future is not None and not future.done():  # cancelled: the table was let go
+                    future.set_exception(exc if isinstance(exc, Exception) else self._let_go())
                 if not isinstance(exc, Exception):
                     raise
             else:
@@ -365,6 +367,13 @@ class Actor:
             if task is not None and not task.done():
                 with contextlib.suppress(RuntimeError):
                     task.cancel()
+        while self._mail:  # whoever waits for a command not yet applied hears that it never will be
+            _, future = self._mail.popleft()
+            if future is not None and not future.done():
+                future.set_exception(self._let_go())
+
+    def _let_go(self) -> TableLetGo:
+        return TableLetGo(f"table {self.s.id} was let go by this server process; reconnect")
 
 
 def _out(frame: dict[str, Any]) -> Any:

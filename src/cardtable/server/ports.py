@@ -40,6 +40,12 @@ class StaleLease(LogError):
     owner has the table now. Nothing was written."""
 
 
+class TableLetGo(LogError):
+    """The table was let go by this process (another owner took it over, or it left memory)
+    before the command was applied: nothing was written, and the table is served again after a
+    reconnection (to this process or another)."""
+
+
 class VersionConflict(LogError):
     """An append whose version is not the next one of the table's log (one already there, or a
     gap): the writer's idea of the game is not the log's. Nothing was written."""

@@ -93,6 +93,10 @@ class Watched(GameClient):
         return frame
 
 
+ANSWER = 30.0
+"""Seconds a person waits for the answer to an action before reconnecting (and sending it again)."""
+
+
 async def play(p: Person, nodes: list[Server], rng: random.Random, think: float, deadline: float) -> None:
     """One person: random legal actions until the game is over, reconnecting through any living node."""
     from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -105,12 +109,13 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             if client is None:
                 living = [n for n in nodes if n.proc is not None and n.proc.poll() is None]
                 client = Watched(p, rng.choice(living).ws)
-                await client.connect(since=None if not p.states else p.states[-1][1])
+                await asyncio.wait_for(client.connect(since=None if not p.states else p.states[-1][1]), ANSWER)
                 client.seq = max(client.seq, seq)
             if pending is not None:  # sent again with the same seq: answered with its first result
                 sent, action = pending
                 await client.ws.send(json.dumps({"type": "act", "seq": sent, "action": action}))
-                reply = await client.until(lambda f, s=sent: f["type"] in ("ack", "error") and f.get("seq") == s)
+                reply = await asyncio.wait_for(
+                    client.until(lambda f, s=sent: f["type"] in ("ack", "error") and f.get("seq") == s), ANSWER)
                 if reply["type"] == "ack" and reply.get("version") is not None:
                     p.acked[reply["version"]] = action
                 pending = None
@@ -131,11 +136,14 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             action = spit_choice(view, rng) if p.game == "spit" else str(rng.choice(view["legal_actions"]))
             seq = client.seq + 1
             pending = (seq, action)
-            reply = await client.act(action)  # sends with seq = client.seq + 1
+            reply = await asyncio.wait_for(client.act(action), ANSWER)  # sends with seq = client.seq + 1
             pending = None
             if reply["type"] == "ack" and reply.get("version") is not None and not reply.get("dup"):
                 p.acked[reply["version"]] = action
-        except (ConnectionClosed, InvalidStatus, OSError, RuntimeError):
+        except (ConnectionClosed, InvalidStatus, OSError, RuntimeError, TimeoutError):
+            if client is not None:  # an answer that never came counts as a lost connection
+                with contextlib.suppress(Exception):
+                    await client.close()
             client = None
             p.reconnects += 1
             await asyncio.sleep(0.05)

@@ -55,11 +55,12 @@ def test_budget_is_honoured():
 @pytest.fixture
 def cheap_search(monkeypatch):
     """Search bots with a tiny default budget, so that whole games stay quick."""
-    from cardtable.bots import trash, trex_pimc, trex_search
+    from cardtable.bots import base, trash, trex_pimc, trex_search
 
-    monkeypatch.setattr(trex_search.SearchTrexBot.__init__, "__defaults__", (6, None, 0.25, 3))
+    # the registry's factories, not the classes' defaults: a compiled class's are read-only
+    monkeypatch.setitem(base._BOTS, ("trex", "search"), lambda: trex_search.SearchTrexBot(iterations=6, endgame=3))
     monkeypatch.setattr(trex_pimc.PimcTrexBot, "default_iterations", 6)
-    monkeypatch.setattr(trash.SearchTrashBot.__init__, "__defaults__", (4, False))
+    monkeypatch.setitem(base._BOTS, ("trash", "search"), lambda: trash.SearchTrashBot(4, False))
 
 
 @pytest.mark.parametrize("preset", sorted(cardtable.game_class("trex").PRESETS))

@@ -141,7 +141,7 @@ class _Sql:
     def q(self, sql: str) -> str:
         return sql if self.mark == "?" else sql.replace("?", self.mark)
 
-    lock = ""
+    for_update = ""
     """What a read for an update adds (PostgreSQL locks the row; SQLite's write transaction
     holds the whole file already)."""
 
@@ -181,7 +181,7 @@ class _Sql:
 
     def register(self, event_id: str, account_id: int, username: str, now: float) -> str:
         with self.transaction(write=True) as cur:
-            cur.execute(self.q("SELECT status, max_entrants FROM events WHERE id = ?" + self.lock), (event_id,))
+            cur.execute(self.q("SELECT status, max_entrants FROM events WHERE id = ?" + self.for_update), (event_id,))
             found = cur.fetchone()
             if found is None:
                 return "missing"
@@ -200,7 +200,7 @@ class _Sql:
 
     def unregister(self, event_id: str, account_id: int) -> str:
         with self.transaction(write=True) as cur:
-            cur.execute(self.q("SELECT status FROM events WHERE id = ?" + self.lock), (event_id,))
+            cur.execute(self.q("SELECT status FROM events WHERE id = ?" + self.for_update), (event_id,))
             found = cur.fetchone()
             if found is None:
                 return "missing"
@@ -273,7 +273,7 @@ class PgEvents(_Sql):
     take the last place."""
 
     mark = "%s"
-    lock = " FOR UPDATE"
+    for_update = " FOR UPDATE"
 
     def __init__(self, url: str, *, timeout: float = 2.0) -> None:
         import psycopg

@@ -298,3 +298,36 @@ def test_ld9_a_burst_of_requests_waits_for_redis_connections_and_never_starves_t
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_in_one_look(redis_url: str):
+    """R1: ten live tables lose their owner; with two living nodes, one look of a node takes five
+    of them (its share, rounded up) and leaves the rest to the other, so both replay side by side;
+    the next look takes half of what is left, and a node alone takes everything at once."""
+    from cardtable.server.cluster import Cluster, share
+
+    assert [share(10, 2), share(5, 2), share(7, 3), share(4, 1), share(3, 0)] == [5, 3, 3, 4, 3]
+
+    class Loaded:
+        def take_over(self, table_id: str) -> object:
+            return object()
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        node.hub = Loaded()  # type: ignore[assignment]
+        try:
+            tables = [f"t{i}" for i in range(10)]
+            await node.keeper.sadd("ct:live", *tables)
+            await node.keeper.sadd("ct:nodes", "a", "b", "dead")
+            await node.keeper.hset("ct:count:b", "tables", 1)  # b is alive; "dead" has no counts
+            await node._take_over()
+            assert len(node.owned) == 5
+            await node._take_over()
+            assert len(node.owned) == 8
+            await node.keeper.delete("ct:count:b")  # b died too: a takes the rest in one look
+            await node._take_over()
+            assert node.owned == set(tables)
+        finally:
+            await node.stop()
+
+    asyncio.run(main())

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import dataclasses
 import json
+import random
 import secrets
 import sys
 import time
@@ -146,6 +147,12 @@ redis.call('pexpire', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok
 """
 """A token bucket in Redis, one per kind and address, shared by every node."""
+
+
+def share(orphans: int, alive: int) -> int:
+    """How many of ``orphans`` tables without an owner one of ``alive`` living nodes takes in one
+    look: its fair part, rounded up (all of them when it is alone)."""
+    return -(-orphans // max(1, alive))
 
 
 class ClusterLimits(Limits):
@@ -347,7 +354,9 @@ class Cluster:
                 self.hub.drop(table_id)
 
     async def _take_over(self) -> None:
-        """Claim the live tables whose owner's lease ran out (looked up in one round trip)."""
+        """Claim the live tables whose owner's lease ran out (looked up in one round trip): at
+        most this node's share of them (:func:`share`) in one look, in an order of its own, so
+        the living nodes replay a dead node's tables side by side; the next look takes the rest."""
         assert self.hub is not None
         live = [str(found) for found in await self.keeper.smembers("ct:live")]
         candidates = [t for t in live if t not in self.owned]
@@ -357,8 +366,17 @@ class Cluster:
             for table_id in candidates:
                 pipe.exists(f"ct:lease:{table_id}")
             held = await pipe.execute()
-        for table_id, owned in zip(candidates, held, strict=True):
-            if owned or not await self.acquire(table_id):
+        orphans = [t for t, owned in zip(candidates, held, strict=True) if not owned]
+        if not orphans:
+            return
+        nodes = [str(n) for n in await self.keeper.smembers("ct:nodes")]
+        async with self.keeper.pipeline(transaction=False) as pipe:
+            for node in nodes:
+                pipe.exists(f"ct:count:{node}")
+            alive = sum(1 for node, up in zip(nodes, await pipe.execute(), strict=True) if up or node == self.node)
+        random.shuffle(orphans)
+        for table_id in orphans[:share(len(orphans), alive)]:
+            if not await self.acquire(table_id):
                 continue
             table = self.hub.take_over(table_id)
             if table is None:

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import cardtable
@@ -151,6 +151,7 @@ def _fields(state) -> dict:
     st.sampled_from(TREX_PRESETS), st.integers(0, 2**32), st.integers(0, 700),
     st.sampled_from([{}, {"hearts_lead_rule": "free"}, {"redeal_timing": "after_announcement"}]),
 )
+@example("seed", 291, 268, {"redeal_timing": "after_announcement"})  # a redeal half-way through its round
 def test_trex_world_with_the_true_hidden_cards_is_the_true_state(preset, seed, steps, extra):
     """A world dealt with the hidden cards where they really are is the state itself, field for field:
     the engine builds worlds from a view (no field is left to the bots), and none is missed."""

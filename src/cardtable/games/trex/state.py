@@ -239,6 +239,7 @@ class TrexState(State):
         self.layout_cards: list[int] = []
         self.finishing: list[int] = []  # the seats out of the Trex layout, in order (TX-34)
         self.layout_turns = 0  # plays and passes in the Trex layout, until the 2s are exposed (TX-V2)
+        self.answered = 0  # a redeal ends its round half-way: the new deal starts with no answer counted
         self.twos_exposed = False
 
     # ----------------------------------------------------------------- dealing

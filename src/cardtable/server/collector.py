@@ -34,8 +34,9 @@ SWEEP_EVERY = 600.0
 
 
 class Collector:
-    """The process's collection policy from :meth:`install` to :meth:`uninstall`. ``clock`` is the
-    event loop's time in :meth:`run`; :meth:`tick` takes the time from its caller, for tests."""
+    """The process's collection policy from :meth:`install` to :meth:`uninstall`. :meth:`run`
+    ticks on the event loop's clock; :meth:`tick` and :meth:`install` take the time from their
+    caller (a test)."""
 
     def __init__(self, *, young: int = YOUNG, freeze_every: float = FREEZE_EVERY,
                  sweep_every: float = SWEEP_EVERY) -> None:

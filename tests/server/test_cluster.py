@@ -11,6 +11,7 @@ import asyncio
 import random
 import signal
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -309,8 +310,9 @@ def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_i
     assert [share(10, 2), share(5, 2), share(7, 3), share(4, 1), share(3, 0)] == [5, 3, 3, 4, 3]
 
     class Loaded:
-        def take_over(self, table_id: str) -> object:
-            return object()
+        async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
+            for table_id in table_ids:
+                yield table_id, object()
 
     async def main() -> None:
         node = Cluster(redis_url, node="a")

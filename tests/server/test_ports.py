@@ -25,7 +25,7 @@ import pytest
 
 from cardtable.server.hub import Hub
 from cardtable.server.ports import ActionLog, LeasedLog, LogError, StaleLease, VersionConflict
-from cardtable.server.store import BadRow, SeatRow, Store, TableRow, open_log, token_hash
+from cardtable.server.store import BadRow, SeatRow, Store, TableRow, Taken, open_log, token_hash
 from tests.procs import HAS_PROC
 
 from .services import Postgres
@@ -128,6 +128,44 @@ def test_s3_two_clients_claim_one_table_and_only_the_newer_can_append(database: 
             first.undo(table, 0, epoch=mine)
         second.append(table, 2, 1, "stock", None, epoch=theirs)
         assert [r.version for r in first.actions(table)] == [1, 2]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_s3_take_claims_tables_and_reads_what_their_replay_needs_in_one_go(database: Database):
+    """``take``: every table asked for is claimed (a write of its former owner is refused from
+    then on) and read back whole: its row, actions in order, undone seqs and last chat lines,
+    each table's own; a missing table is left out, an unreadable row is a BadRow."""
+    first, second = database.open(), database.open()
+    try:
+        for table_id in ("t1", "t2", "t3"):
+            a_table(first, table_id)
+        old = first.claim("t1")
+        for version, (seat, seq) in enumerate([(0, 1), (1, None), (0, 2), (1, None)], start=1):
+            first.append("t1", version, seat, f"a{version}", seq, epoch=old)
+        first.undo("t1", 2, epoch=old)
+        first.append("t2", 1, 1, "b1", None)
+        for i in range(4):
+            first.add_chat("t1", i % 2, f"P{i % 2}", f"line {i}")
+        first.add_chat("t2", 0, "Z", "elsewhere")
+        database.raw("UPDATE tables SET options = '[1]' WHERE id = 't3'")
+        taken = second.take(["t2", "t1", "t3", "nowhere"], 3)
+        assert sorted(taken) == ["t1", "t2", "t3"]
+        t1, t2, t3 = taken["t1"], taken["t2"], taken["t3"]
+        assert isinstance(t1, Taken) and isinstance(t2, Taken) and isinstance(t3, BadRow)
+        assert t1.row.id == "t1" and t1.row.status == "playing" and t1.row.seed == 99
+        assert t1.epoch == old + 1 == second.epoch("t1") and t2.epoch == 1
+        assert [(r.version, r.seat, r.action, r.client_seq) for r in t1.actions] == [
+            (1, 0, "a1", 1), (2, 1, "a2", None)]
+        assert t1.undone == {0: 2} and t2.undone == {}
+        assert [c["text"] for c in t1.chat] == ["line 1", "line 2", "line 3"]
+        assert t2.chat == [{"seat": 0, "name": "Z", "text": "elsewhere"}]
+        assert [(r.version, r.action) for r in t2.actions] == [(1, "b1")]
+        with pytest.raises(StaleLease):
+            first.append("t1", 3, 0, "late", 3, epoch=old)
+        second.append("t1", 3, 0, "a3", 3, epoch=t1.epoch)
+        assert second.take([], 3) == {}
     finally:
         first.close()
         second.close()

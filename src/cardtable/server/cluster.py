@@ -375,16 +375,26 @@ class Cluster:
                 pipe.exists(f"ct:count:{node}")
             alive = sum(1 for node, up in zip(nodes, await pipe.execute(), strict=True) if up or node == self.node)
         random.shuffle(orphans)
-        for table_id in orphans[:share(len(orphans), alive)]:
-            if not await self.acquire(table_id):
-                continue
-            table = self.hub.take_over(table_id)
+        mine = await self._acquire_many(orphans[:share(len(orphans), alive)])
+        if not mine:
+            return
+        async for table_id, table in self.hub.take_over(mine):
             if table is None:
                 self.owned.discard(table_id)
                 await self.keeper.srem("ct:live", table_id)
                 await self.keeper.delete(f"ct:lease:{table_id}")
                 continue
             await self.keeper.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
+
+    async def _acquire_many(self, table_ids: list[str]) -> list[str]:
+        """:meth:`acquire` for several tables in one round trip: the ones this node owns now."""
+        async with self.keeper.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.set(f"ct:lease:{table_id}", self.node, nx=True, px=int(LEASE_TTL * 1000))
+            got = await pipe.execute()
+        mine = [t for t, ok in zip(table_ids, got, strict=True) if ok]
+        self.owned.update(mine)
+        return mine
 
     async def listing(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The lobby of the whole cluster: this node's tables and what the others last said of theirs."""

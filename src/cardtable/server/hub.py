@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
@@ -17,8 +17,9 @@ from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .ports import Bus, LeasedLog
 from .protocol import dumps
-from .store import BadRow, SeatRow, TableRow, token_hash
+from .store import BadRow, SeatRow, TableRow, Taken, token_hash
 from .tables import Table
+from .talk import CHAT_KEPT
 
 if TYPE_CHECKING:
     from .cluster import Cluster, RemoteTable
@@ -66,16 +67,28 @@ class Hub:
         self.broken: dict[str, str] = {}
         stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
         rows = [] if cluster is not None else self.runner.call(lambda: store.tables(("open", "playing")))
+        wanted = []
         for row in rows:
             if isinstance(row, BadRow):
                 self._mark_broken(row.table_id, str(row))
             elif row.status == "playing" or row.created >= stale:
-                self._load(row)
+                wanted.append(row.id)
+        taken = self.runner.call(lambda: store.take(wanted, CHAT_KEPT)) if wanted else {}
+        for table_id in wanted:
+            self._load(taken.get(table_id), table_id)
 
-    def _load(self, row: TableRow) -> Table | None:
+    def _load(self, taken: Taken | BadRow | None, table_id: str) -> Table | None:
+        """The table ``taken`` from the log, in memory from now on; ``None`` if it was not found
+        or cannot be served (then marked broken)."""
+        if taken is None:
+            return None
+        if isinstance(taken, BadRow):
+            self._mark_broken(table_id, str(taken))
+            return None
+        row = taken.row
         try:
             check_row(row)
-            table = self._table(row)
+            table = self._table(taken)
             dumps(table.public())  # what the lobby and the socket will send of it must be sendable
         except Exception as exc:  # a row this version cannot load, replay or show (S10): serve the rest
             self._mark_broken(row.id, f"{row.game} {exc}")
@@ -83,8 +96,8 @@ class Hub:
         self.tables[row.id] = table
         return table
 
-    def _table(self, row: TableRow) -> Table:
-        return Table(row, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
+    def _table(self, taken: Taken) -> Table:
+        return Table(taken, self.runner, bot_delay=self.bot_delay, hold=self.hold, countdown=self.countdown,
                      pool=self.pool, bus=self.bus, lost=self.drop, finished=self._finished)
 
     def _finished(self, table: Table) -> None:
@@ -109,15 +122,10 @@ class Hub:
             return None
         table = self.tables.get(table_id)
         if table is None and table_id not in self.broken:
-            try:
-                row = self.runner.call(lambda: self.store.table(table_id))
-            except BadRow as exc:
-                self._mark_broken(table_id, str(exc))
-                return None
-            if row is not None:
-                table = self._load(row)
-                if table is not None:
-                    table.resume()
+            taken = self.runner.call(lambda: self.store.take([table_id], CHAT_KEPT))
+            table = self._load(taken.get(table_id), table_id)
+            if table is not None:
+                table.resume()
         return table
 
     async def locate(self, table_id: Any) -> Table | RemoteTable | None:
@@ -147,13 +155,19 @@ class Hub:
 
         return RemoteTable(self.cluster, row, owner)
 
-    def take_over(self, table_id: str) -> Table | None:
-        """A table whose owner died, loaded from the log by this node (which holds its lease now)."""
-        self.drop(table_id)
-        table = self.find(table_id)
-        if table is not None:
-            table.resume()
-        return table
+    async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, Table | None]]:
+        """Tables whose owner died, claimed and read from the log in one call (in the log's writer
+        thread: the loop serves the other tables meanwhile), then replayed one after another:
+        each id with its table, or ``None`` when it cannot be loaded (gone, broken). This node
+        holds their leases now."""
+        for table_id in table_ids:
+            self.drop(table_id)
+        taken = await self.runner.write(lambda: self.store.take(table_ids, CHAT_KEPT))
+        for table_id in table_ids:
+            table = self._load(taken.get(table_id), table_id)
+            if table is not None:
+                table.resume()
+            yield table_id, table
 
     def drop(self, table_id: str) -> None:
         """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""
@@ -274,7 +288,7 @@ class Hub:
             clock=clock,
         )
         self.runner.call(lambda: self.store.create_table(row))
-        table = self._table(row)
+        table = self._table(Taken(row, self.runner.call(lambda: self.store.claim(row.id))))
         table.owner = owner
         self.tables[row.id] = table
         return table, host

@@ -27,6 +27,7 @@ from .lobby import LobbyError, error_frame
 from .ports import LogError
 from .protocol import TokenBucket
 from .state import TableState, UndoPoint
+from .store import ActionRow, Taken
 
 UNDO_RATE = (1.0, 5.0)
 """Undos a seat may ask for: one a second, five at once (the server also bounds them per address).
@@ -90,21 +91,37 @@ def new_match(s: TableState, *, host: bool = True) -> Match:
     return match
 
 
-def replay(s: TableState) -> None:
-    """Rebuild the game from the seed (a fair game: its stored protocol's seeds) and the log."""
+def load(s: TableState, taken: Taken) -> None:
+    """The table as ``taken`` from the log: its row, fair-deal protocol and chat, and, once
+    started, its game replayed. Who is connected stays."""
+    s.row = taken.row
+    fairplay.load(s)
+    talk.load(s, taken.chat)
+    s.match, s.rt = None, None
+    if s.row.status in ("playing", "over"):
+        replay(s, taken.actions, taken.undone)
+
+
+def replay(s: TableState, actions: list[ActionRow], undone: dict[int, int]) -> None:
+    """Rebuild the game from the seed (a fair game: its stored protocol's seeds) and the log's
+    ``actions``; ``undone``: each seat's highest client seq among its moves taken back."""
     match = new_match(s, host=False)
     flow = s.flow
     s.fan.checkpoints.clear()
     flow.last_seq = {}
     flow.points, flow.people_moves = [], []
-    for row in s.log.actions(s.id):
+    parsed: dict[str, Action] = {}  # a game plays few distinct actions many times: each is read once
+    for row in actions:
+        action = parsed.get(row.action)
+        if action is None:
+            action = parsed[row.action] = s.game.parse_action(row.action)
         if s.row.undo and row.client_seq is not None:
             _mark_person_move(s, row.seat, row.version, row.action, match.state.clone)
-        match.state.play(s.game.parse_action(row.action))
+        match.state.play(action)
         match.seq = row.version
         if row.client_seq is not None:
             flow.last_seq[row.seat] = (row.client_seq, row.version)
-    for seat, seq in s.log.undone_seqs(s.id).items():  # a resend of a move taken back stays a resend
+    for seat, seq in undone.items():  # a resend of a move taken back stays a resend
         if seq > flow.last_seq.get(seat, (0, 0))[0]:
             flow.last_seq[seat] = (seq, match.seq)
     if s.game.realtime:
@@ -118,12 +135,7 @@ def reload(s: TableState) -> None:
     row = s.log.table(s.id)
     if row is None:
         raise LogError(f"table {s.id} is no longer in the log")
-    s.row = row
-    fairplay.load(s)
-    talk.load(s)
-    s.match, s.rt = None, None
-    if row.status in ("playing", "over"):
-        replay(s)
+    load(s, Taken(row, s.epoch, s.log.actions(s.id), s.log.undone_seqs(s.id), s.log.chat(s.id, talk.CHAT_KEPT)))
 
 
 def write_failed(s: TableState) -> None:

@@ -36,7 +36,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .migrations import upgrade_postgres
 from .ports import LogError, StaleLease, VersionConflict
-from .store import TABLE_COLUMNS, ActionRow, BadRow, SeatRow, TableRow, fair_text, i64, table_row
+from .store import TABLE_COLUMNS, ActionRow, BadRow, SeatRow, TableRow, Taken, fair_text, i64, table_row
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -238,6 +238,47 @@ class PgLog:
                                (table_id,)).fetchone()
         assert row is not None
         return int(row[0])
+
+    @_log_errors
+    def take(self, table_ids: list[str], chat: int) -> dict[str, Taken | BadRow]:
+        """As :meth:`~cardtable.server.store.Store.take`: one transaction of six statements
+        whatever the number of tables (a node taking over a dead node's tables reads them all at
+        once). The claims lock the lease rows in the order of the tables' ids, as every claim
+        does, so two takers of overlapping tables cannot deadlock."""
+        ids = sorted(set(table_ids))
+        with self._connection() as conn, conn.transaction():
+            epochs = dict(conn.execute(
+                "INSERT INTO leases AS l (table_id, epoch) SELECT id, 1 FROM tables WHERE id = ANY(%s) ORDER BY id"
+                " ON CONFLICT (table_id) DO UPDATE SET epoch = l.epoch + 1, owner = NULL, expires = 0"
+                " RETURNING table_id, epoch", (ids,)).fetchall())
+            rows = conn.execute("SELECT " + TABLE_COLUMNS + " FROM tables WHERE id = ANY(%s)", (ids,)).fetchall()
+            seats = self._seats(conn, ids)
+            actions: dict[str, list[ActionRow]] = {}
+            for table_id, *action in conn.execute("SELECT table_id, version, seat, action, client_seq FROM actions"
+                                                  " WHERE table_id = ANY(%s) ORDER BY table_id, version", (ids,)):
+                actions.setdefault(table_id, []).append(ActionRow(*action))
+            undone: dict[str, dict[int, int]] = {}
+            for table_id, seat, seq in conn.execute(
+                    "SELECT table_id, seat, MAX(client_seq) FROM undone WHERE table_id = ANY(%s)"
+                    " AND client_seq IS NOT NULL GROUP BY table_id, seat", (ids,)):
+                undone.setdefault(table_id, {})[int(seat)] = int(seq)
+            lines: dict[str, list[dict[str, Any]]] = {}
+            for table_id, seat, name, text in conn.execute(
+                    "SELECT table_id, seat, name, text FROM (SELECT *, row_number() OVER (PARTITION BY table_id"
+                    " ORDER BY at DESC, line DESC) AS n FROM chat WHERE table_id = ANY(%s)) c WHERE n <= %s"
+                    " ORDER BY table_id, at, line", (ids, chat)):
+                lines.setdefault(table_id, []).append({"seat": seat, "name": name, "text": text})
+        out: dict[str, Taken | BadRow] = {}
+        for r in rows:
+            table_id = r[0]
+            try:
+                row = table_row(r, seats.get(table_id, []))
+            except BadRow as exc:
+                out[table_id] = exc
+                continue
+            out[table_id] = Taken(row, int(epochs[table_id]), actions.get(table_id, []), undone.get(table_id, {}),
+                                  lines.get(table_id, []))
+        return out
 
     @_log_errors
     def epoch(self, table_id: str) -> int:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .connection import Connection, Outgoing
-    from .store import ActionRow, BadRow, SeatRow, TableRow
+    from .store import ActionRow, BadRow, SeatRow, TableRow, Taken
 
 
 class LogError(Exception):
@@ -58,6 +58,12 @@ class OwnerLease(Protocol):
 
     def epoch(self, table_id: str) -> int:
         """The table's newest epoch (0: never claimed)."""
+
+    def take(self, table_ids: list[str], chat: int) -> dict[str, Taken | BadRow]:
+        """Each table claimed as :meth:`claim` claims it, then read for its replay (its row,
+        actions, undone seqs and last ``chat`` lines), all in one transaction: the writes of a
+        former owner are in what is read, or refused. A table that does not exist is left out;
+        one whose row cannot be read is a :class:`~cardtable.server.store.BadRow`."""
 
 
 class TimedLease(OwnerLease, Protocol):

@@ -149,6 +149,17 @@ class ActionRow:
     client_seq: int | None
 
 
+@dataclass
+class Taken:
+    """A table claimed by this process (:meth:`Store.take`) with everything its replay reads."""
+
+    row: TableRow
+    epoch: int  # the claim's: every write of this owner carries it
+    actions: list[ActionRow] = field(default_factory=list)
+    undone: dict[int, int] = field(default_factory=dict)  # each seat's highest client seq taken back
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the last lines, oldest first
+
+
 def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
     """``method`` raising :class:`~cardtable.server.ports.LogError` for every SQLite error: the
     rest of the server knows the port's errors only."""
@@ -336,6 +347,30 @@ class Store:
                             " SET epoch = epoch + 1, owner = NULL, expires = 0", (table_id,))
             epoch: int = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()[0]
         return epoch
+
+    @_log_errors
+    def take(self, table_ids: list[str], chat: int) -> dict[str, Taken | BadRow]:
+        """Each table of ``table_ids`` claimed (as :meth:`claim`) and read for its replay (its
+        row, actions, undone seqs and last ``chat`` lines), in one transaction. A table that does
+        not exist is left out; one whose row cannot be read is a :class:`BadRow` (still claimed)."""
+        out: dict[str, Taken | BadRow] = {}
+        with self._writing(), self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            for table_id in table_ids:
+                found = self.db.execute(f"SELECT {TABLE_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+                if found is None:
+                    continue
+                self.db.execute("INSERT INTO leases (table_id, epoch) VALUES (?, 1) ON CONFLICT(table_id) DO UPDATE"
+                                " SET epoch = epoch + 1, owner = NULL, expires = 0", (table_id,))
+                epoch = int(self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()[0])
+                try:
+                    row = self._row(found)
+                except BadRow as exc:
+                    out[table_id] = exc
+                    continue
+                out[table_id] = Taken(row, epoch, self.actions(table_id), self.undone_seqs(table_id),
+                                      self.chat(table_id, chat))
+        return out
 
     @_log_errors
     def epoch(self, table_id: str) -> int:

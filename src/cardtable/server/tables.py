@@ -29,7 +29,7 @@ from ..core.game import Game
 from ..core.registry import load
 from ..host.match import Match
 from ..host.realtime import RealtimeHost
-from . import fairplay, fanout, lifecycle, seating, talk
+from . import fanout, lifecycle, seating
 from .actor import Actor, LockedLog, LogRunner
 from .botpool import BotPool
 from .bus import LocalBus
@@ -59,7 +59,7 @@ from .ports import ActionLog, Bus
 from .presence import SPECTATOR_PACE, pause_info
 from .protocol import CLOSE_RESTART, TokenBucket
 from .state import TableState
-from .store import TableRow
+from .store import TableRow, Taken
 
 
 class Table:
@@ -67,7 +67,7 @@ class Table:
 
     def __init__(
         self,
-        row: TableRow,
+        taken: Taken,
         log: ActionLog | LogRunner,
         *,
         bot_delay: float = 0.0,
@@ -79,12 +79,12 @@ class Table:
         finished: Callable[[Table], None] | None = None,
     ) -> None:
         runner = log if isinstance(log, LogRunner) else LogRunner(log)
+        row = taken.row
         game: Game = load(row.game, row.preset, **row.options)
-        # this process owns the table from now on: its writes carry this epoch, and a newer claim
-        # (another owner taking the table over) makes the log refuse them (ports.OwnerLease)
-        epoch = runner.call(lambda: runner.raw.claim(row.id))
-        self.s = TableState(row=row, log=LockedLog(runner), game=game, epoch=epoch, hold=hold, countdown=countdown,
-                            bot_delay=bot_delay)
+        # this process owns the table from now on: its writes carry the epoch of its claim, and a
+        # newer claim (another owner taking the table over) makes the log refuse them (ports.OwnerLease)
+        self.s = TableState(row=row, log=LockedLog(runner), game=game, epoch=taken.epoch, hold=hold,
+                            countdown=countdown, bot_delay=bot_delay)
         self.s.joined = row.status != "open" or any(seat.kind == "human" for seat in row.seats)
         self.id = row.id
         self.bus: Bus = bus if bus is not None else LocalBus()
@@ -95,10 +95,7 @@ class Table:
                            lost=None if lost is None else (lambda: _soon(lost, row.id)),
                            finished=None if finished is None else (lambda: finished(self)))
         self._conns: dict[int, str] = {}  # id(connection) -> its bus id (connections attached by hand)
-        fairplay.load(self.s)
-        talk.load(self.s)
-        if row.status in ("playing", "over"):
-            lifecycle.replay(self.s)
+        lifecycle.load(self.s, taken)
         self.actor.settle()  # a table stored before fair deals gets its protocol stored now
 
     # ---------------------------------------------------------- what it is

@@ -18,9 +18,9 @@ MAX_CHAT = 250
 CHAT_KEPT = 50
 
 
-def load(s: TableState) -> None:
-    """The table's last :data:`CHAT_KEPT` lines, as the log holds them."""
-    s.talk.log = deque(s.log.chat(s.id, CHAT_KEPT), maxlen=CHAT_KEPT)
+def load(s: TableState, lines: list[dict[str, Any]]) -> None:
+    """The table's last chat ``lines`` (at most :data:`CHAT_KEPT` are kept), as the log holds them."""
+    s.talk.log = deque(lines, maxlen=CHAT_KEPT)
 
 
 def forget(s: TableState) -> None:

@@ -67,6 +67,8 @@ class Person:
     states: list[tuple[float, int, str]] = field(default_factory=list)  # (when, version, view JSON)
     reconnects: int = 0
     over: bool = False
+    lost: list[float] = field(default_factory=list)  # when its socket was lost (closed, or no answer)
+    joined: list[float] = field(default_factory=list)  # when a socket was open again
 
 
 def spit_choice(view: dict[str, Any], rng: random.Random) -> str:
@@ -110,6 +112,7 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
                 living = [n for n in nodes if n.proc is not None and n.proc.poll() is None]
                 client = Watched(p, rng.choice(living).ws)
                 await asyncio.wait_for(client.connect(since=None if not p.states else p.states[-1][1]), ANSWER)
+                p.joined.append(time.monotonic())
                 client.seq = max(client.seq, seq)
             if pending is not None:  # sent again with the same seq: answered with its first result
                 sent, action = pending
@@ -141,6 +144,7 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             if reply["type"] == "ack" and reply.get("version") is not None and not reply.get("dup"):
                 p.acked[reply["version"]] = action
         except (ConnectionClosed, InvalidStatus, OSError, RuntimeError, TimeoutError):
+            p.lost.append(time.monotonic())
             if client is not None:  # an answer that never came counts as a lost connection
                 with contextlib.suppress(Exception):
                     await client.close()
@@ -244,7 +248,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 # started in a thread: this loop keeps reading the people's frames meanwhile
                 nodes[index] = await asyncio.to_thread(Server(db, *extra, "--node", names[index]).start)
             await asyncio.gather(*players)
-            gaps, moved = [], []
+            gaps, moved, lost_at, tries, last_join = [], [], [], [], []
             for at, tables in kills:
                 for p in people:
                     if p.table_id in tables:
@@ -253,6 +257,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                         after = next((t for t, v, _ in p.states if t > at and v > before), None)
                         if served is not None:
                             gaps.append(served - at)
+                            # where the gap went: the first socket lost after the kill, how many
+                            # were lost before it was served, and the socket that served it
+                            losses = [t for t in p.lost if at < t <= served]
+                            lost_at.append(losses[0] - at if losses else 0.0)
+                            tries.append(len(losses))
+                            last_join.append(max((t for t in p.joined if t <= served), default=at) - at)
                         if after is not None:
                             moved.append(after - at)
             read = log_reader(db, db_url)
@@ -277,11 +287,18 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             for node in nodes:
                 if node.proc is not None and node.proc.poll() is None:
                     node.stop()
+            if args.node_log is not None and nodes[0].log.exists():
+                args.node_log.write_bytes(nodes[0].log.read_bytes())
             redis.close()
             if pg is not None:
                 pg.close()
     gaps.sort()
     moved.sort()
+
+    def pct(values: list[float], q: float) -> float | None:
+        values = sorted(values)
+        return round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
+
     return {
         "nodes": args.nodes, "tables": args.tables, "kills": len(kills),
         "tables_hit": sum(len(t) for _, t in kills), "gaps_measured": len(gaps),
@@ -290,6 +307,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "gap_max_s": round(gaps[-1], 2) if gaps else None,
         "moved_p50_s": round(statistics.median(moved), 2) if moved else None,
         "moved_p99_s": round(moved[min(len(moved) - 1, int(0.99 * len(moved)))], 2) if moved else None,
+        "first_loss_p50_s": pct(lost_at, 0.5), "first_loss_p99_s": pct(lost_at, 0.99),
+        "sockets_lost_p50": pct([float(t) for t in tries], 0.5), "sockets_lost_max": max(tries, default=None),
+        "serving_socket_opened_p50_s": pct(last_join, 0.5), "serving_socket_opened_p99_s": pct(last_join, 0.99),
         "log": args.log, "unfinished": unfinished,
         "acked": sum(len(p.acked) for p in people), "acked_lost": lost, "logs_with_gaps_or_duplicates": duplicated,
         "frames_with_hidden_cards": leaked, "finished": finished, "reconnects": sum(p.reconnects for p in people),
@@ -308,6 +328,7 @@ def main() -> int:
     p.add_argument("--log", choices=("sqlite", "postgres"), default="sqlite",
                    help="the shared action log: one SQLite file (default) or a throwaway PostgreSQL")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--node-log", type=Path, help="copy the nodes' log (their stderr) to this file at the end")
     args = p.parse_args()
     if args.nodes < 2:
         p.error("--nodes: at least 2 (one is killed)")
@@ -320,6 +341,10 @@ def main() -> int:
     print(f"  kill to served again: p50 {r['gap_p50_s']} s, p99 {r['gap_p99_s']} s, max {r['gap_max_s']} s "
           f"({r['gaps_measured']} measured; target p99 <= 2 s)")
     print(f"  kill to the next move: p50 {r['moved_p50_s']} s, p99 {r['moved_p99_s']} s")
+    print(f"  where the gap goes: kill to the first socket lost p50 {r['first_loss_p50_s']} s, p99 "
+          f"{r['first_loss_p99_s']} s; sockets lost before being served p50 {r['sockets_lost_p50']}, max "
+          f"{r['sockets_lost_max']}; kill to the serving socket's opening p50 {r['serving_socket_opened_p50_s']} s, "
+          f"p99 {r['serving_socket_opened_p99_s']} s")
     print(f"  acknowledged actions {r['acked']}, lost {r['acked_lost']}; logs with gaps or duplicates "
           f"{r['logs_with_gaps_or_duplicates']}; frames with hidden cards {r['frames_with_hidden_cards']}; "
           f"games finished {r['finished']} of {r['tables']}; reconnects {r['reconnects']}")

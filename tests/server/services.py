@@ -218,9 +218,12 @@ class Redis(Server):
         self.binary = binary
 
     def command(self) -> list[str]:
-        # every write appended to its file (a restart keeps what was acknowledged), no snapshots
+        # every write appended to its file and flushed before the reply (a restart, even after a
+        # SIGKILL, keeps what was acknowledged: "everysec" may postpone a write while the disk is
+        # slow), no snapshots
         return [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.root),
                 "--unixsocket", str(self.root / "redis.sock"), "--save", "", "--appendonly", "yes",
+                "--appendfsync", "always",
                 "--protected-mode", "no", "--daemonize", "no", "--logfile", ""]
 
     def url(self) -> str:

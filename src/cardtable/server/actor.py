@@ -60,6 +60,8 @@ R = TypeVar("R")
 LOBBY = (Sit, Commit, Reveal, Leave, AddBot, Free, Start)
 """The lobby's commands: a write of theirs that fails is the request's error (503), not a frame."""
 
+READERS = 4
+"""Threads that read a log on the network for the event loop (:meth:`LogRunner.read`)."""
 QUICK_RUN = 5
 """Quick thinks in a row after which a bot thinks on the loop (no pickling, no round trip)."""
 
@@ -77,6 +79,7 @@ class LogRunner:
         self.inline = isinstance(log, Store) if inline is None else inline
         self._lock = threading.Lock()
         self._thread: ThreadPoolExecutor | None = None
+        self._readers: ThreadPoolExecutor | None = None
 
     def call(self, fn: Callable[..., R], *args: Any) -> R:
         with self._lock:
@@ -90,10 +93,20 @@ class LogRunner:
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="log-writer")
         return await asyncio.get_running_loop().run_in_executor(self._thread, self.call, fn)
 
+    async def read(self, fn: Callable[[], R]) -> R:
+        """``fn`` (a read that needs no order with the writes, such as a table's row): in a
+        reader thread beside the writer, or at once when ``inline``."""
+        if self.inline:
+            return self.call(fn)
+        if self._readers is None:
+            self._readers = ThreadPoolExecutor(READERS, thread_name_prefix="log-reader")
+        return await asyncio.get_running_loop().run_in_executor(self._readers, fn)
+
     def close(self) -> None:
-        if self._thread is not None:
-            self._thread.shutdown(wait=True)
-            self._thread = None
+        for pool in (self._thread, self._readers):
+            if pool is not None:
+                pool.shutdown(wait=True)
+        self._thread = self._readers = None
 
 
 class LockedLog:

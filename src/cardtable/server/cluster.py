@@ -264,8 +264,9 @@ class Cluster:
         self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
         self.owned: set[str] = set()
+        self._loading: set[str] = set()  # owned, being taken over: not in the hub yet
         self._replies: dict[str, asyncio.Future[Any]] = {}
-        self._outbox: asyncio.Queue[tuple[str, str]] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text) to publish
         self._watched: dict[str, set[str]] = {}  # remote table -> this node's connections to it
         self._tasks: list[asyncio.Task[None]] = []
         self._next = 0
@@ -273,7 +274,6 @@ class Cluster:
     # ------------------------------------------------------------ start and stop
     async def start(self, hub: Hub) -> None:
         self.hub = hub
-        self._outbox = asyncio.Queue()
         await self.redis.ping()
         await self.redis.sadd("ct:nodes", self.node)
         # the log's live tables are the cluster's to own, whoever wrote them last
@@ -283,7 +283,7 @@ class Cluster:
             await self.redis.sadd("ct:live", *live)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish()),
-                       loop.create_task(self._keep())]
+                       loop.create_task(self._keep()), loop.create_task(self._adopt())]
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -312,13 +312,13 @@ class Cluster:
         return None if value is None else str(value)
 
     async def _keep(self) -> None:
-        """Renew this node's leases, drop the tables whose lease was lost, take over the live
-        tables nobody owns, and forget finished ones."""
+        """Renew this node's leases, drop the tables whose lease was lost, and forget finished
+        ones, every :data:`SCAN_EVERY` seconds, whatever else the node is doing (a take-over of
+        many tables runs beside it, in :meth:`_adopt`)."""
         assert self.hub is not None
         while True:
             try:
                 await self._renew()
-                await self._take_over()
                 await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
                                      px=int(LEASE_TTL * 1000))
                 await self.limits.refresh(self.hub.open_counts())
@@ -330,11 +330,22 @@ class Cluster:
                 self._lost_redis()
             await asyncio.sleep(SCAN_EVERY)
 
+    async def _adopt(self) -> None:
+        """Take over the live tables nobody owns, every :data:`SCAN_EVERY` seconds."""
+        while True:
+            try:
+                await self._take_over()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis or the log away: the next look tries again
+                print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
+            await asyncio.sleep(SCAN_EVERY)
+
     async def _renew(self) -> None:
         """Every lease of this node renewed in one round trip (a pipeline)."""
         assert self.hub is not None
         ttl = int(LEASE_TTL * 1000)
-        for table_id in list(self.owned):
+        for table_id in list(self.owned - self._loading):
             table = self.hub.tables.get(table_id)
             if table is None or table.row.status == "over":
                 self.owned.discard(table_id)
@@ -378,13 +389,29 @@ class Cluster:
         mine = await self._acquire_many(orphans[:share(len(orphans), alive)])
         if not mine:
             return
-        async for table_id, table in self.hub.take_over(mine):
-            if table is None:
-                self.owned.discard(table_id)
-                await self.keeper.srem("ct:live", table_id)
-                await self.keeper.delete(f"ct:lease:{table_id}")
-                continue
-            await self.keeper.publish("ct:all", json.dumps({"op": "moved", "table": table_id}))
+        self._loading.update(mine)  # renewed meanwhile, not yet in memory
+        began, loaded = time.monotonic(), 0
+        try:
+            async for table_id, table in self.hub.take_over(mine):
+                self._loading.discard(table_id)
+                if table is None:  # gone from the log, or broken: no longer live
+                    self.owned.discard(table_id)
+                    await self.keeper.srem("ct:live", table_id)
+                    await self.keeper.delete(f"ct:lease:{table_id}")
+                    continue
+                # the other nodes' sockets to it reconnect (here)
+                self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id})))
+                loaded += 1
+                await asyncio.sleep(0)  # the loop serves the tables loaded so far between two replays
+            print(f"cardtable serve: cluster: took over {loaded} of {len(mine)} tables in "
+                  f"{time.monotonic() - began:.2f} s", file=sys.stderr)
+        finally:
+            left = [t for t in mine if t in self._loading]
+            self._loading.difference_update(mine)
+            self.owned.difference_update(left)
+            if left:  # not loaded (the log failed): let another look, here or elsewhere, take them
+                with contextlib.suppress(Exception):
+                    await self.keeper.delete(*[f"ct:lease:{t}" for t in left])
 
     async def _acquire_many(self, table_ids: list[str]) -> list[str]:
         """:meth:`acquire` for several tables in one round trip: the ones this node owns now."""
@@ -426,11 +453,9 @@ class Cluster:
 
     # ------------------------------------------------------------ routing
     def to_node(self, node: str, message: dict[str, Any]) -> None:
-        assert self._outbox is not None
         self._outbox.put_nowait((f"ct:node:{node}", json.dumps(message)))
 
     async def _publish(self) -> None:
-        assert self._outbox is not None
         while True:
             channel, text = await self._outbox.get()
             batch = [(channel, text)]

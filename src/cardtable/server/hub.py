@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import ConfigError
@@ -65,6 +67,7 @@ class Hub:
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
+        self._arriving: dict[str, asyncio.Event] = {}  # tables being loaded from the log (cluster)
         stale = time.time() - keep  # an open table older than that waits for its link, not in the lobby
         rows = [] if cluster is not None else self.runner.call(lambda: store.tables(("open", "playing")))
         wanted = []
@@ -131,43 +134,73 @@ class Hub:
     async def locate(self, table_id: Any) -> Table | RemoteTable | None:
         """:meth:`find` across a cluster: the table here if this node owns it (or nobody did: it
         takes it), a finished one read from the log, or a :class:`~.cluster.RemoteTable` whose
-        commands go to the node that owns it."""
-        if self.cluster is None or (isinstance(table_id, str) and table_id in self.tables):
+        commands go to the node that owns it. The log is read off the event loop."""
+        if self.cluster is None:
             return self.find(table_id)
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 64 or table_id in self.broken:
             return None
+        arriving = self._arriving.get(table_id)
+        if arriving is not None:  # being taken over by this node: served once it is loaded
+            await arriving.wait()
+        if table_id in self.tables:
+            return self.tables[table_id]
         try:
-            row = self.runner.call(lambda: self.store.table(table_id))
+            row = await self.runner.read(lambda: self.store.table(table_id))
         except BadRow as exc:
             self._mark_broken(table_id, str(exc))
             return None
         if row is None:
             return None
         if row.status == "over":
-            return self.find(table_id)  # read from the log: nobody writes it any more
+            return await self._fetch(table_id)  # read from the log: nobody writes it any more
         owner = await self.cluster.owner(table_id)
         if owner is None and await self.cluster.acquire(table_id):
-            return self.find(table_id)
+            return await self._fetch(table_id)
         owner = owner or await self.cluster.owner(table_id)
         if owner is None or owner == self.cluster.node:
-            return self.find(table_id)
+            return await self._fetch(table_id)
         from .cluster import RemoteTable
 
         return RemoteTable(self.cluster, row, owner)
 
-    async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, Table | None]]:
-        """Tables whose owner died, claimed and read from the log in one call (in the log's writer
-        thread: the loop serves the other tables meanwhile), then replayed one after another:
-        each id with its table, or ``None`` when it cannot be loaded (gone, broken). This node
-        holds their leases now."""
-        for table_id in table_ids:
-            self.drop(table_id)
-        taken = await self.runner.write(lambda: self.store.take(table_ids, CHAT_KEPT))
-        for table_id in table_ids:
-            table = self._load(taken.get(table_id), table_id)
-            if table is not None:
-                table.resume()
-            yield table_id, table
+    async def _fetch(self, table_id: str) -> Table | None:
+        """:meth:`find` with the log read in its writer thread; a table being loaded meanwhile
+        is waited for, never loaded twice."""
+        async with contextlib.aclosing(self.take_over([table_id], drop=False)) as loading:
+            async for _, table in loading:
+                return table
+        return self.tables.get(table_id)
+
+    async def take_over(self, table_ids: list[str], *,
+                        drop: bool = True) -> AsyncGenerator[tuple[str, Table | None], None]:
+        """Tables this node holds the leases of now (their owner died), claimed and read from the
+        log in one call (in the log's writer thread: the loop serves the other tables meanwhile),
+        then replayed one after another: each id with its table, or ``None`` when it cannot be
+        loaded (gone, broken). With ``drop``, a copy of one still in memory is let go first.
+        A table already being loaded (by another call) is waited for and given as it is then."""
+        if drop:
+            for table_id in table_ids:
+                self.drop(table_id)
+        waiting = {t: self._arriving[t] for t in table_ids if t in self._arriving}
+        mine = [t for t in table_ids if t not in waiting and t not in self.tables]
+        events = {t: asyncio.Event() for t in mine}
+        self._arriving.update(events)
+        try:
+            taken = await self.runner.write(lambda: self.store.take(mine, CHAT_KEPT)) if mine else {}
+            for table_id in table_ids:
+                if table_id in waiting:
+                    await waiting[table_id].wait()
+                elif table_id in events:
+                    table = self._load(taken.get(table_id), table_id)
+                    if table is not None:
+                        table.resume()
+                    del self._arriving[table_id]
+                    events.pop(table_id).set()
+                yield table_id, self.tables.get(table_id)
+        finally:
+            for table_id, event in events.items():
+                self._arriving.pop(table_id, None)
+                event.set()
 
     def drop(self, table_id: str) -> None:
         """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""

@@ -26,6 +26,7 @@ import functools
 import json
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
@@ -43,6 +44,10 @@ R = TypeVar("R")
 
 TIMEOUT = 2.0
 """Seconds a call may wait for a connection or a statement before it fails."""
+IDLE_CHECK = 1.0
+"""Seconds after which a connection back in the pool is checked (one round trip) before its next
+use: the server may have restarted meanwhile. One used more recently is not, which spares a
+round trip on every call of a busy log."""
 _NOW = "extract(epoch FROM clock_timestamp())::double precision"
 """Now on the database server's clock, in seconds since the epoch: one clock for every process."""
 
@@ -74,6 +79,7 @@ class PgLog:
         self._closed = False
         self._lent = 0  # connections in use now
         self._pool: ConnectionPool | None = None
+        self._returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = weakref.WeakKeyDictionary()
         try:
             with self._connection() as conn:
                 found = None
@@ -97,6 +103,19 @@ class PgLog:
         conn.commit()
         conn.autocommit = True  # one statement, one transaction; several: conn.transaction()
 
+    def _check(self, conn: psycopg.Connection[Any]) -> None:
+        """Before a connection of the pool is used: checked if it has been idle a while
+        (:data:`IDLE_CHECK`); a broken one raises, and the pool takes another."""
+        with self._lock:
+            returned = self._returned.get(conn)
+        if returned is None or time.monotonic() - returned > IDLE_CHECK:
+            ConnectionPool.check_connection(conn)
+
+    def _reset(self, conn: psycopg.Connection[Any]) -> None:
+        """A connection back in the pool: when (for :meth:`_check`)."""
+        with self._lock:
+            self._returned[conn] = time.monotonic()
+
     def _open_pool(self) -> ConnectionPool:
         """The pool, opened first if there is none (after :meth:`_connection` discarded one)."""
         with self._lock:
@@ -112,7 +131,7 @@ class PgLog:
             # fails this call at once with libpq's own words, not after the pool's timeout
             self._connect().close()
             pool = ConnectionPool(self.url, min_size=1, max_size=self.size, open=False, timeout=self.timeout,
-                                  configure=self._configure, check=ConnectionPool.check_connection,
+                                  configure=self._configure, check=self._check, reset=self._reset,
                                   kwargs={"connect_timeout": max(2, round(self.timeout))}, name="cardtable-log")
             try:
                 pool.open(wait=True, timeout=self.timeout)

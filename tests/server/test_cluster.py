@@ -11,7 +11,7 @@ import asyncio
 import random
 import signal
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import httpx
@@ -333,3 +333,74 @@ def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_i
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_r1_a_table_being_taken_over_is_loaded_once_whoever_asks_for_it_meanwhile(pg_url: str, redis_url: str):
+    """R1: while a node takes a table over (its log read in the writer thread), sockets that
+    arrive for it wait for that load and get the same table: it is claimed and replayed once, so
+    no second copy of it runs with a stale epoch and no socket is left on one."""
+    import threading
+
+    from cardtable.server.cluster import Cluster
+    from cardtable.server.hub import Hub
+    from cardtable.server.store import SeatRow, TableRow, open_log
+
+    log = open_log(pg_url)
+    log.create_table(TableRow("t1", "trash", "standard", {}, None, 7, "h" * 64, "open", time.time(),
+                              seats=[SeatRow(0, "human", "Ada", "a" * 64), SeatRow(1, "human", "Bo", "b" * 64)]))
+    log.start("t1", 99)
+    gate, takes = threading.Event(), []
+    real_take = log.take
+
+    def gated_take(table_ids: list[str], chat: int) -> object:  # the take-over's read held back
+        takes.append(table_ids)
+        assert gate.wait(60)
+        return real_take(table_ids, chat)
+
+    log.take = gated_take  # type: ignore[assignment,method-assign]
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        hub = Hub(log, cluster=node, hold=None)
+        node.hub = hub
+        real_owner, asked, answer = node.owner, [], asyncio.Event()
+
+        async def owner(table_id: str) -> str | None:  # the sockets' look-up of the owner held back
+            asked.append(table_id)
+            await answer.wait()
+            return await real_owner(table_id)
+
+        async def until(done: Callable[[], bool]) -> None:
+            for _ in range(3000):  # bounded
+                if done():
+                    return
+                await asyncio.sleep(0.01)
+            raise AssertionError("not reached")
+
+        node.owner = owner  # type: ignore[method-assign]
+        try:
+            assert await node.acquire("t1")
+            early = [asyncio.ensure_future(hub.locate("t1")) for _ in range(2)]
+            await until(lambda: len(asked) == 2)  # two sockets arrived before the take-over began
+            loading = hub.take_over(["t1"])
+            first = asyncio.ensure_future(anext(loading))
+            await until(lambda: bool(takes))  # its read is under way (and held)
+            late = asyncio.ensure_future(hub.locate("t1"))  # one more arrives meanwhile
+            answer.set()
+            for _ in range(5):
+                await asyncio.sleep(0)
+            gate.set()
+            found = await asyncio.gather(first, *early, late)
+            assert found[0][1] is found[1] is found[2] is found[3] is hub.tables["t1"]
+            assert log.epoch("t1") == 1 and takes == [["t1"]]  # claimed and read once
+            await loading.aclose()
+        finally:
+            answer.set()
+            gate.set()
+            hub.close_all()
+            await node.stop()
+
+    try:
+        asyncio.run(main())
+    finally:
+        log.close()

@@ -14,11 +14,11 @@ to the node that holds the socket: a connection's id names its node (``{node}.{n
 already filtered per reader by the owner (the one view filter stays in one place).
 
 When an owner dies its leases expire; every node looks for live tables without an owner every
-:data:`SCAN_EVERY` seconds, claims them, replays their logs and carries on (bots, timers, Spit's
-countdown), and tells every node, whose sockets to that table close with ``CLOSE_RESTART``: the
-pages reconnect (to any node) and resync with ``since``. Frames in flight when Redis restarts are
-lost, never an acknowledged action (it is in the log): a node that loses Redis closes its sockets
-to other nodes' tables the same way.
+:data:`LOOK_EVERY` seconds, claims its share of them, reads their logs in one call, replays them
+and carries on (bots, timers, Spit's countdown), and tells every node, whose sockets to that table
+close with ``CLOSE_RESTART``: the pages reconnect (to any node) and resync with ``since``. Frames
+in flight when Redis restarts are lost, never an acknowledged action (it is in the log): a node
+that loses Redis closes its sockets to other nodes' tables the same way.
 """
 
 from __future__ import annotations
@@ -62,11 +62,17 @@ from .store import TableRow
 if TYPE_CHECKING:
     from .hub import Hub
 
-LEASE_TTL = 1.2
-"""Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds)."""
+LEASE_TTL = 1.0
+"""Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds,
+by a task of its own: a node busy taking tables over still renews its own)."""
+LOOK_EVERY = 0.1
+"""Seconds between two looks for live tables whose owner's lease ran out."""
+ANSWER_POLL = 0.1
+"""Seconds between two looks at who owns a table while a forwarded command waits for its answer:
+when the owner died the socket is told at once to reconnect, not after :data:`ASK_TIMEOUT`."""
 SCAN_EVERY = 0.2
-"""Seconds between two renewals of this node's leases and two looks for live tables without an
-owner: a table whose owner died goes on within about ``LEASE_TTL + SCAN_EVERY`` seconds."""
+"""Seconds between two renewals of this node's leases (and of its counts and lobby): a table whose
+owner died goes on within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to replay it."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
 REDIS_CONNECTIONS = 32
@@ -331,7 +337,7 @@ class Cluster:
             await asyncio.sleep(SCAN_EVERY)
 
     async def _adopt(self) -> None:
-        """Take over the live tables nobody owns, every :data:`SCAN_EVERY` seconds."""
+        """Take over the live tables nobody owns, every :data:`LOOK_EVERY` seconds."""
         while True:
             try:
                 await self._take_over()
@@ -339,7 +345,7 @@ class Cluster:
                 raise
             except Exception as exc:  # Redis or the log away: the next look tries again
                 print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
-            await asyncio.sleep(SCAN_EVERY)
+            await asyncio.sleep(LOOK_EVERY)
 
     async def _renew(self) -> None:
         """Every lease of this node renewed in one round trip (a pipeline)."""
@@ -496,7 +502,8 @@ class Cluster:
         deadline = loop.time() + ASK_TIMEOUT
         while True:
             try:
-                return await asyncio.wait_for(asyncio.shield(future), min(0.25, max(0.0, deadline - loop.time())))
+                wait = min(ANSWER_POLL, max(0.0, deadline - loop.time()))
+                return await asyncio.wait_for(asyncio.shield(future), wait)
             except TimeoutError:
                 if loop.time() >= deadline or await self.owner(table_id) != node:
                     future.cancel()

@@ -263,14 +263,15 @@ class Cluster:
             return aioredis.Redis(connection_pool=pool)
 
         self.redis = client(REDIS_CONNECTIONS)
-        # the leases' own connections: a renewal never waits behind the sockets' requests, so a
-        # burst of them cannot let this node's leases run out
+        # the leases' own connections: taking a lease never waits behind the sockets' requests,
+        # and the renewals have one of their own that nothing else waits on, so no burst of
+        # sockets or take-overs can let this node's leases run out
         self.keeper = client(2)
+        self.renewer = client(1)
         self.bus = ClusterBus(self)
         self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
         self.owned: set[str] = set()
-        self._loading: set[str] = set()  # owned, being taken over: not in the hub yet
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text) to publish
         self._watched: dict[str, set[str]] = {}  # remote table -> this node's connections to it
@@ -300,7 +301,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             if self.owned:
                 await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
-        for client in (self.redis, self.keeper):
+        for client in (self.redis, self.keeper, self.renewer):
             with contextlib.suppress(Exception):
                 await client.aclose()
 
@@ -322,9 +323,15 @@ class Cluster:
         ones, every :data:`SCAN_EVERY` seconds, whatever else the node is doing (a take-over of
         many tables runs beside it, in :meth:`_adopt`)."""
         assert self.hub is not None
+        last = time.monotonic()
         while True:
             try:
+                began = time.monotonic()
+                if began - last > LEASE_TTL / 2:  # the process was starved (or paused): say so
+                    print(f"cardtable serve: cluster: leases renewed {began - last:.2f} s after the last time",
+                          file=sys.stderr)
                 await self._renew()
+                last = time.monotonic()
                 await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
                                      px=int(LEASE_TTL * 1000))
                 await self.limits.refresh(self.hub.open_counts())
@@ -351,16 +358,18 @@ class Cluster:
         """Every lease of this node renewed in one round trip (a pipeline)."""
         assert self.hub is not None
         ttl = int(LEASE_TTL * 1000)
-        for table_id in list(self.owned - self._loading):
+        for table_id in list(self.owned):
             table = self.hub.tables.get(table_id)
+            if self.hub.loading(table_id):
+                continue  # owned, still being read and replayed
             if table is None or table.row.status == "over":
                 self.owned.discard(table_id)
-                await self.keeper.srem("ct:live", table_id)
-                await self.keeper.delete(f"ct:lease:{table_id}")
+                await self.renewer.srem("ct:live", table_id)
+                await self.renewer.delete(f"ct:lease:{table_id}")
         owned = list(self.owned)
         if not owned:
             return
-        async with self.keeper.pipeline(transaction=False) as pipe:
+        async with self.renewer.pipeline(transaction=False) as pipe:
             for table_id in owned:
                 pipe.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl)
             pipe.sadd("ct:live", *owned)  # again after a Redis restart
@@ -395,11 +404,10 @@ class Cluster:
         mine = await self._acquire_many(orphans[:share(len(orphans), alive)])
         if not mine:
             return
-        self._loading.update(mine)  # renewed meanwhile, not yet in memory
-        began, loaded = time.monotonic(), 0
+        began, done = time.monotonic(), set()
         try:
             async for table_id, table in self.hub.take_over(mine):
-                self._loading.discard(table_id)
+                done.add(table_id)
                 if table is None:  # gone from the log, or broken: no longer live
                     self.owned.discard(table_id)
                     await self.keeper.srem("ct:live", table_id)
@@ -407,13 +415,11 @@ class Cluster:
                     continue
                 # the other nodes' sockets to it reconnect (here)
                 self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id})))
-                loaded += 1
                 await asyncio.sleep(0)  # the loop serves the tables loaded so far between two replays
-            print(f"cardtable serve: cluster: took over {loaded} of {len(mine)} tables in "
-                  f"{time.monotonic() - began:.2f} s", file=sys.stderr)
+            print(f"cardtable serve: cluster: took over {sum(t in self.owned for t in mine)} of {len(mine)} "
+                  f"tables in {time.monotonic() - began:.2f} s", file=sys.stderr)
         finally:
-            left = [t for t in mine if t in self._loading]
-            self._loading.difference_update(mine)
+            left = [t for t in mine if t not in done]
             self.owned.difference_update(left)
             if left:  # not loaded (the log failed): let another look, here or elsewhere, take them
                 with contextlib.suppress(Exception):

@@ -202,6 +202,10 @@ class Hub:
                 self._arriving.pop(table_id, None)
                 event.set()
 
+    def loading(self, table_id: str) -> bool:
+        """Whether the table is being read from the log and replayed here now."""
+        return table_id in self._arriving
+
     def drop(self, table_id: str) -> None:
         """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""
         table = self.tables.pop(table_id, None)

@@ -31,6 +31,7 @@ from .routes_lobby import lobby_routes
 from .routes_socket import socket_routes
 from .routes_table import table_routes
 from .tables import Table
+from .watchdog import Watchdog
 
 __all__ = ["create_app", "origin_allowed", "parse_body"]  # the players' routes take the edge's rules from here
 
@@ -107,7 +108,7 @@ def create_app(
                     players.sweep()
 
         loop = asyncio.get_running_loop()
-        tasks = [loop.create_task(sweeper()), loop.create_task(Collector().run())]
+        tasks = [loop.create_task(sweeper()), loop.create_task(Collector().run()), loop.create_task(Watchdog().run())]
         yield
         for task in tasks:
             task.cancel()

@@ -381,12 +381,13 @@ def test_r1_a_table_being_taken_over_is_loaded_once_whoever_asks_for_it_meanwhil
         node.owner = owner  # type: ignore[method-assign]
         try:
             assert await node.acquire("t1")
+            await node.keeper.set("ct:lease:t1", "a", px=60_000)  # no renewals here: a lease that lasts the test
             early = [asyncio.ensure_future(hub.locate("t1")) for _ in range(2)]
             await until(lambda: len(asked) == 2)  # two sockets arrived before the take-over began
             loading = hub.take_over(["t1"])
             first = asyncio.ensure_future(anext(loading))
             await until(lambda: bool(takes))  # its read is under way (and held)
-            await node._renew()  # the node keeps the lease of a table it is still loading
+            await node._forget()  # the node keeps the lease of a table it is still loading
             assert "t1" in node.owned and await real_owner("t1") == "a"
             late = asyncio.ensure_future(hub.locate("t1"))  # one more arrives meanwhile
             answer.set()
@@ -407,3 +408,39 @@ def test_r1_a_table_being_taken_over_is_loaded_once_whoever_asks_for_it_meanwhil
         asyncio.run(main())
     finally:
         log.close()
+
+
+def test_ld9_a_node_keeps_its_leases_while_its_loop_is_busy_and_loses_them_when_it_is_stuck(redis_url: str):
+    """LD9: the leases are renewed by a thread of their own, so a node whose event loop is held
+    (a crowd, a take-over of many tables) for longer than a lease still holds its tables; a node
+    whose loop has not beaten for LOOP_DEAD seconds stops renewing, and its tables go elsewhere."""
+    from cardtable.server.cluster import LEASE_TTL, LOOP_DEAD, Cluster, LeaseRenewer
+
+    class Held:
+        def loading(self, table_id: str) -> bool:
+            return False
+
+        def drop(self, table_id: str) -> None:
+            raise AssertionError("no lease was lost")
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="busy")
+        node.hub = Held()  # type: ignore[assignment]
+        renewer = LeaseRenewer(node, asyncio.get_running_loop())
+        try:
+            assert await node.acquire("t1")
+            node.beat = time.monotonic()
+            renewer.start()
+            time.sleep(2 * LEASE_TTL)  # the loop held for two leases' time (and under LOOP_DEAD)
+            assert await node.owner("t1") == "busy"
+            node.beat = time.monotonic() - LOOP_DEAD - 1  # the loop is stuck from now on
+            for _ in range(3000):  # bounded: until the lease runs out
+                if await node.owner("t1") is None:
+                    break
+                await asyncio.sleep(0.01)
+            assert await node.owner("t1") is None
+        finally:
+            await asyncio.to_thread(renewer.stop)
+            await node.stop()
+
+    asyncio.run(main())

@@ -30,6 +30,7 @@ import json
 import random
 import secrets
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -64,7 +65,13 @@ if TYPE_CHECKING:
 
 LEASE_TTL = 1.0
 """Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds,
-by a task of its own: a node busy taking tables over still renews its own)."""
+by a thread of its own: a node whose event loop is busy, taking tables over or serving a crowd,
+still renews them; one whose loop stood still for :data:`LOOP_DEAD` seconds lets them run out)."""
+LOOP_DEAD = 3.0
+"""Seconds without a heartbeat of the event loop after which the renewals stop: a node whose loop
+is stuck serves nobody, and its tables go to the living nodes."""
+LOBBY_TTL = 3.0
+"""Seconds a node's part of the lobby is kept in Redis unless written again."""
 LOOK_EVERY = 0.1
 """Seconds between two looks for live tables whose owner's lease ran out."""
 ANSWER_POLL = 0.1
@@ -204,6 +211,62 @@ class ClusterLimits(Limits):
             await pipe.execute()
 
 
+class LeaseRenewer(threading.Thread):
+    """Renews a node's leases every :data:`SCAN_EVERY` seconds, in one round trip, from a thread
+    with a Redis connection of its own: the renewals never wait for the event loop, however busy
+    it is, so only a node that died, was paused or whose loop stood still for :data:`LOOP_DEAD`
+    seconds loses its tables. Its counts' hash is kept alive with them (the other nodes count it
+    as living by that hash). A lease found in another node's hands is handed to the loop
+    (:meth:`Cluster.lost`)."""
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="lease-renewer", daemon=True)
+        import redis
+
+        self.cluster = cluster
+        self.loop = loop
+        self.client = redis.Redis.from_url(cluster.url, decode_responses=True, socket_timeout=LEASE_TTL,
+                                           socket_connect_timeout=LEASE_TTL)
+        self._halt = threading.Event()
+
+    def run(self) -> None:
+        last = time.monotonic()
+        while not self._halt.wait(SCAN_EVERY):
+            if time.monotonic() - self.cluster.beat > LOOP_DEAD:
+                continue  # the loop is stuck: let the leases run out
+            began = time.monotonic()
+            if began - last > LEASE_TTL / 2:
+                print(f"cardtable serve: cluster: leases renewed {began - last:.2f} s after the last time",
+                      file=sys.stderr)
+            try:
+                self.renew()
+            except Exception as exc:  # Redis away: the loop's own calls notice it too
+                print(f"cardtable serve: cluster: renewing leases: {exc!r}", file=sys.stderr)
+            last = time.monotonic()
+
+    def renew(self) -> None:
+        """One round of renewals: every lease of the node, its counts' hash, its place in ``ct:nodes``."""
+        cluster = self.cluster
+        owned = list(cluster.owned.copy())
+        ttl = int(LEASE_TTL * 1000)
+        pipe = self.client.pipeline(transaction=False)
+        for table_id in owned:
+            pipe.eval(_RENEW, 1, f"ct:lease:{table_id}", cluster.node, ttl)
+        if owned:
+            pipe.sadd("ct:live", *owned)  # again after a Redis restart
+        pipe.pexpire(f"ct:count:{cluster.node}", ttl)
+        pipe.sadd("ct:nodes", cluster.node)
+        renewed = pipe.execute()
+        lost = [t for t, kept in zip(owned, renewed, strict=False) if not kept]
+        if lost:
+            self.loop.call_soon_threadsafe(cluster.lost, lost)
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(timeout=5 * LEASE_TTL)
+        self.client.close()
+
+
 class RemoteTable:
     """A table another node owns, as the edge of this node sees it: its row read from the shared
     log (seats' token digests, the host's), commands forwarded to the owner."""
@@ -267,7 +330,8 @@ class Cluster:
         # and the renewals have one of their own that nothing else waits on, so no burst of
         # sockets or take-overs can let this node's leases run out
         self.keeper = client(2)
-        self.renewer = client(1)
+        self.beat = time.monotonic()  # the event loop's last heartbeat (:meth:`_beat`)
+        self._renewer: LeaseRenewer | None = None
         self.bus = ClusterBus(self)
         self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
@@ -289,10 +353,16 @@ class Cluster:
         if live:
             await self.redis.sadd("ct:live", *live)
         loop = asyncio.get_running_loop()
+        self.beat = time.monotonic()
+        self._renewer = LeaseRenewer(self, loop)
+        self._renewer.start()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish()),
-                       loop.create_task(self._keep()), loop.create_task(self._adopt())]
+                       loop.create_task(self._beat()), loop.create_task(self._keep()),
+                       loop.create_task(self._adopt())]
 
     async def stop(self) -> None:
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.stop)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -301,7 +371,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             if self.owned:
                 await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
-        for client in (self.redis, self.keeper, self.renewer):
+        for client in (self.redis, self.keeper):
             with contextlib.suppress(Exception):
                 await client.aclose()
 
@@ -318,22 +388,22 @@ class Cluster:
         value = await self.redis.get(f"ct:lease:{table_id}")
         return None if value is None else str(value)
 
+    async def _beat(self) -> None:
+        """The event loop's heartbeat, which the lease renewals go by (:data:`LOOP_DEAD`)."""
+        while True:
+            self.beat = time.monotonic()
+            await asyncio.sleep(SCAN_EVERY / 2)
+
     async def _keep(self) -> None:
-        """Renew this node's leases, drop the tables whose lease was lost, and forget finished
-        ones, every :data:`SCAN_EVERY` seconds, whatever else the node is doing (a take-over of
-        many tables runs beside it, in :meth:`_adopt`)."""
+        """Let go of the leases of tables that ended or left memory, write this node's part of the
+        lobby and its counts, and detach the sockets of dead nodes, every :data:`SCAN_EVERY`
+        seconds (the leases themselves are renewed by a :class:`LeaseRenewer`)."""
         assert self.hub is not None
-        last = time.monotonic()
         while True:
             try:
-                began = time.monotonic()
-                if began - last > LEASE_TTL / 2:  # the process was starved (or paused): say so
-                    print(f"cardtable serve: cluster: leases renewed {began - last:.2f} s after the last time",
-                          file=sys.stderr)
-                await self._renew()
-                last = time.monotonic()
+                await self._forget()
                 await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
-                                     px=int(LEASE_TTL * 1000))
+                                      px=int(LOBBY_TTL * 1000))
                 await self.limits.refresh(self.hub.open_counts())
                 await self._forget_dead_nodes()
             except asyncio.CancelledError:
@@ -354,29 +424,26 @@ class Cluster:
                 print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
             await asyncio.sleep(LOOK_EVERY)
 
-    async def _renew(self) -> None:
-        """Every lease of this node renewed in one round trip (a pipeline)."""
+    async def _forget(self) -> None:
+        """The tables this node owns that ended, or left memory, are no longer live: their leases
+        end now (a table still being read and replayed is kept)."""
         assert self.hub is not None
-        ttl = int(LEASE_TTL * 1000)
         for table_id in list(self.owned):
-            table = self.hub.tables.get(table_id)
             if self.hub.loading(table_id):
-                continue  # owned, still being read and replayed
+                continue
+            table = self.hub.tables.get(table_id)
             if table is None or table.row.status == "over":
                 self.owned.discard(table_id)
-                await self.renewer.srem("ct:live", table_id)
-                await self.renewer.delete(f"ct:lease:{table_id}")
-        owned = list(self.owned)
-        if not owned:
-            return
-        async with self.renewer.pipeline(transaction=False) as pipe:
-            for table_id in owned:
-                pipe.eval(_RENEW, 1, f"ct:lease:{table_id}", self.node, ttl)
-            pipe.sadd("ct:live", *owned)  # again after a Redis restart
-            renewed = await pipe.execute()
-        for table_id, kept in zip(owned, renewed, strict=False):
-            if not kept:
-                self.owned.discard(table_id)  # another node took it: it writes from now on
+                await self.keeper.srem("ct:live", table_id)
+                await self.keeper.delete(f"ct:lease:{table_id}")
+
+    def lost(self, table_ids: list[str]) -> None:
+        """Leases another node holds now (:class:`LeaseRenewer` found them so): it writes those
+        tables from now on, and their sockets here reconnect to it."""
+        assert self.hub is not None
+        for table_id in table_ids:
+            if table_id in self.owned and not self.hub.loading(table_id):
+                self.owned.discard(table_id)
                 self.hub.drop(table_id)
 
     async def _take_over(self) -> None:

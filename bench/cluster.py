@@ -69,6 +69,7 @@ class Person:
     over: bool = False
     lost: list[float] = field(default_factory=list)  # when its socket was lost (closed, or no answer)
     joined: list[float] = field(default_factory=list)  # when a socket was open again
+    why: list[str] = field(default_factory=list)  # why each socket was lost (loss_reason)
 
 
 def spit_choice(view: dict[str, Any], rng: random.Random) -> str:
@@ -93,6 +94,15 @@ class Watched(GameClient):
         if frame["type"] == "state":
             self.person.states.append((time.monotonic(), frame["version"], json.dumps(frame["view"])))
         return frame
+
+
+def loss_reason(exc: BaseException) -> str:
+    """A lost socket in a few words: its close code, or the kind of error."""
+    from websockets.exceptions import ConnectionClosed
+
+    if isinstance(exc, ConnectionClosed):
+        return f"closed {exc.rcvd.code if exc.rcvd is not None else 'without a close frame'}"
+    return type(exc).__name__
 
 
 ANSWER = 30.0
@@ -143,8 +153,9 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             pending = None
             if reply["type"] == "ack" and reply.get("version") is not None and not reply.get("dup"):
                 p.acked[reply["version"]] = action
-        except (ConnectionClosed, InvalidStatus, OSError, RuntimeError, TimeoutError):
+        except (ConnectionClosed, InvalidStatus, OSError, RuntimeError, TimeoutError) as exc:
             p.lost.append(time.monotonic())
+            p.why.append(loss_reason(exc))
             if client is not None:  # an answer that never came counts as a lost connection
                 with contextlib.suppress(Exception):
                     await client.close()
@@ -249,6 +260,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 nodes[index] = await asyncio.to_thread(Server(db, *extra, "--node", names[index]).start)
             await asyncio.gather(*players)
             gaps, moved, lost_at, tries, last_join = [], [], [], [], []
+            reasons: dict[str, int] = {}  # why the sockets of the tables hit were lost before being served
             for at, tables in kills:
                 for p in people:
                     if p.table_id in tables:
@@ -261,6 +273,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                             # were lost before it was served, and the socket that served it
                             losses = [t for t in p.lost if at < t <= served]
                             lost_at.append(losses[0] - at if losses else 0.0)
+                            for t, why in zip(p.lost, p.why, strict=True):
+                                if at < t <= served:
+                                    reasons[why] = reasons.get(why, 0) + 1
                             tries.append(len(losses))
                             last_join.append(max((t for t in p.joined if t <= served), default=at) - at)
                         if after is not None:
@@ -309,6 +324,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "moved_p99_s": round(moved[min(len(moved) - 1, int(0.99 * len(moved)))], 2) if moved else None,
         "first_loss_p50_s": pct(lost_at, 0.5), "first_loss_p99_s": pct(lost_at, 0.99),
         "sockets_lost_p50": pct([float(t) for t in tries], 0.5), "sockets_lost_max": max(tries, default=None),
+        "losses_by_reason": reasons,
         "serving_socket_opened_p50_s": pct(last_join, 0.5), "serving_socket_opened_p99_s": pct(last_join, 0.99),
         "log": args.log, "unfinished": unfinished,
         "acked": sum(len(p.acked) for p in people), "acked_lost": lost, "logs_with_gaps_or_duplicates": duplicated,
@@ -344,7 +360,7 @@ def main() -> int:
     print(f"  where the gap goes: kill to the first socket lost p50 {r['first_loss_p50_s']} s, p99 "
           f"{r['first_loss_p99_s']} s; sockets lost before being served p50 {r['sockets_lost_p50']}, max "
           f"{r['sockets_lost_max']}; kill to the serving socket's opening p50 {r['serving_socket_opened_p50_s']} s, "
-          f"p99 {r['serving_socket_opened_p99_s']} s")
+          f"p99 {r['serving_socket_opened_p99_s']} s; sockets lost by reason {r['losses_by_reason']}")
     print(f"  acknowledged actions {r['acked']}, lost {r['acked_lost']}; logs with gaps or duplicates "
           f"{r['logs_with_gaps_or_duplicates']}; frames with hidden cards {r['frames_with_hidden_cards']}; "
           f"games finished {r['finished']} of {r['tables']}; reconnects {r['reconnects']}")

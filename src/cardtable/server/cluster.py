@@ -437,6 +437,10 @@ class Cluster:
                 await self.keeper.srem("ct:live", table_id)
                 await self.keeper.delete(f"ct:lease:{table_id}")
 
+    def moved(self, table_id: str) -> None:
+        """Tell every node that this node owns ``table_id`` now: their sockets to it reconnect."""
+        self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id})))
+
     def lost(self, table_ids: list[str]) -> None:
         """Leases another node holds now (:class:`LeaseRenewer` found them so): it writes those
         tables from now on, and their sockets here reconnect to it."""
@@ -480,8 +484,7 @@ class Cluster:
                     await self.keeper.srem("ct:live", table_id)
                     await self.keeper.delete(f"ct:lease:{table_id}")
                     continue
-                # the other nodes' sockets to it reconnect (here)
-                self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id})))
+                self.moved(table_id)
                 await asyncio.sleep(0)  # the loop serves the tables loaded so far between two replays
             print(f"cardtable serve: cluster: took over {sum(t in self.owned for t in mine)} of {len(mine)} "
                   f"tables in {time.monotonic() - began:.2f} s", file=sys.stderr)

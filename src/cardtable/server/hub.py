@@ -155,7 +155,10 @@ class Hub:
             return await self._fetch(table_id)  # read from the log: nobody writes it any more
         owner = await self.cluster.owner(table_id)
         if owner is None and await self.cluster.acquire(table_id):
-            return await self._fetch(table_id)
+            table = await self._fetch(table_id)
+            if table is not None:
+                self.cluster.moved(table_id)  # other sockets to it, on other nodes, come here
+            return table
         owner = owner or await self.cluster.owner(table_id)
         if owner is None or owner == self.cluster.node:
             return await self._fetch(table_id)

@@ -444,3 +444,40 @@ def test_ld9_a_node_keeps_its_leases_while_its_loop_is_busy_and_loses_them_when_
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(redis_url: str):
+    """R1: while every node lives, a look asks Redis which nodes live and nothing more; the live
+    tables' leases are looked up when a node's counts ran out (it died) or every SWEEP_EVERY
+    seconds (a table nobody owns without a death: its lease lost in a Redis restart). A dead
+    node is forgotten once all its tables have owners again."""
+    from cardtable.server.cluster import Cluster
+
+    class Loaded:
+        async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
+            for table_id in table_ids:
+                yield table_id, object()
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        node.hub = Loaded()  # type: ignore[assignment]
+        try:
+            await node.keeper.sadd("ct:nodes", "a", "b")
+            await node.keeper.hset("ct:count:a", "up", 1)
+            await node.keeper.hset("ct:count:b", "up", 1)
+            await node.keeper.sadd("ct:live", "t0")
+            await node._take_over()  # the first look sweeps: t0 has no owner
+            assert node.owned == {"t0"}
+            await node.keeper.sadd("ct:live", "t1")
+            await node._take_over()  # everyone lives and the sweep is ahead: leases not looked up
+            assert node.owned == {"t0"}
+            node._sweep_at = 0.0  # the sweep is due
+            await node._take_over()
+            assert node.owned == {"t0", "t1"}
+            await node.keeper.sadd("ct:nodes", "gone")  # a node died with no table left to take
+            await node._take_over()
+            assert await node.keeper.smembers("ct:nodes") == {"a", "b"}
+        finally:
+            await node.stop()
+
+    asyncio.run(main())

@@ -74,6 +74,9 @@ LOBBY_TTL = 3.0
 """Seconds a node's part of the lobby is kept in Redis unless written again."""
 LOOK_EVERY = 0.1
 """Seconds between two looks for live tables whose owner's lease ran out."""
+SWEEP_EVERY = 2.0
+"""Seconds between two looks at every live table's lease while every node lives (a lease can also
+run out without its node dying: a table nobody took back after a Redis restart)."""
 ANSWER_POLL = 0.1
 """Seconds between two looks at who owns a table while a forwarded command waits for its answer:
 when the owner died the socket is told at once to reconnect, not after :data:`ASK_TIMEOUT`."""
@@ -201,11 +204,11 @@ class ClusterLimits(Limits):
     async def refresh(self, counts: dict[str, int]) -> None:
         """This node's counts written whole, with an expiry (a dead node's go with it)."""
         key = f"ct:count:{self.cluster.node}"
-        fields = {**{f"sock:{ip}": n for ip, n in self.sockets.items()}, **counts}
+        # "up": the hash exists while the node lives, whatever it counts (the others look for it)
+        fields = {"up": 1, **{f"sock:{ip}": n for ip, n in self.sockets.items()}, **counts}
         async with self.cluster.keeper.pipeline(transaction=True) as pipe:
             pipe.delete(key)
-            if fields:
-                pipe.hset(key, mapping=cast(Any, fields))
+            pipe.hset(key, mapping=cast(Any, fields))
             pipe.pexpire(key, int(LEASE_TTL * 1000))
             pipe.sadd("ct:nodes", self.cluster.node)
             await pipe.execute()
@@ -341,6 +344,7 @@ class Cluster:
         self._watched: dict[str, set[str]] = {}  # remote table -> this node's connections to it
         self._tasks: list[asyncio.Task[None]] = []
         self._next = 0
+        self._sweep_at = 0.0  # when a look is to look up every live table's lease again
 
     # ------------------------------------------------------------ start and stop
     async def start(self, hub: Hub) -> None:
@@ -451,26 +455,37 @@ class Cluster:
                 self.hub.drop(table_id)
 
     async def _take_over(self) -> None:
-        """Claim the live tables whose owner's lease ran out (looked up in one round trip): at
-        most this node's share of them (:func:`share`) in one look, in an order of its own, so
-        the living nodes replay a dead node's tables side by side; the next look takes the rest."""
+        """Claim the live tables whose owner's lease ran out: at most this node's share of them
+        (:func:`share`) in one look, in an order of its own, so the living nodes replay a dead
+        node's tables side by side; the next look takes the rest. A look asks only which nodes
+        live (their counts' hash, kept alive with their leases) unless one died or
+        :data:`SWEEP_EVERY` seconds have passed: only then are the live tables' leases looked up
+        (in one round trip), and a dead node whose tables all have owners again is forgotten."""
         assert self.hub is not None
-        live = [str(found) for found in await self.keeper.smembers("ct:live")]
-        candidates = [t for t in live if t not in self.owned]
-        if not candidates:
-            return
-        async with self.keeper.pipeline(transaction=False) as pipe:
-            for table_id in candidates:
-                pipe.exists(f"ct:lease:{table_id}")
-            held = await pipe.execute()
-        orphans = [t for t, owned in zip(candidates, held, strict=True) if not owned]
-        if not orphans:
-            return
         nodes = [str(n) for n in await self.keeper.smembers("ct:nodes")]
         async with self.keeper.pipeline(transaction=False) as pipe:
             for node in nodes:
                 pipe.exists(f"ct:count:{node}")
-            alive = sum(1 for node, up in zip(nodes, await pipe.execute(), strict=True) if up or node == self.node)
+            up = await pipe.execute()
+        dead = [node for node, alive in zip(nodes, up, strict=True) if not alive and node != self.node]
+        now = time.monotonic()
+        if not dead and now < self._sweep_at:
+            return
+        self._sweep_at = now + SWEEP_EVERY
+        live = [str(found) for found in await self.keeper.smembers("ct:live")]
+        candidates = [t for t in live if t not in self.owned]
+        held: list[Any] = []
+        if candidates:
+            async with self.keeper.pipeline(transaction=False) as pipe:
+                for table_id in candidates:
+                    pipe.exists(f"ct:lease:{table_id}")
+                held = await pipe.execute()
+        orphans = [t for t, owned in zip(candidates, held, strict=True) if not owned]
+        if not orphans:
+            if dead:  # every table of theirs has an owner again (a node that lives adds itself back)
+                await self.keeper.srem("ct:nodes", *dead)
+            return
+        alive = len(nodes) - len(dead)
         random.shuffle(orphans)
         mine = await self._acquire_many(orphans[:share(len(orphans), alive)])
         if not mine:

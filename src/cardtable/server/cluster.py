@@ -63,8 +63,8 @@ from .store import TableRow
 if TYPE_CHECKING:
     from .hub import Hub
 
-LEASE_TTL = 1.0
-"""Seconds a table's owner lease lasts unless renewed (renewed every :data:`SCAN_EVERY` seconds,
+LEASE_TTL = 0.6
+"""Seconds a table's owner lease lasts unless renewed (renewed every :data:`RENEW_EVERY` seconds,
 by a thread of its own: a node whose event loop is busy, taking tables over or serving a crowd,
 still renews them; one whose loop stood still for :data:`LOOP_DEAD` seconds lets them run out)."""
 LOOP_DEAD = 3.0
@@ -72,6 +72,8 @@ LOOP_DEAD = 3.0
 is stuck serves nobody, and its tables go to the living nodes."""
 LOBBY_TTL = 3.0
 """Seconds a node's part of the lobby is kept in Redis unless written again."""
+RENEW_EVERY = 0.15
+"""Seconds between two renewals of a node's leases: four renewals a lease."""
 LOOK_EVERY = 0.1
 """Seconds between two looks for live tables whose owner's lease ran out."""
 SWEEP_EVERY = 2.0
@@ -81,8 +83,8 @@ ANSWER_POLL = 0.1
 """Seconds between two looks at who owns a table while a forwarded command waits for its answer:
 when the owner died the socket is told at once to reconnect, not after :data:`ASK_TIMEOUT`."""
 SCAN_EVERY = 0.2
-"""Seconds between two renewals of this node's leases (and of its counts and lobby): a table whose
-owner died goes on within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to replay it."""
+"""Seconds between two writes of this node's counts and lobby: a table whose owner died goes on
+within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to replay it."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
 REDIS_CONNECTIONS = 32
@@ -215,7 +217,7 @@ class ClusterLimits(Limits):
 
 
 class LeaseRenewer(threading.Thread):
-    """Renews a node's leases every :data:`SCAN_EVERY` seconds, in one round trip, from a thread
+    """Renews a node's leases every :data:`RENEW_EVERY` seconds, in one round trip, from a thread
     with a Redis connection of its own: the renewals never wait for the event loop, however busy
     it is, so only a node that died, was paused or whose loop stood still for :data:`LOOP_DEAD`
     seconds loses its tables. Its counts' hash is kept alive with them (the other nodes count it
@@ -234,7 +236,7 @@ class LeaseRenewer(threading.Thread):
 
     def run(self) -> None:
         last = time.monotonic()
-        while not self._halt.wait(SCAN_EVERY):
+        while not self._halt.wait(RENEW_EVERY):
             if time.monotonic() - self.cluster.beat > LOOP_DEAD:
                 continue  # the loop is stuck: let the leases run out
             began = time.monotonic()

@@ -289,8 +289,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                                 if at < t <= served:
                                     reasons[why] = reasons.get(why, 0) + 1
                             tries.append(len(losses))
-                            # 0 when the socket that served it was open before the kill (it followed)
-                            last_join.append(max(0.0, max((t for t in p.joined if t <= served), default=at) - at))
+                            last_join.append(max((t for t in p.joined if t <= served), default=at) - at)
                         if after is not None:
                             moved.append(after - at)
             read = log_reader(db, db_url)

@@ -294,7 +294,6 @@ class RemoteTable:
         self.touched = 0.0
         self.version: int | None = None  # not known here: a resume asks the owner
         self.buckets: dict[str, TokenBucket] = {}
-        self.cid: str | None = None  # the socket's connection id
         self.hello: Attach | None = None  # the socket's attach, sent again to a new owner
         self._attached_to: str | None = None  # the owner the socket last followed the table to
         self._moves = asyncio.Condition()  # notified when it has followed it
@@ -312,7 +311,7 @@ class RemoteTable:
     def join(self, conn: Connection, seat: int | None) -> str:
         from .presence import SPECTATOR_PACE
 
-        cid = self.cid = self.bus.join(conn)
+        cid = self.bus.join(conn)
         conn.seat = seat
         if seat is None:
             conn.pace = SPECTATOR_PACE
@@ -339,43 +338,30 @@ class RemoteTable:
 
     async def _follows(self, node: str) -> bool:
         """Whether the socket follows the table to an owner other than ``node`` within
-        :data:`FOLLOW_WAIT` seconds: told so by the new owner (:meth:`Cluster._moved`), or, if
-        that news came before this socket was here, by the table's lease."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + FOLLOW_WAIT
-        while self._attached_to in (None, node):
-            if self.owner_node == node:
-                owner = await self.cluster.owner(self.id)
-                if owner is not None and owner != node:
-                    if not await self.follow(owner):
-                        return False
-                    continue
-            left = deadline - loop.time()
-            if left <= 0:
+        :data:`FOLLOW_WAIT` seconds."""
+        async with self._moves:
+            try:
+                await asyncio.wait_for(self._moves.wait_for(lambda: self._attached_to not in (None, node)),
+                                       FOLLOW_WAIT)
+            except TimeoutError:
                 return False
-            async with self._moves:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._moves.wait(), min(ANSWER_POLL, left))
         return True
 
-    async def follow(self, owner: str) -> bool:
-        """The table's new owner is ``owner``: the socket is attached there (a welcome and the
-        state, as after a reconnection); if that fails, the socket closes and reconnects."""
-        if self.hello is None or self.cid is None:
-            return False
-        if owner == self.owner_node:
-            return True  # followed already, or being followed
+    async def follow(self, owner: str, cid: str) -> None:
+        """The table's new owner is ``owner``: the socket ``cid`` is attached there (a welcome and
+        the state, as after a reconnection); if that fails, the socket closes and reconnects."""
+        if self.hello is None or owner == self.owner_node:
+            return
         self.owner_node = owner
         self._attached_to = None
         try:
             await self.cluster.forward(owner, self.id, dataclasses.replace(self.hello, since=None))
         except (LogError, LobbyError):
-            self.bus.close(self.cid, CLOSE_RESTART, "the table moved to another server process")
-            return False
+            self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
+            return
         async with self._moves:
             self._attached_to = owner
             self._moves.notify_all()
-        return True
 
     async def public_async(self) -> dict[str, Any]:
         reply: dict[str, Any] = await self.ask(Show())
@@ -734,7 +720,7 @@ class Cluster:
         watchers = self._watched.get(table_id, {})
         for cid, remote in list(watchers.items()):
             if owner is not None and remote.hello is not None:
-                asyncio.get_running_loop().create_task(remote.follow(owner))
+                asyncio.get_running_loop().create_task(remote.follow(owner, cid))
             else:
                 watchers.pop(cid)
                 self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")

@@ -85,9 +85,6 @@ when the owner died the socket is told at once to reconnect, not after :data:`AS
 SCAN_EVERY = 0.2
 """Seconds between two writes of this node's counts and lobby: a table whose owner died goes on
 within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to replay it."""
-FOLLOW_WAIT = 3.0
-"""Seconds a command whose owner died waits for its socket to follow the table to a new owner
-before the socket is told to reconnect instead."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
 REDIS_CONNECTIONS = 32
@@ -277,12 +274,7 @@ class LeaseRenewer(threading.Thread):
 
 class RemoteTable:
     """A table another node owns, as the edge of this node sees it: its row read from the shared
-    log (seats' token digests, the host's), commands forwarded to the owner. One per socket.
-
-    When the table moves to another node (its owner died), the socket stays open: this node
-    attaches it to the new owner as a reconnection would (:meth:`follow`), and a command that was
-    waiting for the dead owner's answer is sent again to the new one (with its ``seq``: applied
-    once)."""
+    log (seats' token digests, the host's), commands forwarded to the owner."""
 
     def __init__(self, cluster: Cluster, row: TableRow, owner: str) -> None:
         self.cluster = cluster
@@ -294,9 +286,6 @@ class RemoteTable:
         self.touched = 0.0
         self.version: int | None = None  # not known here: a resume asks the owner
         self.buckets: dict[str, TokenBucket] = {}
-        self.hello: Attach | None = None  # the socket's attach, sent again to a new owner
-        self._attached_to: str | None = None  # the owner the socket last followed the table to
-        self._moves = asyncio.Condition()  # notified when it has followed it
 
     def seat_for_token(self, token: str) -> int | None:
         return seat_for_token(self.row, token)
@@ -315,53 +304,13 @@ class RemoteTable:
         conn.seat = seat
         if seat is None:
             conn.pace = SPECTATOR_PACE
-        self.cluster.watch(self.id, cid, self)
+        self.cluster.watch(self.id, cid)
         return cid
 
     async def ask(self, cmd: Command) -> Any:
         if isinstance(cmd, Detach):
             self.cluster.unwatch(self.id, cmd.conn)
-            return await self.cluster.forward(self.owner_node, self.id, cmd)
-        if isinstance(cmd, Attach):
-            self.hello = cmd
-        node = self.owner_node
-        try:
-            return await self.cluster.forward(node, self.id, cmd)
-        except LogError:
-            # the owner died or let the table go: once the socket follows the table to its new
-            # owner, a command is sent there again (an attach was sent by the following itself)
-            if not await self._follows(node):
-                raise
-            if isinstance(cmd, Attach):
-                return None
-            return await self.cluster.forward(self.owner_node, self.id, cmd)
-
-    async def _follows(self, node: str) -> bool:
-        """Whether the socket follows the table to an owner other than ``node`` within
-        :data:`FOLLOW_WAIT` seconds."""
-        async with self._moves:
-            try:
-                await asyncio.wait_for(self._moves.wait_for(lambda: self._attached_to not in (None, node)),
-                                       FOLLOW_WAIT)
-            except TimeoutError:
-                return False
-        return True
-
-    async def follow(self, owner: str, cid: str) -> None:
-        """The table's new owner is ``owner``: the socket ``cid`` is attached there (a welcome and
-        the state, as after a reconnection); if that fails, the socket closes and reconnects."""
-        if self.hello is None or owner == self.owner_node:
-            return
-        self.owner_node = owner
-        self._attached_to = None
-        try:
-            await self.cluster.forward(owner, self.id, dataclasses.replace(self.hello, since=None))
-        except (LogError, LobbyError):
-            self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
-            return
-        async with self._moves:
-            self._attached_to = owner
-            self._moves.notify_all()
+        return await self.cluster.forward(self.owner_node, self.id, cmd)
 
     async def public_async(self) -> dict[str, Any]:
         reply: dict[str, Any] = await self.ask(Show())
@@ -394,7 +343,7 @@ class Cluster:
         self.owned: set[str] = set()
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text) to publish
-        self._watched: dict[str, dict[str, RemoteTable]] = {}  # remote table -> this node's sockets to it
+        self._watched: dict[str, set[str]] = {}  # remote table -> this node's connections to it
         self._tasks: list[asyncio.Task[None]] = []
         self._next = 0
         self._sweep_at = 0.0  # when a look is to look up every live table's lease again
@@ -496,7 +445,7 @@ class Cluster:
 
     def moved(self, table_id: str) -> None:
         """Tell every node that this node owns ``table_id`` now: their sockets to it reconnect."""
-        self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id, "owner": self.node})))
+        self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id})))
 
     def lost(self, table_ids: list[str]) -> None:
         """Leases another node holds now (:class:`LeaseRenewer` found them so): it writes those
@@ -686,8 +635,7 @@ class Cluster:
                 if future is not None and not future.done():
                     future.set_result(data)
             elif op == "moved":
-                owner = data.get("owner")
-                self._moved(str(data.get("table")), owner if isinstance(owner, str) else None)
+                self._moved(str(data.get("table")))
 
     async def _apply(self, data: dict[str, Any]) -> None:
         """A command forwarded by another node to a table this node owns."""
@@ -708,24 +656,16 @@ class Cluster:
         self.to_node(requester, reply)
 
     # ------------------------------------------------------------ sockets to other nodes' tables
-    def watch(self, table_id: str, cid: str, remote: RemoteTable) -> None:
-        self._watched.setdefault(table_id, {})[cid] = remote
+    def watch(self, table_id: str, cid: str) -> None:
+        self._watched.setdefault(table_id, set()).add(cid)
 
     def unwatch(self, table_id: str, cid: str) -> None:
-        self._watched.get(table_id, {}).pop(cid, None)
+        self._watched.get(table_id, set()).discard(cid)
 
-    def _moved(self, table_id: str, owner: str | None = None) -> None:
-        """``table_id`` has a new owner: this node's sockets to it follow it there
-        (:meth:`RemoteTable.follow`), or, when the owner is not known, reconnect and resync."""
-        watchers = self._watched.get(table_id, {})
-        for cid, remote in list(watchers.items()):
-            if owner is not None and remote.hello is not None:
-                asyncio.get_running_loop().create_task(remote.follow(owner, cid))
-            else:
-                watchers.pop(cid)
-                self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
-        if not watchers:
-            self._watched.pop(table_id, None)
+    def _moved(self, table_id: str) -> None:
+        """``table_id`` has a new owner: this node's sockets to it reconnect and resync."""
+        for cid in self._watched.pop(table_id, set()):
+            self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
         if self.hub is not None and table_id not in self.owned:
             self.hub.drop(table_id)
 

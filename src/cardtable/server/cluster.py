@@ -75,7 +75,8 @@ LOBBY_TTL = 3.0
 RENEW_EVERY = 0.15
 """Seconds between two renewals of a node's leases: four renewals a lease."""
 LOOK_EVERY = 0.1
-"""Seconds between two looks for live tables whose owner's lease ran out."""
+"""Seconds between two looks for live tables whose owner's lease ran out: a table whose owner died
+goes on within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to read and replay it."""
 SWEEP_EVERY = 2.0
 """Seconds between two looks at every live table's lease while every node lives (a lease can also
 run out without its node dying: a table nobody took back after a Redis restart)."""
@@ -83,8 +84,7 @@ ANSWER_POLL = 0.1
 """Seconds between two looks at who owns a table while a forwarded command waits for its answer:
 when the owner died the socket is told at once to reconnect, not after :data:`ASK_TIMEOUT`."""
 SCAN_EVERY = 0.2
-"""Seconds between two writes of this node's counts and lobby: a table whose owner died goes on
-within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to replay it."""
+"""Seconds between two writes of this node's counts and lobby."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
 REDIS_CONNECTIONS = 32

@@ -301,6 +301,14 @@ def test_ld9_a_burst_of_requests_waits_for_redis_connections_and_never_starves_t
     asyncio.run(main())
 
 
+class LoadsAnything:
+    """A hub for a node's looks alone: every table it is asked to take over loads."""
+
+    async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
+        for table_id in table_ids:
+            yield table_id, object()
+
+
 def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_in_one_look(redis_url: str):
     """R1: ten live tables lose their owner; with two living nodes, one look of a node takes five
     of them (its share, rounded up) and leaves the rest to the other, so both replay side by side;
@@ -309,14 +317,9 @@ def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_i
 
     assert [share(10, 2), share(5, 2), share(7, 3), share(4, 1), share(3, 0)] == [5, 3, 3, 4, 3]
 
-    class Loaded:
-        async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
-            for table_id in table_ids:
-                yield table_id, object()
-
     async def main() -> None:
         node = Cluster(redis_url, node="a")
-        node.hub = Loaded()  # type: ignore[assignment]
+        node.hub = LoadsAnything()  # type: ignore[assignment]
         try:
             tables = [f"t{i}" for i in range(10)]
             await node.keeper.sadd("ct:live", *tables)
@@ -453,14 +456,9 @@ def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(redis
     node is forgotten once all its tables have owners again."""
     from cardtable.server.cluster import Cluster
 
-    class Loaded:
-        async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
-            for table_id in table_ids:
-                yield table_id, object()
-
     async def main() -> None:
         node = Cluster(redis_url, node="a")
-        node.hub = Loaded()  # type: ignore[assignment]
+        node.hub = LoadsAnything()  # type: ignore[assignment]
         try:
             await node.keeper.sadd("ct:nodes", "a", "b")
             await node.keeper.hset("ct:count:a", "up", 1)

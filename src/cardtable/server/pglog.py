@@ -52,6 +52,17 @@ _NOW = "extract(epoch FROM clock_timestamp())::double precision"
 """Now on the database server's clock, in seconds since the epoch: one clock for every process."""
 
 
+_APPEND = (
+    "WITH lease AS (SELECT epoch FROM leases WHERE table_id = %(table)s FOR SHARE),"
+    " added AS (INSERT INTO actions (table_id, version, seat, action, client_seq, at)"
+    " SELECT %(table)s, %(version)s, %(seat)s, %(action)s, %(seq)s, %(at)s"
+    " WHERE (%(epoch)s::bigint IS NULL OR COALESCE((SELECT epoch FROM lease), 0) <= %(epoch)s::bigint)"
+    " AND (SELECT COALESCE(MAX(version), 0) FROM actions WHERE table_id = %(table)s) = %(version)s - 1"
+    " RETURNING 1)"
+    " SELECT (SELECT epoch FROM lease), (SELECT count(*) FROM added)")
+"""An append in one statement: the lease row's newest epoch, and 1 if the action was added."""
+
+
 def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
     """``method`` raising :class:`~cardtable.server.ports.LogError` for every psycopg error."""
 
@@ -67,10 +78,14 @@ def _log_errors(method: Callable[P, R]) -> Callable[P, R]:
 
 class PgLog:
     """The action log on the PostgreSQL database of ``url`` (``postgresql://user@host:port/db``,
-    any libpq connection string). ``pool``: at most that many connections at once."""
+    any libpq connection string). ``pool``: at most that many connections at once (a server's
+    writer and reader threads, and a call from its event loop, each hold one)."""
+
+    concurrent = True
+    """Calls may run in several threads at once: each is a transaction of its own."""
 
     @_log_errors
-    def __init__(self, url: str, *, pool: int = 8, timeout: float = TIMEOUT) -> None:
+    def __init__(self, url: str, *, pool: int = 10, timeout: float = TIMEOUT) -> None:
         self.url = url
         self.size = pool
         self.timeout = timeout
@@ -225,18 +240,19 @@ class PgLog:
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
                epoch: int | None = None) -> None:
         """One accepted action, committed when this returns; refused as
-        :class:`~cardtable.server.store.Store.append` refuses it."""
+        :class:`~cardtable.server.store.Store.append` refuses it. One statement, so one round
+        trip: it locks the table's lease row (``FOR SHARE``, read as the newest claim left it)
+        and adds the row only if no claim newer than ``epoch`` exists and ``version`` is next."""
         try:
-            with self._connection() as conn, conn.transaction():
-                if epoch is not None:
-                    self._check_epoch(conn, table_id, epoch)
-                added = conn.execute(
-                    "INSERT INTO actions (table_id, version, seat, action, client_seq, at)"
-                    " SELECT %s, %s, %s, %s, %s, %s"
-                    " WHERE (SELECT COALESCE(MAX(version), 0) FROM actions WHERE table_id = %s) = %s - 1",
-                    (table_id, version, seat, action, client_seq, time.time(), table_id, version)).rowcount
+            with self._connection() as conn:
+                found = conn.execute(_APPEND, {
+                    "table": table_id, "version": version, "seat": seat, "action": action,
+                    "seq": client_seq, "at": time.time(), "epoch": epoch}).fetchone()
         except errors.UniqueViolation:  # another writer's append of this version committed meanwhile
-            added = 0
+            found = None
+        newest, added = (0, 0) if found is None else (int(found[0] or 0), int(found[1]))
+        if epoch is not None and epoch < newest:
+            raise StaleLease(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
         if not added:
             raise VersionConflict(f"table {table_id}: version {version} is not the next one of its log")
 

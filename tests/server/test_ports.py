@@ -8,6 +8,7 @@ several threads at once and survives its server's restart."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import queue
 import random
@@ -585,3 +586,52 @@ def test_open_log_of_an_unreachable_postgres_is_a_log_error():
 
     with pytest.raises(LogError):
         open_log(f"postgresql://nobody@127.0.0.1:{free_port()}/cardtable")
+
+
+class HeldWrites:
+    """A log whose writes each wait for the test's word, counting how many are inside at once."""
+
+    def __init__(self, concurrent: bool) -> None:
+        self.concurrent = concurrent
+        self.inside = self.most = 0
+        self.go = threading.Event()
+        self._lock = threading.Lock()
+
+    def write(self) -> None:
+        with self._lock:
+            self.inside += 1
+            self.most = max(self.most, self.inside)
+        try:
+            assert self.go.wait(60)
+        finally:
+            with self._lock:
+                self.inside -= 1
+
+
+def test_r1_a_log_that_takes_calls_side_by_side_is_written_by_several_threads_any_other_one_at_a_time():
+    """R1: the PostgreSQL log takes calls from several threads at once, so a server writes it from
+    WRITERS threads: a take-over's read does not wait behind every other table's writes. A log
+    that does not say so (SQLite's one connection) is still called one call at a time."""
+    from cardtable.server.actor import WRITERS, LogRunner
+    from cardtable.server.pglog import PgLog
+
+    assert PgLog.concurrent and WRITERS >= 2
+
+    async def main(concurrent: bool) -> int:
+        log = HeldWrites(concurrent)
+        runner = LogRunner(log, inline=False)  # type: ignore[arg-type]
+        try:
+            writes = [asyncio.ensure_future(runner.write(log.write)) for _ in range(WRITERS)]
+            for _ in range(3000):  # bounded: until the first write is inside (and all of them may be)
+                if log.inside == (WRITERS if concurrent else 1):
+                    break
+                await asyncio.sleep(0.01)
+            log.go.set()
+            await asyncio.gather(*writes)
+            return log.most
+        finally:
+            log.go.set()
+            runner.close()
+
+    assert asyncio.run(main(True)) == WRITERS
+    assert asyncio.run(main(False)) == 1

@@ -62,22 +62,32 @@ LOBBY = (Sit, Commit, Reveal, Leave, AddBot, Free, Start)
 
 READERS = 4
 """Threads that read a log on the network for the event loop (:meth:`LogRunner.read`)."""
+WRITERS = 4
+"""Threads that write a log on the network whose calls may run side by side (``concurrent``):
+a take-over's read, or a burst of one-table loads, does not hold up every other table's writes."""
 QUICK_RUN = 5
 """Quick thinks in a row after which a bot thinks on the loop (no pickling, no round trip)."""
 
 
 class LogRunner:
-    """The action log, one call at a time (a lock). A log on the network (PostgreSQL) takes a
-    table's writes in a writer thread, so the event loop never waits for a round trip; a local
-    one (SQLite: a commit without an fsync, tens of microseconds) is written at once (``inline``),
-    which a thread hop would only slow down."""
+    """The action log's calls. A log on the network (PostgreSQL) takes the tables' writes in
+    writer threads, so the event loop never waits for a round trip; a local one (SQLite: a commit
+    without an fsync, tens of microseconds) is written at once (``inline``), which a thread hop
+    would only slow down.
+
+    A log whose calls may run in several threads at once (``concurrent``, each call a
+    transaction of its own) is written by :data:`WRITERS` threads side by side: one table's
+    writes still come one after another, since its actor waits for each. Any other log is
+    called one call at a time (a lock)."""
 
     def __init__(self, log: ActionLog, *, inline: bool | None = None) -> None:
         from .store import Store
 
         self.raw = log
         self.inline = isinstance(log, Store) if inline is None else inline
-        self._lock = threading.Lock()
+        self.writers = WRITERS if getattr(log, "concurrent", False) else 1
+        self._lock: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if self.writers == 1 else contextlib.nullcontext())
         self._thread: ThreadPoolExecutor | None = None
         self._readers: ThreadPoolExecutor | None = None
 
@@ -86,11 +96,11 @@ class LogRunner:
             return fn(*args)
 
     async def write(self, fn: Callable[[], R]) -> R:
-        """``fn`` (the log's writes of one change): in the writer thread, or at once when ``inline``."""
+        """``fn`` (the log's writes of one change): in a writer thread, or at once when ``inline``."""
         if self.inline:
             return self.call(fn)
         if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="log-writer")
+            self._thread = ThreadPoolExecutor(self.writers, thread_name_prefix="log-writer")
         return await asyncio.get_running_loop().run_in_executor(self._thread, self.call, fn)
 
     async def read(self, fn: Callable[[], R]) -> R:
@@ -111,7 +121,8 @@ class LogRunner:
 
 class LockedLog:
     """The log's methods through :meth:`LogRunner.call`: what a table reads (a replay) waits for
-    a write under way in the writer thread rather than running beside it."""
+    a write under way in the writer thread rather than running beside it, unless the log takes
+    calls side by side (``concurrent``)."""
 
     def __init__(self, runner: LogRunner) -> None:
         self._runner = runner

@@ -479,3 +479,70 @@ def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(redis
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_r1_news_of_a_moved_table_closes_only_the_sockets_that_forward_to_another_node(redis_url: str):
+    """R1: when a table's new owner tells every node it has the table, a socket here that already
+    forwards to that owner (it came back while the table was being replayed there) stays open;
+    one that forwards to the former owner reconnects. News with no owner (Redis was lost) closes
+    every socket to the table."""
+    from cardtable.server.cluster import Cluster
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        closed: list[str] = []
+        node.bus.close = lambda cid, code, reason: closed.append(cid)  # type: ignore[method-assign]
+        try:
+            node.watch("t1", "a.1", "dead")
+            node.watch("t1", "a.2", "b")
+            node.watch("t2", "a.3", "b")
+            node._moved("t1", "b")
+            assert closed == ["a.1"]
+            node._lost_redis()
+            assert sorted(closed) == ["a.1", "a.2", "a.3"]
+        finally:
+            await node.stop()
+
+    asyncio.run(main())
+
+
+def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_waits_for_it(redis_url: str):
+    """R1: a socket that reconnects while the new owner is still replaying the table forwards its
+    commands there; the owner answers them once the table is in memory, instead of refusing them
+    (which would send the socket round once more)."""
+    from cardtable.server.cluster import Cluster
+
+    class Loaded:
+        async def ask(self, cmd: object) -> dict[str, str]:
+            return {"answered": type(cmd).__name__}
+
+    class Replaying:
+        def __init__(self) -> None:
+            self.tables: dict[str, Loaded] = {}
+
+        async def arrived(self, table_id: str) -> None:
+            return None
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        hub = Replaying()
+        node.hub = hub  # type: ignore[assignment]
+        sent: list[tuple[str, dict[str, object]]] = []
+        node.to_node = lambda to, message: sent.append((to, message))  # type: ignore[method-assign]
+        try:
+            node.owned.add("t1")
+            node._arriving["t1"] = asyncio.Event()  # acquired, being replayed
+            applying = asyncio.ensure_future(
+                node._apply({"table": "t1", "kind": "Show", "fields": {}, "reply": "b:1"}))
+            for _ in range(5):
+                await asyncio.sleep(0)
+            assert not applying.done() and sent == []
+            hub.tables["t1"] = Loaded()
+            node._arriving.pop("t1").set()
+            await asyncio.wait_for(applying, 30)
+            assert sent == [("b", {"op": "reply", "id": "b:1", "ok": {"answered": "Show"}})]
+        finally:
+            await node.stop()
+
+    asyncio.run(main())
+

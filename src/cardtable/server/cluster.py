@@ -304,7 +304,7 @@ class RemoteTable:
         conn.seat = seat
         if seat is None:
             conn.pace = SPECTATOR_PACE
-        self.cluster.watch(self.id, cid)
+        self.cluster.watch(self.id, cid, self.owner_node)
         return cid
 
     async def ask(self, cmd: Command) -> Any:
@@ -343,8 +343,11 @@ class Cluster:
         self.owned: set[str] = set()
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text) to publish
-        self._watched: dict[str, set[str]] = {}  # remote table -> this node's connections to it
+        self._watched: dict[str, dict[str, str]] = {}  # remote table -> this node's connections to it -> owner
         self._tasks: list[asyncio.Task[None]] = []
+        self._loading: set[asyncio.Task[None]] = set()  # take-overs being read and replayed
+        # the tables they load (owned, not yet in memory), each with an event set once it is in
+        self._arriving: dict[str, asyncio.Event] = {}
         self._next = 0
         self._sweep_at = 0.0  # when a look is to look up every live table's lease again
 
@@ -369,9 +372,10 @@ class Cluster:
     async def stop(self) -> None:
         if self._renewer is not None:
             await asyncio.to_thread(self._renewer.stop)
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._loading]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
         with contextlib.suppress(Exception):
@@ -435,7 +439,7 @@ class Cluster:
         end now (a table still being read and replayed is kept)."""
         assert self.hub is not None
         for table_id in list(self.owned):
-            if self.hub.loading(table_id):
+            if self.loading(table_id):
                 continue
             table = self.hub.tables.get(table_id)
             if table is None or table.row.status == "over":
@@ -443,16 +447,30 @@ class Cluster:
                 await self.keeper.srem("ct:live", table_id)
                 await self.keeper.delete(f"ct:lease:{table_id}")
 
+    def loading(self, table_id: str) -> bool:
+        """Whether this node is taking ``table_id`` over now (acquired, not yet in memory)."""
+        assert self.hub is not None
+        return table_id in self._arriving or self.hub.loading(table_id)
+
+    async def arrived(self, table_id: str) -> None:
+        """Until a table this node is taking over is in memory (or could not be loaded)."""
+        assert self.hub is not None
+        event = self._arriving.get(table_id)
+        if event is not None:
+            await event.wait()
+        await self.hub.arrived(table_id)
+
     def moved(self, table_id: str) -> None:
-        """Tell every node that this node owns ``table_id`` now: their sockets to it reconnect."""
-        self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id})))
+        """Tell every node that this node owns ``table_id`` now: their sockets to it that forward
+        to another node reconnect."""
+        self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id, "owner": self.node})))
 
     def lost(self, table_ids: list[str]) -> None:
         """Leases another node holds now (:class:`LeaseRenewer` found them so): it writes those
         tables from now on, and their sockets here reconnect to it."""
         assert self.hub is not None
         for table_id in table_ids:
-            if table_id in self.owned and not self.hub.loading(table_id):
+            if table_id in self.owned and not self.loading(table_id):
                 self.owned.discard(table_id)
                 self.hub.drop(table_id)
 
@@ -490,12 +508,20 @@ class Cluster:
         alive = len(nodes) - len(dead)
         random.shuffle(orphans)
         mine = await self._acquire_many(orphans[:share(len(orphans), alive)])
-        if not mine:
-            return
+        if mine:  # loaded while the next looks go on: the orphans left are not kept waiting
+            self._arriving.update({t: asyncio.Event() for t in mine})
+            task = asyncio.get_running_loop().create_task(self._load(mine))
+            self._loading.add(task)
+            task.add_done_callback(self._loading.discard)
+
+    async def _load(self, mine: list[str]) -> None:
+        """Read and replay the tables this node just acquired, telling every node of each."""
+        assert self.hub is not None
         began, done = time.monotonic(), set()
         try:
             async for table_id, table in self.hub.take_over(mine):
                 done.add(table_id)
+                self._arriving.pop(table_id).set()
                 if table is None:  # gone from the log, or broken: no longer live
                     self.owned.discard(table_id)
                     await self.keeper.srem("ct:live", table_id)
@@ -505,7 +531,13 @@ class Cluster:
                 await asyncio.sleep(0)  # the loop serves the tables loaded so far between two replays
             print(f"cardtable serve: cluster: took over {sum(t in self.owned for t in mine)} of {len(mine)} "
                   f"tables in {time.monotonic() - began:.2f} s", file=sys.stderr)
+        except Exception as exc:  # the log away: the tables not loaded go back to the looks
+            print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
         finally:
+            for table_id in mine:
+                event = self._arriving.pop(table_id, None)
+                if event is not None:
+                    event.set()
             left = [t for t in mine if t not in done]
             self.owned.difference_update(left)
             if left:  # not loaded (the log failed): let another look, here or elsewhere, take them
@@ -635,12 +667,14 @@ class Cluster:
                 if future is not None and not future.done():
                     future.set_result(data)
             elif op == "moved":
-                self._moved(str(data.get("table")))
+                self._moved(str(data.get("table")), data.get("owner"))
 
     async def _apply(self, data: dict[str, Any]) -> None:
         """A command forwarded by another node to a table this node owns."""
         assert self.hub is not None
         reply: dict[str, Any] = {"op": "reply", "id": data["reply"]}
+        if data["table"] in self.owned:  # a socket that found this node while it loads the table waits for it
+            await self.arrived(data["table"])
         table = self.hub.tables.get(data["table"]) if data["table"] in self.owned else None
         cls = FORWARDED.get(data.get("kind", ""))
         if table is None or cls is None:
@@ -656,16 +690,22 @@ class Cluster:
         self.to_node(requester, reply)
 
     # ------------------------------------------------------------ sockets to other nodes' tables
-    def watch(self, table_id: str, cid: str) -> None:
-        self._watched.setdefault(table_id, set()).add(cid)
+    def watch(self, table_id: str, cid: str, owner: str) -> None:
+        """Connection ``cid`` here forwards to ``table_id``'s owner ``owner``."""
+        self._watched.setdefault(table_id, {})[cid] = owner
 
     def unwatch(self, table_id: str, cid: str) -> None:
-        self._watched.get(table_id, set()).discard(cid)
+        self._watched.get(table_id, {}).pop(cid, None)
 
-    def _moved(self, table_id: str) -> None:
-        """``table_id`` has a new owner: this node's sockets to it reconnect and resync."""
-        for cid in self._watched.pop(table_id, set()):
+    def _moved(self, table_id: str, owner: str | None = None) -> None:
+        """``table_id`` has a new owner (``None``: not known): this node's sockets to it that
+        forward to another node reconnect and resync; one that found the new owner already stays."""
+        watched = self._watched.get(table_id, {})
+        for cid in [cid for cid, to in watched.items() if to != owner]:
+            del watched[cid]
             self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
+        if not watched:
+            self._watched.pop(table_id, None)
         if self.hub is not None and table_id not in self.owned:
             self.hub.drop(table_id)
 

@@ -139,9 +139,7 @@ class Hub:
             return self.find(table_id)
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 64 or table_id in self.broken:
             return None
-        arriving = self._arriving.get(table_id)
-        if arriving is not None:  # being taken over by this node: served once it is loaded
-            await arriving.wait()
+        await self.cluster.arrived(table_id)  # being taken over by this node: served once it is loaded
         if table_id in self.tables:
             return self.tables[table_id]
         try:
@@ -204,6 +202,12 @@ class Hub:
             for table_id, event in events.items():
                 self._arriving.pop(table_id, None)
                 event.set()
+
+    async def arrived(self, table_id: str) -> None:
+        """Until a table being read and replayed here is in memory (or could not be loaded)."""
+        arriving = self._arriving.get(table_id)
+        if arriving is not None:
+            await arriving.wait()
 
     def loading(self, table_id: str) -> bool:
         """Whether the table is being read from the log and replayed here now."""

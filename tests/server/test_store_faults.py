@@ -152,3 +152,30 @@ def test_c12_a_store_locked_by_another_process_does_not_freeze_other_games(db_pa
             assert receive_until(a, "ack")[0]["version"] is not None
         other.close()
     store.close()
+
+
+def test_s3_a_take_that_fails_in_its_reads_backs_the_store_off_like_a_failed_write(
+        db_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """S3: a take (claim and read in one write) whose read of the actions meets a locked or failing
+    database sets the store's back-off as a failed write does: the next write is refused at once
+    for RETRY_AFTER seconds, not tried against the failing file."""
+    from cardtable.server.store import SeatRow, TableRow, _log_errors
+
+    monkeypatch.setattr("cardtable.server.store.RETRY_AFTER", 600.0)  # however slow the machine
+    store = Store(db_path)
+    try:
+        store.create_table(TableRow("t1", "trash", "standard", {}, None, 7, "h" * 64, "open", time.time(),
+                                    seats=[SeatRow(0, "human", "Ada", "a" * 64), SeatRow(1, "human", "Bo", "b" * 64)]))
+
+        @_log_errors
+        def locked(table_id: str) -> list[Any]:
+            raise sqlite3.OperationalError("database is locked")
+
+        store.actions = locked  # type: ignore[method-assign]
+        with pytest.raises(LogError, match="locked"):
+            store.take(["t1"], 10)
+        del store.actions
+        with pytest.raises(LogError, match="not writable now"):
+            store.take(["t1"], 10)
+    finally:
+        store.close()

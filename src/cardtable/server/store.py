@@ -244,8 +244,12 @@ class Store:
             raise LogError(f"the store is not writable now ({self._failure})")
         try:
             yield
-        except sqlite3.OperationalError as exc:  # locked, full, an I/O error: not a row's own fault
-            self._failing_until, self._failure = time.monotonic() + RETRY_AFTER, str(exc)
+        except (sqlite3.OperationalError, LogError) as exc:
+            # locked, full, an I/O error (also in a read made inside the write, which arrives
+            # as the LogError it became): not a row's own fault
+            cause = exc if isinstance(exc, sqlite3.OperationalError) else exc.__cause__
+            if isinstance(cause, sqlite3.OperationalError):
+                self._failing_until, self._failure = time.monotonic() + RETRY_AFTER, str(cause)
             raise
         self._check_file()
         self._failing_until = 0.0

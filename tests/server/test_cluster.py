@@ -313,9 +313,7 @@ def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_i
     """R1: ten live tables lose their owner; with two living nodes, one look of a node takes five
     of them (its share, rounded up) and leaves the rest to the other, so both replay side by side;
     the next look takes half of what is left, and a node alone takes everything at once."""
-    from cardtable.server.cluster import Cluster, share
-
-    assert [share(10, 2), share(5, 2), share(7, 3), share(4, 1), share(3, 0)] == [5, 3, 3, 4, 3]
+    from cardtable.server.cluster import Cluster
 
     async def main() -> None:
         node = Cluster(redis_url, node="a")

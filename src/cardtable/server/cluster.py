@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import dataclasses
 import json
-import random
 import secrets
 import sys
 import threading
@@ -106,6 +105,39 @@ return 0
 """Renew this node's lease of a table; one that is gone (Redis restarted) is taken again, one that
 another node holds is not."""
 
+_LOOK = """
+local me, ttl, sweep = ARGV[1], ARGV[2], ARGV[3] == '1'
+local nodes = redis.call('smembers', 'ct:nodes')
+local dead = {}
+for _, node in ipairs(nodes) do
+  if node ~= me and redis.call('exists', 'ct:count:' .. node) == 0 then table.insert(dead, node) end
+end
+if #dead == 0 and not sweep then return {dead, {}} end
+local orphans = {}
+for _, t in ipairs(redis.call('smembers', 'ct:live')) do
+  if redis.call('exists', 'ct:lease:' .. t) == 0 then table.insert(orphans, t) end
+end
+if #orphans == 0 then
+  if #dead > 0 then redis.call('srem', 'ct:nodes', unpack(dead)) end
+  return {dead, {}}
+end
+local alive = math.max(1, #nodes - #dead)
+local want = math.ceil(#orphans / alive)
+local got = {}
+for i = 1, want do
+  redis.call('set', 'ct:lease:' .. orphans[i], me, 'PX', ttl)
+  table.insert(got, orphans[i])
+end
+return {dead, got}
+"""
+"""A look for tables to take over, in one round trip (the keys it reads are found, not declared:
+a standalone Redis, as the cluster uses). The nodes whose counts' hash ran out are dead. Unless
+one is, or ``sweep`` is asked, nothing more. Otherwise the live tables without a lease are
+orphans, and this node takes its share of them: its fair part among the living nodes, rounded up
+(all of them when it is alone), their leases set as it looks, so two nodes' looks never take one
+table. A dead node whose tables all have owners again is forgotten. Returns the dead nodes and the
+tables taken."""
+
 
 class ClusterBus(LocalBus):
     """Frames to connections: this node's directly, another node's through its Redis channel."""
@@ -165,12 +197,6 @@ redis.call('pexpire', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return ok
 """
 """A token bucket in Redis, one per kind and address, shared by every node."""
-
-
-def share(orphans: int, alive: int) -> int:
-    """How many of ``orphans`` tables without an owner one of ``alive`` living nodes takes in one
-    look: its fair part, rounded up (all of them when it is alone)."""
-    return -(-orphans // max(1, alive))
 
 
 class ClusterLimits(Limits):
@@ -475,39 +501,22 @@ class Cluster:
                 self.hub.drop(table_id)
 
     async def _take_over(self) -> None:
-        """Claim the live tables whose owner's lease ran out: at most this node's share of them
-        (:func:`share`) in one look, in an order of its own, so the living nodes replay a dead
-        node's tables side by side; the next look takes the rest. A look asks only which nodes
-        live (their counts' hash, kept alive with their leases) unless one died or
-        :data:`SWEEP_EVERY` seconds have passed: only then are the live tables' leases looked up
-        (in one round trip), and a dead node whose tables all have owners again is forgotten."""
+        """Claim the live tables whose owner's lease ran out: at most this node's share of them in
+        one look, so the living nodes replay a dead node's tables side by side; the next look
+        takes the rest. A look is one round trip (:data:`_LOOK`), which a busy event loop cannot
+        stretch into several. It asks only which nodes live (their
+        counts' hash, kept alive with their leases) unless one died or :data:`SWEEP_EVERY`
+        seconds have passed: only then are the live tables' leases looked up, and a dead node
+        whose tables all have owners again is forgotten."""
         assert self.hub is not None
-        nodes = [str(n) for n in await self.keeper.smembers("ct:nodes")]
-        async with self.keeper.pipeline(transaction=False) as pipe:
-            for node in nodes:
-                pipe.exists(f"ct:count:{node}")
-            up = await pipe.execute()
-        dead = [node for node, alive in zip(nodes, up, strict=True) if not alive and node != self.node]
         now = time.monotonic()
-        if not dead and now < self._sweep_at:
-            return
-        self._sweep_at = now + SWEEP_EVERY
-        live = [str(found) for found in await self.keeper.smembers("ct:live")]
-        candidates = [t for t in live if t not in self.owned]
-        held: list[Any] = []
-        if candidates:
-            async with self.keeper.pipeline(transaction=False) as pipe:
-                for table_id in candidates:
-                    pipe.exists(f"ct:lease:{table_id}")
-                held = await pipe.execute()
-        orphans = [t for t, owned in zip(candidates, held, strict=True) if not owned]
-        if not orphans:
-            if dead:  # every table of theirs has an owner again (a node that lives adds itself back)
-                await self.keeper.srem("ct:nodes", *dead)
-            return
-        alive = len(nodes) - len(dead)
-        random.shuffle(orphans)
-        mine = await self._acquire_many(orphans[:share(len(orphans), alive)])
+        sweep = now >= self._sweep_at
+        dead, got = await self.keeper.eval(_LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep))
+        if dead or sweep:
+            self._sweep_at = now + SWEEP_EVERY
+        # a lease of this node's own that had lapsed (it renews it anyway) is no take-over
+        mine = [str(t) for t in got if str(t) not in self.owned]
+        self.owned.update(mine)
         if mine:  # loaded while the next looks go on: the orphans left are not kept waiting
             self._arriving.update({t: asyncio.Event() for t in mine})
             task = asyncio.get_running_loop().create_task(self._load(mine))
@@ -543,16 +552,6 @@ class Cluster:
             if left:  # not loaded (the log failed): let another look, here or elsewhere, take them
                 with contextlib.suppress(Exception):
                     await self.keeper.delete(*[f"ct:lease:{t}" for t in left])
-
-    async def _acquire_many(self, table_ids: list[str]) -> list[str]:
-        """:meth:`acquire` for several tables in one round trip: the ones this node owns now."""
-        async with self.keeper.pipeline(transaction=False) as pipe:
-            for table_id in table_ids:
-                pipe.set(f"ct:lease:{table_id}", self.node, nx=True, px=int(LEASE_TTL * 1000))
-            got = await pipe.execute()
-        mine = [t for t, ok in zip(table_ids, got, strict=True) if ok]
-        self.owned.update(mine)
-        return mine
 
     async def listing(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The lobby of the whole cluster: this node's tables and what the others last said of theirs."""

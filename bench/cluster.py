@@ -217,6 +217,12 @@ async def owners(nodes: list[Server], table_ids: list[str]) -> dict[str, str | N
     return dict(zip(table_ids, found, strict=True))
 
 
+def pct(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile of ``values`` (the nearest rank), in seconds to 0.01."""
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
+
+
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -278,7 +284,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             collect.cancel()
             gaps, moved, lost_at, tries, last_join = [], [], [], [], []
             reasons: dict[str, int] = {}  # why the sockets of the tables hit were lost before being served
-            for at, tables in kills:
+            per_kill: list[str] = []
+            for k, (at, tables) in enumerate(kills):
+                first = len(gaps)
                 for p in people:
                     if p.table_id in tables:
                         before = max((v for t, v, _ in p.states if t <= at), default=0)
@@ -297,6 +305,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                             last_join.append(max((t for t in p.joined if t <= served), default=at) - at)
                         if after is not None:
                             moved.append(after - at)
+                mine = gaps[first:]
+                per_kill.append(f"kill {k + 1}: {len(tables)} tables, kill to served again p50 {pct(mine, 0.5)} s, "
+                                f"p99 {pct(mine, 0.99)} s")
             read = log_reader(db, db_url)
             lost = duplicated = leaked = finished = 0
             unfinished: list[str] = []
@@ -324,11 +335,6 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             redis.close()
             if pg is not None:
                 pg.close()
-    def pct(values: list[float], q: float) -> float | None:
-        """The ``q`` quantile of ``values`` (the nearest rank), in seconds to 0.01."""
-        values = sorted(values)
-        return round(values[min(len(values) - 1, int(q * len(values)))], 2) if values else None
-
     return {
         "nodes": args.nodes, "tables": args.tables, "kills": len(kills),
         "tables_hit": sum(len(t) for _, t in kills), "gaps_measured": len(gaps),
@@ -341,7 +347,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "losses_by_reason": reasons,
         "client_lag_p50_s": pct(lags, 0.5), "client_lag_p99_s": pct(lags, 0.99), "client_lag_max_s": pct(lags, 1.0),
         "serving_socket_opened_p50_s": pct(last_join, 0.5), "serving_socket_opened_p99_s": pct(last_join, 0.99),
-        "log": args.log, "unfinished": unfinished,
+        "log": args.log, "unfinished": unfinished, "per_kill": per_kill,
         "acked": sum(len(p.acked) for p in people), "acked_lost": lost, "logs_with_gaps_or_duplicates": duplicated,
         "frames_with_hidden_cards": leaked, "finished": finished, "reconnects": sum(p.reconnects for p in people),
     }
@@ -371,6 +377,8 @@ def main() -> int:
     print(f"  log: {r['log']}")
     print(f"  kill to served again: p50 {r['gap_p50_s']} s, p99 {r['gap_p99_s']} s, max {r['gap_max_s']} s "
           f"({r['gaps_measured']} measured; target p99 <= 2 s)")
+    for line in r["per_kill"]:
+        print(f"    {line}")
     print(f"  kill to the next move: p50 {r['moved_p50_s']} s, p99 {r['moved_p99_s']} s")
     print(f"  the load generator's own loop woke late by p50 {r['client_lag_p50_s']} s, p99 {r['client_lag_p99_s']} s, "
           f"max {r['client_lag_max_s']} s (every gap is read on its clock)")

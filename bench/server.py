@@ -266,12 +266,22 @@ class Setup:
     think: dict[str, float]
 
 
+SETUP_TRIES = 5
+"""Times a set-up request answered 503 is sent."""
+
+
 class Lobby:
     def __init__(self, http: httpx.AsyncClient) -> None:
         self.http = http
 
     async def post(self, path: str, **body: object) -> dict[str, Any]:
-        r = await self.http.post(path, json=body)
+        """The lobby's answer; a 503 (a write to the log failed, nothing changed) is asked again,
+        up to :data:`SETUP_TRIES` times, as a client would on a saturated machine."""
+        for attempt in range(1, SETUP_TRIES + 1):
+            r = await self.http.post(path, json=body)
+            if r.status_code != 503 or attempt == SETUP_TRIES:
+                break
+            await asyncio.sleep(0.2 * attempt)
         r.raise_for_status()
         data: dict[str, Any] = r.json()
         return data

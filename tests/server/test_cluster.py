@@ -13,6 +13,7 @@ import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Literal
 
 import httpx
 import pytest
@@ -514,6 +515,17 @@ def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_wait
         async def ask(self, cmd: object) -> dict[str, str]:
             return {"answered": type(cmd).__name__}
 
+    class Replayed(asyncio.Event):
+        """The table's arrival, telling when something waits for it."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.waited = asyncio.Event()
+
+        async def wait(self) -> Literal[True]:
+            self.waited.set()
+            return await super().wait()
+
     class Replaying:
         def __init__(self) -> None:
             self.tables: dict[str, Loaded] = {}
@@ -529,11 +541,11 @@ def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_wait
         node.to_node = lambda to, message: sent.append((to, message))  # type: ignore[method-assign]
         try:
             node.owned.add("t1")
-            node._arriving["t1"] = asyncio.Event()  # acquired, being replayed
+            replayed = Replayed()
+            node._arriving["t1"] = replayed  # acquired, being replayed
             applying = asyncio.ensure_future(
                 node._apply({"table": "t1", "kind": "Show", "fields": {}, "reply": "b:1"}))
-            for _ in range(5):
-                await asyncio.sleep(0)
+            await asyncio.wait_for(replayed.waited.wait(), 30)  # the command waits for the replay
             assert not applying.done() and sent == []
             hub.tables["t1"] = Loaded()
             node._arriving.pop("t1").set()

@@ -589,18 +589,23 @@ def test_open_log_of_an_unreachable_postgres_is_a_log_error():
 
 
 class HeldWrites:
-    """A log whose writes each wait for the test's word, counting how many are inside at once."""
+    """A log whose writes each wait for the test's word, counting how many are inside at once;
+    :attr:`full` is set once ``expected`` of them are."""
 
-    def __init__(self, concurrent: bool) -> None:
+    def __init__(self, concurrent: bool, expected: int) -> None:
         self.concurrent = concurrent
+        self.expected = expected
         self.inside = self.most = 0
         self.go = threading.Event()
+        self.full = threading.Event()
         self._lock = threading.Lock()
 
     def write(self) -> None:
         with self._lock:
             self.inside += 1
             self.most = max(self.most, self.inside)
+            if self.inside == self.expected:
+                self.full.set()
         try:
             assert self.go.wait(60)
         finally:
@@ -618,14 +623,12 @@ def test_r1_a_log_that_takes_calls_side_by_side_is_written_by_several_threads_an
     assert PgLog.concurrent and WRITERS >= 2
 
     async def main(concurrent: bool) -> int:
-        log = HeldWrites(concurrent)
+        log = HeldWrites(concurrent, WRITERS if concurrent else 1)
         runner = LogRunner(log, inline=False)  # type: ignore[arg-type]
         try:
             writes = [asyncio.ensure_future(runner.write(log.write)) for _ in range(WRITERS)]
-            for _ in range(3000):  # bounded: until the first write is inside (and all of them may be)
-                if log.inside == (WRITERS if concurrent else 1):
-                    break
-                await asyncio.sleep(0.01)
+            # until as many writes are inside as may be at once (a generous bound)
+            assert await asyncio.to_thread(log.full.wait, 60)
             log.go.set()
             await asyncio.gather(*writes)
             return log.most

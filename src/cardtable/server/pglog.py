@@ -252,7 +252,7 @@ class PgLog:
             found = None
         newest, added = (0, 0) if found is None else (int(found[0] or 0), int(found[1]))
         if epoch is not None and epoch < newest:
-            raise StaleLease(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
+            raise StaleLease.taken_over(table_id, epoch, newest)
         if not added:
             raise VersionConflict(f"table {table_id}: version {version} is not the next one of its log")
 
@@ -263,7 +263,7 @@ class PgLog:
         found = conn.execute("SELECT epoch FROM leases WHERE table_id = %s FOR SHARE", (table_id,)).fetchone()
         newest = 0 if found is None else int(found[0])
         if epoch < newest:
-            raise StaleLease(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
+            raise StaleLease.taken_over(table_id, epoch, newest)
 
     @_log_errors
     def claim(self, table_id: str) -> int:

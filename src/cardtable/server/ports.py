@@ -39,6 +39,11 @@ class StaleLease(LogError):
     """A write from an owner whose lease epoch is older than the table's newest claim: another
     owner has the table now. Nothing was written."""
 
+    @classmethod
+    def taken_over(cls, table_id: str, epoch: int, newest: int) -> StaleLease:
+        """The refusal of a write of ``epoch`` to a table claimed since at ``newest``."""
+        return cls(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
+
 
 class TableLetGo(LogError):
     """The table was let go by this process (another owner took it over, or it left memory)

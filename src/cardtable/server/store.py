@@ -340,7 +340,7 @@ class Store:
         found = self.db.execute("SELECT epoch FROM leases WHERE table_id = ?", (table_id,)).fetchone()
         newest = 0 if found is None else int(found[0])
         if epoch < newest:
-            raise StaleLease(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
+            raise StaleLease.taken_over(table_id, epoch, newest)
 
     @_log_errors
     def claim(self, table_id: str) -> int:

@@ -13,7 +13,7 @@ import signal
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -480,29 +480,151 @@ def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(redis
     asyncio.run(main())
 
 
-def test_r1_news_of_a_moved_table_closes_only_the_sockets_that_forward_to_another_node(redis_url: str):
-    """R1: when a table's new owner tells every node it has the table, a socket here that already
-    forwards to that owner (it came back while the table was being replayed there) stays open;
-    one that forwards to the former owner reconnects. News with no owner (Redis was lost) closes
-    every socket to the table."""
+class Sent(list[tuple[str, dict[str, Any]]]):
+    """What a node publishes to other nodes, with an event to wait for what a test expects."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = asyncio.Event()
+
+    def __call__(self, to: str, message: dict[str, Any]) -> None:
+        self.append((to, message))
+        self.changed.set()
+
+    async def until(self, test: Callable[[list[tuple[str, dict[str, Any]]]], bool]) -> None:
+        while not test(self):
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), 30)
+
+    def commands(self, to: str) -> list[dict[str, Any]]:
+        return [m for node, m in self if node == to and m.get("op") == "cmd"]
+
+
+def _socket_to(node: Any, table_id: str, owner: str, seat: int | None) -> tuple[Any, Any]:
+    """A socket of ``node`` to ``table_id``, owned by ``owner``: its :class:`RemoteTable` and connection."""
+    from types import SimpleNamespace
+
+    from cardtable.server.cluster import RemoteTable
+    from cardtable.server.connection import Connection
+
+    async def ignore(*args: object) -> None:
+        return None
+
+    remote = RemoteTable(node, SimpleNamespace(id=table_id), owner)  # type: ignore[arg-type]
+    conn = Connection(ignore, ignore)
+    remote.join(conn, seat)
+    return remote, conn
+
+
+def test_r1_news_of_a_moved_table_sends_its_sockets_after_it_with_the_version_they_saw(redis_url: str):
+    """R1: when a table's new owner tells every node it has the table, a socket here that forwarded
+    to the former owner follows it: its commands go to the new owner, it attaches there with the
+    version of the last state it was sent (so it gets what it missed, without a new handshake), and
+    the former owner's frames are no longer heard. A socket that already forwards to the new owner
+    is left alone. News with no owner (Redis was lost) closes every socket to the table."""
     from cardtable.server.cluster import Cluster
 
     async def main() -> None:
         node = Cluster(redis_url, node="a")
+        sent = Sent()
+        node.to_node = sent  # type: ignore[method-assign]
         closed: list[str] = []
         node.bus.close = lambda cid, code, reason: closed.append(cid)  # type: ignore[method-assign]
         try:
-            node.watch("t1", "a.1", "dead")
-            node.watch("t1", "a.2", "b")
-            node.watch("t2", "a.3", "b")
+            behind, behind_conn = _socket_to(node, "t1", "dead", seat=0)
+            ahead, _ = _socket_to(node, "t1", "b", seat=None)
+            other, _ = _socket_to(node, "t2", "b", seat=1)
+            state = '{"type": "state", "version": 7}'
+            node.bus.deliver({"op": "send", "to": behind.cid, "from": "dead", "text": state, "latest": "state",
+                              "version": 7})
+            assert behind.seen == 7 and len(behind_conn.queue) == 1
             node._moved("t1", "b")
-            assert closed == ["a.1"]
+            await sent.until(lambda s: len(s.commands("b")) == 1)
+            attach = sent.commands("b")[0]
+            assert attach["kind"] == "Attach" and attach["table"] == "t1"
+            assert attach["fields"] == {"conn": behind.cid, "seat": 0, "since": 7, "lang": "en"}
+            assert behind.owner_node == "b" and ahead.owner_node == "b" and other.owner_node == "b"
+            late = '{"type": "state", "version": 8}'  # the former owner's, cut off: not heard
+            node.bus.deliver({"op": "send", "to": behind.cid, "from": "dead", "text": late, "latest": "state",
+                              "version": 8})
+            assert behind.seen == 7 and len(behind_conn.queue) == 1
+            node._replies[attach["reply"]].set_result({"ok": None})
+            node.bus.deliver({"op": "send", "to": behind.cid, "from": "b", "text": late, "latest": "state",
+                              "version": 8})
+            assert behind.seen == 8
+            assert closed == []
             node._lost_redis()
-            assert sorted(closed) == ["a.1", "a.2", "a.3"]
+            assert sorted(closed) == sorted([behind.cid, ahead.cid, other.cid])
         finally:
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_r1_an_action_whose_owner_died_unanswered_goes_to_the_new_owner_and_a_chat_line_does_not(redis_url: str):
+    """R1: an action forwarded to an owner that dies before answering is sent again, with the same
+    seq (applied once: R2), to the table's new owner as soon as its lease names one, after the
+    socket attaches there; its answer is the new owner's. A chat line is not sent twice: its socket
+    closes and reconnects."""
+    from cardtable.server.cluster import Cluster
+    from cardtable.server.commands import Act, Chat
+    from cardtable.server.ports import LogError
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        sent = Sent()
+        node.to_node = sent  # type: ignore[method-assign]
+        try:
+            await node.redis.set("ct:lease:t1", "dead")
+            remote, _ = _socket_to(node, "t1", "dead", seat=0)
+            acting = asyncio.ensure_future(remote.ask(Act(0, 5, "play 7H", 3, remote.cid)))
+            chatting = asyncio.ensure_future(remote.ask(Chat(0, "hello", remote.cid)))
+            await sent.until(lambda s: len(s.commands("dead")) == 2)
+            await node.redis.set("ct:lease:t1", "b")  # the dead owner's lease ran out; b took the table
+            await sent.until(lambda s: len(s.commands("b")) == 2)
+            first, second = sent.commands("b")
+            assert first["kind"] == "Attach" and first["fields"]["conn"] == remote.cid
+            assert second["kind"] == "Act" and second["fields"] == sent.commands("dead")[0]["fields"]
+            with pytest.raises(LogError):
+                await asyncio.wait_for(chatting, 30)
+            node._replies[first["reply"]].set_result({"ok": None})
+            node._replies[second["reply"]].set_result({"ok": {"type": "ack", "seq": 5, "version": 4}})
+            assert await asyncio.wait_for(acting, 30) == {"type": "ack", "seq": 5, "version": 4}
+            assert remote.owner_node == "b"
+        finally:
+            await node.stop()
+
+    asyncio.run(main())
+
+
+def test_r1_a_socket_on_a_living_node_follows_its_table_through_the_owners_death(tmp_path: Path, redis_url: str):
+    """R1 end to end: a person's socket on node b to a table node a owns stays open when a is
+    killed; once b has taken the table over the same socket is welcomed again, gets the state,
+    and the game is played to its end on it."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+
+        async def through_the_death() -> dict:  # type: ignore[type-arg]
+            async with GameClient(b.ws, table_id, tokens[0]) as player:
+                for _ in range(2):
+                    await player.wait_turn()
+                    await player.act(player.view["legal_actions"][0])  # type: ignore[index]
+                version = player.version
+                a.stop(signal.SIGKILL)
+                await asyncio.wait_for(player.until(lambda f: f["type"] == "welcome"), 60)
+                state = await asyncio.wait_for(player.until(lambda f: f["type"] == "state"), 60)
+                assert state["version"] >= version
+                return await player.play_to_end(random.Random(6))
+
+        outcome = asyncio.run(through_the_death())
+        assert outcome["returns"]
+        log = _log(tmp_path, None, table_id)
+        assert sorted(log) == list(range(1, len(log) + 1))
+    finally:
+        for node in (a, b):
+            if node.proc is not None and node.proc.poll() is None:
+                node.stop()
 
 
 def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_waits_for_it(redis_url: str):

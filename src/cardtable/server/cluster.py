@@ -15,10 +15,14 @@ already filtered per reader by the owner (the one view filter stays in one place
 
 When an owner dies its leases expire; every node looks for live tables without an owner every
 :data:`LOOK_EVERY` seconds, claims its share of them, reads their logs in one call, replays them
-and carries on (bots, timers, Spit's countdown), and tells every node, whose sockets to that table
-close with ``CLOSE_RESTART``: the pages reconnect (to any node) and resync with ``since``. Frames
-in flight when Redis restarts are lost, never an acknowledged action (it is in the log): a node
-that loses Redis closes its sockets to other nodes' tables the same way.
+and carries on (bots, timers, Spit's countdown), and tells every node. Their sockets to that table
+follow it where they are (:meth:`RemoteTable.follow`): each attaches to the new owner with the
+version it saw last and gets what it missed, without a new handshake; a command that was waiting
+for the dead owner's answer is sent again to the new one when sending it twice cannot do it twice
+(:data:`RESENT`). The sockets that were on the dead node itself reconnect (to any node) and resync
+with ``since``. Frames in flight when Redis restarts are lost, never an acknowledged action (it is
+in the log): a node that loses Redis closes its sockets to other nodes' tables with
+``CLOSE_RESTART``, and the pages reconnect and resync.
 """
 
 from __future__ import annotations
@@ -62,6 +66,15 @@ from .store import TableRow
 if TYPE_CHECKING:
     from .hub import Hub
 
+
+class OwnerGone(LogError):
+    """The node a command was forwarded to no longer owns the table: it died, or let it go.
+    ``owner`` is the table's owner now (``None``: nobody has taken it yet)."""
+
+    def __init__(self, owner: str | None) -> None:
+        super().__init__("the table's owner did not answer; reconnect")
+        self.owner = owner
+
 LEASE_TTL = 0.6
 """Seconds a table's owner lease lasts unless renewed (renewed every :data:`RENEW_EVERY` seconds,
 by a thread of its own: a node whose event loop is busy, taking tables over or serving a crowd,
@@ -99,6 +112,11 @@ REDIS_WAIT = 10.0
 FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
     Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show)}
 """The commands a node forwards to a table's owner (all of plain JSON fields)."""
+RESENT = (Attach, Act, Hint, Show)
+"""The commands sent again to a table's new owner when its former owner died before answering:
+an ``Act`` carries its client's ``seq``, which the table applies once however often it comes
+(:func:`~.lifecycle.act`), and the others change nothing twice. A chat line or an undo is not
+sent again: its socket reconnects, and its person sees whether it was taken."""
 
 _RENEW = """
 local owner = redis.call('get', KEYS[1])
@@ -159,27 +177,39 @@ class ClusterBus(LocalBus):
         if node is None:
             super().send(cid, frame, latest)
         else:
-            self.cluster.to_node(node, {"op": "send", "to": cid, "text": frame.text, "latest": latest})
+            message = {"op": "send", "to": cid, "from": self.cluster.node, "text": frame.text, "latest": latest}
+            if latest == "state":  # the version its socket saw last, should it follow the table elsewhere
+                message["version"] = frame.data.get("version")
+            self.cluster.to_node(node, message)
 
     def drop(self, cid: str, latest: str) -> None:
         node = self._remote(cid)
         if node is None:
             super().drop(cid, latest)
         else:
-            self.cluster.to_node(node, {"op": "drop", "to": cid, "latest": latest})
+            self.cluster.to_node(node, {"op": "drop", "to": cid, "from": self.cluster.node, "latest": latest})
 
     def close(self, cid: str, code: int, reason: str) -> None:
         node = self._remote(cid)
         if node is None:
             super().close(cid, code, reason)
         else:
-            self.cluster.to_node(node, {"op": "close", "to": cid, "code": code, "reason": reason})
+            self.cluster.to_node(node, {"op": "close", "to": cid, "from": self.cluster.node, "code": code,
+                                        "reason": reason})
 
     def deliver(self, message: dict[str, Any]) -> None:
-        """A frame from another node's table for a connection of this node."""
+        """A frame from another node's table for a connection of this node. Only the node its
+        socket follows now is heard: a former owner's last frames (it was paused, or cut off) are
+        older than what the new owner sends."""
         conn = self.conns.get(message["to"])
         if conn is None:
             return
+        remote = self.cluster.remote_of(message["to"])
+        if remote is not None:
+            if message.get("from") != remote.owner_node:
+                return
+            if message.get("version") is not None:
+                remote.seen = int(message["version"])
         if message["op"] == "send":
             conn.push(Outgoing.from_text(message["text"]), message.get("latest"))
         elif message["op"] == "drop":
@@ -303,8 +333,9 @@ class LeaseRenewer(threading.Thread):
 
 
 class RemoteTable:
-    """A table another node owns, as the edge of this node sees it: its row read from the shared
-    log (seats' token digests, the host's), commands forwarded to the owner."""
+    """A table another node owns, as one socket of this node sees it: its row read from the
+    shared log (seats' token digests, the host's), commands forwarded to the owner. When the table
+    moves to another owner the socket follows it (:meth:`follow`)."""
 
     def __init__(self, cluster: Cluster, row: TableRow, owner: str) -> None:
         self.cluster = cluster
@@ -316,6 +347,14 @@ class RemoteTable:
         self.touched = 0.0
         self.version: int | None = None  # not known here: a resume asks the owner
         self.buckets: dict[str, TokenBucket] = {}
+        self.conn: Connection | None = None
+        self.cid: str | None = None
+        self.seat: int | None = None
+        self.seen: int | None = None  # the version of the last state the owner sent the socket
+        self.detached = False
+        self._attaching = 0  # attaches of this socket waiting for an owner's answer
+        self._followed = asyncio.Event()  # set when the table moves, then made anew
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def seat_for_token(self, token: str) -> int | None:
         return seat_for_token(self.row, token)
@@ -334,13 +373,67 @@ class RemoteTable:
         conn.seat = seat
         if seat is None:
             conn.pace = SPECTATOR_PACE
-        self.cluster.watch(self.id, cid, self.owner_node)
+        self.conn, self.cid, self.seat = conn, cid, seat
+        self.cluster.watch(self)
         return cid
 
     async def ask(self, cmd: Command) -> Any:
+        """``cmd``'s answer from the owner. One of :data:`RESENT` whose owner died before
+        answering goes to the new owner once there is one (within :data:`ASK_TIMEOUT` seconds)."""
         if isinstance(cmd, Detach):
-            self.cluster.unwatch(self.id, cmd.conn)
-        return await self.cluster.forward(self.owner_node, self.id, cmd)
+            self.detached = True
+            self.cluster.unwatch(self)
+        deadline = asyncio.get_running_loop().time() + ASK_TIMEOUT
+        self._attaching += isinstance(cmd, Attach)
+        try:
+            while True:
+                owner = self.owner_node
+                try:
+                    return await self.cluster.forward(owner, self.id, cmd)
+                except OwnerGone as exc:
+                    if not isinstance(cmd, RESENT) or self.detached:
+                        raise
+                    await self._moved_from(owner, exc.owner, deadline)
+        finally:
+            self._attaching -= isinstance(cmd, Attach)
+
+    async def _moved_from(self, owner: str, found: str | None, deadline: float) -> None:
+        """Until the table has an owner other than ``owner`` (``found``, if one was), followed."""
+        loop = asyncio.get_running_loop()
+        while self.owner_node == owner:
+            if found is not None and found != owner:
+                self.follow(found)
+                await asyncio.sleep(0)  # the socket's attach (a task's first step) is sent first
+                return
+            if loop.time() >= deadline:
+                raise LogError("the table has no owner; reconnect")
+            followed = self._followed
+            with contextlib.suppress(TimeoutError):  # the news, or the next look at the lease
+                await asyncio.wait_for(followed.wait(), min(ANSWER_POLL, max(0.0, deadline - loop.time())))
+            if self.owner_node == owner:
+                found = await self.cluster.owner(self.id)
+
+    def follow(self, owner: str) -> None:
+        """The table is ``owner``'s now: this socket's commands go there, and the socket attaches
+        there with the version it saw last (unless an attach of its own is on its way), so it gets
+        what it missed and the table's frames from now on. It fails to: the socket closes, and
+        its page reconnects."""
+        if owner == self.owner_node:
+            return
+        self.owner_node = owner
+        self._followed.set()
+        self._followed = asyncio.Event()
+        if self.cid is None or self.conn is None or self.detached or self._attaching:
+            return
+        task = asyncio.get_running_loop().create_task(self._attach(self.conn, self.cid))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _attach(self, conn: Connection, cid: str) -> None:
+        try:
+            await self.ask(Attach(cid, self.seat, self.seen, conn.lang))
+        except (LogError, LobbyError):
+            conn.close_soon(CLOSE_RESTART, "the table moved to another server process; reconnect")
 
     async def public_async(self) -> dict[str, Any]:
         reply: dict[str, Any] = await self.ask(Show())
@@ -373,7 +466,8 @@ class Cluster:
         self.owned: set[str] = set()
         self._replies: dict[str, asyncio.Future[Any]] = {}
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text) to publish
-        self._watched: dict[str, dict[str, str]] = {}  # remote table -> this node's connections to it -> owner
+        self._watched: dict[str, dict[str, RemoteTable]] = {}  # another node's table -> this node's sockets to it
+        self._remotes: dict[str, RemoteTable] = {}  # the same sockets by connection id
         self._tasks: list[asyncio.Task[None]] = []
         self._loading: set[asyncio.Task[None]] = set()  # take-overs being read and replayed
         # the tables they load (owned, not yet in memory), each with an event set once it is in
@@ -491,13 +585,13 @@ class Cluster:
         await self.hub.arrived(table_id)
 
     def moved(self, table_id: str) -> None:
-        """Tell every node that this node owns ``table_id`` now: their sockets to it that forward
-        to another node reconnect."""
+        """Tell every node that this node owns ``table_id`` now: their sockets to it follow it here."""
         self._outbox.put_nowait(("ct:all", json.dumps({"op": "moved", "table": table_id, "owner": self.node})))
 
     def lost(self, table_ids: list[str]) -> None:
         """Leases another node holds now (:class:`LeaseRenewer` found them so): it writes those
-        tables from now on, and their sockets here reconnect to it."""
+        tables from now on, and their sockets here reconnect to it (the sockets of other nodes
+        follow its news)."""
         assert self.hub is not None
         for table_id in table_ids:
             if table_id in self.owned and not self.loading(table_id):
@@ -607,18 +701,22 @@ class Cluster:
                 print(f"cardtable serve: cluster: {exc!r}", file=sys.stderr)
 
     async def forward(self, node: str, table_id: str, cmd: Command) -> Any:
-        """``cmd`` to ``table_id``'s owner ``node``; its answer (a lobby error raised here too)."""
-        self._next += 1
-        rid = f"{self.node}:{self._next}"
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._replies[rid] = future
-        fields = dataclasses.asdict(cmd)
-        self.to_node(node, {"op": "cmd", "table": table_id, "kind": type(cmd).__name__, "fields": fields,
-                            "reply": rid})
-        try:
-            reply = await self._answer(future, node, table_id)
-        finally:
-            self._replies.pop(rid, None)
+        """``cmd`` to ``table_id``'s owner ``node``; its answer (a lobby error raised here too).
+        A socket that followed its table to this node asks it here, without Redis."""
+        if node == self.node:
+            reply = await self._serve(table_id, cmd)
+        else:
+            self._next += 1
+            rid = f"{self.node}:{self._next}"
+            future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._replies[rid] = future
+            fields = dataclasses.asdict(cmd)
+            self.to_node(node, {"op": "cmd", "table": table_id, "kind": type(cmd).__name__, "fields": fields,
+                                "reply": rid})
+            try:
+                reply = await self._answer(future, node, table_id)
+            finally:
+                self._replies.pop(rid, None)
         if "error" in reply:
             status, code, message = reply["error"]
             raise LobbyError(int(status), str(code), str(message))
@@ -627,8 +725,8 @@ class Cluster:
         return reply.get("ok")
 
     async def _answer(self, future: asyncio.Future[Any], node: str, table_id: str) -> Any:
-        """The owner's answer; a :class:`LogError` as soon as the table has another owner (or
-        none: its owner died), or after :data:`ASK_TIMEOUT` seconds."""
+        """The owner's answer; :class:`OwnerGone` as soon as the table has another owner (or
+        none: its owner died), a :class:`LogError` after :data:`ASK_TIMEOUT` seconds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + ASK_TIMEOUT
         while True:
@@ -636,9 +734,13 @@ class Cluster:
                 wait = min(ANSWER_POLL, max(0.0, deadline - loop.time()))
                 return await asyncio.wait_for(asyncio.shield(future), wait)
             except TimeoutError:
-                if loop.time() >= deadline or await self.owner(table_id) != node:
+                if loop.time() >= deadline:
                     future.cancel()
                     raise LogError("the table's owner did not answer; reconnect") from None
+                owner = await self.owner(table_id)
+                if owner != node:
+                    future.cancel()
+                    raise OwnerGone(owner) from None
 
     async def _listen(self) -> None:
         """This node's channel, subscribed again after Redis went away (what was sent meanwhile is
@@ -677,41 +779,59 @@ class Cluster:
 
     async def _apply(self, data: dict[str, Any]) -> None:
         """A command forwarded by another node to a table this node owns."""
-        assert self.hub is not None
-        reply: dict[str, Any] = {"op": "reply", "id": data["reply"]}
-        if data["table"] in self.owned:  # a socket that found this node while it loads the table waits for it
-            await self.arrived(data["table"])
-        table = self.hub.tables.get(data["table"]) if data["table"] in self.owned else None
         cls = FORWARDED.get(data.get("kind", ""))
-        if table is None or cls is None:
-            reply["log"] = "this node does not own that table now; try again"
+        if cls is None:
+            reply: dict[str, Any] = {"log": "no such command"}
         else:
-            try:
-                reply["ok"] = await table.ask(cls(**data["fields"]))
-            except LobbyError as exc:
-                reply["error"] = [exc.status, exc.code, exc.message]
-            except LogError as exc:
-                reply["log"] = str(exc)
+            reply = await self._serve(str(data["table"]), cls(**data["fields"]))
         requester = str(data["reply"]).partition(":")[0]
-        self.to_node(requester, reply)
+        self.to_node(requester, {"op": "reply", "id": data["reply"], **reply})
+
+    async def _serve(self, table_id: str, cmd: Command) -> dict[str, Any]:
+        """``cmd`` to a table this node owns: its answer as ``{"ok": ...}``, ``{"error": [status,
+        code, message]}`` (a lobby error) or ``{"log": reason}`` (not here, or the log failed)."""
+        assert self.hub is not None
+        if table_id in self.owned:  # a socket that found this node while it loads the table waits for it
+            await self.arrived(table_id)
+        table = self.hub.tables.get(table_id) if table_id in self.owned else None
+        if table is None:
+            return {"log": "this node does not own that table now; try again"}
+        try:
+            return {"ok": await table.ask(cmd)}
+        except LobbyError as exc:
+            return {"error": [exc.status, exc.code, exc.message]}
+        except LogError as exc:
+            return {"log": str(exc)}
 
     # ------------------------------------------------------------ sockets to other nodes' tables
-    def watch(self, table_id: str, cid: str, owner: str) -> None:
-        """Connection ``cid`` here forwards to ``table_id``'s owner ``owner``."""
-        self._watched.setdefault(table_id, {})[cid] = owner
+    def watch(self, remote: RemoteTable) -> None:
+        """A socket here whose commands go to another node's table."""
+        assert remote.cid is not None
+        self._watched.setdefault(remote.id, {})[remote.cid] = remote
+        self._remotes[remote.cid] = remote
 
-    def unwatch(self, table_id: str, cid: str) -> None:
-        self._watched.get(table_id, {}).pop(cid, None)
+    def unwatch(self, remote: RemoteTable) -> None:
+        if remote.cid is not None:
+            self._remotes.pop(remote.cid, None)
+            watched = self._watched.get(remote.id, {})
+            watched.pop(remote.cid, None)
+            if not watched:
+                self._watched.pop(remote.id, None)
+
+    def remote_of(self, cid: str) -> RemoteTable | None:
+        return self._remotes.get(cid)
 
     def _moved(self, table_id: str, owner: str | None = None) -> None:
-        """``table_id`` has a new owner (``None``: not known): this node's sockets to it that
-        forward to another node reconnect and resync; one that found the new owner already stays."""
-        watched = self._watched.get(table_id, {})
-        for cid in [cid for cid, to in watched.items() if to != owner]:
-            del watched[cid]
-            self.bus.close(cid, CLOSE_RESTART, "the table moved to another server process")
-        if not watched:
-            self._watched.pop(table_id, None)
+        """``table_id`` has a new owner: this node's sockets to it follow it there. With no owner
+        named (Redis was lost: what it carried meanwhile is not known) they close, and their pages
+        reconnect and resync."""
+        for remote in list(self._watched.get(table_id, {}).values()):
+            if owner is not None:
+                remote.follow(owner)
+                continue
+            self.unwatch(remote)
+            if remote.cid is not None:
+                self.bus.close(remote.cid, CLOSE_RESTART, "the table moved to another server process")
         if self.hub is not None and table_id not in self.owned:
             self.hub.drop(table_id)
 

@@ -27,6 +27,25 @@ def test_p11_an_abandoned_game_leaves_the_lobby_and_comes_back_when_someone_is_t
     assert [t["id"] for t in hub.listing()] == [table.id]
 
 
+
+def test_ld11_the_lobby_lists_the_newest_100_tables_and_summarises_no_older_one(tmp_path: Path):
+    """LD11: the listing is made every time a node writes its part of the lobby, so its cost stays
+    that of 100 tables however many a node holds: the newest 100 are listed, oldest first, and the
+    older tables' summaries are never made."""
+    hub = Hub(Store(tmp_path / "s.sqlite3"), keep=600.0)
+    tables = [hub.create("trash", None, {})[0] for _ in range(130)]
+    summarised: list[str] = []
+    for table in tables:
+        made = table.public
+
+        def public(made=made, table=table):  # type: ignore[no-untyped-def]
+            summarised.append(table.id)
+            return made()
+
+        table.public = public  # type: ignore[method-assign]
+    assert [t["id"] for t in hub.listing()] == [t.id for t in tables[30:]]
+    assert sorted(summarised) == sorted(t.id for t in tables[30:])
+
 def test_h6_a_review_judges_a_person_only_on_the_moves_they_chose(tmp_path: Path):
     store = Store(tmp_path / "s.sqlite3")
     hub = Hub(store)

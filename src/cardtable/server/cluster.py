@@ -82,6 +82,9 @@ still renews them; one whose loop stood still for :data:`LOOP_DEAD` seconds lets
 LOOP_DEAD = 3.0
 """Seconds without a heartbeat of the event loop after which the renewals stop: a node whose loop
 is stuck serves nobody, and its tables go to the living nodes."""
+LOBBY_EVERY = 1.0
+"""Seconds between two writes of this node's part of the lobby (a summary of up to 100 tables: at
+every :data:`SCAN_EVERY` it took a tenth of a busy node's event loop)."""
 LOBBY_TTL = 3.0
 """Seconds a node's part of the lobby is kept in Redis unless written again."""
 RENEW_EVERY = 0.15
@@ -100,7 +103,7 @@ ANSWER_POLL = 0.1
 """Seconds between two looks at who owns a table while a forwarded command waits for its answer:
 when the owner died the socket is told at once to reconnect, not after :data:`ASK_TIMEOUT`."""
 SCAN_EVERY = 0.2
-"""Seconds between two writes of this node's counts and lobby."""
+"""Seconds between two writes of this node's counts (its lobby: :data:`LOBBY_EVERY`)."""
 ASK_TIMEOUT = 10.0
 """Seconds a node waits for the owner's answer to a forwarded command."""
 REDIS_CONNECTIONS = 32
@@ -529,15 +532,19 @@ class Cluster:
             await asyncio.sleep(SCAN_EVERY / 2)
 
     async def _keep(self) -> None:
-        """Let go of the leases of tables that ended or left memory, write this node's part of the
-        lobby and its counts, and detach the sockets of dead nodes, every :data:`SCAN_EVERY`
-        seconds (the leases themselves are renewed by a :class:`LeaseRenewer`)."""
+        """Let go of the leases of tables that ended or left memory, write this node's counts and
+        detach the sockets of dead nodes, every :data:`SCAN_EVERY` seconds, and its part of the
+        lobby every :data:`LOBBY_EVERY` seconds (the leases themselves are renewed by a
+        :class:`LeaseRenewer`)."""
         assert self.hub is not None
+        lobby_at = 0.0  # when this node's part of the lobby is written next
         while True:
             try:
                 await self._forget()
-                await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
-                                      px=int(LOBBY_TTL * 1000))
+                if time.monotonic() >= lobby_at:
+                    lobby_at = time.monotonic() + LOBBY_EVERY
+                    await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
+                                          px=int(LOBBY_TTL * 1000))
                 await self.limits.refresh(self.hub.open_counts())
                 await self._forget_dead_nodes()
             except asyncio.CancelledError:
@@ -626,8 +633,10 @@ class Cluster:
         assert self.hub is not None
         began, done = time.monotonic(), set()
         served = began  # when the loop last served the other tables
+        first = 0.0  # seconds to the first table in memory: the logs' read, mostly
         try:
             async for table_id, table in self.hub.take_over(mine):
+                first = first or time.monotonic() - began
                 done.add(table_id)
                 self._arriving.pop(table_id).set()
                 if table is None:  # gone from the log, or broken: no longer live
@@ -640,7 +649,7 @@ class Cluster:
                     await asyncio.sleep(0)
                     served = time.monotonic()
             print(f"cardtable serve: cluster: took over {sum(t in self.owned for t in mine)} of {len(mine)} "
-                  f"tables in {time.monotonic() - began:.2f} s", file=sys.stderr)
+                  f"tables in {time.monotonic() - began:.2f} s (the first in {first:.2f} s)", file=sys.stderr)
         except Exception as exc:  # the log away: the tables not loaded go back to the looks
             print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
         finally:

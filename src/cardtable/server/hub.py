@@ -343,9 +343,12 @@ class Hub:
         game to watch or join (its link still works, and it is listed again once someone is back). A table whose summary
         cannot be sent (whatever its row holds) is left out and marked broken; the rest is listed."""
         now = time.monotonic()
-        out = []
-        for t in [t for t in self.tables.values() if t.row.status in ("open", "playing")]:
-            if t.row.status == "playing" and t.idle_since(now) >= min(self.keep, ABANDONED):
+        out: list[dict[str, Any]] = []
+        for t in reversed(list(self.tables.values())):  # the newest first: at most 100 summaries are made
+            if len(out) == 100:
+                break
+            if t.row.status not in ("open", "playing") or (
+                    t.row.status == "playing" and t.idle_since(now) >= min(self.keep, ABANDONED)):
                 continue
             try:
                 entry = t.public()
@@ -355,7 +358,7 @@ class Hub:
                 self._mark_broken(t.id, f"{type(exc).__name__}: {exc}")
                 continue
             out.append(entry)
-        return out[-100:]
+        return out[::-1]
 
     def close_all(self) -> None:
         """Every socket closed (the server stops), every table's timers and tasks forgotten."""

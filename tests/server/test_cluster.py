@@ -311,28 +311,92 @@ class LoadsAnything:
 
 
 def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_in_one_look(redis_url: str):
-    """R1: ten live tables lose their owner; with two living nodes, one look of a node takes five
-    of them (its share, rounded up) and leaves the rest to the other, so both replay side by side;
-    the next look takes half of what is left, and a node alone takes everything at once."""
+    """R1: ten live tables lose their owner; with two living nodes, the first look of one takes
+    five of them (its share, rounded up) and its next looks leave the rest to the other, whose
+    first look takes all five that are left, so both replay side by side and every table is taken
+    in one look of each. A node alone takes everything at once."""
     from cardtable.server.cluster import Cluster
 
     async def main() -> None:
-        node = Cluster(redis_url, node="a")
-        node.hub = LoadsAnything()  # type: ignore[assignment]
+        a, b = Cluster(redis_url, node="a"), Cluster(redis_url, node="b")
+        a.hub = b.hub = LoadsAnything()  # type: ignore[assignment]
         try:
             tables = [f"t{i}" for i in range(10)]
-            await node.keeper.sadd("ct:live", *tables)
-            await node.keeper.sadd("ct:nodes", "a", "b", "dead")
-            await node.keeper.hset("ct:count:b", "tables", 1)  # b is alive; "dead" has no counts
-            await node._take_over()
-            assert len(node.owned) == 5
-            await node._take_over()
-            assert len(node.owned) == 8
-            await node.keeper.delete("ct:count:b")  # b died too: a takes the rest in one look
-            await node._take_over()
-            assert node.owned == set(tables)
+            await a.keeper.sadd("ct:live", *tables)
+            await a.keeper.sadd("ct:nodes", "a", "b", "dead")
+            await a.keeper.hset("ct:count:a", "tables", 1)
+            await a.keeper.hset("ct:count:b", "tables", 1)  # a and b live; "dead" has no counts
+            await a._take_over()
+            assert len(a.owned) == 5
+            await a._take_over()
+            assert len(a.owned) == 5  # b's turn
+            await b._take_over()
+            assert len(b.owned) == 5 and a.owned | b.owned == set(tables)
+            await a.keeper.delete(*[f"ct:lease:{t}" for t in tables])  # both died, but a
+            await a.keeper.delete("ct:count:b")
+            await a._take_over()
+            assert a.owned == set(tables)
         finally:
-            await node.stop()
+            for node in (a, b):
+                await node.stop()
+
+    asyncio.run(main())
+
+
+def test_r1_a_node_that_does_not_look_leaves_its_share_to_the_others_after_the_grace(redis_url: str):
+    """R1: a living node that took its share takes the rest of a dead node's tables once the round
+    is :data:`~cardtable.server.cluster.ROUND_GRACE` seconds old and another living node has not
+    looked (its loop stuck): no table waits for it."""
+    from cardtable.server.cluster import ROUND_GRACE, ROUND_TTL, Cluster
+
+    async def main() -> None:
+        a = Cluster(redis_url, node="a")
+        a.hub = LoadsAnything()  # type: ignore[assignment]
+        try:
+            tables = [f"t{i}" for i in range(10)]
+            await a.keeper.sadd("ct:live", *tables)
+            await a.keeper.sadd("ct:nodes", "a", "b", "dead")
+            await a.keeper.hset("ct:count:a", "tables", 1)
+            await a.keeper.hset("ct:count:b", "tables", 1)
+            await a._take_over()
+            assert len(a.owned) == 5
+            # the round began longer ago than the grace: as its expiry tells
+            await a.keeper.pexpire("ct:round:dead", int((ROUND_TTL - ROUND_GRACE) * 1000) - 1)
+            await a._take_over()
+            assert a.owned == set(tables)
+        finally:
+            await a.stop()
+
+    asyncio.run(main())
+
+
+def test_r1_sockets_to_a_dead_nodes_table_follow_it_once_its_lease_names_the_new_owner(redis_url: str):
+    """R1: a look that finds a node dead sends this node's sockets to that node's tables after
+    each table whose lease another node holds now: their attach reaches the new owner while it
+    replays the table, before its news."""
+    from cardtable.server.cluster import Cluster
+
+    async def main() -> None:
+        a = Cluster(redis_url, node="a")
+        a.hub = LoadsAnything()  # type: ignore[assignment]
+        sent = Sent()
+        a.to_node = sent  # type: ignore[method-assign]
+        try:
+            await a.keeper.sadd("ct:live", "t1", "t2")
+            await a.keeper.sadd("ct:nodes", "a", "b", "dead")
+            await a.keeper.hset("ct:count:a", "tables", 1)
+            await a.keeper.hset("ct:count:b", "tables", 1)
+            await a.keeper.set("ct:lease:t1", "b")  # b took t1; t2 has an owner that lives
+            await a.keeper.set("ct:lease:t2", "b")
+            moving, _ = _socket_to(a, "t1", "dead", seat=0)
+            staying, _ = _socket_to(a, "t2", "c", seat=0)
+            await a._take_over()
+            await sent.until(lambda s: len(s.commands("b")) == 1)
+            attach = sent.commands("b")[0]
+            assert attach["kind"] == "Attach" and attach["table"] == "t1" and attach["fields"]["conn"] == moving.cid
+            assert moving.owner_node == "b" and staying.owner_node == "c"
+        finally:
+            await a.stop()
 
     asyncio.run(main())
 

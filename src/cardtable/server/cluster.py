@@ -96,6 +96,11 @@ REPLAY_SLICE = 0.03
 """Seconds of replay after which a take-over lets the event loop serve the other tables once. A
 turn of a busy loop takes tens of milliseconds; one after every table made the last of 77 tables
 wait 2.6 s, where their replays took a few milliseconds each."""
+ROUND_GRACE = 0.5
+"""Seconds a node that took its share of a dead node's tables leaves the rest to the living nodes
+that have not looked yet, before it takes them itself (:data:`_LOOK`)."""
+ROUND_TTL = 10.0
+"""Seconds a round of sharing a dead node's tables is remembered (:data:`_LOOK`)."""
 SWEEP_EVERY = 2.0
 """Seconds between two looks at every live table's lease while every node lives (a lease can also
 run out without its node dying: a table nobody took back after a Redis restart)."""
@@ -131,7 +136,7 @@ return 0
 another node holds is not."""
 
 _LOOK = """
-local me, ttl, sweep = ARGV[1], ARGV[2], ARGV[3] == '1'
+local me, ttl, sweep, round_ms, grace_ms = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
 local nodes = redis.call('smembers', 'ct:nodes')
 local dead = {}
 for _, node in ipairs(nodes) do
@@ -148,6 +153,23 @@ if #orphans == 0 then
 end
 local alive = math.max(1, #nodes - #dead)
 local want = math.ceil(#orphans / alive)
+if #dead > 0 then
+  table.sort(dead)
+  local round = 'ct:round:' .. table.concat(dead, ',')
+  local others, mine = 0, false
+  for _, node in ipairs(redis.call('smembers', round)) do
+    if node == me then mine = true else others = others + 1 end
+  end
+  if not mine then
+    want = math.ceil(#orphans / math.max(1, alive - others))
+    redis.call('sadd', round, me)
+    if others == 0 then redis.call('pexpire', round, round_ms) end
+  elseif others >= alive - 1 or redis.call('pttl', round) <= round_ms - grace_ms then
+    want = #orphans
+  else
+    return {dead, {}}
+  end
+end
 local got = {}
 for i = 1, want do
   redis.call('set', 'ct:lease:' .. orphans[i], me, 'PX', ttl)
@@ -158,10 +180,15 @@ return {dead, got}
 """A look for tables to take over, in one round trip (the keys it reads are found, not declared:
 a standalone Redis, as the cluster uses). The nodes whose counts' hash ran out are dead. Unless
 one is, or ``sweep`` is asked, nothing more. Otherwise the live tables without a lease are
-orphans, and this node takes its share of them: its fair part among the living nodes, rounded up
-(all of them when it is alone), their leases set as it looks, so two nodes' looks never take one
-table. A dead node whose tables all have owners again is forgotten. Returns the dead nodes and the
-tables taken."""
+orphans. When nodes died the living nodes share them in a round (``ct:round:{the dead nodes}``,
+the nodes that took their part): a node takes the orphans' fair part among the living nodes that
+have not taken theirs, rounded up, so the last of them takes all that is left, and each node's
+first look takes its whole share. A node that took its part takes more only once every living
+node took theirs, or :data:`ROUND_GRACE` seconds after the round began (a node that does not
+look, its loop stuck). Orphans a sweep found with no node dead (a lease lost in a Redis restart)
+are taken a fair part, rounded up, a look. Leases are set as the script looks, so two nodes'
+looks never take one table. A dead node whose
+tables all have owners again is forgotten. Returns the dead nodes and the tables taken."""
 
 
 class ClusterBus(LocalBus):
@@ -606,19 +633,23 @@ class Cluster:
                 self.hub.drop(table_id)
 
     async def _take_over(self) -> None:
-        """Claim the live tables whose owner's lease ran out: at most this node's share of them in
-        one look, so the living nodes replay a dead node's tables side by side; the next look
-        takes the rest. A look is one round trip (:data:`_LOOK`), which a busy event loop cannot
-        stretch into several. It asks only which nodes live (their
-        counts' hash, kept alive with their leases) unless one died or :data:`SWEEP_EVERY`
-        seconds have passed: only then are the live tables' leases looked up, and a dead node
-        whose tables all have owners again is forgotten."""
+        """Claim the live tables whose owner's lease ran out: this node's share of them in one
+        look, so the living nodes replay a dead node's tables side by side (the last of them to
+        look takes all that is left). A look is one round trip (:data:`_LOOK`), which a busy event
+        loop cannot stretch into several. It asks only which nodes live (their counts' hash, kept
+        alive with their leases) unless one died or :data:`SWEEP_EVERY` seconds have passed: only
+        then are the live tables' leases looked up, and a dead node whose tables all have owners
+        again is forgotten. While a node is dead, this node's sockets to its tables follow them
+        as soon as their leases name new owners (:meth:`_follow_dead`)."""
         assert self.hub is not None
         now = time.monotonic()
         sweep = now >= self._sweep_at
-        dead, got = await self.keeper.eval(_LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep))
+        dead, got = await self.keeper.eval(_LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep),
+                                           int(ROUND_TTL * 1000), int(ROUND_GRACE * 1000))
         if dead or sweep:
             self._sweep_at = now + SWEEP_EVERY
+        if dead:
+            await self._follow_dead({str(node) for node in dead})
         # a lease of this node's own that had lapsed (it renews it anyway) is no take-over
         mine = [str(t) for t in got if str(t) not in self.owned]
         self.owned.update(mine)
@@ -627,6 +658,19 @@ class Cluster:
             task = asyncio.get_running_loop().create_task(self._load(mine))
             self._loading.add(task)
             task.add_done_callback(self._loading.discard)
+
+    async def _follow_dead(self, dead: set[str]) -> None:
+        """This node's sockets to tables of the ``dead`` nodes follow each table as soon as its
+        lease names a new owner: their attach reaches it while it replays the table and is
+        answered once the table is in, without waiting for its news (a round trip between two
+        busy nodes)."""
+        tables = [t for t, remotes in self._watched.items() if any(r.owner_node in dead for r in remotes.values())]
+        if not tables:
+            return
+        owners = await self.keeper.mget([f"ct:lease:{t}" for t in tables])
+        for table_id, owner in zip(tables, owners, strict=True):
+            if owner is not None and owner not in dead:
+                self._follow(table_id, str(owner))
 
     async def _load(self, mine: list[str]) -> None:
         """Read and replay the tables this node just acquired, telling every node of each."""
@@ -834,15 +878,19 @@ class Cluster:
         """``table_id`` has a new owner: this node's sockets to it follow it there. With no owner
         named (Redis was lost: what it carried meanwhile is not known) they close, and their pages
         reconnect and resync."""
-        for remote in list(self._watched.get(table_id, {}).values()):
-            if owner is not None:
-                remote.follow(owner)
-                continue
-            self.unwatch(remote)
-            if remote.cid is not None:
-                self.bus.close(remote.cid, CLOSE_RESTART, "the table moved to another server process")
+        if owner is not None:
+            self._follow(table_id, owner)
+        else:
+            for remote in list(self._watched.get(table_id, {}).values()):
+                self.unwatch(remote)
+                if remote.cid is not None:
+                    self.bus.close(remote.cid, CLOSE_RESTART, "the table moved to another server process")
         if self.hub is not None and table_id not in self.owned:
             self.hub.drop(table_id)
+
+    def _follow(self, table_id: str, owner: str) -> None:
+        for remote in list(self._watched.get(table_id, {}).values()):
+            remote.follow(owner)
 
     def _lost_redis(self) -> None:
         for table_id in list(self._watched):

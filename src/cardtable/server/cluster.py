@@ -187,8 +187,8 @@ first look takes its whole share. A node that took its part takes more only once
 node took theirs, or :data:`ROUND_GRACE` seconds after the round began (a node that does not
 look, its loop stuck). Orphans a sweep found with no node dead (a lease lost in a Redis restart)
 are taken a fair part, rounded up, a look. Leases are set as the script looks, so two nodes'
-looks never take one table. A dead node whose
-tables all have owners again is forgotten. Returns the dead nodes and the tables taken."""
+looks never take one table. A dead node whose tables all have owners again is forgotten. Returns
+the dead nodes and the tables taken."""
 
 
 class ClusterBus(LocalBus):
@@ -380,7 +380,7 @@ class RemoteTable:
         self.conn: Connection | None = None
         self.cid: str | None = None
         self.seat: int | None = None
-        self.seen: int | None = None  # the version of the last state the owner sent the socket
+        self.seen: int | None = None  # the version of the last state another node sent the socket
         self.detached = False
         self._attaching = 0  # attaches of this socket waiting for an owner's answer
         self._followed = asyncio.Event()  # set when the table moves, then made anew
@@ -446,7 +446,7 @@ class RemoteTable:
     def follow(self, owner: str) -> None:
         """The table is ``owner``'s now: this socket's commands go there, and the socket attaches
         there with the version it saw last (unless an attach of its own is on its way), so it gets
-        what it missed and the table's frames from now on. It fails to: the socket closes, and
+        what it missed and the table's frames from now on. If that fails, the socket closes and
         its page reconnects."""
         if owner == self.owner_node:
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,6 +77,28 @@ def test_r4_a_resume_one_version_behind_replays_a_bounded_number_of_actions():
     assert fanout.events_since(table.s, 0, version - MAX_RESUME - 1, "en") == []  # the state alone will do
     assert table.s.fan.replayed == before
 
+
+
+def test_r4_the_first_resume_after_a_table_is_loaded_from_the_log_is_bounded_too(tmp_path: Path):
+    """R4 (and R1 after a take-over): a table read back from the log takes its checkpoints while
+    it is replayed, so the first page back with ``since`` (every page after a cluster node took
+    the table over) replays at most a checkpoint's distance, not the whole game, and gets the same
+    events as the whole replay."""
+    store = Store(tmp_path / "s.sqlite3")
+    hub = Hub(store)
+    table, _ = hub.create("trex", None, {})
+    for seat in range(4):
+        table.add_bot(seat, "random")
+    table.start(seed=11)
+    while table.step_bot():
+        pass
+    version = table.version
+    assert version > 4 * CHECKPOINT_EVERY
+    loaded = Hub(store).find(table.id)  # as a restarted or taking-over process reads it
+    assert loaded is not None and loaded.version == version
+    since = version - 3
+    assert fanout.events_since(loaded.s, 1, since, "en") == _from_the_start(loaded, 1, since, "en")
+    assert loaded.s.fan.replayed <= CHECKPOINT_EVERY + 3
 
 def test_r4_resumes_with_missed_events_are_rate_limited_per_address(fast_client: TestClient):
     table_id, _, _ = new_table(fast_client, {0: "random", 1: "random"}, sit=())

@@ -64,6 +64,16 @@ def state_frame(s: TableState, seat: int | None, lang: str) -> dict[str, Any]:
     return {"type": "state", "version": s.version, "view": view_json(s, seat, lang)}
 
 
+def keep_checkpoint(s: TableState, number: int, state: Any) -> None:
+    """A copy of ``state``, the game after ``number`` actions, when that is a checkpoint's
+    number (every :data:`CHECKPOINT_EVERY`); the oldest beyond :data:`CHECKPOINTS_KEPT` go."""
+    checkpoints = s.fan.checkpoints
+    if number % CHECKPOINT_EVERY == 0 and number not in checkpoints:
+        checkpoints[number] = state.clone()
+        while len(checkpoints) > CHECKPOINTS_KEPT:
+            del checkpoints[min(checkpoints)]
+
+
 def events_since(s: TableState, seat: int | None, since: int, lang: str) -> list[dict[str, Any]]:
     """The events of versions ``since + 1`` to now as ``seat`` saw them (views only leave this
     function), rebuilt by replaying the game from the last checkpoint at or before ``since``: a
@@ -82,10 +92,7 @@ def events_since(s: TableState, seat: int | None, since: int, lang: str) -> list
     for number in range(start + 1, len(history) + 1):
         state.play(history[number - 1])
         s.fan.replayed += 1
-        if number % CHECKPOINT_EVERY == 0 and number not in checkpoints:
-            checkpoints[number] = state.clone()
-            while len(checkpoints) > CHECKPOINTS_KEPT:
-                del checkpoints[min(checkpoints)]
+        keep_checkpoint(s, number, state)
         if number > since:
             view = state.view(seat)
             for event in view.events:

@@ -119,6 +119,9 @@ def replay(s: TableState, actions: list[ActionRow], undone: dict[int, int]) -> N
             _mark_person_move(s, row.seat, row.version, row.action, match.state.clone)
         match.state.play(action)
         match.seq = row.version
+        # the checkpoints a resume replays from, taken on the way: the first page back after a
+        # take-over would replay the whole game again for its missed events
+        fanout.keep_checkpoint(s, len(match.state.history), match.state)
         if row.client_seq is not None:
             flow.last_seq[row.seat] = (row.client_seq, row.version)
     for seat, seq in undone.items():  # a resend of a move taken back stays a resend

@@ -43,7 +43,7 @@ def test_ld1_the_before_and_after_bench_runs_both_servers():
 
 def test_s1_r1_the_failover_bench_kills_a_node_and_checks_the_logs():
     out = run("bench/cluster.py", "--nodes", "2", "--tables", "3", "--kills", "1", "--every", "3",
-              "--seconds", "120", "--think", "0.02")
+              "--restart-after", "0.5", "--seconds", "120", "--think", "0.02")
     assert "acknowledged actions" in out and "verdict:" in out
 
 

@@ -35,6 +35,20 @@ def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] 
             for name in names]
 
 
+async def _first_moves(player: GameClient, moves: int) -> None:
+    """``moves`` of the player's turns, each played with its first legal action."""
+    for _ in range(moves):
+        await player.wait_turn()
+        await player.act(player.view["legal_actions"][0])  # type: ignore[index]
+
+
+def _stop_living(*nodes: Server) -> None:
+    """Stop the nodes a test has not killed."""
+    for node in nodes:
+        if node.proc is not None and node.proc.poll() is None:
+            node.stop()
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 def shared_log(request: pytest.FixtureRequest, tmp_path: Path) -> str | None:
     """The log the nodes share: ``None`` for the SQLite file, else a new PostgreSQL database's URL."""
@@ -91,9 +105,7 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
 
         async def half_then_failover() -> dict:  # type: ignore[type-arg]
             async with GameClient(b.ws, table_id, tokens[0]) as player:
-                for _ in range(3):
-                    await player.wait_turn()
-                    await player.act(player.view["legal_actions"][0])  # type: ignore[index]
+                await _first_moves(player, 3)
                 version = player.version
             a.stop(signal.SIGKILL)
             t0 = time.monotonic()
@@ -114,9 +126,7 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
         log = _log(tmp_path, shared_log, table_id)
         assert sorted(log) == list(range(1, len(log) + 1))
     finally:
-        for node in (a, b):
-            if node.proc is not None and node.proc.poll() is None:
-                node.stop()
+        _stop_living(a, b)
 
 
 @pytest.mark.parametrize("shared_log", ["postgres"], indirect=True)
@@ -265,9 +275,7 @@ def test_r1_a_seat_whose_socket_was_on_a_dead_node_is_away(tmp_path: Path, redis
 
         asyncio.run(sit_through_b())
     finally:
-        for node in (a, b):
-            if node.proc is not None and node.proc.poll() is None:
-                node.stop()
+        _stop_living(a, b)
 
 
 def test_ld9_a_burst_of_requests_waits_for_redis_connections_and_never_starves_the_leases(redis_url: str):
@@ -671,9 +679,7 @@ def test_r1_a_socket_on_a_living_node_follows_its_table_through_the_owners_death
 
         async def through_the_death() -> dict:  # type: ignore[type-arg]
             async with GameClient(b.ws, table_id, tokens[0]) as player:
-                for _ in range(2):
-                    await player.wait_turn()
-                    await player.act(player.view["legal_actions"][0])  # type: ignore[index]
+                await _first_moves(player, 2)
                 version = player.version
                 a.stop(signal.SIGKILL)
                 await asyncio.wait_for(player.until(lambda f: f["type"] == "welcome"), 60)
@@ -686,9 +692,7 @@ def test_r1_a_socket_on_a_living_node_follows_its_table_through_the_owners_death
         log = _log(tmp_path, None, table_id)
         assert sorted(log) == list(range(1, len(log) + 1))
     finally:
-        for node in (a, b):
-            if node.proc is not None and node.proc.poll() is None:
-                node.stop()
+        _stop_living(a, b)
 
 
 def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_waits_for_it(redis_url: str):

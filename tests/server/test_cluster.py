@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import signal
 import time
 from collections.abc import AsyncIterator, Callable
@@ -125,6 +126,8 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
         assert outcome["returns"]
         log = _log(tmp_path, shared_log, table_id)
         assert sorted(log) == list(range(1, len(log) + 1))
+        # the nodes' log (one file: they share the database's name) says who saw whom stop, and when
+        assert re.search(r"^\d\d:\d\d:\d\d\.\d{3} cardtable serve: node b: node a stopped", b.log.read_text(), re.M)
     finally:
         _stop_living(a, b)
 

@@ -331,12 +331,11 @@ class LeaseRenewer(threading.Thread):
                 continue  # the loop is stuck: let the leases run out
             began = time.monotonic()
             if began - last > LEASE_TTL / 2:
-                print(f"cardtable serve: cluster: leases renewed {began - last:.2f} s after the last time",
-                      file=sys.stderr)
+                self.cluster.say(f"leases renewed {began - last:.2f} s after the last time")
             try:
                 self.renew()
             except Exception as exc:  # Redis away: the loop's own calls notice it too
-                print(f"cardtable serve: cluster: renewing leases: {exc!r}", file=sys.stderr)
+                self.cluster.say(f"renewing leases: {exc!r}")
             last = time.monotonic()
 
     def renew(self) -> None:
@@ -504,12 +503,20 @@ class Cluster:
         self._arriving: dict[str, asyncio.Event] = {}
         self._next = 0
         self._sweep_at = 0.0  # when a look is to look up every live table's lease again
+        self._dead: set[str] = set()  # the dead nodes the last look found
+
+    def say(self, text: str) -> None:
+        """One line of this node's log on stderr: the time (UTC, to the millisecond), the node, what."""
+        now = time.time()
+        stamp = time.strftime("%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}"
+        print(f"{stamp} cardtable serve: node {self.node}: {text}", file=sys.stderr, flush=True)
 
     # ------------------------------------------------------------ start and stop
     async def start(self, hub: Hub) -> None:
         self.hub = hub
         await self.redis.ping()
-        await self.redis.sadd("ct:nodes", self.node)
+        # its counts' hash first, then its place in ``ct:nodes``: never counted as a dead node
+        await self.limits.refresh(hub.open_counts())
         # the log's live tables are the cluster's to own, whoever wrote them last
         rows = hub.runner.call(lambda: hub.store.tables(("open", "playing")))
         live = [row.id for row in rows if isinstance(row, TableRow)]
@@ -577,7 +584,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: the sockets to other nodes' tables resync later
-                print(f"cardtable serve: cluster: {exc!r}", file=sys.stderr)
+                self.say(f"{exc!r}")
                 self._lost_redis()
             await asyncio.sleep(SCAN_EVERY)
 
@@ -589,7 +596,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the log away: the next look tries again
-                print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
+                self.say(f"taking tables over: {exc!r}")
             await asyncio.sleep(LOOK_EVERY)
 
     async def _forget(self) -> None:
@@ -627,6 +634,7 @@ class Cluster:
         tables from now on, and their sockets here reconnect to it (the sockets of other nodes
         follow its news)."""
         assert self.hub is not None
+        self.say(f"the leases of {len(table_ids)} tables are in other hands now")
         for table_id in table_ids:
             if table_id in self.owned and not self.loading(table_id):
                 self.owned.discard(table_id)
@@ -649,7 +657,13 @@ class Cluster:
         if dead or sweep:
             self._sweep_at = now + SWEEP_EVERY
         if dead:
-            await self._follow_dead({str(node) for node in dead})
+            dead_now = {str(node) for node in dead}
+            if dead_now - self._dead:
+                self.say(f"node {', '.join(sorted(dead_now - self._dead))} stopped: its tables go to the living nodes")
+            self._dead = dead_now
+            await self._follow_dead(dead_now)
+        else:
+            self._dead = set()
         # a lease of this node's own that had lapsed (it renews it anyway) is no take-over
         mine = [str(t) for t in got if str(t) not in self.owned]
         self.owned.update(mine)
@@ -692,10 +706,10 @@ class Cluster:
                 if time.monotonic() - served >= REPLAY_SLICE:  # the loop serves the other tables
                     await asyncio.sleep(0)
                     served = time.monotonic()
-            print(f"cardtable serve: cluster: took over {sum(t in self.owned for t in mine)} of {len(mine)} "
-                  f"tables in {time.monotonic() - began:.2f} s (the first in {first:.2f} s)", file=sys.stderr)
+            self.say(f"took over {sum(t in self.owned for t in mine)} of {len(mine)} "
+                     f"tables in {time.monotonic() - began:.2f} s (the first in {first:.2f} s)")
         except Exception as exc:  # the log away: the tables not loaded go back to the looks
-            print(f"cardtable serve: cluster: taking tables over: {exc!r}", file=sys.stderr)
+            self.say(f"taking tables over: {exc!r}")
         finally:
             for table_id in mine:
                 event = self._arriving.pop(table_id, None)
@@ -751,7 +765,7 @@ class Cluster:
                         pipe.publish(channel, text)
                     await pipe.execute()
             except Exception as exc:  # frames lost, never an action: the pages resync
-                print(f"cardtable serve: cluster: {exc!r}", file=sys.stderr)
+                self.say(f"{exc!r}")
 
     async def forward(self, node: str, table_id: str, cmd: Command) -> Any:
         """``cmd`` to ``table_id``'s owner ``node``; its answer (a lobby error raised here too).
@@ -804,7 +818,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                print(f"cardtable serve: cluster: {exc!r}; subscribing again", file=sys.stderr)
+                self.say(f"{exc!r}; subscribing again")
                 self._lost_redis()
                 await asyncio.sleep(SCAN_EVERY)
 

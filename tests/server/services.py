@@ -213,17 +213,19 @@ class Postgres(Server):
 class Redis(Server):
     name = "redis"
 
-    def __init__(self, binary: str) -> None:
+    def __init__(self, binary: str, durable: bool = True) -> None:
         super().__init__()
         self.binary = binary
+        self.durable = durable
 
     def command(self) -> list[str]:
-        # every write appended to its file and flushed before the reply (a restart, even after a
-        # SIGKILL, keeps what was acknowledged: "everysec" may postpone a write while the disk is
-        # slow), no snapshots
+        # durable: every write appended to its file and flushed before the reply (a restart, even
+        # after a SIGKILL, keeps what was acknowledged: "everysec" may postpone a write while the
+        # disk is slow), no snapshots. Not durable: nothing written to disk, as docs/deploy.md runs
+        # a cluster's Redis (what the nodes keep there, they write again after a restart)
+        keep = ["--appendonly", "yes", "--appendfsync", "always"] if self.durable else ["--appendonly", "no"]
         return [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.root),
-                "--unixsocket", str(self.root / "redis.sock"), "--save", "", "--appendonly", "yes",
-                "--appendfsync", "always",
+                "--unixsocket", str(self.root / "redis.sock"), "--save", "", *keep,
                 "--protected-mode", "no", "--daemonize", "no", "--logfile", ""]
 
     def url(self) -> str:

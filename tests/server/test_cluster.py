@@ -23,7 +23,7 @@ from cardtable.server.client import GameClient
 
 from .helpers import wait
 from .netserver import Server
-from .services import Redis
+from .services import Redis, redis_binary
 
 
 def _nodes(tmp_path: Path, redis_url: str, *names: str, limits: tuple[str, ...] = (),
@@ -224,6 +224,32 @@ def test_r1_a_redis_restart_mid_game_loses_no_acknowledged_action(tmp_path: Path
     finally:
         for node in (a, b):
             node.stop()
+
+
+def test_r1_a_node_that_dies_while_redis_restarts_empty_still_has_its_tables_taken_over(tmp_path: Path):
+    """A Redis that keeps nothing on disk (as docs/deploy.md runs it) comes back empty while a node
+    is dead: the living nodes announce the log's live tables again, and the dead node's table is
+    taken over without anyone asking for it."""
+    binary = redis_binary()
+    if binary is None:
+        pytest.skip("no redis-server")
+    redis = Redis(binary, durable=False)
+    redis.start()
+    a, b = _nodes(tmp_path, redis.url(), "a", "b")
+    try:
+        table_id, _ = a.table({1: "random"})
+
+        def lease() -> bytes:
+            return redis.call("GET", f"ct:lease:{table_id}")
+
+        wait("node a holds the table's lease", lambda: lease() == b"$1\r\na\r\n")
+        a.stop(signal.SIGKILL)
+        redis.stop()
+        redis.start()  # empty: the lease, the live tables and the nodes are gone
+        wait("node b takes the dead node's table over", lambda: lease() == b"$1\r\nb\r\n")
+    finally:
+        _stop_living(a, b)
+        redis.close()
 
 
 def test_p11_an_address_cannot_multiply_its_limits_by_the_number_of_nodes(tmp_path: Path, redis_url: str):

@@ -67,6 +67,11 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 
+def _why(exc: BaseException) -> str:
+    """An exception for a log line: its class and its message (a Redis error's ``repr`` has no message)."""
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
 class OwnerGone(LogError):
     """The node a command was forwarded to no longer owns the table: it died, or let it go.
     ``owner`` is the table's owner now (``None``: nobody has taken it yet)."""
@@ -335,7 +340,7 @@ class LeaseRenewer(threading.Thread):
             try:
                 self.renew()
             except Exception as exc:  # Redis away: the loop's own calls notice it too
-                self.cluster.say(f"renewing leases: {exc!r}")
+                self.cluster.say(f"renewing leases: {_why(exc)}")
             last = time.monotonic()
 
     def renew(self) -> None:
@@ -517,11 +522,7 @@ class Cluster:
         await self.redis.ping()
         # its counts' hash first, then its place in ``ct:nodes``: never counted as a dead node
         await self.limits.refresh(hub.open_counts())
-        # the log's live tables are the cluster's to own, whoever wrote them last
-        rows = hub.runner.call(lambda: hub.store.tables(("open", "playing")))
-        live = [row.id for row in rows if isinstance(row, TableRow)]
-        if live:
-            await self.redis.sadd("ct:live", *live)
+        await self._announce_live()
         loop = asyncio.get_running_loop()
         self.beat = time.monotonic()
         self._renewer = LeaseRenewer(self, loop)
@@ -529,6 +530,16 @@ class Cluster:
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish()),
                        loop.create_task(self._beat()), loop.create_task(self._keep()),
                        loop.create_task(self._adopt())]
+
+    async def _announce_live(self) -> None:
+        """The log's live tables are the cluster's to own, whoever wrote them last: at the start, and
+        after Redis came back empty (a node that died meanwhile left tables that no renewal names)."""
+        assert self.hub is not None
+        hub = self.hub
+        rows = await hub.runner.read(lambda: hub.store.tables(("open", "playing")))
+        live = [row.id for row in rows if isinstance(row, TableRow)]
+        if live:
+            await self.redis.sadd("ct:live", *live)
 
     async def stop(self) -> None:
         if self._renewer is not None:
@@ -584,7 +595,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis away: the sockets to other nodes' tables resync later
-                self.say(f"{exc!r}")
+                self.say(_why(exc))
                 self._lost_redis()
             await asyncio.sleep(SCAN_EVERY)
 
@@ -596,7 +607,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis or the log away: the next look tries again
-                self.say(f"taking tables over: {exc!r}")
+                self.say(f"taking tables over: {_why(exc)}")
             await asyncio.sleep(LOOK_EVERY)
 
     async def _forget(self) -> None:
@@ -709,7 +720,7 @@ class Cluster:
             self.say(f"took over {sum(t in self.owned for t in mine)} of {len(mine)} "
                      f"tables in {time.monotonic() - began:.2f} s (the first in {first:.2f} s)")
         except Exception as exc:  # the log away: the tables not loaded go back to the looks
-            self.say(f"taking tables over: {exc!r}")
+            self.say(f"taking tables over: {_why(exc)}")
         finally:
             for table_id in mine:
                 event = self._arriving.pop(table_id, None)
@@ -765,7 +776,7 @@ class Cluster:
                         pipe.publish(channel, text)
                     await pipe.execute()
             except Exception as exc:  # frames lost, never an action: the pages resync
-                self.say(f"{exc!r}")
+                self.say(_why(exc))
 
     async def forward(self, node: str, table_id: str, cmd: Command) -> Any:
         """``cmd`` to ``table_id``'s owner ``node``; its answer (a lobby error raised here too).
@@ -811,20 +822,25 @@ class Cluster:
 
     async def _listen(self) -> None:
         """This node's channel, subscribed again after Redis went away (what was sent meanwhile is
-        lost: the sockets to other nodes' tables reconnect and resync)."""
+        lost: the sockets to other nodes' tables reconnect and resync; the live tables are
+        announced again, should Redis have come back without them)."""
+        again = False
         while True:
             try:
-                await self._listen_once()
+                await self._listen_once(again)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                self.say(f"{exc!r}; subscribing again")
+                self.say(f"{_why(exc)}; subscribing again")
                 self._lost_redis()
+                again = True
                 await asyncio.sleep(SCAN_EVERY)
 
-    async def _listen_once(self) -> None:
+    async def _listen_once(self, again: bool) -> None:
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(f"ct:node:{self.node}", "ct:all")
+        if again:
+            await self._announce_live()
         async for message in pubsub.listen():
             if message.get("type") != "message":
                 continue

@@ -41,6 +41,19 @@ def test_ld1_young_objects_are_collected_less_often_while_installed(policy: Coll
     assert gc.get_threshold() == (5000, middle, old)
 
 
+def test_ld1_installing_freezes_the_heap_without_collecting_it_and_the_first_sweep_frees_its_cycles(
+        policy: Collector):
+    gc.disable()  # no collection of the young objects between the cycle and the install
+    try:
+        cycle = a_cycle()
+        policy.install(now=0.0)
+    finally:
+        gc.enable()
+    assert cycle() is not None and gc.get_freeze_count() > 0
+    policy.tick(now=600.0)
+    assert cycle() is None
+
+
 def test_ld1_what_lives_at_a_tick_leaves_the_collections(policy: Collector):
     policy.install(now=0.0)
     cycle = a_cycle()

@@ -32,7 +32,6 @@ from ..core.registry import game_class, game_names
 from ..host.match import Match
 from ..records.record import Record, replay_views
 from .style import Style, want_color
-from .textplay import play_text, renderer_for
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
 
@@ -161,6 +160,8 @@ def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record
             raise ConfigError("Spit terminal play is not available in this version") from None
         code: int = spit.play_spit(game, seed=args.seed, level=args.bot or "medium", color=color)
         return code
+    from .textplay import play_text, renderer_for  # the terminal's modules, for this command only
+
     try:
         renderer_for(name)
     except ImportError:
@@ -242,6 +243,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return run_replay(record, seat, lang=lang)
     who = "a spectator" if seat is None else f"seat {seat}"
     print(st(f"Replay of a {game.title} game ({len(record.actions)} actions) as {who} saw it", "bold"))
+    from .textplay import renderer_for
+
     try:
         r = renderer_for(game.name)
     except ImportError:

@@ -48,13 +48,14 @@ class Collector:
         self._last_sweep = 0.0
 
     def install(self, now: float) -> None:
-        """The thresholds set, the heap collected once and frozen (the modules and the games
-        replayed at start-up)."""
+        """The thresholds set and the heap frozen (the modules and the games replayed at start-up).
+        It is not collected first: that took a tenth of a node's start-up, which competes for the
+        cores with the nodes taking over a dead node's tables, and the few cycles the imports left
+        are freed at the first sweep."""
         if self._saved is None:
             self._saved = gc.get_threshold()
         _, middle, old = self._saved
         gc.set_threshold(self.young, middle, old)
-        gc.collect()
         gc.freeze()
         self._last_sweep = now
 

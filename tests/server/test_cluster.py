@@ -490,7 +490,7 @@ def test_r1_a_table_being_taken_over_is_loaded_once_whoever_asks_for_it_meanwhil
             loading = hub.take_over(["t1"])
             first = asyncio.ensure_future(anext(loading))
             await until(lambda: bool(takes))  # its read is under way (and held)
-            await node._forget()  # the node keeps the lease of a table it is still loading
+            node._forget()  # the node keeps the lease of a table it is still loading
             assert "t1" in node.owned and await real_owner("t1") == "a"
             late = asyncio.ensure_future(hub.locate("t1"))  # one more arrives meanwhile
             answer.set()
@@ -544,6 +544,57 @@ def test_ld9_a_node_keeps_its_leases_while_its_loop_is_busy_and_loses_them_when_
             assert await node.owner("t1") is None
         finally:
             await asyncio.to_thread(renewer.stop)
+            await node.stop()
+
+    asyncio.run(main())
+
+
+def test_r1_a_table_let_go_while_a_renewal_is_on_its_way_is_not_left_live_without_an_owner(redis_url: str):
+    """R1: a node lets an ended table go while its renewer's round is on its way to Redis (the
+    round read the tables it owns before). The lease and the table's place among the live tables
+    end in the renewer's next round: the round on its way must not take the lease back after it
+    ended, which left the table live with a lease nobody renewed, taken over for nothing by
+    another node's look 0.6 s later."""
+    from types import SimpleNamespace
+
+    from cardtable.server.cluster import Cluster, LeaseRenewer
+
+    class Ended:
+        def __init__(self) -> None:
+            self.tables = {"t1": SimpleNamespace(row=SimpleNamespace(status="over"))}
+
+        def loading(self, table_id: str) -> bool:
+            return False
+
+        def drop(self, table_id: str) -> None:
+            raise AssertionError("no lease was lost")
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        node.hub = Ended()  # type: ignore[assignment]
+        renewer = LeaseRenewer(node, asyncio.get_running_loop())
+        pipeline = renewer.client.pipeline
+
+        def racing(**kwargs: Any) -> Any:
+            pipe = pipeline(**kwargs)
+            execute = pipe.execute
+
+            def late() -> Any:
+                node._forget()  # the loop lets the table go now, the round's renewals already queued
+                return execute()
+
+            pipe.execute = late  # type: ignore[method-assign]
+            return pipe
+
+        try:
+            assert await node.acquire("t1")
+            renewer.client.pipeline = racing  # type: ignore[method-assign]
+            renewer.renew()
+            renewer.client.pipeline = pipeline  # type: ignore[method-assign]
+            assert "t1" not in node.owned
+            renewer.renew()  # the next round
+            assert await node.owner("t1") is None and not await node.keeper.sismember("ct:live", "t1")
+        finally:
             await node.stop()
 
     asyncio.run(main())

@@ -140,6 +140,13 @@ return 0
 """Renew this node's lease of a table; one that is gone (Redis restarted) is taken again, one that
 another node holds is not."""
 
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
+return redis.call('srem', 'ct:live', ARGV[2])
+"""
+"""End this node's lease of a table it let go (one another node holds is left alone) and its
+place among the live tables."""
+
 _LOOK = """
 local me, ttl, sweep, round_ms, grace_ms = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
 local nodes = redis.call('smembers', 'ct:nodes')
@@ -344,9 +351,11 @@ class LeaseRenewer(threading.Thread):
             last = time.monotonic()
 
     def renew(self) -> None:
-        """One round of renewals: every lease of the node, its counts' hash, its place in ``ct:nodes``."""
+        """One round of renewals: every lease of the node, its counts' hash, its place in
+        ``ct:nodes``; then the leases of the tables it let go end (:meth:`Cluster.release`)."""
         cluster = self.cluster
-        owned = list(cluster.owned.copy())
+        released = cluster.released()
+        owned = [t for t in cluster.owned.copy() if t not in released]
         ttl = int(LEASE_TTL * 1000)
         pipe = self.client.pipeline(transaction=False)
         for table_id in owned:
@@ -355,6 +364,8 @@ class LeaseRenewer(threading.Thread):
             pipe.sadd("ct:live", *owned)  # again after a Redis restart
         pipe.pexpire(f"ct:count:{cluster.node}", ttl)
         pipe.sadd("ct:nodes", cluster.node)
+        for table_id in released:
+            pipe.eval(_RELEASE, 1, f"ct:lease:{table_id}", cluster.node, table_id)
         renewed = pipe.execute()
         lost = [t for t, kept in zip(owned, renewed, strict=False) if not kept]
         if lost:
@@ -509,6 +520,8 @@ class Cluster:
         self._next = 0
         self._sweep_at = 0.0  # when a look is to look up every live table's lease again
         self._dead: set[str] = set()  # the dead nodes the last look found
+        self._released: set[str] = set()  # tables let go whose lease the renewer ends next (:meth:`release`)
+        self._released_lock = threading.Lock()
 
     def say(self, text: str) -> None:
         """One line of this node's log on stderr: the time (UTC, to the millisecond), the node, what."""
@@ -553,6 +566,8 @@ class Cluster:
         with contextlib.suppress(Exception):
             if self.owned:
                 await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
+            for table_id in self.released():
+                await self.redis.eval(_RELEASE, 1, f"ct:lease:{table_id}", self.node, table_id)
         for client in (self.redis, self.keeper):
             with contextlib.suppress(Exception):
                 await client.aclose()
@@ -565,6 +580,23 @@ class Cluster:
             await self.keeper.sadd("ct:live", table_id)
             return True
         return False
+
+    def release(self, table_ids: list[str]) -> None:
+        """Let go of tables this node owns that ended or left memory: no longer owned from now on,
+        their leases and places among the live tables end in the renewer's next round. Ending
+        them there, in the thread that renews, keeps a renewal already under way from taking a
+        lease again just after it ended (a renewal takes back a lease it finds gone, as after a
+        Redis restart): that left the table live without an owner, and another node took it over
+        for nothing."""
+        self.owned.difference_update(table_ids)
+        with self._released_lock:
+            self._released.update(table_ids)
+
+    def released(self) -> set[str]:
+        """The tables let go since the last call, less any this node owns again."""
+        with self._released_lock:
+            released, self._released = self._released, set()
+        return released - self.owned
 
     async def owner(self, table_id: str) -> str | None:
         value = await self.redis.get(f"ct:lease:{table_id}")
@@ -585,7 +617,7 @@ class Cluster:
         lobby_at = 0.0  # when this node's part of the lobby is written next
         while True:
             try:
-                await self._forget()
+                self._forget()
                 if time.monotonic() >= lobby_at:
                     lobby_at = time.monotonic() + LOBBY_EVERY
                     await self.keeper.set(f"ct:lobby:{self.node}", json.dumps(self.hub.listing()),
@@ -610,18 +642,16 @@ class Cluster:
                 self.say(f"taking tables over: {_why(exc)}")
             await asyncio.sleep(LOOK_EVERY)
 
-    async def _forget(self) -> None:
-        """The tables this node owns that ended, or left memory, are no longer live: their leases
-        end now (a table still being read and replayed is kept)."""
+    def _forget(self) -> None:
+        """The tables this node owns that ended, or left memory, are let go (:meth:`release`; a
+        table still being read and replayed is kept)."""
         assert self.hub is not None
         for table_id in list(self.owned):
             if self.loading(table_id):
                 continue
             table = self.hub.tables.get(table_id)
             if table is None or table.row.status == "over":
-                self.owned.discard(table_id)
-                await self.keeper.srem("ct:live", table_id)
-                await self.keeper.delete(f"ct:lease:{table_id}")
+                self.release([table_id])
 
     def loading(self, table_id: str) -> bool:
         """Whether this node is taking ``table_id`` over now (acquired, not yet in memory)."""
@@ -709,9 +739,7 @@ class Cluster:
                 done.add(table_id)
                 self._arriving.pop(table_id).set()
                 if table is None:  # gone from the log, or broken: no longer live
-                    self.owned.discard(table_id)
-                    await self.keeper.srem("ct:live", table_id)
-                    await self.keeper.delete(f"ct:lease:{table_id}")
+                    self.release([table_id])
                     continue
                 self.moved(table_id)
                 if time.monotonic() - served >= REPLAY_SLICE:  # the loop serves the other tables

@@ -273,7 +273,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             # the server's collection policy here too: the frames kept for the oracle grow the heap
             # to millions of objects, and a whole-heap collection of them held this loop 3.7 s
             collect = asyncio.create_task(Collector(sweep_every=float("inf")).run())
-            kills: list[tuple[float, set[str]]] = []
+            kills: list[tuple[float, float, str, set[str]]] = []  # (monotonic, wall clock, node, its tables)
             for k in range(args.kills):
                 await asyncio.sleep(args.every)
                 held = await owners(nodes, [p.table_id for p in people if not p.over])
@@ -285,12 +285,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 index = names.index(victim_name)
                 victim = nodes[index]
                 assert victim.proc is not None
-                at = time.monotonic()
+                at, wall = time.monotonic(), time.time()
                 victim.proc.send_signal(signal.SIGKILL)
                 victim.proc.wait()
-                kills.append((at, {t for t, o in held.items() if o == victim_name}))
+                kills.append((at, wall, victim_name, {t for t, o in held.items() if o == victim_name}))
                 names[index] = f"{victim_name}r{k + 1}"  # a new node in its place (no dot: ids use one)
-                await asyncio.sleep(args.restart_after)  # a supervisor's restart delay
+                await asyncio.sleep(args.restart_after)  # a supervisor's restart delay (none by default)
                 # started in a thread: this loop keeps reading the people's frames meanwhile
                 nodes[index] = await asyncio.to_thread(Server(db, *extra, "--node", names[index]).start)
             await asyncio.gather(*players)
@@ -299,7 +299,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             gaps, moved, lost_at, tries, last_join = [], [], [], [], []
             reasons: dict[str, int] = {}  # why the sockets of the tables hit were lost before being served
             per_kill: list[str] = []
-            for k, (at, tables) in enumerate(kills):
+            for k, (at, wall, victim_name, tables) in enumerate(kills):
                 first = len(gaps)
                 for p in people:
                     if p.table_id in tables:
@@ -320,7 +320,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                         if after is not None:
                             moved.append(after - at)
                 mine = gaps[first:]
-                per_kill.append(f"kill {k + 1}: {len(tables)} tables, kill to served again p50 {pct(mine, 0.5)} s, "
+                stamp = time.strftime("%H:%M:%S", time.gmtime(wall)) + f".{int(wall % 1 * 1000):03d}"
+                per_kill.append(f"kill {k + 1} (node {victim_name} at {stamp} UTC, as in the nodes' log): "
+                                f"{len(tables)} tables, kill to served again p50 {pct(mine, 0.5)} s, "
                                 f"p99 {pct(mine, 0.99)} s")
             read = log_reader(db, db_url)
             lost = duplicated = leaked = finished = 0
@@ -351,7 +353,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 pg.close()
     return {
         "nodes": args.nodes, "tables": args.tables, "kills": len(kills), "restart_after_s": args.restart_after,
-        "tables_hit": sum(len(t) for _, t in kills), "gaps_measured": len(gaps),
+        "tables_hit": sum(len(t) for *_, t in kills), "gaps_measured": len(gaps),
         "gap_p50_s": round(statistics.median(gaps), 2) if gaps else None,
         "gap_p99_s": pct(gaps, 0.99), "gap_max_s": pct(gaps, 1.0),
         "moved_p50_s": round(statistics.median(moved), 2) if moved else None,
@@ -376,9 +378,9 @@ def main() -> int:
     p.add_argument("--every", type=float, default=15.0, help="seconds between two kills (default 15)")
     p.add_argument("--seconds", type=float, default=600.0, help="a game still running then is counted unfinished")
     p.add_argument("--think", type=float, default=0.3, help="mean seconds a person and a bot take to move")
-    p.add_argument("--restart-after", type=float, default=5.0,
-                   help="seconds from a kill to the start of the node that replaces it (default 5, as a "
-                        "supervisor's restart delay; 0: at once, its start-up then takes CPU from the take-over)")
+    p.add_argument("--restart-after", type=float, default=0.0,
+                   help="seconds from a kill to the start of the node that replaces it (default 0: at once, as a "
+                        "supervisor restarts it, its start-up taking CPU from the take-over)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--log", choices=("sqlite", "postgres"), default="sqlite",
                    help="the shared action log: one SQLite file (default) or a throwaway PostgreSQL")

@@ -339,6 +339,20 @@ def test_ld9_a_burst_of_requests_waits_for_redis_connections_and_never_starves_t
     asyncio.run(main())
 
 
+async def _look(node: Any) -> None:
+    """One look of ``node`` for tables to take over, made in a thread with a Redis connection of
+    its own as its :class:`~cardtable.server.cluster.Looker` makes them, its findings handed to
+    the loop."""
+    import redis
+
+    client = redis.Redis.from_url(node.url, decode_responses=True)
+    try:
+        found = await asyncio.to_thread(node.look, client)
+    finally:
+        client.close()
+    node.looked(*found)
+
+
 class LoadsAnything:
     """A hub for a node's looks alone: every table it is asked to take over loads."""
 
@@ -363,19 +377,53 @@ def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_i
             await a.keeper.sadd("ct:nodes", "a", "b", "dead")
             await a.keeper.hset("ct:count:a", "tables", 1)
             await a.keeper.hset("ct:count:b", "tables", 1)  # a and b live; "dead" has no counts
-            await a._take_over()
+            await _look(a)
             assert len(a.owned) == 5
-            await a._take_over()
+            await _look(a)
             assert len(a.owned) == 5  # b's turn
-            await b._take_over()
+            await _look(b)
             assert len(b.owned) == 5 and a.owned | b.owned == set(tables)
             await a.keeper.delete(*[f"ct:lease:{t}" for t in tables])  # both died, but a
             await a.keeper.delete("ct:count:b")
-            await a._take_over()
+            await _look(a)
             assert a.owned == set(tables)
         finally:
             for node in (a, b):
                 await node.stop()
+
+    asyncio.run(main())
+
+
+def test_r1_a_node_whose_loop_is_busy_still_takes_its_share_of_a_dead_nodes_tables(redis_url: str):
+    """R1: the looks are made by a thread of their own, so a node whose event loop is held (its
+    own tables, a crowd of sockets coming back) takes a dead node's tables as soon as their leases
+    run out, and replays them once its loop turns."""
+    from cardtable.server.cluster import Cluster, Looker
+
+    async def main() -> None:
+        a = Cluster(redis_url, node="a")
+        a.hub = LoadsAnything()  # type: ignore[assignment]
+        looker = Looker(a, asyncio.get_running_loop())
+        try:
+            await a.keeper.sadd("ct:live", "t1", "t2")
+            await a.keeper.sadd("ct:nodes", "a", "dead")
+            await a.keeper.hset("ct:count:a", "up", 1)
+            a.beat = time.monotonic()
+            looker.start()
+            deadline = time.monotonic() + 60
+            while a.owned != {"t1", "t2"}:  # the loop held, its heartbeat fresh: no await here
+                assert time.monotonic() < deadline, "the looker took nothing"
+                a.beat = time.monotonic()
+                time.sleep(0.01)
+            assert set(a._arriving) == {"t1", "t2"}  # taken, not yet loaded: the loop has not turned
+            for _ in range(6000):  # bounded: the loop turns, and loads them
+                if not a._arriving:
+                    break
+                await asyncio.sleep(0.01)
+            assert not a._arriving and a.owned == {"t1", "t2"}  # loaded (no renewer here: no lease to look at)
+        finally:
+            await asyncio.to_thread(looker.stop)
+            await a.stop()
 
     asyncio.run(main())
 
@@ -395,11 +443,11 @@ def test_r1_a_node_that_does_not_look_leaves_its_share_to_the_others_after_the_g
             await a.keeper.sadd("ct:nodes", "a", "b", "dead")
             await a.keeper.hset("ct:count:a", "tables", 1)
             await a.keeper.hset("ct:count:b", "tables", 1)
-            await a._take_over()
+            await _look(a)
             assert len(a.owned) == 5
             # the round began longer ago than the grace: as its expiry tells
             await a.keeper.pexpire("ct:round:dead", int((ROUND_TTL - ROUND_GRACE) * 1000) - 1)
-            await a._take_over()
+            await _look(a)
             assert a.owned == set(tables)
         finally:
             await a.stop()
@@ -427,7 +475,7 @@ def test_r1_sockets_to_a_dead_nodes_table_follow_it_once_its_lease_names_the_new
             await a.keeper.set("ct:lease:t2", "b")
             moving, _ = _socket_to(a, "t1", "dead", seat=0)
             staying, _ = _socket_to(a, "t2", "c", seat=0)
-            await a._take_over()
+            await _look(a)
             await sent.until(lambda s: len(s.commands("b")) == 1)
             attach = sent.commands("b")[0]
             assert attach["kind"] == "Attach" and attach["table"] == "t1" and attach["fields"]["conn"] == moving.cid
@@ -615,16 +663,16 @@ def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(redis
             await node.keeper.hset("ct:count:a", "up", 1)
             await node.keeper.hset("ct:count:b", "up", 1)
             await node.keeper.sadd("ct:live", "t0")
-            await node._take_over()  # the first look sweeps: t0 has no owner
+            await _look(node)  # the first look sweeps: t0 has no owner
             assert node.owned == {"t0"}
             await node.keeper.sadd("ct:live", "t1")
-            await node._take_over()  # everyone lives and the sweep is ahead: leases not looked up
+            await _look(node)  # everyone lives and the sweep is ahead: leases not looked up
             assert node.owned == {"t0"}
             node._sweep_at = 0.0  # the sweep is due
-            await node._take_over()
+            await _look(node)
             assert node.owned == {"t0", "t1"}
             await node.keeper.sadd("ct:nodes", "gone")  # a node died with no table left to take
-            await node._take_over()
+            await _look(node)
             assert await node.keeper.smembers("ct:nodes") == {"a", "b"}
         finally:
             await node.stop()

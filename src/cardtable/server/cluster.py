@@ -14,8 +14,9 @@ to the node that holds the socket: a connection's id names its node (``{node}.{n
 already filtered per reader by the owner (the one view filter stays in one place).
 
 When an owner dies its leases expire; every node looks for live tables without an owner every
-:data:`LOOK_EVERY` seconds, claims its share of them, reads their logs in one call, replays them
-and carries on (bots, timers, Spit's countdown), and tells every node. Their sockets to that table
+:data:`LOOK_EVERY` seconds (from a thread of its own, :class:`Looker`, as its leases are renewed
+from another, :class:`LeaseRenewer`), claims its share of them, reads their logs in one call,
+replays them and carries on (bots, timers, Spit's countdown), and tells every node. Their sockets to that table
 follow it where they are (:meth:`RemoteTable.follow`): each attaches to the new owner with the
 version it saw last and gets what it missed, without a new handshake; a command that was waiting
 for the dead owner's answer is sent again to the new one when sending it twice cannot do it twice
@@ -377,6 +378,43 @@ class LeaseRenewer(threading.Thread):
         self.client.close()
 
 
+class Looker(threading.Thread):
+    """Looks for tables to take over every :data:`LOOK_EVERY` seconds (:meth:`Cluster.look`), from
+    a thread with a Redis connection of its own, as the renewals are made: a node whose event loop
+    is busy (its own tables, a dead node's sockets coming back to it) takes its share of a dead
+    node's tables as soon as their leases run out, and its loop replays them. Looks from the loop
+    came up to 0.6 s late on a busy node, and the round's grace then gave its share to the other
+    node. A node whose loop stood still for :data:`LOOP_DEAD` seconds takes nothing."""
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(name="table-looker", daemon=True)
+        import redis
+
+        self.cluster = cluster
+        self.loop = loop
+        # an answer later than a lease is of no use: the leases the look took ran out meanwhile
+        self.client = redis.Redis.from_url(cluster.url, decode_responses=True, socket_timeout=LEASE_TTL,
+                                           socket_connect_timeout=LEASE_TTL)
+        self._halt = threading.Event()
+
+    def run(self) -> None:
+        while not self._halt.wait(LOOK_EVERY):
+            if time.monotonic() - self.cluster.beat > LOOP_DEAD:
+                continue  # the loop is stuck: it could not serve what it took
+            try:
+                dead, mine = self.cluster.look(self.client)
+            except Exception as exc:  # Redis away: the next look tries again
+                self.cluster.say(f"looking for tables to take over: {_why(exc)}")
+                continue
+            if dead or mine:
+                self.loop.call_soon_threadsafe(self.cluster.looked, dead, mine)
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(timeout=5 * LEASE_TTL)
+        self.client.close()
+
+
 class RemoteTable:
     """A table another node owns, as one socket of this node sees it: its row read from the
     shared log (seats' token digests, the host's), commands forwarded to the owner. When the table
@@ -505,6 +543,7 @@ class Cluster:
         self.keeper = client(2)
         self.beat = time.monotonic()  # the event loop's last heartbeat (:meth:`_beat`)
         self._renewer: LeaseRenewer | None = None
+        self._looker: Looker | None = None
         self.bus = ClusterBus(self)
         self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
@@ -540,9 +579,10 @@ class Cluster:
         self.beat = time.monotonic()
         self._renewer = LeaseRenewer(self, loop)
         self._renewer.start()
+        self._looker = Looker(self, loop)
+        self._looker.start()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._publish()),
-                       loop.create_task(self._beat()), loop.create_task(self._keep()),
-                       loop.create_task(self._adopt())]
+                       loop.create_task(self._beat()), loop.create_task(self._keep())]
 
     async def _announce_live(self) -> None:
         """The log's live tables are the cluster's to own, whoever wrote them last: at the start, and
@@ -555,8 +595,9 @@ class Cluster:
             await self.redis.sadd("ct:live", *live)
 
     async def stop(self) -> None:
-        if self._renewer is not None:
-            await asyncio.to_thread(self._renewer.stop)
+        for thread in (self._looker, self._renewer):
+            if thread is not None:
+                await asyncio.to_thread(thread.stop)
         tasks = [*self._tasks, *self._loading]
         for task in tasks:
             task.cancel()
@@ -631,17 +672,6 @@ class Cluster:
                 self._lost_redis()
             await asyncio.sleep(SCAN_EVERY)
 
-    async def _adopt(self) -> None:
-        """Take over the live tables nobody owns, every :data:`LOOK_EVERY` seconds."""
-        while True:
-            try:
-                await self._take_over()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # Redis or the log away: the next look tries again
-                self.say(f"taking tables over: {_why(exc)}")
-            await asyncio.sleep(LOOK_EVERY)
-
     def _forget(self) -> None:
         """The tables this node owns that ended, or left memory, are let go (:meth:`release`; a
         table still being read and replayed is kept)."""
@@ -681,36 +711,42 @@ class Cluster:
                 self.owned.discard(table_id)
                 self.hub.drop(table_id)
 
-    async def _take_over(self) -> None:
-        """Claim the live tables whose owner's lease ran out: this node's share of them in one
-        look, so the living nodes replay a dead node's tables side by side (the last of them to
-        look takes all that is left). A look is one round trip (:data:`_LOOK`), which a busy event
-        loop cannot stretch into several. It asks only which nodes live (their counts' hash, kept
-        alive with their leases) unless one died or :data:`SWEEP_EVERY` seconds have passed: only
-        then are the live tables' leases looked up, and a dead node whose tables all have owners
-        again is forgotten. While a node is dead, this node's sockets to its tables follow them
-        as soon as their leases name new owners (:meth:`_follow_dead`)."""
-        assert self.hub is not None
+    def look(self, client: Any) -> tuple[set[str], list[str]]:
+        """One look for the live tables whose owner's lease ran out, through ``client`` (a Redis
+        client of the :class:`Looker`'s thread): the dead nodes, and the tables this node took,
+        which it owns from now on and loads as soon as its loop hands them on (:meth:`looked`).
+        Each look takes this node's share in one go, so the living nodes replay a dead node's
+        tables side by side (the last of them to look takes all that is left). A look is one
+        round trip (:data:`_LOOK`). It asks only which nodes live (their counts' hash, kept alive
+        with their leases) unless one died or :data:`SWEEP_EVERY` seconds have passed: only then
+        are the live tables' leases looked up, and a dead node whose tables all have owners again
+        is forgotten."""
         now = time.monotonic()
         sweep = now >= self._sweep_at
-        dead, got = await self.keeper.eval(_LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep),
-                                           int(ROUND_TTL * 1000), int(ROUND_GRACE * 1000))
-        if dead or sweep:
+        found, got = client.eval(_LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep), int(ROUND_TTL * 1000),
+                                 int(ROUND_GRACE * 1000))
+        if found or sweep:
             self._sweep_at = now + SWEEP_EVERY
-        if dead:
-            dead_now = {str(node) for node in dead}
-            if dead_now - self._dead:
-                self.say(f"node {', '.join(sorted(dead_now - self._dead))} stopped: its tables go to the living nodes")
-            self._dead = dead_now
-            await self._follow_dead(dead_now)
-        else:
-            self._dead = set()
+        dead = {str(node) for node in found}
+        if dead - self._dead:
+            self.say(f"node {', '.join(sorted(dead - self._dead))} stopped: its tables go to the living nodes")
+        self._dead = dead
         # a lease of this node's own that had lapsed (it renews it anyway) is no take-over
         mine = [str(t) for t in got if str(t) not in self.owned]
+        # arriving before owned: the loop never takes a table owned and not loading for one let go
+        self._arriving.update({t: asyncio.Event() for t in mine})
         self.owned.update(mine)
-        if mine:  # loaded while the next looks go on: the orphans left are not kept waiting
-            self._arriving.update({t: asyncio.Event() for t in mine})
-            task = asyncio.get_running_loop().create_task(self._load(mine))
+        return dead, mine
+
+    def looked(self, dead: set[str], mine: list[str]) -> None:
+        """A look's findings, on the event loop: the tables taken are read and replayed in a task
+        while the next looks go on, and while a node is dead this node's sockets to its tables
+        follow them as soon as their leases name new owners (:meth:`_follow_dead`)."""
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(self._follow_dead(dead))] if dead else []
+        if mine:
+            tasks.append(loop.create_task(self._load(mine)))
+        for task in tasks:
             self._loading.add(task)
             task.add_done_callback(self._loading.discard)
 
@@ -722,7 +758,11 @@ class Cluster:
         tables = [t for t, remotes in self._watched.items() if any(r.owner_node in dead for r in remotes.values())]
         if not tables:
             return
-        owners = await self.keeper.mget([f"ct:lease:{t}" for t in tables])
+        try:
+            owners = await self.keeper.mget([f"ct:lease:{t}" for t in tables])
+        except Exception as exc:  # Redis away: the next look's findings try again
+            self.say(f"following the tables of a dead node: {_why(exc)}")
+            return
         for table_id, owner in zip(tables, owners, strict=True):
             if owner is not None and owner not in dead:
                 self._follow(table_id, str(owner))

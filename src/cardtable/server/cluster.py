@@ -16,9 +16,9 @@ already filtered per reader by the owner (the one view filter stays in one place
 When an owner dies its leases expire; every node looks for live tables without an owner every
 :data:`LOOK_EVERY` seconds (from a thread of its own, :class:`Looker`, as its leases are renewed
 from another, :class:`LeaseRenewer`), claims its share of them, reads their logs in one call,
-replays them and carries on (bots, timers, Spit's countdown), and tells every node. Their sockets to that table
-follow it where they are (:meth:`RemoteTable.follow`): each attaches to the new owner with the
-version it saw last and gets what it missed, without a new handshake; a command that was waiting
+replays them and carries on (bots, timers, Spit's countdown), and tells every node. Their sockets
+to that table follow it where they are (:meth:`RemoteTable.follow`): each attaches to the new owner
+with the version it saw last and gets what it missed, without a new handshake; a command waiting
 for the dead owner's answer is sent again to the new one when sending it twice cannot do it twice
 (:data:`RESENT`). The sockets that were on the dead node itself reconnect (to any node) and resync
 with ``since``. Frames in flight when Redis restarts are lost, never an acknowledged action (it is
@@ -319,16 +319,17 @@ class ClusterLimits(Limits):
             await pipe.execute()
 
 
-class LeaseRenewer(threading.Thread):
-    """Renews a node's leases every :data:`RENEW_EVERY` seconds, in one round trip, from a thread
-    with a Redis connection of its own: the renewals never wait for the event loop, however busy
-    it is, so only a node that died, was paused or whose loop stood still for :data:`LOOP_DEAD`
-    seconds loses its tables. Its counts' hash is kept alive with them (the other nodes count it
-    as living by that hash). A lease found in another node's hands is handed to the loop
-    (:meth:`Cluster.lost`)."""
+class BesideTheLoop(threading.Thread):
+    """A thread of a node with a Redis connection of its own, doing one round of its work every
+    ``every`` seconds (:meth:`round`) without waiting for the event loop, however busy it is; it
+    does nothing while the loop stands still for :data:`LOOP_DEAD` seconds (a node whose loop is
+    stuck serves nobody). A call answered later than a lease's length fails: what it was for has
+    run out meanwhile."""
 
-    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(name="lease-renewer", daemon=True)
+    every = 1.0
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop, name: str) -> None:
+        super().__init__(name=name, daemon=True)
         import redis
 
         self.cluster = cluster
@@ -338,18 +339,41 @@ class LeaseRenewer(threading.Thread):
         self._halt = threading.Event()
 
     def run(self) -> None:
-        last = time.monotonic()
-        while not self._halt.wait(RENEW_EVERY):
-            if time.monotonic() - self.cluster.beat > LOOP_DEAD:
-                continue  # the loop is stuck: let the leases run out
-            began = time.monotonic()
-            if began - last > LEASE_TTL / 2:
-                self.cluster.say(f"leases renewed {began - last:.2f} s after the last time")
-            try:
-                self.renew()
-            except Exception as exc:  # Redis away: the loop's own calls notice it too
-                self.cluster.say(f"renewing leases: {_why(exc)}")
-            last = time.monotonic()
+        while not self._halt.wait(self.every):
+            if time.monotonic() - self.cluster.beat <= LOOP_DEAD:
+                self.round()
+
+    def round(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        self._halt.set()
+        self.join(timeout=5 * LEASE_TTL)
+        self.client.close()
+
+
+class LeaseRenewer(BesideTheLoop):
+    """Renews a node's leases every :data:`RENEW_EVERY` seconds, in one round trip, beside the
+    event loop: only a node that died, was paused or whose loop stood still for :data:`LOOP_DEAD`
+    seconds loses its tables. Its counts' hash is kept alive with them (the other nodes count it
+    as living by that hash). A lease found in another node's hands is handed to the loop
+    (:meth:`Cluster.lost`)."""
+
+    every = RENEW_EVERY
+
+    def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(cluster, loop, "lease-renewer")
+        self._last = time.monotonic()
+
+    def round(self) -> None:
+        began = time.monotonic()
+        if began - self._last > LEASE_TTL / 2:
+            self.cluster.say(f"leases renewed {began - self._last:.2f} s after the last time")
+        try:
+            self.renew()
+        except Exception as exc:  # Redis away: the loop's own calls notice it too
+            self.cluster.say(f"renewing leases: {_why(exc)}")
+        self._last = time.monotonic()
 
     def renew(self) -> None:
         """One round of renewals: every lease of the node, its counts' hash, its place in
@@ -367,52 +391,36 @@ class LeaseRenewer(threading.Thread):
         pipe.sadd("ct:nodes", cluster.node)
         for table_id in released:
             pipe.eval(_RELEASE, 1, f"ct:lease:{table_id}", cluster.node, table_id)
-        renewed = pipe.execute()
+        try:
+            renewed = pipe.execute()
+        except Exception:
+            cluster.release(list(released))  # their leases end in the next round
+            raise
         lost = [t for t, kept in zip(owned, renewed, strict=False) if not kept]
         if lost:
             self.loop.call_soon_threadsafe(cluster.lost, lost)
 
-    def stop(self) -> None:
-        self._halt.set()
-        self.join(timeout=5 * LEASE_TTL)
-        self.client.close()
 
+class Looker(BesideTheLoop):
+    """Looks for tables to take over every :data:`LOOK_EVERY` seconds (:meth:`Cluster.look`)
+    beside the event loop, as the leases are renewed: a node whose loop is busy (its own tables, a
+    dead node's sockets coming back to it) takes its share of a dead node's tables as soon as
+    their leases run out, and its loop replays them (a look made by a busy loop can come 0.6 s late,
+    and the round's grace then gives its share to the other nodes)."""
 
-class Looker(threading.Thread):
-    """Looks for tables to take over every :data:`LOOK_EVERY` seconds (:meth:`Cluster.look`), from
-    a thread with a Redis connection of its own, as the renewals are made: a node whose event loop
-    is busy (its own tables, a dead node's sockets coming back to it) takes its share of a dead
-    node's tables as soon as their leases run out, and its loop replays them. Looks from the loop
-    came up to 0.6 s late on a busy node, and the round's grace then gave its share to the other
-    node. A node whose loop stood still for :data:`LOOP_DEAD` seconds takes nothing."""
+    every = LOOK_EVERY
 
     def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop) -> None:
-        super().__init__(name="table-looker", daemon=True)
-        import redis
+        super().__init__(cluster, loop, "table-looker")
 
-        self.cluster = cluster
-        self.loop = loop
-        # an answer later than a lease is of no use: the leases the look took ran out meanwhile
-        self.client = redis.Redis.from_url(cluster.url, decode_responses=True, socket_timeout=LEASE_TTL,
-                                           socket_connect_timeout=LEASE_TTL)
-        self._halt = threading.Event()
-
-    def run(self) -> None:
-        while not self._halt.wait(LOOK_EVERY):
-            if time.monotonic() - self.cluster.beat > LOOP_DEAD:
-                continue  # the loop is stuck: it could not serve what it took
-            try:
-                dead, mine = self.cluster.look(self.client)
-            except Exception as exc:  # Redis away: the next look tries again
-                self.cluster.say(f"looking for tables to take over: {_why(exc)}")
-                continue
-            if dead or mine:
-                self.loop.call_soon_threadsafe(self.cluster.looked, dead, mine)
-
-    def stop(self) -> None:
-        self._halt.set()
-        self.join(timeout=5 * LEASE_TTL)
-        self.client.close()
+    def round(self) -> None:
+        try:
+            dead, mine = self.cluster.look(self.client)
+        except Exception as exc:  # Redis away: the next look tries again
+            self.cluster.say(f"looking for tables to take over: {_why(exc)}")
+            return
+        if dead or mine:
+            self.loop.call_soon_threadsafe(self.cluster.looked, dead, mine)
 
 
 class RemoteTable:

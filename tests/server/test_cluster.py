@@ -353,6 +353,20 @@ async def _look(node: Any) -> None:
     node.looked(*found)
 
 
+class LosesNothing:
+    """A hub for a node's lease renewals alone: ``tables`` in memory (none by default), nothing
+    being loaded, and no lease lost (a test fails if one is)."""
+
+    def __init__(self, tables: dict[str, Any] | None = None) -> None:
+        self.tables = tables or {}
+
+    def loading(self, table_id: str) -> bool:
+        return False
+
+    def drop(self, table_id: str) -> None:
+        raise AssertionError("no lease was lost")
+
+
 class LoadsAnything:
     """A hub for a node's looks alone: every table it is asked to take over loads."""
 
@@ -567,16 +581,9 @@ def test_ld9_a_node_keeps_its_leases_while_its_loop_is_busy_and_loses_them_when_
     whose loop has not beaten for LOOP_DEAD seconds stops renewing, and its tables go elsewhere."""
     from cardtable.server.cluster import LEASE_TTL, LOOP_DEAD, Cluster, LeaseRenewer
 
-    class Held:
-        def loading(self, table_id: str) -> bool:
-            return False
-
-        def drop(self, table_id: str) -> None:
-            raise AssertionError("no lease was lost")
-
     async def main() -> None:
         node = Cluster(redis_url, node="busy")
-        node.hub = Held()  # type: ignore[assignment]
+        node.hub = LosesNothing()  # type: ignore[assignment]
         renewer = LeaseRenewer(node, asyncio.get_running_loop())
         try:
             assert await node.acquire("t1")
@@ -607,19 +614,9 @@ def test_r1_a_table_let_go_while_a_renewal_is_on_its_way_is_not_left_live_withou
 
     from cardtable.server.cluster import Cluster, LeaseRenewer
 
-    class Ended:
-        def __init__(self) -> None:
-            self.tables = {"t1": SimpleNamespace(row=SimpleNamespace(status="over"))}
-
-        def loading(self, table_id: str) -> bool:
-            return False
-
-        def drop(self, table_id: str) -> None:
-            raise AssertionError("no lease was lost")
-
     async def main() -> None:
         node = Cluster(redis_url, node="a")
-        node.hub = Ended()  # type: ignore[assignment]
+        node.hub = LosesNothing({"t1": SimpleNamespace(row=SimpleNamespace(status="over"))})  # type: ignore[assignment]
         renewer = LeaseRenewer(node, asyncio.get_running_loop())
         pipeline = renewer.client.pipeline
 

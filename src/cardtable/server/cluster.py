@@ -552,6 +552,7 @@ class Cluster:
         self.beat = time.monotonic()  # the event loop's last heartbeat (:meth:`_beat`)
         self._renewer: LeaseRenewer | None = None
         self._looker: Looker | None = None
+        self._stopping = False
         self.bus = ClusterBus(self)
         self.limits = ClusterLimits(self)
         self.hub: Hub | None = None
@@ -603,6 +604,7 @@ class Cluster:
             await self.redis.sadd("ct:live", *live)
 
     async def stop(self) -> None:
+        self._stopping = True
         for thread in (self._looker, self._renewer):
             if thread is not None:
                 await asyncio.to_thread(thread.stop)
@@ -750,6 +752,8 @@ class Cluster:
         """A look's findings, on the event loop: the tables taken are read and replayed in a task
         while the next looks go on, and while a node is dead this node's sockets to its tables
         follow them as soon as their leases name new owners (:meth:`_follow_dead`)."""
+        if self._stopping:  # a look handed on as the node stopped: its tables' leases end with it
+            return
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(self._follow_dead(dead))] if dead else []
         if mine:

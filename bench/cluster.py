@@ -52,6 +52,7 @@ from tests.server.test_leaks import cards_in  # noqa: E402
 
 from cardtable.records.record import Record  # noqa: E402
 from cardtable.server.client import GameClient  # noqa: E402
+from cardtable.server.cluster import utc_stamp  # noqa: E402
 from cardtable.server.collector import Collector  # noqa: E402
 from cardtable.server.encode import view_json  # noqa: E402
 
@@ -320,8 +321,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                         if after is not None:
                             moved.append(after - at)
                 mine = gaps[first:]
-                stamp = time.strftime("%H:%M:%S", time.gmtime(wall)) + f".{int(wall % 1 * 1000):03d}"
-                per_kill.append(f"kill {k + 1} (node {victim_name} at {stamp} UTC, as in the nodes' log): "
+                per_kill.append(f"kill {k + 1} (node {victim_name} at {utc_stamp(wall)} UTC, as in the nodes' log): "
                                 f"{len(tables)} tables, kill to served again p50 {pct(mine, 0.5)} s, "
                                 f"p99 {pct(mine, 0.99)} s")
             read = log_reader(db, db_url)

@@ -11,6 +11,7 @@ import asyncio
 import random
 import re
 import signal
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -418,22 +419,30 @@ def test_r1_a_node_whose_loop_is_busy_still_takes_its_share_of_a_dead_nodes_tabl
         a = Cluster(redis_url, node="a")
         a.hub = LoadsAnything()  # type: ignore[assignment]
         looker = Looker(a, asyncio.get_running_loop())
+        took, loaded = threading.Event(), asyncio.Event()
+        look, load = a.look, a._load
+
+        def looking(client: Any) -> Any:
+            found = look(client)
+            if a.owned == {"t1", "t2"}:
+                took.set()
+            return found
+
+        async def loading(mine: list[str]) -> None:
+            await load(mine)
+            if not a._arriving:
+                loaded.set()
+
+        a.look, a._load = looking, loading  # type: ignore[method-assign]
         try:
             await a.keeper.sadd("ct:live", "t1", "t2")
             await a.keeper.sadd("ct:nodes", "a", "dead")
             await a.keeper.hset("ct:count:a", "up", 1)
-            a.beat = time.monotonic()
+            a.beat = time.monotonic() + 3600  # a heartbeat that stays fresh while the loop is held
             looker.start()
-            deadline = time.monotonic() + 60
-            while a.owned != {"t1", "t2"}:  # the loop held, its heartbeat fresh: no await here
-                assert time.monotonic() < deadline, "the looker took nothing"
-                a.beat = time.monotonic()
-                time.sleep(0.01)
+            assert took.wait(60), "the looker took nothing"  # the loop held: no await here
             assert set(a._arriving) == {"t1", "t2"}  # taken, not yet loaded: the loop has not turned
-            for _ in range(6000):  # bounded: the loop turns, and loads them
-                if not a._arriving:
-                    break
-                await asyncio.sleep(0.01)
+            await asyncio.wait_for(loaded.wait(), 60)  # the loop turns, and loads them
             assert not a._arriving and a.owned == {"t1", "t2"}  # loaded (no renewer here: no lease to look at)
         finally:
             await asyncio.to_thread(looker.stop)

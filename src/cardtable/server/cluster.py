@@ -68,6 +68,11 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 
+def utc_stamp(wall: float) -> str:
+    """A wall-clock time as the nodes' log lines give it: UTC, to the millisecond."""
+    return time.strftime("%H:%M:%S", time.gmtime(wall)) + f".{int(wall % 1 * 1000):03d}"
+
+
 def _why(exc: BaseException) -> str:
     """An exception for a log line: its class and its message (a Redis error's ``repr`` has no message)."""
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
@@ -326,7 +331,7 @@ class BesideTheLoop(threading.Thread):
     stuck serves nobody). A call answered later than a lease's length fails: what it was for has
     run out meanwhile."""
 
-    every = 1.0
+    every: float  # seconds between two rounds, set by each kind of thread
 
     def __init__(self, cluster: Cluster, loop: asyncio.AbstractEventLoop, name: str) -> None:
         super().__init__(name=name, daemon=True)
@@ -573,9 +578,7 @@ class Cluster:
 
     def say(self, text: str) -> None:
         """One line of this node's log on stderr: the time (UTC, to the millisecond), the node, what."""
-        now = time.time()
-        stamp = time.strftime("%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}"
-        print(f"{stamp} cardtable serve: node {self.node}: {text}", file=sys.stderr, flush=True)
+        print(f"{utc_stamp(time.time())} cardtable serve: node {self.node}: {text}", file=sys.stderr, flush=True)
 
     # ------------------------------------------------------------ start and stop
     async def start(self, hub: Hub) -> None:

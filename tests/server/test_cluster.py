@@ -880,3 +880,48 @@ def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_wait
 
     asyncio.run(main())
 
+
+
+def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(redis_url: str):
+    """R1: a node taking many tables over replays them for :data:`REPLAY_SLICE` seconds at a time
+    and lets its loop serve its other tables once between two slices, not after every table (a
+    busy loop's turn takes tens of milliseconds: a turn per table left the last of 75 tables
+    waiting over a second), and not only at the end (its own tables would wait for the whole
+    take-over)."""
+    from cardtable.server.cluster import REPLAY_SLICE, Cluster
+
+    class Replays:
+        """A hub whose replay of each table holds the loop for a few milliseconds, as a real one does."""
+
+        async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
+            for table_id in table_ids:
+                time.sleep(0.004)
+                yield table_id, object()
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        node.hub = Replays()  # type: ignore[assignment]
+        tables = [f"t{i}" for i in range(int(3 * REPLAY_SLICE / 0.004))]  # three slices or more
+        turns = 0
+
+        async def other_tables() -> None:
+            nonlocal turns
+            while True:
+                await asyncio.sleep(0)
+                turns += 1
+
+        try:
+            node._arriving.update({t: asyncio.Event() for t in tables})  # as a look leaves them
+            node.owned.update(tables)
+            serving = asyncio.ensure_future(other_tables())
+            await asyncio.sleep(0)  # the other tables' task has begun
+            began, before = time.monotonic(), turns
+            await node._load(tables)
+            took, during = time.monotonic() - began, turns - before
+            serving.cancel()
+            assert not node._arriving and node.owned == set(tables)
+            assert 1 <= during <= took / REPLAY_SLICE + 1, (during, took)
+        finally:
+            await node.stop()
+
+    asyncio.run(main())

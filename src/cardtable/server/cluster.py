@@ -103,10 +103,12 @@ RENEW_EVERY = 0.15
 LOOK_EVERY = 0.1
 """Seconds between two looks for live tables whose owner's lease ran out: a table whose owner died
 goes on within about ``LEASE_TTL + LOOK_EVERY`` seconds and the time to read and replay it."""
-REPLAY_SLICE = 0.03
+REPLAY_SLICE = 0.15
 """Seconds of replay after which a take-over lets the event loop serve the other tables once. A
-turn of a busy loop takes tens of milliseconds; one after every table made the last of 77 tables
-wait 2.6 s, where their replays took a few milliseconds each."""
+turn of a busy loop takes tens of milliseconds, so the slice sets how much of the loop the
+take-over gets: a node already serving 150 tables replayed 75 more in 1.6 s with slices of 0.03 s
+(replays of a few milliseconds each) and in 0.4 s with 0.15 s (docs/deploy.md, "Measured"); its own
+tables wait at most one slice."""
 ROUND_GRACE = 0.5
 """Seconds a node that took its share of a dead node's tables leaves the rest to the living nodes
 that have not looked yet, before it takes them itself (:data:`_LOOK`)."""

@@ -12,7 +12,11 @@ Reported:
 
 - the gap of each table whose owner was killed: from the kill to the first state its person
   receives again (the table is served: resumed), against the target p99 <= 2 s, and from the kill
-  to the first state with a newer version (the game moved on: that includes a think);
+  to the first state with a newer version (the game moved on: that includes a think); and where
+  it goes: for a table whose person's socket was on a living node, which followed the table to its
+  new owner, the gap alone; for one served through a new socket (the old one was on the killed
+  node), the kill to that socket's connect, the connect to the owner's welcome (the table taken
+  over, replayed and answering) and the welcome to the state;
 - acknowledged actions lost (an ``ack`` whose version is not that action in the log: must be 0),
   duplicated or missing versions in the log (must be 0), games finished;
 - hidden cards in any state frame (the leak oracle over the cluster: a card in a frame at version
@@ -71,7 +75,8 @@ class Person:
     reconnects: int = 0
     over: bool = False
     lost: list[float] = field(default_factory=list)  # when its socket was lost (closed, or no answer)
-    joined: list[float] = field(default_factory=list)  # when a socket was open again
+    joined: list[float] = field(default_factory=list)  # when a socket was welcomed (by the table's owner)
+    began: list[float] = field(default_factory=list)  # when a connect began
     why: list[str] = field(default_factory=list)  # why each socket was lost (loss_reason)
 
 
@@ -124,6 +129,7 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             if client is None:
                 living = [n for n in nodes if n.proc is not None and n.proc.poll() is None]
                 client = Watched(p, rng.choice(living).ws)
+                p.began.append(time.monotonic())
                 await asyncio.wait_for(client.connect(since=None if not p.states else p.states[-1][1]), ANSWER)
                 p.joined.append(time.monotonic())
                 client.seq = max(client.seq, seq)
@@ -297,7 +303,9 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(*players)
             watch.cancel()
             collect.cancel()
-            gaps, moved, lost_at, tries, last_join = [], [], [], [], []
+            gaps, moved, lost_at, tries = [], [], [], []
+            kept: list[float] = []  # the gaps of the tables whose socket was on a living node
+            began, welcomed, then_served = [], [], []  # the others: kill to connect, to welcome, to state
             reasons: dict[str, int] = {}  # why the sockets of the tables hit were lost before being served
             per_kill: list[str] = []
             for k, (at, wall, victim_name, tables) in enumerate(kills):
@@ -317,7 +325,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                                 if at < t <= served:
                                     reasons[why] = reasons.get(why, 0) + 1
                             tries.append(len(losses))
-                            last_join.append(max((t for t in p.joined if t <= served), default=at) - at)
+                            # the socket that served it: one opened after the kill, or one that followed
+                            # the table from a living node
+                            connect = max((t for t in p.began if at < t <= served), default=None)
+                            if connect is None:
+                                kept.append(served - at)
+                            else:
+                                welcome = next((t for t in p.joined if t >= connect), served)
+                                began.append(connect - at)
+                                welcomed.append(welcome - connect)
+                                then_served.append(served - welcome)
                         if after is not None:
                             moved.append(after - at)
                 mine = gaps[first:]
@@ -362,7 +379,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "sockets_lost_p50": pct([float(t) for t in tries], 0.5), "sockets_lost_max": max(tries, default=None),
         "losses_by_reason": reasons,
         "client_lag_p50_s": pct(lags, 0.5), "client_lag_p99_s": pct(lags, 0.99), "client_lag_max_s": pct(lags, 1.0),
-        "serving_socket_opened_p50_s": pct(last_join, 0.5), "serving_socket_opened_p99_s": pct(last_join, 0.99),
+        "kept_sockets": len(kept), "kept_gap_p50_s": pct(kept, 0.5), "kept_gap_p99_s": pct(kept, 0.99),
+        "new_sockets": len(began), "connect_began_p50_s": pct(began, 0.5), "connect_began_p99_s": pct(began, 0.99),
+        "welcomed_p50_s": pct(welcomed, 0.5), "welcomed_p99_s": pct(welcomed, 0.99),
+        "then_served_p50_s": pct(then_served, 0.5), "then_served_p99_s": pct(then_served, 0.99),
         "log": args.log, "redis": "durable (every write flushed)" if args.durable_redis else "in memory",
         "unfinished": unfinished, "per_kill": per_kill,
         "acked": sum(len(p.acked) for p in people), "acked_lost": lost, "logs_with_gaps_or_duplicates": duplicated,
@@ -408,8 +428,13 @@ def main() -> int:
           f"max {r['client_lag_max_s']} s (every gap is read on its clock)")
     print(f"  where the gap goes: kill to the first socket lost p50 {r['first_loss_p50_s']} s, p99 "
           f"{r['first_loss_p99_s']} s; sockets lost before being served p50 {r['sockets_lost_p50']}, max "
-          f"{r['sockets_lost_max']}; kill to the serving socket's opening p50 {r['serving_socket_opened_p50_s']} s, "
-          f"p99 {r['serving_socket_opened_p99_s']} s; sockets lost by reason {r['losses_by_reason']}")
+          f"{r['sockets_lost_max']}; sockets lost by reason {r['losses_by_reason']}")
+    print(f"    served through a socket on a living node that followed its table ({r['kept_sockets']} tables): "
+          f"kill to served again p50 {r['kept_gap_p50_s']} s, p99 {r['kept_gap_p99_s']} s")
+    print(f"    served through a new socket ({r['new_sockets']} tables): kill to its connect p50 "
+          f"{r['connect_began_p50_s']} s, p99 {r['connect_began_p99_s']} s; connect to the owner's welcome p50 "
+          f"{r['welcomed_p50_s']} s, p99 {r['welcomed_p99_s']} s; welcome to the state p50 {r['then_served_p50_s']} s, "
+          f"p99 {r['then_served_p99_s']} s")
     print(f"  acknowledged actions {r['acked']}, lost {r['acked_lost']}; logs with gaps or duplicates "
           f"{r['logs_with_gaps_or_duplicates']}; frames with hidden cards {r['frames_with_hidden_cards']}; "
           f"games finished {r['finished']} of {r['tables']}; reconnects {r['reconnects']}")

@@ -881,7 +881,6 @@ def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_wait
     asyncio.run(main())
 
 
-
 def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(redis_url: str):
     """R1: a node taking many tables over replays them for :data:`REPLAY_SLICE` seconds at a time
     and lets its loop serve its other tables once between two slices, not after every table (a

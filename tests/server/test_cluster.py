@@ -889,31 +889,35 @@ def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(red
     take-over)."""
     from cardtable.server.cluster import REPLAY_SLICE, Cluster
 
+    replay = 0.004  # seconds one table's replay holds the loop (the bound below uses the time taken)
+
     class Replays:
         """A hub whose replay of each table holds the loop for a few milliseconds, as a real one does."""
 
         async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
             for table_id in table_ids:
-                time.sleep(0.004)
+                time.sleep(replay)  # the replay's work, not a wait: nothing else may run meanwhile
                 yield table_id, object()
 
     async def main() -> None:
         node = Cluster(redis_url, node="a")
         node.hub = Replays()  # type: ignore[assignment]
-        tables = [f"t{i}" for i in range(int(3 * REPLAY_SLICE / 0.004))]  # three slices or more
+        tables = [f"t{i}" for i in range(int(3 * REPLAY_SLICE / replay))]  # three slices or more
         turns = 0
+        begun = asyncio.Event()
 
         async def other_tables() -> None:
             nonlocal turns
+            begun.set()
             while True:
-                await asyncio.sleep(0)
+                await asyncio.sleep(0)  # one turn of the loop, the thing counted
                 turns += 1
 
         try:
             node._arriving.update({t: asyncio.Event() for t in tables})  # as a look leaves them
             node.owned.update(tables)
             serving = asyncio.ensure_future(other_tables())
-            await asyncio.sleep(0)  # the other tables' task has begun
+            await asyncio.wait_for(begun.wait(), 60)
             began, before = time.monotonic(), turns
             await node._load(tables)
             took, during = time.monotonic() - began, turns - before

@@ -803,6 +803,85 @@ def test_r1_an_action_whose_owner_died_unanswered_goes_to_the_new_owner_and_a_ch
     asyncio.run(main())
 
 
+def test_r1_the_commands_waiting_for_a_dead_owner_read_its_leases_together_and_then_follow_the_new_one(
+        redis_url: str):
+    """R1, LD9: sixty sockets of one node wait for the answers of a dead owner to their actions.
+    While they wait, the node reads the leases of their tables in one round trip a poll for all
+    of them (one each, ten times a second, kept a busy node's Redis connections and loop from the
+    sockets coming back to it); once the leases name the new owner, every socket attaches there
+    and sends its action again."""
+    from cardtable.server.cluster import ANSWER_POLL, Cluster
+    from cardtable.server.commands import Act
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        sent = Sent()
+        node.to_node = sent  # type: ignore[method-assign]
+        reads: list[str] = []
+
+        def counting(name: str) -> Callable[..., Any]:
+            real = getattr(node.redis, name)
+
+            def counted(*args: Any) -> Any:
+                reads.append(name)
+                return real(*args)
+
+            return counted
+
+        for name in ("get", "mget"):
+            setattr(node.redis, name, counting(name))
+        tables = [f"w{i}" for i in range(60)]
+        try:
+            await node.redis.mset({f"ct:lease:{t}": "dead" for t in tables})
+            remotes = [_socket_to(node, t, "dead", seat=0)[0] for t in tables]
+            acting = [asyncio.ensure_future(r.ask(Act(0, 1, "play 7H", 3, r.cid))) for r in remotes]
+            await sent.until(lambda s: len(s.commands("dead")) == len(tables))
+            began = asyncio.get_running_loop().time()
+            for _ in range(1000):  # bounded: until three polls have read the leases
+                if reads.count("mget") >= 3:
+                    break
+                await asyncio.sleep(ANSWER_POLL / 4)
+            polls = (asyncio.get_running_loop().time() - began) / ANSWER_POLL
+            assert reads.count("get") == 0 and 3 <= reads.count("mget") <= polls + 2, (reads, polls)
+            await node.redis.mset({f"ct:lease:{t}": "b" for t in tables})  # b took them over
+            await sent.until(lambda s: len(s.commands("b")) == 2 * len(tables))
+            for remote in remotes:
+                mine = [m for m in sent.commands("b") if m["table"] == remote.id]
+                assert [m["kind"] for m in mine] == ["Attach", "Act"] and remote.owner_node == "b"
+                for m in mine:
+                    node._replies[m["reply"]].set_result({"ok": {"type": "ack", "seq": 1, "version": 4}})
+            assert all(a["version"] == 4 for a in await asyncio.wait_for(asyncio.gather(*acting), 30))
+            assert not node._owner_checks  # nothing waits any more: the reads stop
+        finally:
+            await node.stop()
+
+    asyncio.run(main())
+
+
+def test_p11_sockets_opening_side_by_side_on_one_node_never_pass_the_cap_of_the_cluster(redis_url: str):
+    """P11: an address holding two sockets on another node opens forty at once on this one with
+    a cap of six: four open, each counted in this node's hash for the others; a closed one frees
+    its place."""
+    from cardtable.server.cluster import Cluster
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="here")
+        try:
+            await node.redis.sadd("ct:nodes", "here", "there")
+            await node.redis.hset("ct:count:there", "sock:5.6.7.8", 2)
+            opened = await asyncio.gather(*(node.limits.open_socket("5.6.7.8", 6) for _ in range(40)))
+            assert opened.count(True) == 4 and node.limits.sockets == {"5.6.7.8": 4}
+            assert await node.redis.hget("ct:count:here", "sock:5.6.7.8") == "4"
+            assert await node.limits.elsewhere("sock:5.6.7.8") == 2
+            await node.limits.close_socket("5.6.7.8")
+            assert await node.limits.open_socket("5.6.7.8", 6)
+            assert not await node.limits.open_socket("5.6.7.8", 6)
+        finally:
+            await node.stop()
+
+    asyncio.run(main())
+
+
 def test_r1_a_socket_on_a_living_node_follows_its_table_through_the_owners_death(tmp_path: Path, redis_url: str):
     """R1 end to end: a person's socket on node b to a table node a owns stays open when a is
     killed; once b has taken the table over the same socket is welcomed again, gets the state,

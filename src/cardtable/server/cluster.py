@@ -36,6 +36,7 @@ import secrets
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from .bus import LocalBus
@@ -118,8 +119,9 @@ SWEEP_EVERY = 2.0
 """Seconds between two looks at every live table's lease while every node lives (a lease can also
 run out without its node dying: a table nobody took back after a Redis restart)."""
 ANSWER_POLL = 0.1
-"""Seconds between two looks at who owns a table while a forwarded command waits for its answer:
-when the owner died the socket is told at once to reconnect, not after :data:`ASK_TIMEOUT`."""
+"""Seconds between two looks at who owns the tables whose forwarded commands wait for an answer
+(one look for them all, :meth:`Cluster.watch_owner`): when an owner died its sockets go after the
+table's new owner at once, not after :data:`ASK_TIMEOUT`."""
 SCAN_EVERY = 0.2
 """Seconds between two writes of this node's counts (its lobby: :data:`LOBBY_EVERY`)."""
 ASK_TIMEOUT = 10.0
@@ -282,6 +284,30 @@ return ok
 """
 """A token bucket in Redis, one per kind and address, shared by every node."""
 
+_ELSEWHERE = """
+local total = 0
+for _, node in ipairs(redis.call('smembers', 'ct:nodes')) do
+  if node ~= ARGV[1] then total = total + (tonumber(redis.call('hget', 'ct:count:' .. node, ARGV[2])) or 0) end
+end
+return total
+"""
+"""How many of a count (``ARGV[2]``) the nodes other than ``ARGV[1]`` hold, in one round trip."""
+
+_OPEN_SOCKET = """
+local me, field, cap, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local held = tonumber(ARGV[5])
+for _, node in ipairs(redis.call('smembers', 'ct:nodes')) do
+  if node ~= me then held = held + (tonumber(redis.call('hget', 'ct:count:' .. node, field)) or 0) end
+end
+if held >= cap then return 0 end
+redis.call('hincrby', 'ct:count:' .. me, field, 1)
+redis.call('pexpire', 'ct:count:' .. me, ttl)
+return 1
+"""
+"""A socket of an address opened on node ``ARGV[1]`` if the address holds fewer than ``ARGV[3]``
+over the cluster (``ARGV[5]`` on this node, the others' from their counts), then counted in this
+node's hash: the look and the count in one round trip."""
+
 
 class ClusterLimits(Limits):
     """Per-address limits over every node: buckets in Redis; each node's counts (open sockets,
@@ -296,15 +322,25 @@ class ClusterLimits(Limits):
         ok = await self.cluster.redis.eval(_BUCKET, 1, f"ct:bucket:{kind}:{ip}", rate, burst, time.time())
         return bool(ok)
 
+    async def open_socket(self, ip: str, cap: int) -> bool:
+        """As :meth:`Limits.open_socket`, in one round trip (a page reconnecting after its node
+        died waits for it). The socket counts here before the answer, so two opening side by side
+        on this node see each other."""
+        held = self.sockets.get(ip, 0)
+        self.sockets[ip] = held + 1
+        opened = False
+        try:
+            opened = bool(await self.cluster.redis.eval(_OPEN_SOCKET, 0, self.cluster.node, f"sock:{ip}", cap,
+                                                        int(LEASE_TTL * 1000), held))
+        finally:
+            if not opened:
+                self.sockets[ip] -= 1
+                if not self.sockets[ip]:
+                    del self.sockets[ip]
+        return opened
+
     async def elsewhere(self, field: str) -> int:
-        others = [str(n) for n in await self.cluster.redis.smembers("ct:nodes") if n != self.cluster.node]
-        if not others:
-            return 0
-        async with self.cluster.redis.pipeline(transaction=False) as pipe:
-            for node in others:
-                pipe.hget(f"ct:count:{node}", field)
-            counts = await pipe.execute()
-        return sum(int(c) for c in counts if c)
+        return int(await self.cluster.redis.eval(_ELSEWHERE, 0, self.cluster.node, field))
 
     async def counted(self, field: str, delta: int) -> None:
         key = f"ct:count:{self.cluster.node}"
@@ -496,20 +532,29 @@ class RemoteTable:
             self._attaching -= isinstance(cmd, Attach)
 
     async def _moved_from(self, owner: str, found: str | None, deadline: float) -> None:
-        """Until the table has an owner other than ``owner`` (``found``, if one was), followed."""
+        """Until the table has an owner other than ``owner`` (``found``, if one was), followed:
+        told by the news of the new owner, or seen in its lease (:meth:`Cluster.watch_owner`)."""
+        if self.owner_node == owner and found is not None and found != owner:
+            self.follow(found)
+
+        def moved(now: str | None) -> bool:
+            if now is None or now == owner:
+                return False
+            self.follow(now)
+            return True
+
         loop = asyncio.get_running_loop()
-        while self.owner_node == owner:
-            if found is not None and found != owner:
-                self.follow(found)
-                await asyncio.sleep(0)  # the socket's attach (a task's first step) is sent first
-                return
-            if loop.time() >= deadline:
-                raise LogError("the table has no owner; reconnect")
-            followed = self._followed
-            with contextlib.suppress(TimeoutError):  # the news, or the next look at the lease
-                await asyncio.wait_for(followed.wait(), min(ANSWER_POLL, max(0.0, deadline - loop.time())))
-            if self.owner_node == owner:
-                found = await self.cluster.owner(self.id)
+        stop = self.cluster.watch_owner(self.id, moved) if self.owner_node == owner else None
+        try:
+            while self.owner_node == owner:
+                if loop.time() >= deadline:
+                    raise LogError("the table has no owner; reconnect")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._followed.wait(), deadline - loop.time())
+        finally:
+            if stop is not None:
+                stop()
+        await asyncio.sleep(0)  # the socket's attach (a task's first step) is sent first
 
     def follow(self, owner: str) -> None:
         """The table is ``owner``'s now: this socket's commands go there, and the socket attaches
@@ -565,6 +610,9 @@ class Cluster:
         self.hub: Hub | None = None
         self.owned: set[str] = set()
         self._replies: dict[str, asyncio.Future[Any]] = {}
+        # what waits for a table's lease to name another node (:meth:`watch_owner`), by table
+        self._owner_checks: dict[str, dict[int, Callable[[str | None], bool]]] = {}
+        self._owner_watch: asyncio.Task[None] | None = None
         self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, text) to publish
         self._watched: dict[str, dict[str, RemoteTable]] = {}  # another node's table -> this node's sockets to it
         self._remotes: dict[str, RemoteTable] = {}  # the same sockets by connection id
@@ -613,7 +661,7 @@ class Cluster:
         for thread in (self._looker, self._renewer):
             if thread is not None:
                 await asyncio.to_thread(thread.stop)
-        tasks = [*self._tasks, *self._loading]
+        tasks = [*self._tasks, *self._loading, *([self._owner_watch] if self._owner_watch is not None else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -888,22 +936,60 @@ class Cluster:
         return reply.get("ok")
 
     async def _answer(self, future: asyncio.Future[Any], node: str, table_id: str) -> Any:
-        """The owner's answer; :class:`OwnerGone` as soon as the table has another owner (or
-        none: its owner died), a :class:`LogError` after :data:`ASK_TIMEOUT` seconds."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + ASK_TIMEOUT
-        while True:
+        """The owner's answer; :class:`OwnerGone` as soon as the table's lease names another
+        owner (or none: its owner died), a :class:`LogError` after :data:`ASK_TIMEOUT` seconds."""
+
+        def gone(owner: str | None) -> bool:
+            if owner == node:
+                return False
+            if not future.done():
+                future.set_exception(OwnerGone(owner))
+            return True
+
+        stop = self.watch_owner(table_id, gone)
+        try:
+            return await asyncio.wait_for(future, ASK_TIMEOUT)
+        except TimeoutError:
+            raise LogError("the table's owner did not answer; reconnect") from None
+        finally:
+            stop()
+
+    def watch_owner(self, table_id: str, check: Callable[[str | None], bool]) -> Callable[[], None]:
+        """Call ``check`` with the node the lease of ``table_id`` names (``None``: no lease)
+        every :data:`ANSWER_POLL` seconds, until it returns true or the function returned here is
+        called. The leases of every table watched are read in one round trip a poll
+        (:meth:`_watch_owners`), however many commands and sockets of this node wait: after a
+        node died, a hundred of them each asking Redis ten times a second kept the connections
+        and the loop of a busy node from the sockets coming back."""
+        self._next += 1
+        key = self._next
+        self._owner_checks.setdefault(table_id, {})[key] = check
+        if self._owner_watch is None or self._owner_watch.done():
+            self._owner_watch = asyncio.get_running_loop().create_task(self._watch_owners())
+        return lambda: self._unwatch_owner(table_id, key)
+
+    def _unwatch_owner(self, table_id: str, key: int) -> None:
+        checks = self._owner_checks.get(table_id)
+        if checks is not None:
+            checks.pop(key, None)
+            if not checks:
+                del self._owner_checks[table_id]
+
+    async def _watch_owners(self) -> None:
+        """The owners of the tables watched (:meth:`watch_owner`), while any are."""
+        while self._owner_checks:
+            await asyncio.sleep(ANSWER_POLL)
+            tables = list(self._owner_checks)
+            if not tables:
+                continue
             try:
-                wait = min(ANSWER_POLL, max(0.0, deadline - loop.time()))
-                return await asyncio.wait_for(asyncio.shield(future), wait)
-            except TimeoutError:
-                if loop.time() >= deadline:
-                    future.cancel()
-                    raise LogError("the table's owner did not answer; reconnect") from None
-                owner = await self.owner(table_id)
-                if owner != node:
-                    future.cancel()
-                    raise OwnerGone(owner) from None
+                owners = await self.redis.mget([f"ct:lease:{t}" for t in tables])
+            except Exception:  # Redis away: the commands waiting fail at their deadline
+                continue
+            for table_id, owner in zip(tables, owners, strict=True):
+                for key, check in list(self._owner_checks.get(table_id, {}).items()):
+                    if check(None if owner is None else str(owner)):
+                        self._unwatch_owner(table_id, key)
 
     async def _listen(self) -> None:
         """This node's channel, subscribed again after Redis went away (what was sent meanwhile is

@@ -1007,3 +1007,61 @@ def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(red
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_r1_a_node_whose_renewer_connection_closes_is_dead_at_the_next_look(redis_url: str):
+    """R1: a node that dies has its connections closed by the system at once, so the others need
+    not wait for its leases to run out: a look that saw its lease renewer connected and sees it no
+    more takes its tables (their leases still had a minute to run). A node whose renewer was never
+    seen (starting up) is not dead, nor is one whose renewer left while the looker's own
+    connection was replaced (a Redis restart closes every connection)."""
+    import redis
+
+    from cardtable.server.cluster import Cluster
+
+    def renewer(node: str) -> redis.Redis:
+        client = redis.Redis.from_url(redis_url, decode_responses=True, client_name=f"ct-lease-renewer-{node}")
+        client.ping()  # connected, named
+        return client
+
+    def looker() -> redis.Redis:
+        return redis.Redis.from_url(redis_url, decode_responses=True, client_name="ct-table-looker-a")
+
+    async def main() -> None:
+        a = Cluster(redis_url, node="a")
+        a.hub = LoadsAnything()  # type: ignore[assignment]
+        eyes = looker()
+        b, c = renewer("b"), renewer("c")
+        try:
+            await a.keeper.sadd("ct:nodes", "a", "b", "c", "starting")
+            await a.keeper.sadd("ct:live", "t1", "t2", "t3")
+            for node in ("a", "b", "c", "starting"):
+                await a.keeper.hset(f"ct:count:{node}", "up", 1)
+                await a.keeper.pexpire(f"ct:count:{node}", 60_000)
+            for table, owner in (("t1", "b"), ("t2", "b"), ("t3", "c")):
+                await a.keeper.set(f"ct:lease:{table}", owner, px=60_000)
+
+            async def look(client: redis.Redis) -> tuple[set[str], list[str]]:
+                found = await asyncio.to_thread(a.look, client)
+                a.looked(*found)
+                return found
+
+            assert await look(eyes) == (set(), [])  # everybody renewing; "starting" never seen, not dead
+            b.close()  # b died: its connection closed
+            dead, mine = await look(eyes)
+            assert dead == {"b"} and len(mine) == 1  # a's share among a, c and "starting"
+            assert await a.keeper.exists("ct:count:b") == 0
+            assert [await a.keeper.get(f"ct:lease:{t}") for t in ("t1", "t2")].count("b") == 0  # free to take
+            assert await a.keeper.get("ct:lease:t3") == "c"  # c lives
+
+            c.close()
+            eyes.close()
+            eyes = looker()  # the looker's connection replaced meanwhile: it has seen nobody yet
+            dead, mine = await look(eyes)
+            assert "c" not in dead and "t3" not in mine and await a.keeper.get("ct:lease:t3") == "c"
+        finally:
+            for client in (eyes, b, c):
+                client.close()
+            await a.stop()
+
+    asyncio.run(main())

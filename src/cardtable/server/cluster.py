@@ -159,25 +159,15 @@ place among the live tables."""
 
 _LOOK = """
 local me, ttl, sweep, round_ms, grace_ms = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
-local gone = {}
-for i = 6, #ARGV do gone[ARGV[i]] = true end
 local nodes = redis.call('smembers', 'ct:nodes')
 local dead = {}
 for _, node in ipairs(nodes) do
-  if node ~= me then
-    if gone[node] then redis.call('del', 'ct:count:' .. node) end
-    if redis.call('exists', 'ct:count:' .. node) == 0 then table.insert(dead, node) end
-  end
+  if node ~= me and redis.call('exists', 'ct:count:' .. node) == 0 then table.insert(dead, node) end
 end
 if #dead == 0 and not sweep then return {dead, {}} end
 local orphans = {}
 for _, t in ipairs(redis.call('smembers', 'ct:live')) do
-  local owner = redis.call('get', 'ct:lease:' .. t)
-  if owner and gone[owner] and owner ~= me then
-    redis.call('del', 'ct:lease:' .. t)
-    owner = false
-  end
-  if not owner then table.insert(orphans, t) end
+  if redis.call('exists', 'ct:lease:' .. t) == 0 then table.insert(orphans, t) end
 end
 if #orphans == 0 then
   if #dead > 0 then redis.call('srem', 'ct:nodes', unpack(dead)) end
@@ -210,9 +200,7 @@ end
 return {dead, got}
 """
 """A look for tables to take over, in one round trip (the keys it reads are found, not declared:
-a standalone Redis, as the cluster uses). The nodes whose counts' hash ran out are dead, and so are
-the nodes named after the script's five arguments (their lease renewer's connection to Redis
-closed: :meth:`Cluster.look`), whose counts' hash and leases it ends at once. Unless
+a standalone Redis, as the cluster uses). The nodes whose counts' hash ran out are dead. Unless
 one is, or ``sweep`` is asked, nothing more. Otherwise the live tables without a lease are
 orphans. When nodes died the living nodes share them in a round (``ct:round:{the dead nodes}``,
 the nodes that took their part): a node takes the orphans' fair part among the living nodes that
@@ -389,9 +377,8 @@ class BesideTheLoop(threading.Thread):
 
         self.cluster = cluster
         self.loop = loop
-        # named, so the other nodes' looks can tell that this node's connection closed (it died)
         self.client = redis.Redis.from_url(cluster.url, decode_responses=True, socket_timeout=LEASE_TTL,
-                                           socket_connect_timeout=LEASE_TTL, client_name=f"ct-{name}-{cluster.node}")
+                                           socket_connect_timeout=LEASE_TTL)
         self._halt = threading.Event()
 
     def run(self) -> None:
@@ -636,8 +623,6 @@ class Cluster:
         self._next = 0
         self._sweep_at = 0.0  # when a look is to look up every live table's lease again
         self._dead: set[str] = set()  # the dead nodes the last look found
-        self._looker_id: str | None = None  # the Redis id of the looker's connection at the last look
-        self._renewing: set[str] = set()  # the nodes whose lease renewer was connected at the last look
         self._released: set[str] = set()  # tables let go whose lease the renewer ends next (:meth:`release`)
         self._released_lock = threading.Lock()
 
@@ -798,20 +783,11 @@ class Cluster:
         round trip (:data:`_LOOK`). It asks only which nodes live (their counts' hash, kept alive
         with their leases) unless one died or :data:`SWEEP_EVERY` seconds have passed: only then
         are the live tables' leases looked up, and a dead node whose tables all have owners again
-        is forgotten.
-
-        A node need not wait for the leases of a dead node to run out: a process that dies (a
-        SIGKILL, a crash) has its connections closed by the system at once, so a node whose lease
-        renewer's connection the last look saw and this one does not is dead now (:meth:`_gone`).
-        A node paused or cut off keeps its connection, or loses it with the looker's own, and its
-        leases run out as before; a node taken for dead while it lives (its connection alone broke)
-        finds its leases in other hands, and the log refuses its writes (S1)."""
+        is forgotten."""
         now = time.monotonic()
         sweep = now >= self._sweep_at
-        gone, seen = self._gone(client.client_list())
         found, got = client.eval(_LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep), int(ROUND_TTL * 1000),
-                                 int(ROUND_GRACE * 1000), *sorted(gone))
-        self._looker_id, self._renewing = seen  # once the look is made: a look that failed is made again
+                                 int(ROUND_GRACE * 1000))
         if found or sweep:
             self._sweep_at = now + SWEEP_EVERY
         dead = {str(node) for node in found}
@@ -824,18 +800,6 @@ class Cluster:
         self._arriving.update({t: asyncio.Event() for t in mine})
         self.owned.update(mine)
         return dead, mine
-
-    def _gone(self, connections: list[dict[str, str]]) -> tuple[set[str], tuple[str | None, set[str]]]:
-        """The nodes whose lease renewer was connected to Redis at the last look and is not now
-        (``connections``: Redis's ``CLIENT LIST``), and what this look saw: the looker's own
-        connection's id and the nodes renewing. Only when the looker's own connection is the
-        same: after a Redis restart (every connection closed), or a new connection of its own, it
-        has seen nothing yet, and the nodes not connected again yet are not taken for dead."""
-        renewer, looker = "ct-lease-renewer-", f"ct-table-looker-{self.node}"
-        renewing = {c["name"][len(renewer):] for c in connections if c.get("name", "").startswith(renewer)}
-        mine = next((c["id"] for c in connections if c.get("name") == looker), None)
-        gone = self._renewing - renewing - {self.node} if mine is not None and mine == self._looker_id else set()
-        return gone, (mine, renewing)
 
     def looked(self, dead: set[str], mine: list[str]) -> None:
         """A look's findings, on the event loop: the tables taken are read and replayed in a task

@@ -818,12 +818,15 @@ def test_r1_the_commands_waiting_for_a_dead_owner_read_its_leases_together_and_t
         sent = Sent()
         node.to_node = sent  # type: ignore[method-assign]
         reads: list[str] = []
+        three_polls = asyncio.Event()  # set once three polls have read the leases
 
         def counting(name: str) -> Callable[..., Any]:
             real = getattr(node.redis, name)
 
             def counted(*args: Any) -> Any:
                 reads.append(name)
+                if reads.count("mget") >= 3:
+                    three_polls.set()
                 return real(*args)
 
             return counted
@@ -837,10 +840,7 @@ def test_r1_the_commands_waiting_for_a_dead_owner_read_its_leases_together_and_t
             acting = [asyncio.ensure_future(r.ask(Act(0, 1, "play 7H", 3, r.cid))) for r in remotes]
             await sent.until(lambda s: len(s.commands("dead")) == len(tables))
             began = asyncio.get_running_loop().time()
-            for _ in range(1000):  # bounded: until three polls have read the leases
-                if reads.count("mget") >= 3:
-                    break
-                await asyncio.sleep(ANSWER_POLL / 4)
+            await asyncio.wait_for(three_polls.wait(), 60)
             polls = (asyncio.get_running_loop().time() - began) / ANSWER_POLL
             assert reads.count("get") == 0 and 3 <= reads.count("mget") <= polls + 2, (reads, polls)
             await node.redis.mset({f"ct:lease:{t}": "b" for t in tables})  # b took them over
@@ -975,7 +975,9 @@ def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(red
 
         async def take_over(self, table_ids: list[str]) -> AsyncIterator[tuple[str, object]]:
             for table_id in table_ids:
-                time.sleep(replay)  # the replay's work, not a wait: nothing else may run meanwhile
+                done = time.perf_counter() + replay  # the replay's work: the loop runs nothing else meanwhile
+                while time.perf_counter() < done:
+                    pass
                 yield table_id, object()
 
     async def main() -> None:

@@ -284,22 +284,23 @@ return ok
 """
 """A token bucket in Redis, one per kind and address, shared by every node."""
 
-_ELSEWHERE = """
-local total = 0
-for _, node in ipairs(redis.call('smembers', 'ct:nodes')) do
-  if node ~= ARGV[1] then total = total + (tonumber(redis.call('hget', 'ct:count:' .. node, ARGV[2])) or 0) end
+_OTHERS_HOLD = """
+local function others_hold(me, field)
+  local total = 0
+  for _, node in ipairs(redis.call('smembers', 'ct:nodes')) do
+    if node ~= me then total = total + (tonumber(redis.call('hget', 'ct:count:' .. node, field)) or 0) end
+  end
+  return total
 end
-return total
 """
+"""A Lua function of the scripts below: how many of a count the nodes other than ``me`` hold."""
+
+_ELSEWHERE = _OTHERS_HOLD + "return others_hold(ARGV[1], ARGV[2])"
 """How many of a count (``ARGV[2]``) the nodes other than ``ARGV[1]`` hold, in one round trip."""
 
-_OPEN_SOCKET = """
+_OPEN_SOCKET = _OTHERS_HOLD + """
 local me, field, cap, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
-local held = tonumber(ARGV[5])
-for _, node in ipairs(redis.call('smembers', 'ct:nodes')) do
-  if node ~= me then held = held + (tonumber(redis.call('hget', 'ct:count:' .. node, field)) or 0) end
-end
-if held >= cap then return 0 end
+if tonumber(ARGV[5]) + others_hold(me, field) >= cap then return 0 end
 redis.call('hincrby', 'ct:count:' .. me, field, 1)
 redis.call('pexpire', 'ct:count:' .. me, ttl)
 return 1
@@ -334,9 +335,7 @@ class ClusterLimits(Limits):
                                                         int(LEASE_TTL * 1000), held))
         finally:
             if not opened:
-                self.sockets[ip] -= 1
-                if not self.sockets[ip]:
-                    del self.sockets[ip]
+                self.uncount_socket(ip)
         return opened
 
     async def elsewhere(self, field: str) -> int:

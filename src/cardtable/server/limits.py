@@ -39,10 +39,14 @@ class Limits:
         return True
 
     async def close_socket(self, ip: str) -> None:
+        self.uncount_socket(ip)
+        await self.counted(f"sock:{ip}", -1)
+
+    def uncount_socket(self, ip: str) -> None:
+        """One socket fewer of ``ip`` in this process's count."""
         self.sockets[ip] -= 1
         if not self.sockets[ip]:
             del self.sockets[ip]
-        await self.counted(f"sock:{ip}", -1)
 
     async def elsewhere(self, field: str) -> int:
         """How many of ``field`` (``sock:IP``, ``open:IP``, ``host:DIGEST``) other processes hold."""

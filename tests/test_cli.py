@@ -235,3 +235,17 @@ def test_no_rule_ids_in_what_a_player_reads(tmp_path, capsys):
                             "option complex_groups needs complex_mode=true"),
                            ("the wild goes back [TR-12a]", "the wild goes back")]:
         assert without_rule_ids(message) == plain
+
+
+def test_s7_the_server_and_the_command_start_without_the_pairing_library():
+    """S7 (a restart comes back quickly): networkx, a quarter of a second of CPU to import, is
+    imported by the first Swiss pairing, not by ``cardtable`` or ``cardtable serve``'s modules
+    (a cluster node started beside a take-over would take that CPU from it)."""
+    import subprocess
+
+    code = ("import sys, cardtable.cli.main, cardtable.server.cli, cardtable.server.app, "
+            "cardtable.server.players.routes, cardtable.tournaments.swiss; print('networkx' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"

@@ -31,8 +31,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import networkx as nx  # type: ignore[import-untyped]
-
 BYE = None
 """The opponent of a bye."""
 BYE_POINTS = 1.0
@@ -191,6 +189,10 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
     pair_top = max(cost(i, j) for i in range(n) for j in range(i + 1, n)) + 1
     bye_step = (n // 2 + 1) * pair_top
     fresh = (n + 2) * bye_step
+    # imported here, not with the module: networkx takes about 0.25 s of CPU to import, which every
+    # server node (and every other command) would pay at start-up for a pairing it may never make
+    import networkx as nx  # type: ignore[import-untyped]
+
     graph = nx.Graph()
     for i in range(n):
         for j in range(i + 1, n):

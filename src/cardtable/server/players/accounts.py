@@ -87,7 +87,9 @@ class Accounts:
     def __init__(self, store: PlayerData, hasher: PasswordHasher | None = None) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        # made by the first login, not at start-up: a hash takes about 0.25 s of CPU, which a node
+        # starting beside a take-over would take from it (docs/deploy.md)
+        self._dummy: str | None = None
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self.queue = HASHING_QUEUE
         self._waiting = 0
@@ -117,6 +119,8 @@ class Accounts:
         """The account ``username`` names if ``password`` is its own; otherwise
         :class:`LobbyError` ``bad_login`` (401) with :data:`BAD_LOGIN`, after one argon2 check
         either way."""
+        if self._dummy is None:  # before the name is looked up: the first login is slower whatever it names
+            self._dummy = await self._work(self.hasher.hash, secrets.token_urlsafe(16))
         name = clean_name(username, "") if isinstance(username, str) else ""
         given = password if isinstance(password, str) and len(password) <= MAX_PASSWORD else ""
         row = self.store.account_named("person", name.casefold()) if name else None

@@ -25,6 +25,8 @@ Reported:
     .venv/bin/python bench/cluster.py                          # 3 nodes, 300 tables, 3 kills
     .venv/bin/python bench/cluster.py --tables 30 --kills 1    # a quick look
     .venv/bin/python bench/cluster.py --log postgres           # the log on a throwaway PostgreSQL
+    .venv/bin/python bench/cluster.py --save RUN1.json         # keep every gap, then:
+    .venv/bin/python bench/cluster.py --merge RUN1.json RUN2.json   # several runs' gaps pooled
 
 Unfinished games are listed with the version they reached, for a look at why.
 """
@@ -308,6 +310,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             began, welcomed, then_served = [], [], []  # the others: kill to connect, to welcome, to state
             reasons: dict[str, int] = {}  # why the sockets of the tables hit were lost before being served
             per_kill: list[str] = []
+            kill_p99: list[float | None] = []
             for k, (at, wall, victim_name, tables) in enumerate(kills):
                 first = len(gaps)
                 for p in people:
@@ -338,6 +341,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                         if after is not None:
                             moved.append(after - at)
                 mine = gaps[first:]
+                kill_p99.append(pct(mine, 0.99))
                 per_kill.append(f"kill {k + 1} (node {victim_name} at {utc_stamp(wall)} UTC, as in the nodes' log): "
                                 f"{len(tables)} tables, kill to served again p50 {pct(mine, 0.5)} s, "
                                 f"p99 {pct(mine, 0.99)} s")
@@ -373,6 +377,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "tables_hit": sum(len(t) for *_, t in kills), "gaps_measured": len(gaps),
         "gap_p50_s": round(statistics.median(gaps), 2) if gaps else None,
         "gap_p99_s": pct(gaps, 0.99), "gap_max_s": pct(gaps, 1.0),
+        "gaps_s": [round(g, 3) for g in gaps], "kill_p99_s": kill_p99, "seed": args.seed,
         "moved_p50_s": round(statistics.median(moved), 2) if moved else None,
         "moved_p99_s": pct(moved, 0.99),
         "first_loss_p50_s": pct(lost_at, 0.5), "first_loss_p99_s": pct(lost_at, 0.99),
@@ -390,8 +395,39 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def merge(paths: list[str]) -> int:
+    """Saved runs (``--save``) pooled: one run's p99 is its few slowest tables, so the gaps of
+    several runs are put together and their p99 read once more, beside each run's."""
+    runs = [json.loads(Path(path).read_text()) for path in paths]
+    if not runs:
+        raise SystemExit("--merge wants the files of runs saved with --save")
+    shapes = {(r["nodes"], r["tables"], r["kills"], r["restart_after_s"], r["log"]) for r in runs}
+    if len(shapes) > 1:
+        raise SystemExit(f"--merge wants runs of the same shape (nodes, tables, kills, restart, log): {sorted(shapes)}")
+    gaps = [g for r in runs for g in r["gaps_s"]]
+    total = {key: sum(r[key] for r in runs) for key in
+             ("tables_hit", "acked", "acked_lost", "logs_with_gaps_or_duplicates", "frames_with_hidden_cards",
+              "finished", "tables")}
+    print(f"{len(runs)} runs of {runs[0]['nodes']} nodes, {runs[0]['tables']} tables, {runs[0]['kills']} kills "
+          f"(log {runs[0]['log']}; each replacement node started {runs[0]['restart_after_s']} s after its kill): "
+          f"{total['tables_hit']} tables hit")
+    print(f"  kill to served again, all runs' gaps together: p50 {pct(gaps, 0.5)} s, p99 {pct(gaps, 0.99)} s, "
+          f"max {pct(gaps, 1.0)} s ({len(gaps)} measured; target p99 <= 2 s)")
+    for path, r in zip(paths, runs, strict=True):
+        print(f"    {path} (seed {r.get('seed')}): p50 {r['gap_p50_s']} s, p99 {r['gap_p99_s']} s, "
+              f"max {r['gap_max_s']} s;"
+              f" each kill's p99 {', '.join(f'{q} s' for q in r['kill_p99_s'])}")
+    print(f"  acknowledged actions {total['acked']}, lost {total['acked_lost']}; logs with gaps or duplicates "
+          f"{total['logs_with_gaps_or_duplicates']}; frames with hidden cards {total['frames_with_hidden_cards']}; "
+          f"games finished {total['finished']} of {total['tables']}")
+    return 0
+
+
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if sys.argv[1:2] == ["--merge"]:
+        return merge(sys.argv[2:])
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="--merge RUN1.json RUN2.json ... (alone) pools runs saved with --save")
     p.add_argument("--nodes", type=int, default=3)
     p.add_argument("--tables", type=int, default=300)
     p.add_argument("--kills", type=int, default=3)
@@ -407,12 +443,15 @@ def main() -> int:
     p.add_argument("--durable-redis", action="store_true",
                    help="Redis flushes every write to disk before it replies (the tests' Redis); by default it "
                         "keeps nothing on disk, as docs/deploy.md runs it")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--save", type=Path, help="also write the figures, every gap included, to this file (--merge)")
     p.add_argument("--node-log", type=Path, help="copy the nodes' log (their stderr) to this file at the end")
     args = p.parse_args()
     if args.nodes < 2:
         p.error("--nodes: at least 2 (one is killed)")
     r = asyncio.run(main_async(args))
+    if args.save is not None:
+        args.save.write_text(json.dumps(r))
     if args.json:
         print(json.dumps(r))
         return 0

@@ -41,10 +41,14 @@ def test_ld1_the_before_and_after_bench_runs_both_servers():
     assert "| 4 |" in out and "ratio p99" in out and "ratio CPU" in out
 
 
-def test_s1_r1_the_failover_bench_kills_a_node_and_checks_the_logs():
+def test_s1_r1_the_failover_bench_kills_a_node_and_checks_the_logs(tmp_path: Path):
+    saved = tmp_path / "run.json"
     out = run("bench/cluster.py", "--nodes", "2", "--tables", "3", "--kills", "1", "--every", "3",
-              "--restart-after", "0.5", "--seconds", "120", "--think", "0.02")
+              "--restart-after", "0.5", "--seconds", "120", "--think", "0.02", "--save", str(saved))
     assert "acknowledged actions" in out and "verdict:" in out
+    # two runs pooled (the same run twice here): every gap of both, counted once each
+    pooled = run("bench/cluster.py", "--merge", str(saved), str(saved))
+    assert "2 runs of 2 nodes, 3 tables, 1 kills" in pooled and "all runs' gaps together" in pooled
 
 
 def test_ld1_s1_the_cluster_load_bench_compares_one_process_with_cluster_nodes(postgres, redis):

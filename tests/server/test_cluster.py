@@ -960,60 +960,6 @@ def test_r1_a_command_forwarded_to_the_new_owner_while_it_replays_the_table_wait
     asyncio.run(main())
 
 
-def test_r1_a_take_over_replays_the_first_tables_while_it_reads_the_next(tmp_path: Path):
-    """R1: a node taking many tables over claims and reads them :data:`TAKE_CHUNK` at a time and
-    replays each chunk while the next is read: the first table is in memory while the second
-    read is still held, every table is claimed and read once, and all of them come back."""
-    from cardtable.server.actor import LogRunner
-    from cardtable.server.hub import TAKE_CHUNK, Hub
-    from cardtable.server.store import SeatRow, Store, TableRow
-
-    store = Store(tmp_path / "log.sqlite3")
-    hub = Hub(store, hold=None)
-    hub.runner = LogRunner(store, inline=False)  # in a writer thread, as on PostgreSQL: a read can be held
-    ids = [f"t{i:02}" for i in range(2 * TAKE_CHUNK + 3)]
-    for table_id in ids:
-        store.create_table(TableRow(table_id, "trash", "standard", {}, None, 7, "h" * 64, "open", time.time(),
-                                    seats=[SeatRow(0, "human", "Ada", "a" * 64), SeatRow(1, "human", "Bo", "b" * 64)]))
-        store.start(table_id, 99)
-    gate, takes = threading.Event(), []
-    real_take = store.take
-
-    def gated_take(table_ids: list[str], chat: int) -> object:  # every read after the first held back
-        takes.append(list(table_ids))
-        if len(takes) > 1:
-            assert gate.wait(60)
-        return real_take(table_ids, chat)
-
-    store.take = gated_take  # type: ignore[assignment,method-assign]
-
-    async def main() -> None:
-        loading = hub.take_over(ids)
-        try:
-            first, table = await asyncio.wait_for(anext(loading), 60)  # the second read is held meanwhile
-            assert first == ids[0] and table is hub.tables[ids[0]] and not gate.is_set()
-            for _ in range(3000):  # bounded: the second read begins in the writer thread
-                if len(takes) == 2:
-                    break
-                await asyncio.sleep(0.01)
-            assert takes == [ids[:TAKE_CHUNK], ids[TAKE_CHUNK:2 * TAKE_CHUNK]]
-            gate.set()
-            rest = [t async for t, _ in loading]
-        finally:
-            gate.set()
-            await loading.aclose()
-        assert [first, *rest] == ids and set(hub.tables) == set(ids)
-        assert takes == [ids[:TAKE_CHUNK], ids[TAKE_CHUNK:2 * TAKE_CHUNK], ids[2 * TAKE_CHUNK:]]
-        assert {store.epoch(t) for t in ids} == {1}  # each claimed once
-
-    try:
-        asyncio.run(main())
-    finally:
-        hub.close_all()
-        hub.runner.close()
-        store.close()
-
-
 def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(redis_url: str):
     """R1: a node taking many tables over replays them for :data:`REPLAY_SLICE` seconds at a time
     and lets its loop serve its other tables once between two slices, not after every table (a

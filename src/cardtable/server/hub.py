@@ -28,10 +28,6 @@ if TYPE_CHECKING:
 
 ABANDONED = 60.0
 """Seconds a game in progress with nobody at it stays in the lobby's list."""
-TAKE_CHUNK = 16
-"""Tables a take-over claims and reads from the log in one transaction; the next ones are read
-while these are replayed. Read all at once, the 70-odd tables of a dead node's share took 0.17 to
-0.42 s to read on a busy node before the first of them could be replayed (docs/deploy.md)."""
 
 
 class Hub:
@@ -179,11 +175,10 @@ class Hub:
     async def take_over(self, table_ids: list[str], *,
                         drop: bool = True) -> AsyncGenerator[tuple[str, Table | None], None]:
         """Tables this node holds the leases of now (their owner died), claimed and read from the
-        log :data:`TAKE_CHUNK` at a time (in the log's writer threads: the loop serves the other
-        tables meanwhile, and replays one chunk while the next is read), then replayed one after
-        another: each id with its table, or ``None`` when it cannot be loaded (gone, broken).
-        With ``drop``, a copy of one still in memory is let go first. A table already being
-        loaded (by another call) is waited for and given as it is then."""
+        log in one call (in the log's writer thread: the loop serves the other tables meanwhile),
+        then replayed one after another: each id with its table, or ``None`` when it cannot be
+        loaded (gone, broken). With ``drop``, a copy of one still in memory is let go first.
+        A table already being loaded (by another call) is waited for and given as it is then."""
         if drop:
             for table_id in table_ids:
                 self.drop(table_id)
@@ -191,23 +186,12 @@ class Hub:
         mine = [t for t in table_ids if t not in waiting and t not in self.tables]
         events = {t: asyncio.Event() for t in mine}
         self._arriving.update(events)
-        chunks = [mine[i:i + TAKE_CHUNK] for i in range(0, len(mine), TAKE_CHUNK)]
-        chunk_of = {t: k for k, chunk in enumerate(chunks) for t in chunk}
-        reads: list[asyncio.Future[dict[str, Taken | BadRow]]] = []
-
-        def read(k: int) -> None:  # chunk ``k``'s claim and read, begun once
-            if k == len(reads) < len(chunks):
-                reads.append(asyncio.ensure_future(self.runner.write(lambda: self.store.take(chunks[k], CHAT_KEPT))))
-
         try:
-            read(0)
+            taken = await self.runner.write(lambda: self.store.take(mine, CHAT_KEPT)) if mine else {}
             for table_id in table_ids:
                 if table_id in waiting:
                     await waiting[table_id].wait()
                 elif table_id in events:
-                    k = chunk_of[table_id]
-                    taken = await reads[k]
-                    read(k + 1)
                     table = self._load(taken.get(table_id), table_id)
                     if table is not None:
                         table.resume()
@@ -215,11 +199,6 @@ class Hub:
                     events.pop(table_id).set()
                 yield table_id, self.tables.get(table_id)
         finally:
-            for future in reads:  # a read not awaited (the log failed, or the caller stopped early)
-                if not future.done():
-                    future.cancel()
-                elif not future.cancelled():
-                    future.exception()  # seen: its error was the caller's already, or is nobody's
             for table_id, event in events.items():
                 self._arriving.pop(table_id, None)
                 event.set()

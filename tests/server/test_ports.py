@@ -9,6 +9,8 @@ several threads at once and survives its server's restart."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import os
 import queue
 import random
@@ -21,6 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,6 +173,107 @@ def test_s3_take_claims_tables_and_reads_what_their_replay_needs_in_one_go(datab
     finally:
         first.close()
         second.close()
+
+
+class MessageLog:
+    """A TCP proxy in front of PostgreSQL that reads the messages its clients send (the frontend
+    protocol: after the untyped start-up, a type byte and a length each) and keeps their types in
+    order with the number of the connection that sent each (:attr:`sent`), however the bytes were
+    split on the wire."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import socket
+
+        self.upstream = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sent: list[tuple[int, str]] = []  # (connection, type) of each message the clients sent
+        self._lock = threading.Lock()
+        self._numbers = itertools.count()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.upstream)
+            number = next(self._numbers)
+            threading.Thread(target=self._pipe, args=(client, upstream, number), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, None), daemon=True).start()
+
+    def _pipe(self, src: Any, dst: Any, number: int | None) -> None:
+        """Bytes from ``src`` to ``dst``; read as messages when a client (``number``) sends them."""
+        import socket
+
+        pending, untyped = b"", 1  # the start-up message has no type byte (nor has a TLS request before it)
+        while True:
+            try:
+                data = src.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                with contextlib.suppress(OSError):
+                    dst.shutdown(socket.SHUT_WR)
+                return
+            if number is not None:
+                pending += data
+                while True:
+                    head = 4 if untyped else 5
+                    if len(pending) < head:
+                        break
+                    size = int.from_bytes(pending[head - 4:head], "big") + head - 4
+                    if len(pending) < size:
+                        break
+                    message, pending = pending[:size], pending[size:]
+                    if untyped:
+                        untyped = 1 if message[4:8] == (80877103).to_bytes(4, "big") else 0  # TLS asked first
+                    else:
+                        with self._lock:
+                            self.sent.append((number, chr(message[0])))
+            with contextlib.suppress(OSError):
+                dst.sendall(data)
+
+    def close(self) -> None:
+        self.listener.close()
+
+
+def test_r1_a_take_over_sends_its_six_statements_to_postgresql_together(pg_url: str):
+    """R1 (failover within about 2 s): a take-over's read of a dead node's tables from PostgreSQL
+    sends its six statements one after another without waiting for an answer between them (a
+    pipeline): three round trips with the transaction's begin and commit, where a statement at a
+    time made eight, each waiting on a busy machine for the server process to get a core. A
+    client waits after each message that asks for an answer: a Sync, a simple Query or a Flush."""
+    import re
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(pg_url)
+    assert parts.hostname is not None and parts.port is not None
+    proxy = MessageLog(parts.hostname, parts.port)
+    log = open_log(urlunsplit(parts._replace(netloc=f"{parts.username}@127.0.0.1:{proxy.port}")))
+    try:
+        for table_id in ("t1", "t2", "t3"):
+            a_table(log, table_id)
+            log.append(table_id, 1, 0, "a1", 1)
+        log.epoch("t1")  # the pool's connection is open
+        before = len(proxy.sent)
+        taken = log.take(["t1", "t2", "t3"], 3)
+        assert sorted(taken) == ["t1", "t2", "t3"]
+        assert all(isinstance(t, Taken) and len(t.actions) == 1 for t in taken.values())
+        with proxy._lock:
+            by_connection: dict[int, str] = {}
+            for number, kind in proxy.sent[before:]:
+                by_connection[number] = by_connection.get(number, "") + kind
+        sent = max(by_connection.values(), key=lambda kinds: kinds.count("P"))  # the take's connection
+        sent_together = re.split("[SQH]+", sent)  # what the client sent between two waits
+        assert max(burst.count("P") for burst in sent_together) == 6, sent  # P: a statement parsed
+        assert sum(1 for burst in sent_together if "P" in burst) == 3, sent  # begin, the six, commit
+    finally:
+        log.close()
+        proxy.close()
 
 
 def test_s3_an_append_must_be_the_next_version_of_the_log(log: ActionLog):

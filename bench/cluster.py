@@ -408,7 +408,8 @@ def merge(paths: list[str]) -> int:
     total = {key: sum(r[key] for r in runs) for key in
              ("tables_hit", "acked", "acked_lost", "logs_with_gaps_or_duplicates", "frames_with_hidden_cards",
               "finished", "tables")}
-    print(f"{len(runs)} runs of {runs[0]['nodes']} nodes, {runs[0]['tables']} tables, {runs[0]['kills']} kills "
+    print(f"{len(runs)} run{'' if len(runs) == 1 else 's'} of {runs[0]['nodes']} nodes, {runs[0]['tables']} tables, "
+          f"{runs[0]['kills']} kills "
           f"(log {runs[0]['log']}; each replacement node started {runs[0]['restart_after_s']} s after its kill): "
           f"{total['tables_hit']} tables hit")
     print(f"  kill to served again, all runs' gaps together: p50 {pct(gaps, 0.5)} s, p99 {pct(gaps, 0.99)} s, "

@@ -240,7 +240,7 @@ def test_no_rule_ids_in_what_a_player_reads(tmp_path, capsys):
 def test_s7_the_server_and_the_command_start_without_the_pairing_library():
     """S7 (a restart comes back quickly): networkx, a quarter of a second of CPU to import, is
     imported by the first Swiss pairing, not by ``cardtable`` or ``cardtable serve``'s modules
-    (a cluster node started beside a take-over would take that CPU from it)."""
+    (every start would pay for it, with or without a tournament)."""
     import subprocess
 
     code = ("import sys, cardtable.cli.main, cardtable.server.cli, cardtable.server.app, "

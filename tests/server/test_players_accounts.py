@@ -108,9 +108,9 @@ def test_login_enumeration_unknown_name_and_wrong_password_look_alike(store: Acc
 
 
 def test_login_enumeration_the_dummy_hash_is_made_by_the_first_login_whatever_it_names(store: AccountStore):
-    """Login enumeration: the dummy hash is not made at start-up (a server's start takes no 0.25 s of
-    CPU for it) but by the first login, before the name is looked up, so that login costs one hash
-    more whether the name exists or not, and the later ones none."""
+    """Login enumeration: the dummy hash is not made at start-up (a server's start spends no 0.25 s
+    of CPU on it) but by the first login, before the name is looked up, so that login costs one
+    hash more whether the name exists or not, and the later ones none."""
     run(Accounts(store, CHEAP).create("Carla", "right password"))
     for first in ("Carla", "Nobody"):
         hasher = CountingHasher()

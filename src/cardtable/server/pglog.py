@@ -291,10 +291,10 @@ class PgLog:
     def take(self, table_ids: list[str], chat: int) -> dict[str, Taken | BadRow]:
         """As :meth:`~cardtable.server.store.Store.take`: one transaction of six statements
         whatever the number of tables (a node taking over a dead node's tables reads them all at
-        once), sent together in a pipeline: three round trips with the begin and the commit.
-        With a round trip for each statement (eight), the read cost a busy node 0.2 to 0.4 s, each
-        waking a server process that waited for a core. The claims lock the lease rows in the order of the
-        tables' ids, as every claim does, so two takers of overlapping tables cannot deadlock."""
+        once), sent together in a pipeline: three round trips with the begin and the commit,
+        where a round trip for each statement made eight. The claims lock the lease rows in the
+        order of the tables' ids, as every claim does, so two takers of overlapping tables cannot
+        deadlock."""
         ids = sorted(set(table_ids))
         with self._connection() as conn, conn.pipeline(), conn.transaction():
             claimed = conn.execute(

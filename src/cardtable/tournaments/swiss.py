@@ -190,7 +190,7 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
     bye_step = (n // 2 + 1) * pair_top
     fresh = (n + 2) * bye_step
     # imported here, not with the module: networkx takes about 0.25 s of CPU to import, which every
-    # server node (and every other command) would pay at start-up for a pairing it may never make
+    # start of `cardtable serve` (and of other commands) would pay for a pairing it may never make
     import networkx as nx  # type: ignore[import-untyped]
 
     graph = nx.Graph()

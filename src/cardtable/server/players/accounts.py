@@ -87,8 +87,8 @@ class Accounts:
     def __init__(self, store: PlayerData, hasher: PasswordHasher | None = None) -> None:
         self.store = store
         self.hasher = hasher or PasswordHasher()
-        # made by the first login, not at start-up: a hash takes about 0.25 s of CPU, which a node
-        # starting beside a take-over would take from it (docs/deploy.md)
+        # made by the first login, not here: a hash takes about 0.25 s of CPU, which every start of
+        # `cardtable serve` would spend whether anyone logs in or not
         self._dummy: str | None = None
         self._hashing = asyncio.Semaphore(HASHING_AT_ONCE)
         self.queue = HASHING_QUEUE

@@ -141,3 +141,21 @@ def test_review_speaks_in_words_not_engine_codes():
     trex = "\n".join(review_lines(review(trex_record(), 0, worlds=4), "en"))
     assert re.search(r"played (10|[2-9JQKA])[♠♥♦♣]", trex)
     assert not re.search(r"\b(played|best) ([2-9TJQKA][SHDC]|contract [A-Z]{2}|double [2-9TJQKA][SHDC])\b", trex)
+
+
+def test_review_costs_are_said_as_costs_in_percentage_points_not_as_negative_chances():
+    """A cost reads as what the move played cost, never as a negative number, and a
+    Trash hand's win chance is counted in percentage points: the summary adds several decisions'
+    costs, which can pass 100 (a "−175% chance to win the hand" said nothing)."""
+    state, deck = trex_king_of_hearts_falls()
+    state.play("AS")
+    trex = review_lines(review(record_of(state, deck=deck), 3, worlds=4), "en")
+    assert "the moves played cost 75.0 points in all" in trex[0]
+    assert any("best 5♠ (the move played cost 75.0 points)" in line for line in trex)
+    rev = review(trash_record(), 0, worlds=4)
+    assert rev.total_loss > 0, "the random seat's moves cost something"
+    trash = review_lines(rev, "en")
+    assert f"cost {round(100 * rev.total_loss)} percentage points of win chance in all" in trash[0]
+    for lang in ("en", "es", "pt", "ar"):
+        text = "\n".join(review_lines(rev, lang))
+        assert "%" not in text and not re.search(r"[-−]\d", text), text

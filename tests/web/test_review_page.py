@@ -66,8 +66,9 @@ def test_the_review_lists_the_costliest_decisions_and_opens_the_position_before_
         assert entry.get_attribute("data-step") == str(d["step"])
         text = entry.inner_text()
         assert f"step {d['step']}" in text and "played" in text and "best" in text and "points" in text, text
-        assert re.search(r"−\d+\.\d points", text), text
-    sync_api.expect(panel.get_by_test_id("review-summary")).to_contain_text("decisions with a choice")
+        assert re.search(r"cost \d+\.\d points", text) and "−" not in text, text  # a cost, not a negative
+    sync_api.expect(panel.get_by_test_id("review-summary")).to_contain_text(
+        re.compile(r"decisions with a choice; the moves played cost \d+\.\d points in all"))
     for d in (expected["costliest"][-1], expected["costliest"][0]):
         # the position the decision was made in (before its action), as the terminal opens it
         before = d["step"] - 1

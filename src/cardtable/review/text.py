@@ -7,12 +7,14 @@ from ..i18n import translate
 from . import Decision, Review
 
 
-def _points(review: Review, value: float, lang: str) -> str:
+def _cost(review: Review, loss: float, lang: str) -> str:
+    """A cost in the review's unit, said as what the move played cost ("12.5 points"): Trex
+    points, or a Trash hand's win chance in percentage points (a sum of several decisions' costs
+    can pass 100, which a chance cannot)."""
     if review.unit == "win chance":
-        percent = round(100 * value)
-        return translate("review.unit.chance", lang, value=f"{percent:+d}" if percent else "0")
-    tenths = round(value, 1)
-    return translate("review.unit.points", lang, value=f"{tenths:+.1f}" if tenths else "0")
+        return translate("review.unit.chance", lang, value=str(round(100 * loss)))
+    tenths = round(loss, 1)
+    return translate("review.unit.points", lang, value=f"{tenths:.1f}" if tenths else "0")
 
 
 def _action(review: Review, text: str, lang: str) -> str:
@@ -37,20 +39,20 @@ def decision_line(review: Review, d: Decision, lang: str) -> str:
         judged = translate("review.best_played", lang)
     else:
         judged = translate("review.best", lang, best=_action(review, d.best, lang),
-                           lost=_points(review, -d.loss, lang))
+                           lost=_cost(review, d.loss, lang))
     line = translate("review.line", lang, where=where, played=_action(review, d.played, lang), judged=judged)
     if d.hindsight and d.hindsight_loss <= 0:
         line += " " + translate("review.hindsight_same", lang)
     elif d.hindsight:
         line += " " + translate("review.hindsight", lang, best=_action(review, d.hindsight_best, lang),
-                                lost=_points(review, -d.hindsight_loss, lang))
+                                lost=_cost(review, d.hindsight_loss, lang))
     return line
 
 
 def review_lines(review: Review, lang: str = "en", costliest: int = 5) -> list[str]:
     """The summary: the costliest decisions, then (Trex) every contract choice with its value."""
     out = [translate("review.title", lang, seat=review.seat, decisions=len(review.decisions),
-                     lost=_points(review, -review.total_loss, lang), worlds=review.worlds)]
+                     lost=_cost(review, review.total_loss, lang), worlds=review.worlds)]
     worst = review.costliest(costliest)
     out.append(translate("review.costliest", lang) if worst else translate("review.none_costly", lang))
     out += ["  " + decision_line(review, d, lang) for d in worst]

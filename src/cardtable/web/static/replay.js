@@ -10,14 +10,12 @@ import { ownText } from "./events.js";
 
 const REVIEWED = new Set(["trash", "trex"]); // the games cardtable.review judges (Spit is a race)
 
-// A loss as the review's unit says it: Trex points, a Trash hand's win chance
-function lost(unit, loss) {
-  if (unit === "win chance") {
-    const percent = Math.round(100 * loss);
-    return t("web.review.chance", { value: digits(percent ? `−${percent}` : "0") });
-  }
+// What the moves played cost, in the review's unit: Trex points, or a Trash hand's win chance in
+// percentage points (the summary's sum over several decisions can pass 100, which a chance cannot)
+function cost(unit, loss) {
+  if (unit === "win chance") return t("web.review.chance", { value: digits(String(Math.round(100 * loss))) });
   const tenths = Math.round(10 * loss) / 10;
-  return t("web.review.points", { value: digits(tenths ? `−${tenths.toFixed(1)}` : "0") });
+  return t("web.review.points", { value: digits(tenths ? tenths.toFixed(1) : "0") });
 }
 
 // The panel's content for one seat's review (`data`), each costly decision a button to the position
@@ -27,7 +25,7 @@ function lost(unit, loss) {
 function reviewBody(h, data, { move, show, who }) {
   const out = [h("h2", {}, t("web.review.title", { who })),
     h("p", { class: "muted", "data-testid": "review-summary" }, t("web.review.summary", {
-      decisions: digits(data.decisions), lost: lost(data.unit, data.total_loss), worlds: digits(data.worlds) }))];
+      decisions: digits(data.decisions), lost: cost(data.unit, data.total_loss), worlds: digits(data.worlds) }))];
   if (!data.costliest.length) out.push(h("p", { "data-testid": "review-none" }, t("web.review.none")));
   else {
     out.push(h("p", {}, t("web.review.costliest")));
@@ -37,7 +35,7 @@ function reviewBody(h, data, { move, show, who }) {
       h("b", {}, t("web.review.step", { step: digits(d.step) })), " · ",
       t("web.review.played", { move: move(d.played) }), " · ",
       t("web.review.best", { move: move(d.best) }), " · ",
-      h("span", { class: "review-loss" }, lost(data.unit, d.loss))),
+      h("span", { class: "review-loss" }, t("web.review.cost", { lost: cost(data.unit, d.loss) }))),
       d.hindsight_best ? h("div", { class: "muted" }, t("web.review.hindsight", { move: move(d.hindsight_best) })) : null))));
   }
   if (data.contracts.length) {

@@ -184,9 +184,7 @@ def test_lobby_options_reach_the_table(browser: object, server: Server):
     page.get_by_test_id("create").click()
     page.wait_for_url("**/t/*")
     table_id = page.url.rsplit("/", 1)[1]
-    import httpx
-
-    info = httpx.get(f"{server.http}/api/tables/{table_id}").json()["table"]
+    info = server.client.get(f"{server.http}/api/tables/{table_id}").json()["table"]
     assert info["options"] == {"players": 3, "wild_mode": "kings", "jokers": True}
     assert len(info["seats"]) == 3
     context.close()

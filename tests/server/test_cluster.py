@@ -113,7 +113,7 @@ def test_r1_when_the_owner_dies_another_node_takes_its_table_and_the_game_goes_o
             t0 = time.monotonic()
             while True:  # the lease runs out; b takes the table over and replays it
                 try:
-                    table = httpx.get(f"{b.http}/api/tables/{table_id}", timeout=5).json()["table"]
+                    table = b.client.get(f"{b.http}/api/tables/{table_id}", timeout=5).json()["table"]
                     if table["version"] >= version:
                         break
                 except (httpx.HTTPError, KeyError):
@@ -157,7 +157,7 @@ def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, re
             a.proc.send_signal(signal.SIGSTOP)
             t0 = time.monotonic()
             while True:  # b takes the table over once a's lease has run out
-                health = httpx.get(f"{b.http}/api/health", params={"table": table_id}, timeout=5).json()
+                health = b.client.get(f"{b.http}/api/health", params={"table": table_id}, timeout=5).json()
                 if health.get("owner") == "b":
                     break
                 assert time.monotonic() - t0 < 60, "no node took the table over"
@@ -169,7 +169,7 @@ def test_s1_an_owner_paused_past_its_lease_never_writes_again(tmp_path: Path, re
         asyncio.run(watch_pause_and_finish())
         versions = list(_log(tmp_path, shared_log, table_id))
         assert versions == list(range(1, len(versions) + 1))
-        record = httpx.get(f"{b.http}/api/tables/{table_id}/record", timeout=10)
+        record = b.client.get(f"{b.http}/api/tables/{table_id}/record", timeout=10)
         assert record.status_code == 200 and len(record.json()["actions"]) == len(versions)
     finally:
         for node in (a, b):
@@ -261,7 +261,7 @@ def test_p11_an_address_cannot_multiply_its_limits_by_the_number_of_nodes(tmp_pa
     try:
         first = a.post("/api/tables", game="trash", options={})["table"]["id"]
         b.post("/api/tables", game="trash", options={})
-        refused = httpx.post(f"{a.http}/api/tables", json={"game": "trash", "options": {}}, timeout=5)
+        refused = a.client.post(f"{a.http}/api/tables", json={"game": "trash", "options": {}}, timeout=5)
         assert refused.status_code == 429 and refused.json()["error"] == "too_many_open"
 
         async def sockets() -> None:

@@ -16,7 +16,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from .events_net import Person, served_fixture
@@ -42,7 +41,7 @@ def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
     event_id = made.json()["event"]["id"]
     for p in people:
         assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
-    assert httpx.get(f"{served.http}/api/events/{event_id}").json()["event"]["status"] == "open"
+    assert served.client.get(f"{served.http}/api/events/{event_id}").json()["event"]["status"] == "open"
     # the start is an hour away (four people will not fill eight places): the test moves it to now
     db = sqlite3.connect(served.db)
     db.execute("UPDATE events SET starts_at = ? WHERE id = ?", (time.time(), event_id))
@@ -50,7 +49,7 @@ def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
     db.close()
 
     def event() -> Any:
-        return httpx.get(f"{served.http}/api/events/{event_id}", timeout=30).json()
+        return served.client.get(f"{served.http}/api/events/{event_id}", timeout=30).json()
 
     def come_and_leave(number: int) -> list[str]:
         """The people come to their tables of round ``number`` (so that they start), then leave
@@ -66,11 +65,11 @@ def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
                 assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
             tables = sorted({g["table"] for g in event()["rounds"][number - 1]["games"]})
             wait(f"round {number} is played", lambda: all(
-                httpx.get(f"{served.http}/api/tables/{t}").json()["table"]["status"] in ("playing", "over")
+                served.client.get(f"{served.http}/api/tables/{t}").json()["table"]["status"] in ("playing", "over")
                 for t in tables))
             for p in people:
                 s = seats[p.name]
-                r = httpx.post(f"{served.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
+                r = served.client.post(f"{served.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
                                headers={"Origin": served.http})
                 assert r.status_code == 200 or r.json()["error"] == "over", r.text
         return tables
@@ -93,7 +92,7 @@ def test_t8_t9_a_swiss_spit_event_of_eight_survives_a_restart(served: Server):
     assert len(standings) == 8 and standings[0]["place"] == 1
     assert sum(s["score"] for s in standings) == 8.0  # eight games, one point each
     for t in tables:  # every game of round 1 was played to its end, through the restart
-        assert httpx.get(f"{served.http}/api/tables/{t}/record").status_code == 200
+        assert served.client.get(f"{served.http}/api/tables/{t}/record").status_code == 200
 
 
 @pytest.mark.parametrize("bad", ["0", "4.9", "3601", "nan", "soon", "-10"])
@@ -120,13 +119,13 @@ def test_t12_t13_the_no_show_wait_is_the_servers_setting_and_a_forfeited_table_i
             assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
         table = wait("the table is made", lambda: people[0].http.get(f"/api/events/{event_id}/seat").json().get(
             "table"), deadline=60)
-        assert any(t["id"] == table for t in httpx.get(f"{srv.http}/api/tables").json()["tables"])
+        assert any(t["id"] == table for t in srv.client.get(f"{srv.http}/api/tables").json()["tables"])
         final = wait("the no-show", lambda: (lambda e: e if e["event"]["status"] == "over" else None)(
-            httpx.get(f"{srv.http}/api/events/{event_id}", timeout=30).json()), deadline=60)
+            srv.client.get(f"{srv.http}/api/events/{event_id}", timeout=30).json()), deadline=60)
         game = final["rounds"][0]["games"][0]
         assert game["forfeit"] and game["points"] == [0.0, 0.0]
-        assert all(t["id"] != table for t in httpx.get(f"{srv.http}/api/tables").json()["tables"])
-        gone = httpx.get(f"{srv.http}/api/tables/{table}")
+        assert all(t["id"] != table for t in srv.client.get(f"{srv.http}/api/tables").json()["tables"])
+        gone = srv.client.get(f"{srv.http}/api/tables/{table}")
         assert gone.status_code == 410 and gone.json()["error"] == "forfeited"
     finally:
         srv.stop()

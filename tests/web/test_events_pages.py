@@ -14,7 +14,6 @@ import time
 from contextlib import ExitStack
 from typing import Any
 
-import httpx
 import pytest
 
 from tests.server.events_net import Person, served_fixture
@@ -78,7 +77,7 @@ def test_t8_t10_a_duplicate_event_of_eight_from_registration_to_the_final_table_
         page.get_by_test_id("my-table").click()  # Zoe goes to her table from the event's page
         page.wait_for_url(f"**/t/{seats['Zoe']['table']}")
         wait("both tables start", lambda: all(
-            httpx.get(f"{served.http}/api/tables/{t}").json()["table"]["status"] == "playing" for t in tables))
+            served.client.get(f"{served.http}/api/tables/{t}").json()["table"]["status"] == "playing" for t in tables))
         mine = page.evaluate(f"JSON.parse(localStorage.getItem('ct.seat.{seats['Zoe']['table']}'))")
         assert mine == {"seat": seats["Zoe"]["seat"], "token": seats["Zoe"]["token"]}
         # a spectator of a table of the round being played is refused
@@ -90,7 +89,7 @@ def test_t8_t10_a_duplicate_event_of_eight_from_registration_to_the_final_table_
 
         def leave(name: str) -> None:
             s = seats[name]
-            r = httpx.post(f"{served.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
+            r = served.client.post(f"{served.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
                            headers={"Origin": served.http}, timeout=30)
             assert r.status_code == 200, r.text
 

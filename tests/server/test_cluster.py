@@ -767,6 +767,44 @@ def test_r1_news_of_a_moved_table_sends_its_sockets_after_it_with_the_version_th
     asyncio.run(main())
 
 
+def test_r1_a_socket_that_followed_its_table_here_follows_it_on_with_the_version_this_node_sent(redis_url: str):
+    """R1: a socket whose table moved to the socket's own node gets that table's frames without
+    Redis. When the table moves on (this node lost its lease), the socket attaches to the next
+    owner with the version of the last state this node sent it, not the one the former owner
+    sent (which would send again every event between the two)."""
+    from cardtable.server.cluster import Cluster
+    from cardtable.server.connection import Outgoing
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        sent = Sent()
+        node.to_node = sent  # type: ignore[method-assign]
+        node._serve = lambda table_id, cmd: _ok()  # type: ignore[method-assign,assignment]
+        try:
+            remote, conn = _socket_to(node, "t1", "b", seat=0)
+            node.bus.deliver({"op": "send", "to": remote.cid, "from": "b", "text": '{"type": "state", "version": 7}',
+                              "latest": "state", "version": 7})
+            node._moved("t1", "a")  # this node took the table over
+            await asyncio.wait_for(_drained(remote), 30)
+            node.bus.send(remote.cid, Outgoing({"type": "state", "version": 12}), "state")
+            node.bus.send(remote.cid, Outgoing({"type": "table", "table": {}}), "table")
+            assert remote.seen == 12 and len(conn.queue) == 2  # the state of version 7 replaced
+            node._moved("t1", "c")
+            await sent.until(lambda s: len(s.commands("c")) == 1)
+            assert sent.commands("c")[0]["fields"]["since"] == 12
+        finally:
+            await node.stop()
+
+    async def _ok() -> dict[str, Any]:
+        return {"ok": None}
+
+    async def _drained(remote: Any) -> None:
+        while remote._tasks:
+            await asyncio.gather(*remote._tasks)
+
+    asyncio.run(main())
+
+
 def test_r1_an_action_whose_owner_died_unanswered_goes_to_the_new_owner_and_a_chat_line_does_not(redis_url: str):
     """R1: an action forwarded to an owner that dies before answering is sent again, with the same
     seq (applied once: R2), to the table's new owner as soon as its lease names one, after the

@@ -227,6 +227,10 @@ class ClusterBus(LocalBus):
     def send(self, cid: str, frame: Outgoing, latest: str | None = None) -> None:
         node = self._remote(cid)
         if node is None:
+            if latest == "state":  # a socket that followed its table here may follow it on again
+                remote = self.cluster.remote_of(cid)
+                if remote is not None:
+                    remote.seen = frame.data.get("version")
             super().send(cid, frame, latest)
         else:
             message = {"op": "send", "to": cid, "from": self.cluster.node, "text": frame.text, "latest": latest}
@@ -483,7 +487,7 @@ class RemoteTable:
         self.conn: Connection | None = None
         self.cid: str | None = None
         self.seat: int | None = None
-        self.seen: int | None = None  # the version of the last state another node sent the socket
+        self.seen: int | None = None  # the version of the last state its owner sent the socket
         self.detached = False
         self._attaching = 0  # attaches of this socket waiting for an owner's answer
         self._followed = asyncio.Event()  # set when the table moves, then made anew

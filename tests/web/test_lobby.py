@@ -105,3 +105,21 @@ def test_the_free_seat_filter(server: Server, watched: Any):
     sync_api.expect(page.get_by_test_id("free-only")).to_be_checked()
     sync_api.expect(page.get_by_test_id(f"table-{full}")).to_have_count(0)
     assert not w.errors, w.errors
+
+
+def test_the_lobby_marks_the_rated_tables(server: Server, watched: Any):
+    """A rated table (docs/play-online.md) says so in the lobby's list, in the page's language; a
+    casual one does not."""
+    rated = server.post("/api/tables", game="trash", options={}, rated=True)["table"]["id"]
+    casual = server.post("/api/tables", game="trash", options={})["table"]["id"]
+    w = watched()
+    page = w.page
+    page.goto(server.http + "/")
+    sync_api.expect(page.get_by_test_id(f"rated-{rated}")).to_have_text("rated")
+    sync_api.expect(page.get_by_test_id(f"table-{rated}")).to_contain_text("Waiting for players · rated · ")
+    sync_api.expect(page.get_by_test_id(f"table-{casual}")).to_be_visible()
+    sync_api.expect(page.get_by_test_id(f"rated-{casual}")).to_have_count(0)
+    page.evaluate("localStorage.setItem('ct.lang', 'es')")
+    page.reload()
+    sync_api.expect(page.get_by_test_id(f"rated-{rated}")).to_have_text("puntuable")
+    assert not w.errors, w.errors

@@ -193,8 +193,8 @@ function sitChoice() {
   return { row: h("label", {}, box, " ", t("web.lobby.sit_as"), " ", name), take };
 }
 
-// The open tables and the games in progress, newest first; "a free seat" keeps the open tables
-// with a seat nobody holds yet.
+// The open tables and the games in progress, newest first, a rated one marked so; "a free seat"
+// keeps the open tables with a seat nobody holds yet.
 function tableList(tables) {
   const freeOnly = h("input", { type: "checkbox", "data-testid": "free-only" });
   freeOnly.checked = Boolean(store.get("ct.free_only"));
@@ -206,7 +206,9 @@ function tableList(tables) {
     list.replaceChildren(shown.length
       ? h("ul", { class: "tables" }, shown.map((tb) => h("li", { "data-testid": `table-${tb.id}` },
           h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${presetLabel(tb.game, tb.preset)}`), " ",
-          h("span", { class: "muted" }, t(`web.status.${tb.status}`), " · ", joinList(tb.seats.map(seatName))))))
+          h("span", { class: "muted" }, t(`web.status.${tb.status}`),
+            tb.rated ? " · " : null, tb.rated ? h("b", { "data-testid": `rated-${tb.id}` }, t("web.players.rated")) : null,
+            " · ", joinList(tb.seats.map(seatName))))))
       : h("p", { class: "muted" }, t(freeOnly.checked && tables.length ? "web.lobby.no_free" : "web.no_tables")));
   };
   freeOnly.addEventListener("change", fillList);

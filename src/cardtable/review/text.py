@@ -39,20 +39,20 @@ def decision_line(review: Review, d: Decision, lang: str) -> str:
         judged = translate("review.best_played", lang)
     else:
         judged = translate("review.best", lang, best=_action(review, d.best, lang),
-                           lost=_cost(review, d.loss, lang))
+                           cost=_cost(review, d.loss, lang))
     line = translate("review.line", lang, where=where, played=_action(review, d.played, lang), judged=judged)
     if d.hindsight and d.hindsight_loss <= 0:
         line += " " + translate("review.hindsight_same", lang)
     elif d.hindsight:
         line += " " + translate("review.hindsight", lang, best=_action(review, d.hindsight_best, lang),
-                                lost=_cost(review, d.hindsight_loss, lang))
+                                cost=_cost(review, d.hindsight_loss, lang))
     return line
 
 
 def review_lines(review: Review, lang: str = "en", costliest: int = 5) -> list[str]:
     """The summary: the costliest decisions, then (Trex) every contract choice with its value."""
     out = [translate("review.title", lang, seat=review.seat, decisions=len(review.decisions),
-                     lost=_cost(review, review.total_loss, lang), worlds=review.worlds)]
+                     cost=_cost(review, review.total_loss, lang), worlds=review.worlds)]
     worst = review.costliest(costliest)
     out.append(translate("review.costliest", lang) if worst else translate("review.none_costly", lang))
     out += ["  " + decision_line(review, d, lang) for d in worst]

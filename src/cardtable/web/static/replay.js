@@ -25,7 +25,7 @@ function cost(unit, loss) {
 function reviewBody(h, data, { move, show, who }) {
   const out = [h("h2", {}, t("web.review.title", { who })),
     h("p", { class: "muted", "data-testid": "review-summary" }, t("web.review.summary", {
-      decisions: digits(data.decisions), lost: cost(data.unit, data.total_loss), worlds: digits(data.worlds) }))];
+      decisions: digits(data.decisions), cost: cost(data.unit, data.total_loss), worlds: digits(data.worlds) }))];
   if (!data.costliest.length) out.push(h("p", { "data-testid": "review-none" }, t("web.review.none")));
   else {
     out.push(h("p", {}, t("web.review.costliest")));
@@ -35,7 +35,7 @@ function reviewBody(h, data, { move, show, who }) {
       h("b", {}, t("web.review.step", { step: digits(d.step) })), " · ",
       t("web.review.played", { move: move(d.played) }), " · ",
       t("web.review.best", { move: move(d.best) }), " · ",
-      h("span", { class: "review-loss" }, t("web.review.cost", { lost: cost(data.unit, d.loss) }))),
+      h("span", { class: "review-loss" }, t("web.review.cost", { cost: cost(data.unit, d.loss) }))),
       d.hindsight_best ? h("div", { class: "muted" }, t("web.review.hindsight", { move: move(d.hindsight_best) })) : null))));
   }
   if (data.contracts.length) {

@@ -109,6 +109,9 @@ class PlayLog:
         self.broken = False
         self.agree = [[0.0, 0.0, 0.0, 0.0] for _ in self.models]  # per model, per seat
         self.decisions = [0.0, 0.0, 0.0, 0.0]
+        # per seat, the policy that reads it and its eps: worked out from the counts above once
+        # and kept until :meth:`learn` changes them (every world's likelihood reads them)
+        self._reading: tuple[list[Any], list[float]] | None = None
 
     # ----------------------------------------------------------------- reading
     def agreement(self, m: int, q: int) -> float:
@@ -126,6 +129,12 @@ class PlayLog:
         e = 1.0 - self.agreement(self.model(q), q)
         return min(max(e, EPS_RANGE[0]), EPS_RANGE[1])
 
+    def reading(self) -> tuple[list[Any], list[float]]:
+        """Per seat, the policy of the model that reads it and that model's miss rate."""
+        if self._reading is None:
+            self._reading = ([self.models[self.model(q)] for q in range(4)], [self.eps(q) for q in range(4)])
+        return self._reading
+
     @property
     def active(self) -> bool:
         """Is there anything to read (a trick deal followed from a known point, plays since)?"""
@@ -142,6 +151,7 @@ class PlayLog:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_base"] = None  # rebuilt from ``start`` after unpickling
+        state["_reading"] = None  # worked out again from the counts
         return state
 
     def observe(self, view: TrexView, game: Any, memory: TrexMemory) -> None:
@@ -207,8 +217,7 @@ class PlayLog:
             hands[q].append(c)
         return hands
 
-    def _replay(self, hands: list[list[int]], eps: list[float],
-                count: tuple[list[float], list[list[float]]] | None) -> float:
+    def _replay(self, hands: list[list[int]], count: tuple[list[float], list[list[float]]] | None) -> float:
         """The log-likelihood of the other seats' plays with these starting hands, each seat
         read by its model; with ``count`` (decisions per seat, agreements per model and seat),
         count instead how often every model predicted each seat's plays."""
@@ -217,7 +226,7 @@ class PlayLog:
         st.stop_at_deal_end = True
         me = self.seat
         ll = 0.0
-        read = [self.models[self.model(q)] for q in range(4)]
+        read, eps = self.reading()
         for i, (q, c) in enumerate(self.plays):
             if st.to_move != q or owner[c] != q:
                 return -math.inf  # the world cannot have produced this play
@@ -240,7 +249,7 @@ class PlayLog:
 
     def likelihood(self, world: Any) -> float:
         """The log-likelihood of the plays seen, in ``world`` (a world of the seat's own)."""
-        return self._replay(self.start_hands(world), [self.eps(q) for q in range(4)], None)
+        return self._replay(self.start_hands(world), None)
 
     # ---------------------------------------------------------------- learning
     def learn(self) -> None:
@@ -272,12 +281,13 @@ class PlayLog:
         decisions = [0.0, 0.0, 0.0, 0.0]
         agree = [[0.0, 0.0, 0.0, 0.0] for _ in self.models]
         for hands in placements:
-            if self._replay(hands, [0.5] * 4, (decisions, agree)) == -math.inf:
+            if self._replay(hands, (decisions, agree)) == -math.inf:
                 return
         for p in range(4):
             self.decisions[p] += decisions[p] / len(placements)
             for m in range(len(self.models)):
                 self.agree[m][p] += agree[m][p] / len(placements)
+        self._reading = None
 
 
 class InferTrexBot(PimcTrexBot):

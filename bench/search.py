@@ -4,7 +4,7 @@
 
 Both run in the same process, one after the other, on fixed mid-deal positions:
 
-* cardtable: ``SearchTrexBot`` (PIMC, bots/trex_search.py) deciding a move in
+* cardtable: ``SearchTrexBot`` (PIMC, bots/trex_pimc.py over bots/trex_search.py) deciding a move in
   Trex trick-contract deals after 4 tricks and in Trex layout deals after 12
   plays, reached from fixed seeds with the expert policy at every seat. One
   iteration = one sampled world, one candidate action, played to the end of
@@ -33,7 +33,7 @@ import time
 import cardtable
 from cardtable.bots import Budget
 from cardtable.bots.trex_expert import policy
-from cardtable.bots.trex_search import SearchTrexBot
+from cardtable.bots.trex_pimc import SearchTrexBot
 from cardtable.games.trex.state import Phase
 
 

@@ -55,10 +55,10 @@ def test_budget_is_honoured():
 @pytest.fixture
 def cheap_search(monkeypatch):
     """Search bots with a tiny default budget, so that whole games stay quick."""
-    from cardtable.bots import base, trash, trex_pimc, trex_search
+    from cardtable.bots import base, trash, trex_pimc
 
     # the registry's factories, not the classes' defaults: a compiled class's are read-only
-    monkeypatch.setitem(base._BOTS, ("trex", "search"), lambda: trex_search.SearchTrexBot(iterations=6, endgame=3))
+    monkeypatch.setitem(base._BOTS, ("trex", "search"), lambda: trex_pimc.SearchTrexBot(iterations=6, endgame=3))
     monkeypatch.setattr(trex_pimc.PimcTrexBot, "default_iterations", 6)
     monkeypatch.setitem(base._BOTS, ("trash", "search"), lambda: trash.SearchTrashBot(4, False))
 
@@ -85,7 +85,7 @@ def test_trex_bots_play_legally_under_options(extra, cheap_search):
 def test_search_bot_uses_its_budget():
     import random
 
-    from cardtable.bots.trex_search import SearchTrexBot
+    from cardtable.bots.trex_pimc import SearchTrexBot
 
     state = cardtable.load("trex").new_state(seed=3)
     bot = SearchTrexBot()
@@ -143,7 +143,7 @@ def test_a_time_budget_stops_the_search():
     import random
     import time
 
-    from cardtable.bots.trex_search import SearchTrexBot
+    from cardtable.bots.trex_pimc import SearchTrexBot
 
     state = cardtable.load("trex").new_state(seed=4)
     while len(state.legal_actions()) < 2:

@@ -8,7 +8,7 @@ import pytest
 
 import cardtable
 from cardtable.bots.trex_endgame import Endgame, solvable
-from cardtable.bots.trex_search import SearchTrexBot
+from cardtable.bots.trex_pimc import SearchTrexBot
 from cardtable.bots.trex_strong import strong_policy
 from cardtable.games.trex.state import Phase
 

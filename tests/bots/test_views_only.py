@@ -73,7 +73,7 @@ def test_bots_get_only_views():
 
 
 def test_trex_search_bots_get_only_views():
-    from cardtable.bots.trex_search import SearchTrexBot
+    from cardtable.bots.trex_pimc import SearchTrexBot
 
     seen: list[str] = []
 

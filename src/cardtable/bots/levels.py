@@ -26,7 +26,7 @@ from collections.abc import Callable
 from .base import Bot, make_bot, register_bot
 from .trex_expert import ExpertTrexBot, NoisyTrexBot
 from .trex_infer import InferTrexBot
-from .trex_search import SearchTrexBot
+from .trex_pimc import SearchTrexBot
 from .trex_strong import StrongTrexBot
 
 TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {

@@ -1,9 +1,8 @@
 """Trex PIMC with a pluggable rollout policy and a pluggable source of worlds.
 
-:class:`~cardtable.bots.trex_search.SearchTrexBot` (``search``) deals its worlds uniformly from
-the view and finishes them with the strong policy. :class:`PimcTrexBot` is the same
-determinized search (common random numbers across the candidates, exact endgames in the last
-tricks, the contract's mean compared with the random-hand baseline) with two hooks:
+:class:`PimcTrexBot` is the determinized search of :mod:`cardtable.bots.trex_search` (common
+random numbers across the candidates, exact endgames in the last tricks, the contract's mean
+compared with the random-hand baseline) with two hooks:
 
 * ``policy``: the policy that finishes every world, for every seat (``strong_policy`` by
   default, run by the compiled :func:`~cardtable.bots.trex_search.rollout_deal`; any other
@@ -12,6 +11,9 @@ tricks, the contract's mean compared with the random-hand baseline) with two hoo
 * :meth:`PimcTrexBot.draw`: where each world comes from (a uniform deal by default; the
   inference expert of :mod:`cardtable.bots.trex_infer` draws worlds in proportion to how well
   they explain what the other seats played).
+
+:class:`SearchTrexBot` (``search``) is it without either: worlds dealt uniformly from the view,
+finished by the strong policy.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
 from .trex_expert import ExpertTrexBot, above_baseline
-from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, rollout_deal
+from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, candidate, rollout_deal
 from .worlds import TrexDealer, trex_dealer
 
 Policy = Callable[[Any], Any]
@@ -127,9 +129,7 @@ class PimcTrexBot(ExpertTrexBot):
                 for i in range(k):
                     if worlds and deadline is not None and time.perf_counter() > deadline:
                         break  # out of time mid-world: drop it, keep the worlds every candidate saw
-                    trial = world.clone()
-                    trial.apply(legal[i])
-                    values.append(self.rollout(trial, seat))
+                    values.append(self.rollout(candidate(world, legal[i]), seat))
                 if len(values) < k:
                     break
                 for i in range(k):
@@ -143,4 +143,16 @@ class PimcTrexBot(ExpertTrexBot):
         return legal[best]
 
 
-__all__ = ["PimcTrexBot", "Policy", "rollout_seats", "rollout_with"]
+class SearchTrexBot(PimcTrexBot):
+    """PIMC over worlds dealt uniformly from the view, the strong policy as rollout policy and
+    exact endgames (memory and seating as the rule-based bots'). ``Budget()`` or no budget
+    means ``seconds`` of thinking (``iterations``, if given, instead)."""
+
+    name = "search"
+
+    def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS,
+                 endgame: int = ENDGAME_TRICKS) -> None:
+        super().__init__(None, iterations, game, seconds, endgame)
+
+
+__all__ = ["PimcTrexBot", "Policy", "SearchTrexBot", "rollout_seats", "rollout_with"]

@@ -1,4 +1,7 @@
-"""Trex search: determinized Monte Carlo (PIMC) over worlds sampled from the view.
+"""Trex search: determinized Monte Carlo (PIMC) over worlds sampled from the view; here the
+compiled part of it, the rollout (:func:`rollout_deal`) and the value of a candidate
+(:func:`candidate`, :func:`action_value`). The bots that search are in
+:mod:`cardtable.bots.trex_pimc` (``search``) and :mod:`cardtable.bots.trex_infer` (``expert``).
 
 For a decision with several legal actions the bot deals worlds consistent with
 its view and its :class:`~cardtable.bots.worlds.TrexMemory` (voids, passes,
@@ -32,19 +35,10 @@ the deal. ``bench/search.py`` measures iterations per second.
 
 from __future__ import annotations
 
-import random
-import time
-from typing import Any
-
-from ..core.game import Action, PlayerView
+from ..core.game import Action
 from ..games.trex.actions import TR
 from ..games.trex.state import Phase, TrexState
-from ..games.trex.view import TrexView
-from .base import Budget
-from .trex_endgame import Endgame, solvable
-from .trex_expert import ExpertTrexBot, above_baseline
 from .trex_strong import strong_policy
-from .worlds import trex_dealer
 
 DEFAULT_SECONDS = 0.25
 """The default thinking time of a decision (seconds)."""
@@ -87,80 +81,23 @@ def rollout_deal(st: TrexState, seat: int) -> float:
     return float(sum(st.deal_scores[q] for q in seats))
 
 
-def action_value(world: TrexState, action: Action, seat: int) -> float:
-    """``seat``'s score for the deal in which ``action`` is played: ``action`` played on a copy
-    of ``world``, then the deal finished as :func:`rollout_deal` does.
+def candidate(world: TrexState, action: Action) -> TrexState:
+    """A copy of ``world`` with ``action`` played on it, to be finished by a rollout.
 
-    In the play phases the copy stops at the end of *this* deal before the action is
-    applied, so a card that ends the deal (its last trick, the last scoring card under
-    TX-25, the third seat out in Trex) is judged by this deal's score, not the next deal's."""
+    In the play phases the copy stops at the end of *this* deal before the action is applied,
+    so a card that ends the deal (its last trick, the last scoring card under TX-25, the third
+    seat out in Trex) is judged by this deal's score, not by the next deal's."""
     trial = world.clone()
     if trial.phase in (TRICK, TREX) and not trial.tiebreak:
         trial.stop_at_deal_end = True
     trial.apply(action)
-    return rollout_deal(trial, seat)
+    return trial
 
 
-class SearchTrexBot(ExpertTrexBot):
-    """PIMC over sampled worlds with the strong policy as rollout policy and exact endgames
-    (memory and seating as the rule-based bots'). ``Budget()`` or no budget means
-    ``seconds`` of thinking (``iterations``, if given, instead)."""
-
-    name = "search"
-
-    def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS,
-                 endgame: int = ENDGAME_TRICKS) -> None:
-        super().__init__(game)
-        self.iterations = iterations
-        self.seconds = seconds
-        self.endgame = endgame
-        self.last_iterations = 0
-        self.last_worlds = 0
-
-    def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
-        forced = self.observe(view)
-        if forced is not None:
-            return forced
-        assert isinstance(view, TrexView)
-        legal = view.legal_actions
-        seat = view.seat
-        assert seat is not None
-        dealer = trex_dealer(view, self.game, self.memory)
-        limit = budget or Budget()
-        if limit.iterations is None and limit.seconds is None:
-            limit = Budget(iterations=self.iterations) if self.iterations else Budget(seconds=self.seconds)
-        deadline = limit.deadline()
-        k = len(legal)
-        totals = [0.0] * k
-        done = 0
-        worlds = 0
-        start = time.perf_counter()
-        while limit.more(done, deadline):
-            now = time.perf_counter()
-            if deadline is not None and worlds and now + (now - start) / worlds > deadline:
-                break  # one more world would overrun the time budget
-            world = dealer.deal(rng)
-            if solvable(world, self.endgame):
-                exact = Endgame(world, seat).values(world)
-                for i in range(k):
-                    totals[i] += exact[legal[i].arg]  # type: ignore[attr-defined]
-            else:
-                values = []
-                for i in range(k):
-                    if worlds and deadline is not None and time.perf_counter() > deadline:
-                        break  # out of time mid-world: drop it, keep the worlds every candidate saw
-                    values.append(action_value(world, legal[i], seat))
-                if len(values) < k:
-                    break
-                for i in range(k):
-                    totals[i] += values[i]
-            done += k
-            worlds += 1
-        self.last_iterations = done
-        self.last_worlds = worlds
-        means = above_baseline([t / max(worlds, 1) for t in totals], legal)
-        best = max(range(k), key=lambda i: (means[i], -i))
-        return legal[best]
+def action_value(world: TrexState, action: Action, seat: int) -> float:
+    """``seat``'s score for the deal in which ``action`` is played: :func:`candidate`, finished
+    as :func:`rollout_deal` does."""
+    return rollout_deal(candidate(world, action), seat)
 
 
-__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "SearchTrexBot", "action_value", "rollout_deal"]
+__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "action_value", "candidate", "rollout_deal"]

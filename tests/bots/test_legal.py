@@ -57,8 +57,7 @@ def cheap_search(monkeypatch):
     """Search bots with a tiny default budget, so that whole games stay quick."""
     from cardtable.bots import base, trash, trex_pimc
 
-    # the registry's factories, not the classes' defaults: a compiled class's are read-only
-    monkeypatch.setitem(base._BOTS, ("trex", "search"), lambda: trex_pimc.SearchTrexBot(iterations=6, endgame=3))
+    # every Trex search bot (search, expert, spar-search) is a PimcTrexBot
     monkeypatch.setattr(trex_pimc.PimcTrexBot, "default_iterations", 6)
     monkeypatch.setitem(base._BOTS, ("trash", "search"), lambda: trash.SearchTrashBot(4, False))
 

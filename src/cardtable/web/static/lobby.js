@@ -207,7 +207,7 @@ function tableList(tables) {
       ? h("ul", { class: "tables" }, shown.map((tb) => h("li", { "data-testid": `table-${tb.id}` },
           h("a", { href: `/t/${tb.id}`, "data-link": true }, `${tb.title} · ${presetLabel(tb.game, tb.preset)}`), " ",
           h("span", { class: "muted" }, t(`web.status.${tb.status}`),
-            tb.rated ? " · " : null, tb.rated ? h("b", { "data-testid": `rated-${tb.id}` }, t("web.players.rated")) : null,
+            ...(tb.rated ? [" · ", h("b", { "data-testid": `rated-${tb.id}` }, t("web.players.rated"))] : []),
             " · ", joinList(tb.seats.map(seatName))))))
       : h("p", { class: "muted" }, t(freeOnly.checked && tables.length ? "web.lobby.no_free" : "web.no_tables")));
   };

@@ -217,6 +217,7 @@ export class TablePage {
     }
     const before = capture(this.board); // motion.js: where the cards were, for the moves to the new state
     const view = this.view;
+    this.board.dataset.version = this.version; // which state the board shows: a click's answer is a newer one
     this.renderer.render(this.board, view, {
       t, h, lang, names: this.names(), kinds: this.kinds(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
       table: this.info, resume: () => this.answerAlone(),

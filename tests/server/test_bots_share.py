@@ -66,7 +66,9 @@ def test_ld3_bots_alone_wait_while_nobody_watches_and_go_on_when_somebody_does(d
             with client.websocket_connect(f"/ws/{table_id}") as ws:
                 hello(ws)
                 _wait(lambda: table.version > 3, 90.0)  # noqa: B023
-            time.sleep(1.5)  # a move already being worked out may still land
+            # the table has seen the watcher leave, and what it was doing then (a move being saved)
+            # is done: from now on a bot's answer is dropped and the real-time driver parks
+            _wait(lambda: table.unwatched() and not table.actor.pending())  # noqa: B023
             version = table.version
             time.sleep(0.8)
             assert table.version == version or table.match.is_over, game  # the watcher left: it waits again

@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -22,6 +24,52 @@ from .netserver import Server
 # then race a redraw (seen about once in 15 runs of the Trex test). A test that fails for a real
 # reason fails all three tries.
 pytestmark = pytest.mark.flaky(reruns=2)
+
+ANSWER_MS = 15_000
+"""How long a click or a key waits for the board's next state, and anything else that follows by
+itself waits to show (a loaded machine answers well within it)."""
+
+NEWER = "(v) => (document.querySelector('[data-testid=board]')?.dataset.version ?? null) !== v"
+
+STILL = """() => document.getAnimations().every((a) => a.playState !== "running"
+    || a.effect.getComputedTiming().endTime === Infinity)"""
+"""No card moves and no pile flashes any more (the offers' endless glow aside)."""
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _generous_expect() -> Iterator[None]:
+    """Every ``expect`` of this module waits up to ``ANSWER_MS`` for its condition: Playwright's 5 s
+    is short for a round trip through the server (and another browser) on a loaded machine."""
+    if sync_api is None:  # no playwright: the browser fixture skips the tests
+        yield
+        return
+    sync_api.expect.set_options(timeout=ANSWER_MS)
+    yield
+    sync_api.expect.set_options(timeout=None)  # Playwright's default again, for the other modules
+
+
+def shown_version(page: Any) -> str | None:
+    """The version of the state the board shows (its ``data-version``; None before the first)."""
+    version = page.evaluate("() => document.querySelector('[data-testid=board]')?.dataset.version ?? null")
+    return None if version is None else str(version)
+
+
+def wait_newer(page: Any, version: str | None, timeout: float = ANSWER_MS) -> bool:
+    """Wait until the board shows another state than ``version``: the answer to a click or a key
+    (or a bot's move), so that the offers read next are not the ones just answered. False if none
+    came within ``timeout`` ms."""
+    try:
+        page.wait_for_function(NEWER, arg=version, timeout=timeout)
+    except sync_api.TimeoutError:
+        return False
+    return True
+
+
+def wait_still(page: Any) -> None:
+    """Wait until the cards that moved have landed and the piles that changed stopped flashing, so a
+    measure or a screenshot is of the board at rest (goes on after ``ANSWER_MS`` in any case)."""
+    with contextlib.suppress(sync_api.TimeoutError):
+        page.wait_for_function(STILL, timeout=ANSWER_MS)
 
 
 def new_table_by_clicking(page: object, server: Server, name: str = "Ada") -> None:
@@ -60,12 +108,14 @@ def play_by_clicking(page: object, until_hand: int, limit: int = 400) -> int:
             legal.first.wait_for(state="visible", timeout=3000)
         except sync_api.TimeoutError:
             continue
+        version = shown_version(page)
         try:
             # prefer a wild's slot or displacing, else whatever is offered
             legal.last.click(timeout=2000)
             clicks += 1
         except sync_api.Error:
             continue  # the board was redrawn under the click: look again
+        wait_newer(page, version)  # its answer: the next look is not at the offers just answered
     raise AssertionError(f"the hand did not end within {limit} steps")
 
 
@@ -82,10 +132,9 @@ def test_create_add_bot_and_play_a_trash_hand_by_clicking(browser: object, serve
     page.screenshot(path=str(SHOTS / "trash-desktop-start.png"))
     clicks = play_by_clicking(page, until_hand=2)
     assert clicks >= 3
-    page.wait_for_timeout(300)
+    sync_api.expect(page.get_by_test_id("log")).to_contain_text(re.compile("you draw|you take"), timeout=ANSWER_MS)
+    wait_still(page)
     page.screenshot(path=str(SHOTS / "trash-desktop-hand2.png"))
-    log = page.get_by_test_id("log").inner_text()
-    assert "you draw" in log or "you take" in log
     # the page keeps the seat: a reload reconnects with the token and shows the same board
     version_before = page.get_by_test_id("status").inner_text()
     page.reload()
@@ -104,9 +153,10 @@ def test_phone_width_in_spanish(browser: object, server: Server):
     play_by_clicking(page, until_hand=1, limit=1)  # the board is up
     for _ in range(6):
         legal = page.locator("[data-legal]")
-        legal.first.wait_for(state="visible", timeout=5000)
+        legal.first.wait_for(state="visible", timeout=ANSWER_MS)
+        version = shown_version(page)
         legal.last.click()
-        page.wait_for_timeout(150)
+        wait_newer(page, version)  # its answer, before the next look at the offers
     page.screenshot(path=str(SHOTS / "trash-phone-es.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways at phone width ({width}px)"
@@ -134,18 +184,19 @@ def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object
     # the friend never gets the host's controls, and both see whose turn it is
     assert friend.get_by_test_id("start").count() == 0
     moves = 0
-    for _ in range(60):
+    deadline = time.monotonic() + 90
+    while moves < 8 and time.monotonic() < deadline:
         for page in (host, friend):
             legal = page.locator("[data-legal]")
             if legal.count():
+                version = shown_version(page)
                 try:
                     legal.last.click(timeout=1000)
-                    moves += 1
                 except sync_api.Error:
-                    pass
-        if moves >= 8:
-            break
-        host.wait_for_timeout(100)
+                    continue
+                moves += 1
+                wait_newer(page, version)  # its answer, before the next look at the offers
+        host.wait_for_timeout(100)  # neither page offers a move yet: look again
     assert moves >= 8
     friend.screenshot(path=str(SHOTS / "trash-two-people.png"))
     host_ctx.close()
@@ -159,12 +210,13 @@ def test_a_short_match_to_the_end_shows_the_winner(browser: object, server: Serv
     open_as(page, server, table_id, token)
     server.post(f"/api/tables/{table_id}/start", host=host)
     sync_api.expect(page.get_by_test_id("layout-0")).to_be_visible()
-    for _ in range(600):
-        if page.get_by_test_id("again").count():
-            break
+    deadline = time.monotonic() + 240
+    while not page.get_by_test_id("again").count() and time.monotonic() < deadline:
         legal = page.locator("[data-legal]")
         with contextlib.suppress(sync_api.Error):
+            version = shown_version(page)
             legal.last.click(timeout=1000)
+            wait_newer(page, version)  # its answer, before the next look at the offers
     sync_api.expect(page.get_by_test_id("again")).to_be_visible()
     status = page.get_by_test_id("status").inner_text()
     assert "won the match" in status or "shared" in status
@@ -219,12 +271,14 @@ def test_trex_table_with_three_bots_plays_a_trick_by_clicking(browser: object, s
     sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)
     cards_played = 0
     trick_done = False
-    for _ in range(120):
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
         legal = page.locator("[data-legal]")
         try:
             legal.first.wait_for(state="visible", timeout=4000)
         except sync_api.TimeoutError:
             continue
+        version = shown_version(page)
         actions = [a for a in legal.evaluate_all("els => els.map(e => e.dataset.legal)") if a]
         # a trick contract rather than Trex, no doubling, keep the hand: reach a trick soon
         choice = next((a for a in actions if a.startswith("contract ") and a != "contract TR"), None)
@@ -240,6 +294,7 @@ def test_trex_table_with_three_bots_plays_a_trick_by_clicking(browser: object, s
             page.locator(f'[data-legal="{choice}"]').first.click(timeout=2000)
         except sync_api.Error:
             continue
+        wait_newer(page, version)  # its answer, before the next look at the offers
         if choice in cards:
             try:  # played, unless the board was redrawn under the click (a bot forced a redeal)
                 sync_api.expect(page.get_by_test_id("hand").locator(f'[data-card="{choice}"]')).to_have_count(
@@ -278,9 +333,11 @@ def test_spit_moves_by_clicking_against_a_bot(browser: object, server: Server):
         assert time.monotonic() < deadline, "the start's countdown did not end"
         page.wait_for_timeout(100)
     moves = 0
-    for _ in range(200):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         if moves >= 3 or "won" in page.get_by_test_id("status").inner_text():
             break
+        version = shown_version(page)
         source = page.locator('[data-testid^="my-pile-"][data-legal^="select"]')
         spit = page.get_by_test_id("spit")
         try:
@@ -292,16 +349,14 @@ def test_spit_moves_by_clicking_against_a_bot(browser: object, server: Server):
                 moves += 1
             elif spit.count():
                 spit.click(timeout=1000)
-                page.wait_for_timeout(200)
-            else:
-                page.wait_for_timeout(200)
         except sync_api.Error:
             continue  # the board changed under the click (the bot moved): look again
+        wait_newer(page, version, timeout=5000)  # the answer (or the bot's move); else look again
     assert moves >= 3, "no Spit move by clicking"
-    page.wait_for_timeout(500)
-    log = page.get_by_test_id("log").inner_text()
-    assert "you play" in log or "you move" in log, log[-500:]
-    assert "Ben plays" in log or "Ben spits" in log, "the bot never moved"  # seat 1 by its name
+    log = page.get_by_test_id("log")
+    sync_api.expect(log).to_contain_text(re.compile("you play|you move"), timeout=ANSWER_MS)
+    sync_api.expect(log, "the bot never moved").to_contain_text(  # seat 1 by its name
+        re.compile("Ben plays|Ben spits"), timeout=4 * ANSWER_MS)
     page.screenshot(path=str(SHOTS / "spit-desktop.png"), full_page=True)
     assert not errors, errors
     context.close()
@@ -312,7 +367,7 @@ def test_trex_at_phone_width_in_spanish(browser: object, server: Server):
     new_game_table(page, server, "trex", {1: "rules", 2: "rules", 3: "rules"})
     sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)
     sync_api.expect(page.get_by_test_id("status")).to_contain_text("Mano 1 de 20")
-    page.wait_for_timeout(300)
+    wait_still(page)  # the dealt cards have landed: the page is measured at rest
     page.screenshot(path=str(SHOTS / "trex-phone-es.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     wide = page.evaluate("""[...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > 391)
@@ -353,9 +408,9 @@ def test_trex_by_keyboard_to_the_score_sheet_with_kingdom_subtotals(browser: obj
     keys = cards_by_key = 0
     trick_numbers: set[str] = set()
     subtotal = page.get_by_test_id("kingdom-total-1")
-    for _ in range(400):
-        if subtotal.count():
-            break
+    deadline = time.monotonic() + 300
+    while not subtotal.count() and time.monotonic() < deadline:
+        version = shown_version(page)
         if page.get_by_test_id("trick-no").count():
             with contextlib.suppress(sync_api.Error):
                 trick_numbers.add(page.get_by_test_id("trick-no").inner_text(timeout=500))
@@ -366,6 +421,7 @@ def test_trex_by_keyboard_to_the_score_sheet_with_kingdom_subtotals(browser: obj
             # a contract by its number; the safe answer (keep, done) is under the cursor: Enter
             page.keyboard.press(str(menu.index(contracts[0]) + 1) if contracts else "Enter")
             keys += 1
+            wait_newer(page, version)  # its answer, before the next look at the offers
         elif cards:
             before = hand.count()
             page.keyboard.press("ArrowRight")  # the cursor: the second card you may play (or the first)
@@ -373,9 +429,10 @@ def test_trex_by_keyboard_to_the_score_sheet_with_kingdom_subtotals(browser: obj
             page.keyboard.press("Enter")
             keys += 1
             with contextlib.suppress(AssertionError):
-                sync_api.expect(hand).to_have_count(before - 1, timeout=2000)
+                sync_api.expect(hand).to_have_count(before - 1, timeout=ANSWER_MS)
                 cards_by_key += 1
-        page.wait_for_timeout(100)
+        else:  # the bots' turn: their next move, or a while
+            wait_newer(page, version, timeout=2000)
     assert keys >= 2 and cards_by_key >= 1, (keys, cards_by_key)
     sheet = page.get_by_test_id("score-sheet")
     sync_api.expect(subtotal).to_be_hidden()  # the sheet is closed while the game goes on
@@ -427,9 +484,11 @@ def test_spit_moves_by_keyboard_against_a_bot(browser: object, server: Server):
     sync_api.expect(page.get_by_test_id("note")).to_have_text("You cannot choose a pile now.")
     sync_api.expect(page.get_by_test_id("note")).to_have_text("", timeout=4000)
     presses = 0
-    for _ in range(300):
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         if page.evaluate("window.myMoves") >= 3 or page.get_by_test_id("again").count():
             break
+        version = shown_version(page)
         sources = [a.split()[1] for a in legal_actions(page, ".sp-row") if a.startswith("select ")]
         if sources:
             page.keyboard.press(sources[0])
@@ -451,7 +510,7 @@ def test_spit_moves_by_keyboard_against_a_bot(browser: object, server: Server):
         elif page.get_by_test_id("spit").count():
             page.keyboard.press(" ")
             presses += 1
-        page.wait_for_timeout(150)
+        wait_newer(page, version, timeout=5000)  # the answer (or the bot's move); else look again
     assert page.evaluate("window.myMoves") >= 3, f"{presses} keys moved fewer than 3 cards"
     assert page.locator(".sp-pile.selected").count() <= 1
     page.keyboard.press("?")
@@ -469,7 +528,9 @@ def test_spit_at_phone_width_in_spanish(browser: object, server: Server):
     sync_api.expect(page.get_by_test_id("side-0")).to_contain_text("cartas de escupir")
     sync_api.expect(page.get_by_test_id("keys")).to_be_hidden()
     moved = False
-    for _ in range(60):  # a tap on a pile, then on a target
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:  # a tap on a pile, then on a target
+        version = shown_version(page)
         source = page.locator('[data-testid^="my-pile-"][data-legal^="select"]')
         try:
             if source.count():
@@ -477,11 +538,12 @@ def test_spit_at_phone_width_in_spanish(browser: object, server: Server):
                 page.locator(".target").first.tap(timeout=1000)
                 moved = True
                 break
-            page.wait_for_timeout(200)
         except sync_api.Error:
             continue
+        wait_newer(page, version, timeout=2000)  # no pile to play yet (the start's countdown): look again
     assert moved, "no move by tapping"
-    page.wait_for_timeout(900)  # after the flash of the piles that changed
+    wait_newer(page, version)  # the tap's answer,
+    wait_still(page)  # and after the flash of the piles that changed
     page.screenshot(path=str(SHOTS / "spit-phone-es.png"), full_page=True)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways at phone width ({width}px)"

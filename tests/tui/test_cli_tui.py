@@ -31,6 +31,13 @@ BOT_MOVED = r"(seat 1|Ben) (draws|takes|places|turns up|discards)"
 """Any line of the bot's turn: on a slow machine one frame may draw a whole turn, and the log's
 first lines of it can scroll away before they are ever drawn."""
 
+YOU_MOVED = r"you (draw|take|place|turn up|discard)"
+"""Any line of the player's turn, for the same reason: the draw is followed at once by the placings
+it forces (``--pace 0``), and one frame may draw them all."""
+
+STEP = 120
+"""Seconds each step on the screen may take: a cold first start on a loaded machine is slow."""
+
 
 def _screen_text(child: pexpect.spawn) -> str:
     """What the app last drew, without its escape sequences (for a failure's message)."""
@@ -47,11 +54,11 @@ def test_installed_command_starts_the_app_in_a_pseudo_terminal_and_plays_a_move(
     env.pop("NO_COLOR", None)
     child = pexpect.spawn(_exe(), ["play", "trash", "--seats", "human,sensible", "--seed", "5", "--pace", "0",
                                    "--lang", "en", "--save", str(save)],
-                          encoding="utf-8", timeout=30, env=env, dimensions=(34, 110))
+                          encoding="utf-8", timeout=STEP, env=env, dimensions=(34, 110))
     try:
         child.expect("draw from the stock")
         child.send("\r")  # Enter: draw from the stock, in the app
-        child.expect("you draw")
+        child.expect(YOU_MOVED)
         try:
             child.expect(BOT_MOVED)  # the bot plays in turn
         except pexpect.TIMEOUT:
@@ -65,11 +72,11 @@ def test_installed_command_starts_the_app_in_a_pseudo_terminal_and_plays_a_move(
     assert record["game"] == "trash" and record["actions"][0] == "stock" and len(record["actions"]) >= 2
     # --resume carries on from the record and saves back to it
     child = pexpect.spawn(_exe(), ["play", "--resume", str(save), "--pace", "0", "--lang", "en"],
-                          encoding="utf-8", timeout=30, env=env, dimensions=(34, 110))
+                          encoding="utf-8", timeout=STEP, env=env, dimensions=(34, 110))
     try:
         child.expect("draw from the stock")
         child.send(" ")
-        child.expect("you draw")
+        child.expect(YOU_MOVED)
         child.expect(BOT_MOVED)
         child.send("q")
         child.expect(pexpect.EOF)

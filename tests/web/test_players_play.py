@@ -101,9 +101,19 @@ def test_p_done_quick_play_spit_two_browsers_together_and_a_third_gets_a_bot(ser
     cy.page.get_by_test_id("play-now-spit").click()
     sync_api.expect(cy.page.get_by_test_id("quick-count")).to_have_text("Waiting now: 1", timeout=DEADLINE * 1000)
     sync_api.expect(cy.page.get_by_test_id("quick-bots-in")).to_contain_text("Empty seats go to bots in")
-    quick.wait = 3.0  # the wait is short from now on: the countdown runs out
-    sync_api.expect(cy.page.get_by_test_id("quick-bots-in")).to_contain_text(" 1 s", timeout=DEADLINE * 1000)
+    # every text the countdown shows from now on, told to the test as it is drawn (the last second
+    # shows for one second only, and the page then goes to the table)
+    shown: list[str] = []
+    cy.page.expose_function("countdownShown", lambda text: shown.append(text))
+    cy.page.evaluate("""() => { const el = document.querySelector('[data-testid=quick-bots-in]');
+      new MutationObserver(() => window.countdownShown(el.textContent)).observe(el,
+        { childList: true, characterData: true, subtree: true }); }""")
+    (ticket,) = [t for t in list(quick.tickets.values()) if t.seat is None]  # Cy's
+    # the wait is short from now on (a few seconds from now, however long Cy has waited already):
+    # the countdown runs out
+    quick.wait = quick.clock() - ticket.joined + 4.0
     alone = served.app.state.hub.get(table_of(cy.page))
+    assert any(" 1 s" in text for text in shown), shown
     assert alone.id != table.id and [s.kind for s in alone.row.seats] == ["human", "bot"]
     sync_api.expect(cy.page.get_by_test_id("clock").get_by_test_id("rated")).to_have_text("Rated game")
     for w in (ana, ben, cy):

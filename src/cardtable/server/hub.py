@@ -19,7 +19,7 @@ from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .ports import Bus, LeasedLog
 from .protocol import dumps
-from .store import BadRow, SeatRow, TableRow, Taken, token_hash
+from .store import CLOSED, BadRow, SeatRow, TableRow, Taken, token_hash
 from .tables import Table
 from .talk import CHAT_KEPT
 
@@ -32,8 +32,9 @@ ABANDONED = 60.0
 
 class Hub:
     """Every live table: games in progress (replayed) and open tables younger than
-    :attr:`keep` are loaded from the store at start; any other one is loaded again
-    when someone asks for it. :meth:`sweep` lets go of tables nobody is at (LD8)."""
+    :attr:`keep` are loaded from the store at start; any other one but a table closed without
+    play (:data:`~.store.CLOSED`) is loaded again when someone asks for it. :meth:`sweep` lets
+    go of tables nobody is at (LD8)."""
 
     def __init__(
         self,
@@ -81,14 +82,18 @@ class Hub:
             self._load(taken.get(table_id), table_id)
 
     def _load(self, taken: Taken | BadRow | None, table_id: str) -> Table | None:
-        """The table ``taken`` from the log, in memory from now on; ``None`` if it was not found
-        or cannot be served (then marked broken)."""
+        """The table ``taken`` from the log, in memory from now on; ``None`` if it was not found,
+        was closed without play (kept out like a broken one, without a line in the log) or cannot
+        be served (then marked broken)."""
         if taken is None:
             return None
         if isinstance(taken, BadRow):
             self._mark_broken(table_id, str(taken))
             return None
         row = taken.row
+        if row.status == CLOSED:
+            self.broken[row.id] = "closed without play"
+            return None
         try:
             check_row(row)
             table = self._table(taken)
@@ -147,7 +152,7 @@ class Hub:
         except BadRow as exc:
             self._mark_broken(table_id, str(exc))
             return None
-        if row is None:
+        if row is None or row.status == CLOSED:
             return None
         if row.status == "over":
             return await self._fetch(table_id)  # read from the log: nobody writes it any more

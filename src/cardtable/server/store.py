@@ -115,6 +115,12 @@ class BadRow(Exception):
         self.table_id = table_id
 
 
+CLOSED = "closed"
+"""The status of a table that will never be played: an event's table closed by a no-show
+(:meth:`cardtable.server.events.runner.Runner._close`). No hub loads it (not at a start, not
+when asked for it, not on another node of a cluster), so it is in no lobby again."""
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -132,7 +138,7 @@ class TableRow:
     seed: int | None
     bot_seed: int
     host_hash: str
-    status: str  # "open", "playing", "over"
+    status: str  # "open", "playing", "over", or CLOSED (never played)
     created: float
     seats: list[SeatRow] = field(default_factory=list)
     fair: dict[str, Any] | None = None  # the fair-deal protocol with its server seed: never sent

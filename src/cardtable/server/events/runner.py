@@ -15,7 +15,7 @@ for it with their session, ``GET /api/events/{id}/seat``), a bot's seat holds it
 starts once every person at it is connected; after :attr:`Runner.no_show` seconds it is a no-show:
 
 - Swiss: the absent lose the game without play (a forfeit; if both are absent both lose) and the
-  table is never started;
+  table is never started: once the event's progress says so it is closed (:meth:`Runner._close`);
 - duplicate: the table starts anyway and a stand-in bot plays the absent seat (the others still
   play the event's deals); the absent scores no matchpoint on those boards, which count against
   them.
@@ -54,7 +54,7 @@ from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pai
 from ..commands import Attach, Leave, Start
 from ..lobby import LobbyError
 from ..ports import LogError
-from ..store import BadRow, SeatRow, TableRow, token_hash
+from ..store import CLOSED, BadRow, SeatRow, TableRow, token_hash
 from .service import Events
 from .store import EventRow
 
@@ -149,13 +149,21 @@ class Runner:
             for rnd in (row.progress or {}).get("rounds", []):
                 for g in rnd["games"]:
                     if g.get("forfeit") or g.get("void"):
-                        self._close(g["table"])
+                        try:
+                            self._close(g["table"])
+                        except (LogError, BadRow) as exc:  # kept out all the same; its row closed at a later start
+                            print(f"cardtable serve: event {row.id}: {exc}", file=sys.stderr)
 
     def _close(self, table_id: str) -> None:
-        """A table that will never be played (a no-show): out of memory and the lobby, kept so
-        by :class:`~.routes.EventGate` (its row stays ``open`` in the log, never started)."""
+        """A table that will never be played (a no-show), once the event's progress that says so
+        is stored: out of memory and the lobby, kept so by :class:`~.routes.EventGate`, and
+        :data:`~..store.CLOSED` in the log, so that no restart and no other process loads it again
+        (a row an earlier version left ``open`` is closed when the runner starts)."""
         self.forfeited.add(table_id)
         self.hub.drop(table_id)
+        found = self.hub.runner.call(lambda: self.hub.store.table(table_id))
+        if found is not None and found.status == "open":
+            self.hub.runner.call(lambda: self.hub.store.set_status(table_id, CLOSED))
 
     # ------------------------------------------------------------- the loop
     async def step(self) -> None:
@@ -269,6 +277,14 @@ class Runner:
         if not progress.get("rounds"):
             return await self._new_round(row, progress)
         rnd = progress["rounds"][-1]
+        await self._tend_round(row, progress, rnd)
+        for g in rnd["games"]:  # the progress is stored: the tables of its no-shows are closed
+            if (g.get("forfeit") or g.get("void")) and g["table"] not in self.forfeited:
+                self._close(g["table"])
+
+    async def _tend_round(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any]) -> None:
+        """The last round's tables looked at; the progress stored if it changed (the next round
+        made, or the event finished, after its last game)."""
         changed = False
         for g in rnd["games"]:
             if g.get("points") is not None or g.get("done"):
@@ -308,12 +324,10 @@ class Runner:
                 self._no_show(progress, g["players"][s])
             if row.kind == "swiss":
                 g["points"] = [0.0 if s in absent else 1.0 for s in range(2)]
-                g["forfeit"] = True
-                self._close(table.id)
+                g["forfeit"] = True  # closed once this is stored (:meth:`_tend`)
                 return True
             if any(seat.kind == "open" for seat in table.row.seats):
                 g["done"] = g["void"] = True  # a seat was opened (it cannot start): not played, nobody scores
-                self._close(table.id)
                 return True
             await table.ask(Start())
             await table.ask(Attach(WATCHER, None, None, "en"))

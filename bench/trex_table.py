@@ -12,7 +12,8 @@ budget (the arena's ``--iterations`` sets one for every bot): so ``expert`` can 
 0.25 s against search partners held to a fixed number of iterations. Prints the arena's Markdown
 table and, per contract, the focal bot's points per deal minus the mean of the other three, as
 holder and not, with 95% intervals over deals. ``--json`` saves the games in the arena's format
-and the points per contract; ``--merge`` pools saved runs of other seeds into one table.
+and the points per contract and budgets; ``--merge`` pools saved runs of other seeds and the same
+budgets into one table (the same seed twice would count its deals twice: refused).
 """
 
 from __future__ import annotations
@@ -96,19 +97,36 @@ def report(run: ArenaResult, contracts: list[list[Any]]) -> None:
         print(f"| {code} | {cells[0]} | {cells[1]} |")
 
 
+def budgets_of(fb: Budget | None, ob: Budget | None) -> dict[str, Any]:
+    """The budgets of a run as ``--json`` saves them (``None``: the bot's own default)."""
+    return {"focal": None if fb is None else [fb.iterations, fb.seconds],
+            "other": None if ob is None else [ob.iterations, ob.seconds]}
+
+
 def merge(paths: list[str]) -> int:
-    """Pool saved runs of the same bots under different seeds (their deals are renumbered)."""
+    """Pool saved runs of the same bots and budgets under different seeds (their deals are
+    renumbered). Two runs of one seed share their first deals, and runs of other budgets are other
+    tables: both are refused. A run saved before the budgets were saved is taken as it is."""
     results: list[GameResult] = []
     contracts: list[list[Any]] = []
     offset = 0
     seconds = 0.0
     first: dict[str, Any] = {}
+    seeds: list[str] = []
+    budgets: dict[str, Any] | None = None
     for path in paths:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
         first = first or data
         if data["bots"] != first["bots"]:
             raise SystemExit("--merge wants runs of the same bots")
+        if any(s.split()[0] == str(data["seed"]) for s in seeds):
+            raise SystemExit(f"--merge: two runs of seed {data['seed']} (they play the same first deals)")
+        if "budgets" in data:
+            if budgets is not None and data["budgets"] != budgets:
+                raise SystemExit(f"--merge: {path} was played with other budgets ({data['budgets']}, not {budgets})")
+            budgets = data["budgets"]
+        seeds.append(f"{data['seed']} ({data['deals']} deals)")
         results += [GameResult(r["deal"] + offset, r["rotation"], tuple(r["seats"]), tuple(r["returns"]),
                                tuple(r["winners"]), r["reason"]) for r in data["results"]]
         contracts += [[deal + offset, code, holder, diff] for deal, code, holder, diff in data["contracts"]]
@@ -117,6 +135,8 @@ def merge(paths: list[str]) -> int:
     run = ArenaResult("trex", "standard", tuple(first["bots"]), offset, first["seed"], results, options={},
                       tables=1, seats=4, seconds=seconds)
     report(run, contracts)
+    print()
+    print(f"pooled: seeds {', '.join(seeds)}; budgets {budgets if budgets is not None else 'not saved'}")
     return 0
 
 
@@ -155,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
     report(run, contracts)
     if a.json:
         data = {"game": "trex", "preset": "standard", "bots": list(run.bots), "deals": a.games, "seed": a.seed,
-                "options": {}, "tables": 1, "seats": 4, "seconds": run.seconds,
+                "options": {}, "tables": 1, "seats": 4, "seconds": run.seconds, "budgets": budgets_of(fb, ob),
                 "results": [{"deal": r.deal, "rotation": r.rotation, "seats": list(r.seats),
                              "returns": list(r.returns), "winners": list(r.winners), "reason": r.reason,
                              "table": r.table} for r in results],

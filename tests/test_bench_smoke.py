@@ -64,6 +64,23 @@ def test_trex_table_bench_prints_the_arena_table_and_the_contracts():
     assert "| contract | as holder | not holder |" in out and "| TR |" in out
 
 
+def test_trex_table_bench_merges_runs_of_other_seeds_only_and_of_one_budget(tmp_path: Path):
+    """Saved runs pool into one table over their deals; two runs of one seed (the same first
+    deals) or of other budgets (another table) are refused, not pooled."""
+    saved = []
+    for seed, extra in ((0, ()), (1, ()), (2, ("--other-iterations", "5"))):
+        path = str(tmp_path / f"run{seed}.json")
+        run("bench/trex_table.py", "hard", "random", "--games", "1", "--workers", "1", "--seed", str(seed),
+            *extra, "--json", path)
+        saved.append(path)
+    merged = run("bench/trex_table.py", "--merge", saved[0], saved[1])
+    assert "2 seeds x 4 seatings = 8 whole games" in merged and "pooled: seeds 0 (1 deals), 1 (1 deals)" in merged
+    for pair, why in (((saved[0], saved[0]), "two runs of seed 0"), ((saved[0], saved[2]), "other budgets")):
+        done = subprocess.run([sys.executable, "bench/trex_table.py", "--merge", *pair], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode != 0 and why in done.stderr, done.stderr
+
+
 def test_trex_think_bench_times_the_search_bot():
     out = run("bench/trex_think.py", "--iterations", "20", "--deals", "1")
     assert "expert --iterations 20 against three hard" in out and "median" in out

@@ -16,7 +16,17 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import SHOTS, Watched, browser_fixture, open_as, server_fixture, sync_api  # noqa: F401  (fixtures)
+from tests.web.browser import (  # noqa: F401  (fixtures)
+    ANSWER_MS,
+    SHOTS,
+    Watched,
+    browser_fixture,
+    open_as,
+    server_fixture,
+    shown_version,
+    sync_api,
+    wait_newer,
+)
 
 from .netserver import Server
 
@@ -24,12 +34,6 @@ from .netserver import Server
 # then race a redraw (seen about once in 15 runs of the Trex test). A test that fails for a real
 # reason fails all three tries.
 pytestmark = pytest.mark.flaky(reruns=2)
-
-ANSWER_MS = 15_000
-"""How long a click or a key waits for the board's next state, and anything else that follows by
-itself waits to show (a loaded machine answers well within it)."""
-
-NEWER = "(v) => (document.querySelector('[data-testid=board]')?.dataset.version ?? null) !== v"
 
 STILL = """() => document.getAnimations().every((a) => a.playState !== "running"
     || a.effect.getComputedTiming().endTime === Infinity)"""
@@ -46,23 +50,6 @@ def _generous_expect() -> Iterator[None]:
     sync_api.expect.set_options(timeout=ANSWER_MS)
     yield
     sync_api.expect.set_options(timeout=None)  # Playwright's default again, for the other modules
-
-
-def shown_version(page: Any) -> str | None:
-    """The version of the state the board shows (its ``data-version``; None before the first)."""
-    version = page.evaluate("() => document.querySelector('[data-testid=board]')?.dataset.version ?? null")
-    return None if version is None else str(version)
-
-
-def wait_newer(page: Any, version: str | None, timeout: float = ANSWER_MS) -> bool:
-    """Wait until the board shows another state than ``version``: the answer to a click or a key
-    (or a bot's move), so that the offers read next are not the ones just answered. False if none
-    came within ``timeout`` ms."""
-    try:
-        page.wait_for_function(NEWER, arg=version, timeout=timeout)
-    except sync_api.TimeoutError:
-        return False
-    return True
 
 
 def wait_still(page: Any) -> None:

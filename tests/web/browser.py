@@ -70,6 +70,30 @@ def open_as(page: Any, server: Server, table_id: str, token: str | None, seat: i
     return page
 
 
+ANSWER_MS = 15_000
+"""How long a click or a key waits for the board's next state, and anything else that follows by
+itself waits to show (a loaded machine answers well within it)."""
+
+NEWER = "(v) => (document.querySelector('[data-testid=board]')?.dataset.version ?? null) !== v"
+
+
+def shown_version(page: Any) -> str | None:
+    """The version of the state the board shows (its ``data-version``; None before the first)."""
+    version = page.evaluate("() => document.querySelector('[data-testid=board]')?.dataset.version ?? null")
+    return None if version is None else str(version)
+
+
+def wait_newer(page: Any, version: str | None, timeout: float = ANSWER_MS) -> bool:
+    """Wait until the board shows another state than ``version``: the answer to a click or a key
+    (or a bot's move), so that the offers read next are not the ones just answered. False if none
+    came within ``timeout`` ms."""
+    try:
+        page.wait_for_function(NEWER, arg=version, timeout=timeout)
+    except sync_api.TimeoutError:
+        return False
+    return True
+
+
 class Watched:
     """A page in a context of its own, with the list its script errors and console errors go to
     (a Content-Security-Policy violation, a missing file or a failed request is a console error)."""

@@ -13,7 +13,7 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .browser import sync_api
+from .browser import shown_version, sync_api, wait_newer
 
 
 def until_answered_alone(page: Any) -> Any:
@@ -53,18 +53,16 @@ def own_server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-SHOWN = """() => [document.querySelector('[data-testid=board]').dataset.version,
-    [...document.querySelectorAll('[data-legal]')].map((el) => el.dataset.legal).join('|')]"""
+OFFERS = """() => [...document.querySelectorAll('[data-legal]')].map((el) => el.dataset.legal).join('|')"""
 
 
-def click_and_wait(page: Any, target: Any, version: str) -> None:
-    """Click `target` and wait until the board shows a newer state than `version` (the answer to
-    the click), so that the offers read next are not the ones just answered."""
+def click_and_wait(page: Any, target: Any) -> None:
+    """Click ``target`` and wait for the board's next state (the click's answer), so that the
+    offers read next are not the ones just answered."""
+    version = shown_version(page)
     with contextlib.suppress(sync_api.Error):
         target.click(timeout=2000)
-        page.wait_for_function(
-            "(v) => document.querySelector('[data-testid=board]').dataset.version !== v", arg=version, timeout=10000
-        )
+        wait_newer(page, version)
 
 
 def test_a_question_with_several_answers_waits(own_server: Server, watched: Any):
@@ -80,18 +78,18 @@ def test_a_question_with_several_answers_waits(own_server: Server, watched: Any)
     while time.monotonic() < deadline:
         with contextlib.suppress(sync_api.Error):
             legal.first.wait_for(state="visible", timeout=2000)
-        version, now = page.evaluate(SHOWN)
+        now = page.evaluate(OFFERS)
         if now == "stock":  # the draw stays the player's (PACE): drawn here, as a person would
-            click_and_wait(page, legal.first, version)
+            click_and_wait(page, legal.first)
         elif now.count("|") < 1:  # one offer (the page answers it after a moment) or none: a bot's turn
             page.wait_for_timeout(100)
         else:
             page.wait_for_timeout(1200)
-            assert page.evaluate(SHOWN)[1] == now
+            assert page.evaluate(OFFERS) == now
             seen += 1
             if seen == 3:
                 break
-            click_and_wait(page, legal.last, version)
+            click_and_wait(page, legal.last)
     assert seen == 3, page.locator("main").inner_text()
     assert not w.errors, w.errors
 

@@ -10,7 +10,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from cardtable.server.events.runner import Runner
+from cardtable.server.commands import Leave
+from cardtable.server.events.routes import event_json
+from cardtable.server.events.runner import Runner, seat_token
 from cardtable.server.ports import LogError
 from cardtable.server.store import CLOSED
 
@@ -115,3 +117,46 @@ def test_t13_a_forfeit_whose_progress_was_not_stored_leaves_its_table_open_for_t
         assert found is not None and found.status == CLOSED
     finally:
         server.close()
+
+
+def test_t13_a_void_duplicate_table_is_closed_and_shown_as_not_played(tmp_path: Path):
+    """A duplicate table with an open seat cannot start (the event's routes refuse a person's
+    leaving before the start; the seat is opened here through the table's own command): at the
+    no-show the runner makes it void, closes it like a forfeit, and the event's page data says
+    so, so the page offers no link to watch or replay a table that answers 410."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3", no_show=0.2)
+        people = accounts(4)
+        row = server.events.create(people[0], {"name": "One left", "kind": "duplicate", "game": "trex",
+                                               "preset": "complex", "rounds": 1, "max_entrants": 4,
+                                               "when_full": True}, "ip")
+        for who in people:
+            assert server.events.register(row.id, who, "ip") == "ok"
+
+        def table_made() -> bool:
+            now = server.events.store.event(row.id)
+            return now is not None and bool((now.progress or {}).get("rounds"))
+
+        await until("the round's table", table_made, server.runner.step)
+        now = server.events.store.event(row.id)
+        assert now is not None and now.progress is not None
+        (game,) = now.progress["rounds"][0]["games"]
+        table = server.hub.find(game["table"])
+        assert table is not None and table.row.status == "open"
+        await table.ask(Leave(seat_token(now.secret, table.id, 0)))
+        assert table.row.seats[0].kind == "open"
+
+        def void() -> bool:
+            later = server.events.store.event(row.id)
+            return later is not None and bool(later.progress["rounds"][0]["games"][0].get("void"))  # type: ignore[index]
+
+        await until("the table is void", void, server.runner.step)
+        shown = event_json(server.events.store.event(row.id), server.events, server.runner)  # type: ignore[arg-type]
+        (listed,) = shown["rounds"][0]["games"]
+        assert listed["table"] == table.id and listed["void"] and not listed["forfeit"]
+        found = server.store.table(table.id)
+        assert found is not None and found.status == CLOSED
+        server.close()
+
+    asyncio.run(main())

@@ -79,7 +79,8 @@ def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> d
             "number": rnd["number"], "done": rnd.get("done", False), "bye": names.get(rnd.get("bye") or ""),
             "sealed": sealed,
             "games": [{"table": g["table"], "players": [names.get(p, p) for p in g["players"]],
-                       "points": g.get("points"), "forfeit": g.get("forfeit", False), "done": g.get("done")}
+                       "points": g.get("points"), "forfeit": g.get("forfeit", False), "void": g.get("void", False),
+                       "done": g.get("done")}
                       for g in rnd["games"]]})
     if row.kind == "duplicate" and progress.get("boards"):
         score = duplicate_score(row, progress)

@@ -31,8 +31,8 @@ function roundsList(data) {
     h("ul", {}, r.games.map((g) => h("li", {},
       g.players.join(" – "),
       g.points ? ` · ${g.points.map((p) => number(p)).join(" – ")}` : "",
-      g.forfeit ? h("span", { class: "muted" }, ` · ${t("web.events.forfeit")}`) : null,
-      r.sealed || g.forfeit ? null : [" · ", h("a", { href: `/t/${g.table}` }, t("web.events.watch")),
+      g.forfeit || g.void ? h("span", { class: "muted" }, ` · ${t("web.events.forfeit")}`) : null,
+      r.sealed || g.forfeit || g.void ? null : [" · ", h("a", { href: `/t/${g.table}` }, t("web.events.watch")),
         (g.points || g.done) ? [" · ", h("a", { href: `/t/${g.table}/replay`, "data-testid": "replay" }, t("web.events.replay"))] : null]))),
     r.bye ? h("p", { class: "muted" }, t("web.events.bye", { name: r.bye })) : null));
 }

@@ -173,6 +173,8 @@ def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object
     moves = 0
     deadline = time.monotonic() + 90
     while moves < 8 and time.monotonic() < deadline:
+        shown = shown_version(host)  # the table's state as this round of looks starts
+        clicked = False
         for page in (host, friend):
             legal = page.locator("[data-legal]")
             if legal.count():
@@ -182,8 +184,10 @@ def test_a_friend_opens_the_shared_link_and_takes_the_other_seat(browser: object
                 except sync_api.Error:
                     continue
                 moves += 1
+                clicked = True
                 wait_newer(page, version)  # its answer, before the next look at the offers
-        host.wait_for_timeout(100)  # neither page offers a move yet: look again
+        if not clicked:  # neither page offered a move: the table's next state, then look again
+            wait_newer(host, shown, timeout=2000)
     assert moves >= 8
     friend.screenshot(path=str(SHOTS / "trash-two-people.png"))
     host_ctx.close()

@@ -77,4 +77,5 @@ def test_search_uses_its_time_budget():
     assert bot.last_worlds >= 1
     fixed = SearchTrexBot(game=game, iterations=len(st.legal_actions()) * 3)
     fixed.act(st.view(st.to_move), random.Random(1))
-    assert fixed.last_worlds == 3
+    n = len(st.legal_actions())  # a world plays each class of equal cards once: up to n rollouts
+    assert 3 * n <= fixed.last_iterations < 4 * n and fixed.last_worlds >= 3

@@ -18,6 +18,7 @@ finished by the strong policy.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -25,7 +26,7 @@ from typing import Any
 
 from ..core.game import Action, PlayerView
 from ..games.trex.actions import TR
-from ..games.trex.state import Phase
+from ..games.trex.state import STRENGTH, SUIT, Phase
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
@@ -34,6 +35,15 @@ from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, candidate, rollout_dea
 from .worlds import TrexDealer, trex_dealer
 
 Policy = Callable[[Any], Any]
+
+RACE_MIN = 16
+"""Worlds every candidate sees before any leaves the race."""
+RACE_EVERY = 4
+"""Worlds between two looks at the race."""
+RACE_Z = 2.5
+"""Standard errors by which a candidate must trail the leader to leave the race."""
+RACE_TIES = 32
+"""Worlds in which a candidate must score exactly as the leader does to leave as its equal."""
 
 
 def rollout_with(st: Any, seat: int, policy: Policy) -> float:
@@ -73,6 +83,10 @@ class PimcTrexBot(ExpertTrexBot):
     default_iterations: int | None = None
     """Iterations a decision when neither the bot nor the budget sets a limit (``None``: the
     bot's ``seconds``); tests set it to play whole games quickly."""
+    merge = True
+    """Search one card of each class of equal cards (:func:`equivalent`)."""
+    racing = True
+    """Drop clearly worse candidates as the worlds come in (:class:`Race`)."""
 
     def __init__(self, policy: Policy | None = None, iterations: int | None = None, game: Any = None,
                  seconds: float = DEFAULT_SECONDS, endgame: int = ENDGAME_TRICKS) -> None:
@@ -111,8 +125,8 @@ class PimcTrexBot(ExpertTrexBot):
             limit = Budget(iterations=iterations) if iterations else Budget(seconds=self.seconds)
         deadline = limit.deadline()
         self.prepare(view, dealer)
-        k = len(legal)
-        totals = [0.0] * k
+        offsets = above_baseline([0.0] * len(legal), legal)
+        race: Race | None = None
         done = worlds = 0
         start = time.perf_counter()
         while limit.more(done, deadline):
@@ -120,27 +134,120 @@ class PimcTrexBot(ExpertTrexBot):
             if deadline is not None and worlds and now + (now - start) / worlds > deadline:
                 break  # one more world would overrun the time budget
             world = self.draw(view, dealer, rng)
+            if race is None:
+                groups = equivalent(world, legal, seat) if self.merge else [[i] for i in range(len(legal))]
+                race = Race([legal[g[0]] for g in groups], [offsets[g[0]] for g in groups], self.racing)
+                if len(race.alive) == 1:
+                    break
+            alive = race.alive
             if solvable(world, self.endgame):
                 exact = Endgame(world, seat).values(world)
-                for i in range(k):
-                    totals[i] += exact[legal[i].arg]  # type: ignore[attr-defined]
+                values = [exact[race.actions[i].arg] for i in alive]  # type: ignore[attr-defined]
             else:
                 values = []
-                for i in range(k):
+                for i in alive:
                     if worlds and deadline is not None and time.perf_counter() > deadline:
                         break  # out of time mid-world: drop it, keep the worlds every candidate saw
-                    values.append(self.rollout(candidate(world, legal[i]), seat))
-                if len(values) < k:
+                    values.append(self.rollout(candidate(world, race.actions[i]), seat))
+                if len(values) < len(alive):
                     break
-                for i in range(k):
-                    totals[i] += values[i]
-            done += k
+            done += len(alive)
             worlds += 1
+            race.add(values)
+            if len(race.alive) == 1:
+                break
         self.last_iterations = done
         self.last_worlds = worlds
-        means = above_baseline([t / max(worlds, 1) for t in totals], legal)
-        best = max(range(k), key=lambda i: (means[i], -i))
-        return legal[best]
+        if race is None:
+            return legal[0]
+        return race.best()
+
+
+def equivalent(world: Any, legal: Sequence[Action], seat: int) -> list[list[int]]:
+    """The legal plays grouped into classes of equal cards, as indices into ``legal`` (the
+    first of each class first): in a trick contract, two cards of ``seat``'s hand of one suit
+    are equal when every card ranked between them is in that hand or gone in an earlier trick,
+    and they score alike (the same penalty, neither doubled). Whoever holds the cards between
+    them, whichever of the two is played wins or loses the same tricks. Everything used is the
+    seat's own knowledge (its hand, the cards played, the contract), the same in every world.
+    Outside trick play, every action is a class of its own."""
+    classes = [[i] for i in range(len(legal))]
+    tc = world.trick_contract
+    if world.phase is not Phase.TRICK or world.tiebreak or tc is None or world.unchecked:
+        return classes
+    owner, doubler, unit, trick = world.owner, world.doubler, tc.unit, world.trick
+    cards = [a.arg for a in legal]  # type: ignore[attr-defined]
+    order = sorted(range(len(legal)), key=lambda i: (SUIT[cards[i]], STRENGTH[cards[i]]))
+    merged: list[list[int]] = []
+    for i in order:
+        c = cards[i]
+        if merged:
+            b = cards[merged[-1][-1]]
+            if (
+                SUIT[b] == SUIT[c] and unit[b] == unit[c] and doubler[b] < 0 and doubler[c] < 0
+                and all(
+                    owner[d] == seat or (owner[d] < 0 and d not in trick)
+                    for d in range(52)
+                    if SUIT[d] == SUIT[c] and STRENGTH[b] < STRENGTH[d] < STRENGTH[c]
+                )
+            ):
+                merged[-1].append(i)
+                continue
+        merged.append([i])
+    return sorted((sorted(g) for g in merged), key=lambda g: g[0])
+
+
+class Race:
+    """Candidates compared on common worlds, the clearly worse ones dropped as the worlds come
+    in, so that the budget goes to the candidates still in doubt (a race, as in racing
+    algorithms for model selection). Each world gives a value to every candidate still in the
+    race; a candidate leaves once its mean difference from the leader, over the worlds both
+    saw, is below zero by more than :data:`RACE_Z` standard errors (checked from
+    :data:`RACE_MIN` worlds on), or once it has tied the leader in every one of
+    :data:`RACE_TIES` worlds. The candidates still in have seen every world, so the winner is
+    the best mean over all of them. ``racing=False`` keeps every candidate to the end."""
+
+    def __init__(self, actions: Sequence[Action], offsets: Sequence[float], racing: bool = True) -> None:
+        self.actions = list(actions)
+        self.offsets = list(offsets)
+        self.racing = racing
+        self.alive = list(range(len(self.actions)))
+        self.values: list[list[float]] = [[] for _ in self.actions]
+
+    def add(self, values: Sequence[float]) -> None:
+        """One world's values, one for each candidate in :attr:`alive`, in that order."""
+        for i, v in zip(self.alive, values, strict=True):
+            self.values[i].append(v)
+        n = len(self.values[self.alive[0]])
+        if self.racing and n >= RACE_MIN and n % RACE_EVERY == 0 and len(self.alive) > 1:
+            self._drop(n)
+
+    def mean(self, i: int, n: int) -> float:
+        return sum(self.values[i][-n:]) / n + self.offsets[i]
+
+    def _drop(self, n: int) -> None:
+        lead = max(self.alive, key=lambda i: (self.mean(i, n), -i))
+        keep = []
+        for i in self.alive:
+            if i == lead:
+                keep.append(i)
+                continue
+            diffs = [a - b for a, b in zip(self.values[i][-n:], self.values[lead][-n:], strict=True)]
+            raw = sum(diffs) / n
+            d = raw + self.offsets[i] - self.offsets[lead]
+            var = sum((x - raw) ** 2 for x in diffs) / (n - 1)
+            tied = n >= RACE_TIES and not any(diffs) and d == 0.0
+            if tied or d + RACE_Z * math.sqrt(var / n) < 0.0:
+                continue
+            keep.append(i)
+        self.alive = keep
+
+    def best(self) -> Action:
+        """The candidate still in with the best mean (the first listed on equal means)."""
+        n = len(self.values[self.alive[0]])
+        if n == 0:
+            return self.actions[self.alive[0]]
+        return self.actions[max(self.alive, key=lambda i: (self.mean(i, n), -i))]
 
 
 class SearchTrexBot(PimcTrexBot):

@@ -3,7 +3,9 @@
 PIMC (:class:`~cardtable.bots.trex_pimc.PimcTrexBot`: worlds dealt uniformly from the view,
 exact endgames, the same time budget as ``expert``) whose rollouts play the card-sense policy of
 ``expert-rules`` (:func:`cardtable.bots.trex_expert.policy`, with counting) at every seat, where
-``expert`` finishes its worlds with the strong policy of ``hard``.
+``expert`` finishes its worlds with the strong policy of ``hard``. It spends its budget as plain
+PIMC does, every legal card on every world (``expert`` merges equal cards and races its
+candidates, :class:`~cardtable.bots.trex_pimc.Race`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ class SearchPartnerTrexBot(PimcTrexBot):
     """PIMC with the ``expert-rules`` policy as rollout and opponent model."""
 
     name = "spar-search"
+    merge = False
+    racing = False
+    """The partner searches as it did when measured: every legal card on every world."""
 
     def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS) -> None:
         super().__init__(card_sense, iterations, game, seconds)

@@ -16,6 +16,7 @@ from cardtable.server.events.runner import Runner, seat_token
 from cardtable.server.ports import LogError
 from cardtable.server.store import CLOSED
 
+from .netserver import Server as NetServer
 from .test_events_run import Server, accounts, until
 
 
@@ -56,7 +57,8 @@ def _newer_events(path: Path, event_id: str, count: int) -> None:
 def test_t13_a_table_closed_by_a_no_show_stays_out_of_the_lobby_after_a_restart_behind_newer_events(tmp_path: Path):
     """A forfeited table is closed in the log: a restart a thousand events later (its event
     beyond what the runner reads back) neither loads it at the start nor when someone asks for it,
-    and a cluster would not announce it among the live tables."""
+    a cluster would not announce it among the live tables, and a request for it is still told
+    ``410 forfeited``, not 404."""
     server = Server(tmp_path / "server.sqlite3", no_show=0.2)
     event_id, table_id = _forfeit(server)
     assert table_id not in server.hub.tables and all(t["id"] != table_id for t in server.hub.listing())
@@ -71,6 +73,13 @@ def test_t13_a_table_closed_by_a_no_show_stays_out_of_the_lobby_after_a_restart_
         assert table_id not in [getattr(r, "id", None) for r in again.store.tables(("open", "playing"))]  # ct:live
     finally:
         again.close()
+    served = NetServer(server.path).start(timeout=60)  # its runner has not read the event back either
+    try:
+        gone = served.client.get(f"{served.http}/api/tables/{table_id}")
+        assert gone.status_code == 410 and gone.json()["error"] == "forfeited", gone.text
+        assert served.client.get(f"{served.http}/api/tables/no-such-table").status_code == 404
+    finally:
+        served.stop()
 
 
 def test_t13_a_forfeited_table_an_earlier_version_left_open_is_closed_when_the_runner_starts(tmp_path: Path):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cluster import Cluster, RemoteTable
-from .hub import Hub
+from .hub import CLOSED_WITHOUT_PLAY, FORFEITED, Hub
 from .limits import Limits
 from .lobby import LobbyError
 from .offload import Offload
@@ -36,8 +36,11 @@ class AppContext:
     """This process serves (its cluster joined): ``/api/health`` answers 200."""
 
     async def locate(self, table_id: Any) -> Table | RemoteTable:
-        """The table ``table_id`` here or on its owner in a cluster; a 404 if there is none."""
+        """The table ``table_id`` here or on its owner in a cluster; a 404 if there is none, a 410
+        if it was closed without play."""
         table = await self.hub.locate(table_id)
         if table is None:
+            if self.hub.broken.get(table_id) == CLOSED_WITHOUT_PLAY:
+                raise LobbyError(410, "forfeited", FORFEITED)
             raise LobbyError(404, "no_table", "no such table")
         return table

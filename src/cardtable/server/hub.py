@@ -26,6 +26,13 @@ from .talk import CHAT_KEPT
 if TYPE_CHECKING:
     from .cluster import Cluster, RemoteTable
 
+CLOSED_WITHOUT_PLAY = "closed without play"
+"""Why :attr:`Hub.broken` keeps a table out that the log holds as :data:`~.store.CLOSED` (an event's
+table closed by a no-show): it answers 410, not 404."""
+FORFEITED = "this event's game was not played: a player did not come (see the event's page)"
+"""What a request for a table closed by a no-show is told (410)."""
+
+
 ABANDONED = 60.0
 """Seconds a game in progress with nobody at it stays in the lobby's list."""
 
@@ -92,7 +99,7 @@ class Hub:
             return None
         row = taken.row
         if row.status == CLOSED:
-            self.broken[row.id] = "closed without play"
+            self.broken[row.id] = CLOSED_WITHOUT_PLAY
             return None
         try:
             check_row(row)
@@ -152,7 +159,10 @@ class Hub:
         except BadRow as exc:
             self._mark_broken(table_id, str(exc))
             return None
-        if row is None or row.status == CLOSED:
+        if row is None:
+            return None
+        if row.status == CLOSED:
+            self.broken[table_id] = CLOSED_WITHOUT_PLAY
             return None
         if row.status == "over":
             return await self._fetch(table_id)  # read from the log: nobody writes it any more

@@ -37,6 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..hub import FORFEITED
 from ..lobby import LobbyError
 from ..players.sessions import CSRF_HEADER, session_cookie
 from ..ports import LogError
@@ -267,8 +268,7 @@ class EventGate:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": CLOSE_POLICY})
                 return
-            response = JSONResponse({"error": "forfeited", "message": "this event's game was not played: a player"
-                                     " did not come (see the event's page)"}, status_code=410)
+            response = JSONResponse({"error": "forfeited", "message": FORFEITED}, status_code=410)
             await response(scope, receive, send)
             return
         if scope["type"] == "http":

@@ -86,6 +86,11 @@ def test_trex_think_bench_times_the_search_bot():
     assert "expert --iterations 20 against three hard" in out and "median" in out
 
 
+def test_trex_noise_bench_compares_plain_and_racing_search_with_a_long_one():
+    out = run("bench/trex_noise.py", "--decisions", "2", "--iterations", "40", "--oracle", "80")
+    assert "2 trick decisions" in out and "plain: mean loss" in out and "racing: mean loss" in out
+
+
 def test_search_bench_runs_both_searches():
     out = run("bench/search.py", "--iterations", "20", "--positions", "2")
     assert "cardtable PIMC" in out

@@ -97,6 +97,8 @@ class PimcTrexBot(ExpertTrexBot):
         self.endgame = endgame
         self.last_iterations = 0
         self.last_worlds = 0
+        self.last_race: Race | None = None
+        """The last decision's candidates and their values in every world they saw."""
 
     def draw(self, view: TrexView, dealer: TrexDealer, rng: random.Random) -> Any:
         """One world to search (a uniform deal consistent with the view and the memory)."""
@@ -158,6 +160,7 @@ class PimcTrexBot(ExpertTrexBot):
                 break
         self.last_iterations = done
         self.last_worlds = worlds
+        self.last_race = race
         if race is None:
             return legal[0]
         return race.best()

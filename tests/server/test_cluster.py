@@ -1047,3 +1047,31 @@ def test_r1_a_take_over_replays_in_slices_and_lets_the_loop_turn_between_two(red
             await node.stop()
 
     asyncio.run(main())
+
+
+def test_ld8_a_node_that_starts_lists_no_open_table_older_than_keep(tmp_path: Path, redis: Redis, redis_url: str):
+    """LD8, as one process does: an open table nobody has been at for longer than ``--keep`` (600 s)
+    waits for its link in the log. A node starting on an empty Redis announces the log's games in
+    progress and young open tables as the cluster's, not such an old one; its link still loads it."""
+    import sqlite3
+
+    (a,) = _nodes(tmp_path, redis_url, "a")
+    try:
+        old, young = (a.post("/api/tables", game="trash", options={})["table"]["id"] for _ in range(2))
+    finally:
+        a.stop()
+    db = sqlite3.connect(tmp_path / "shared.sqlite3")
+    db.execute("UPDATE tables SET created = created - 3600 WHERE id = ?", (old,))
+    db.commit()
+    db.close()
+    assert redis.call("FLUSHALL").startswith(b"+OK")  # the cluster starts again from nothing
+    (b,) = _nodes(tmp_path, redis_url, "b")
+    try:
+        def listed() -> set[str]:
+            return {t["id"] for t in b.get("/api/tables")["tables"]}
+
+        wait("the young open table is listed", lambda: young in listed())
+        assert old not in listed()
+        assert b.get(f"/api/tables/{old}")["table"]["id"] == old
+    finally:
+        b.stop()

@@ -651,11 +651,15 @@ class Cluster:
 
     async def _announce_live(self) -> None:
         """The log's live tables are the cluster's to own, whoever wrote them last: at the start, and
-        after Redis came back empty (a node that died meanwhile left tables that no renewal names)."""
+        after Redis came back empty (a node that died meanwhile left tables that no renewal names).
+        Live are the games in progress and the open tables younger than the hub's ``keep``; an older
+        open table waits for its link in the log, as in one process (LD8)."""
         assert self.hub is not None
         hub = self.hub
         rows = await hub.runner.read(lambda: hub.store.tables(("open", "playing")))
-        live = [row.id for row in rows if isinstance(row, TableRow)]
+        stale = time.time() - hub.keep
+        live = [row.id for row in rows
+                if isinstance(row, TableRow) and (row.status == "playing" or row.created >= stale)]
         if live:
             await self.redis.sadd("ct:live", *live)
 

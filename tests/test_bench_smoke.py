@@ -91,6 +91,11 @@ def test_trex_noise_bench_compares_plain_and_racing_search_with_a_long_one():
     assert "2 trick decisions" in out and "plain: mean loss" in out and "racing: mean loss" in out
 
 
+def test_trex_models_bench_prints_each_models_share():
+    out = run("bench/trex_models.py", "hard", "--games", "1", "--deals", "2")
+    assert "four hard" in out and "strong: 100%" in out and "card-sense:" in out
+
+
 def test_search_bench_runs_both_searches():
     out = run("bench/search.py", "--iterations", "20", "--positions", "2")
     assert "cardtable PIMC" in out

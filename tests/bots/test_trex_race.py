@@ -71,6 +71,21 @@ def test_race_drops_a_candidate_that_is_always_worse():
     assert race.best() in ("a", "c")
 
 
+def test_race_keeps_a_card_that_trails_a_little_while_much_is_at_stake():
+    """TX-26: b scores 5 points less than a in every world seen, while a world can cost 75 (the
+    K♥): a world not yet seen could still favour b, so b stays in for dozens of worlds, and
+    leaves once enough have been seen."""
+    race = Race(["a", "b"], [0.0, 0.0])  # type: ignore[list-item]
+    worlds = 0
+    while race.alive == [0, 1] and worlds < 400:
+        x = -75.0 if worlds % 4 == 0 else 0.0
+        race.add([x, x - 5.0])
+        worlds += 1
+        if worlds <= 40:
+            assert race.alive == [0, 1], worlds
+    assert race.alive == [0] and 40 < worlds <= 200
+
+
 def test_race_drops_an_exact_tie_only_after_many_worlds_and_keeps_the_first():
     race = Race(["a", "b"], [0.0, 0.0])  # type: ignore[list-item]
     for n in range(RACE_TIES):

@@ -208,7 +208,14 @@ class Race:
     saw, is below zero by more than :data:`RACE_Z` standard errors (checked from
     :data:`RACE_MIN` worlds on), or once it has tied the leader in every one of
     :data:`RACE_TIES` worlds. The candidates still in have seen every world, so the winner is
-    the best mean over all of them. ``racing=False`` keeps every candidate to the end."""
+    the best mean over all of them. ``racing=False`` keeps every candidate to the end.
+
+    A card can trail by a few points in every world seen and still be the better one, because
+    of a world not yet seen where it saves the K♥ or a queen. So the differences are compared
+    together with two imagined worlds, one in which the candidate beats the leader by the whole
+    spread of the values seen in this decision and one in which it loses by as much: a small,
+    steady lead counts only after many worlds, a blunder (the card that takes the K♥ in every
+    world) after the first look."""
 
     def __init__(self, actions: Sequence[Action], offsets: Sequence[float], racing: bool = True) -> None:
         self.actions = list(actions)
@@ -216,11 +223,15 @@ class Race:
         self.racing = racing
         self.alive = list(range(len(self.actions)))
         self.values: list[list[float]] = [[] for _ in self.actions]
+        self.low = math.inf
+        self.high = -math.inf
 
     def add(self, values: Sequence[float]) -> None:
         """One world's values, one for each candidate in :attr:`alive`, in that order."""
         for i, v in zip(self.alive, values, strict=True):
             self.values[i].append(v)
+        self.low = min(self.low, *values)
+        self.high = max(self.high, *values)
         n = len(self.values[self.alive[0]])
         if self.racing and n >= RACE_MIN and n % RACE_EVERY == 0 and len(self.alive) > 1:
             self._drop(n)
@@ -230,17 +241,20 @@ class Race:
 
     def _drop(self, n: int) -> None:
         lead = max(self.alive, key=lambda i: (self.mean(i, n), -i))
+        spread = self.high - self.low
         keep = []
         for i in self.alive:
             if i == lead:
                 keep.append(i)
                 continue
             diffs = [a - b for a, b in zip(self.values[i][-n:], self.values[lead][-n:], strict=True)]
-            raw = sum(diffs) / n
-            d = raw + self.offsets[i] - self.offsets[lead]
-            var = sum((x - raw) ** 2 for x in diffs) / (n - 1)
-            tied = n >= RACE_TIES and not any(diffs) and d == 0.0
-            if tied or d + RACE_Z * math.sqrt(var / n) < 0.0:
+            if n >= RACE_TIES and not any(diffs) and self.offsets[i] == self.offsets[lead]:
+                continue  # the same value as the leader's in every world: its equal
+            diffs += [spread, -spread]  # the two imagined worlds
+            m = len(diffs)
+            raw = sum(diffs) / m
+            var = sum((x - raw) ** 2 for x in diffs) / (m - 1)
+            if raw + self.offsets[i] - self.offsets[lead] + RACE_Z * math.sqrt(var / m) < 0.0:
                 continue
             keep.append(i)
         self.alive = keep

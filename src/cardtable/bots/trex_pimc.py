@@ -167,8 +167,8 @@ class PimcTrexBot(ExpertTrexBot):
 
 
 def equivalent(world: Any, legal: Sequence[Action], seat: int) -> list[list[int]]:
-    """The legal plays grouped into classes of equal cards, as indices into ``legal`` (the
-    first of each class first): in a trick contract, two cards of ``seat``'s hand of one suit
+    """The legal plays grouped into classes of equal cards, as lists of indices into ``legal``
+    (ascending; the search plays the first of each class): in a trick contract, two cards of ``seat``'s hand of one suit
     are equal when every card ranked between them is in that hand or gone in an earlier trick,
     and they score alike (the same penalty, neither doubled). Whoever holds the cards between
     them, whichever of the two is played wins or loses the same tricks. Everything used is the
@@ -214,8 +214,8 @@ class Race:
     of a world not yet seen where it saves the K♥ or a queen. So the differences are compared
     together with two imagined worlds, one in which the candidate beats the leader by the whole
     spread of the values seen in this decision and one in which it loses by as much: a small,
-    steady lead counts only after many worlds, a blunder (the card that takes the K♥ in every
-    world) after the first look."""
+    steady gap counts only after many worlds, a blunder (the card that takes the K♥ in every
+    world) at the first look."""
 
     def __init__(self, actions: Sequence[Action], offsets: Sequence[float], racing: bool = True) -> None:
         self.actions = list(actions)
@@ -232,22 +232,23 @@ class Race:
             self.values[i].append(v)
         self.low = min(self.low, *values)
         self.high = max(self.high, *values)
-        n = len(self.values[self.alive[0]])
+        n = len(self.values[self.alive[0]])  # every candidate still in has seen every world
         if self.racing and n >= RACE_MIN and n % RACE_EVERY == 0 and len(self.alive) > 1:
             self._drop(n)
 
-    def mean(self, i: int, n: int) -> float:
-        return sum(self.values[i][-n:]) / n + self.offsets[i]
+    def mean(self, i: int) -> float:
+        """Candidate ``i``'s mean value over the worlds it saw, with its contract's offset."""
+        return sum(self.values[i]) / len(self.values[i]) + self.offsets[i]
 
     def _drop(self, n: int) -> None:
-        lead = max(self.alive, key=lambda i: (self.mean(i, n), -i))
+        lead = max(self.alive, key=lambda i: (self.mean(i), -i))
         spread = self.high - self.low
         keep = []
         for i in self.alive:
             if i == lead:
                 keep.append(i)
                 continue
-            diffs = [a - b for a, b in zip(self.values[i][-n:], self.values[lead][-n:], strict=True)]
+            diffs = [a - b for a, b in zip(self.values[i], self.values[lead], strict=True)]
             if n >= RACE_TIES and not any(diffs) and self.offsets[i] == self.offsets[lead]:
                 continue  # the same value as the leader's in every world: its equal
             diffs += [spread, -spread]  # the two imagined worlds
@@ -261,10 +262,9 @@ class Race:
 
     def best(self) -> Action:
         """The candidate still in with the best mean (the first listed on equal means)."""
-        n = len(self.values[self.alive[0]])
-        if n == 0:
+        if not self.values[self.alive[0]]:
             return self.actions[self.alive[0]]
-        return self.actions[max(self.alive, key=lambda i: (self.mean(i, n), -i))]
+        return self.actions[max(self.alive, key=lambda i: (self.mean(i), -i))]
 
 
 class SearchTrexBot(PimcTrexBot):

@@ -91,6 +91,12 @@ def test_trex_noise_bench_compares_plain_and_racing_search_with_a_long_one():
     assert "2 trick decisions" in out and "plain: mean loss" in out and "racing: mean loss" in out
 
 
+def test_trex_finish_bench_plays_each_position_to_win_and_for_points():
+    out = run("bench/trex_finish.py", "expert", "hard", "--positions", "1", "--from-deal", "20",
+              "--focal-iterations", "8", "--workers", "1")
+    assert "| to win the game |" in out and "| for its own points |" in out and "difference in win share" in out
+
+
 def test_trex_models_bench_prints_each_models_share():
     out = run("bench/trex_models.py", "hard", "--games", "1", "--deals", "2")
     assert "four hard" in out and "strong: 100%" in out and "card-sense:" in out

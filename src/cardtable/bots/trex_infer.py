@@ -316,8 +316,8 @@ class InferTrexBot(PimcTrexBot):
 
     def rollout(self, st: Any, seat: int) -> float:
         if self.rollout_policies is not None:
-            return rollout_seats(st, seat, self.rollout_policies)
-        return rollout_deal(st, seat) if self.policy is None else super().rollout(st, seat)
+            return rollout_seats(st, seat, self.rollout_policies, self.stakes)
+        return rollout_deal(st, seat, self.stakes) if self.policy is None else super().rollout(st, seat)
 
     def observe(self, view: Any) -> Any:
         forced = super().observe(view)

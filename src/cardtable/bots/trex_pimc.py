@@ -31,7 +31,7 @@ from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
 from .trex_expert import ExpertTrexBot, above_baseline
-from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, candidate, rollout_deal
+from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, candidate, deal_value, rollout_deal
 from .worlds import TrexDealer, trex_dealer
 
 Policy = Callable[[Any], Any]
@@ -44,21 +44,59 @@ RACE_Z = 2.5
 """Standard errors by which a candidate must trail the leader to leave the race."""
 RACE_TIES = 32
 """Worlds in which a candidate must score exactly as the leader does to leave as its equal."""
+SPREAD = 84.0
+"""The standard deviation of the difference between two players' scores in one deal, in points
+(four ``hard`` players, 60 games of the standard preset): how fast a gap between totals moves."""
 
 
-def rollout_with(st: Any, seat: int, policy: Policy) -> float:
+def stakes(view: TrexView, reverse: bool = False) -> tuple[float, float, float, float] | None:
+    """What a point of each seat's score for this deal is worth to ``view.seat`` when it plays
+    to win the game (TX-39, the highest total) rather than for points: its own points count 1,
+    each other seat's −w, the weights summing to 1 and going to the rivals that stand between
+    it and first place. ``None`` outside the play phases, in partnership and in the tie-break
+    deal, where the search values its own score.
+
+    The chance of finishing above rival ``j`` is taken as Φ(z) with z = (my total − j's total) /
+    (:data:`SPREAD` × √deals left, this one included), the totals counting this deal's scores so
+    far; the weights are the derivative of the log of the product of those chances with respect
+    to each rival's total, φ(z)/Φ(z) normalised. Early in a game the gaps are small against
+    what is left to play and the weights are about ⅓ each, so in a trick contract (whose scores
+    add up to a constant) the value orders the plays as the seat's own score does. Late in a
+    game the weight goes to the rival who leads, or when the seat leads, to the closest one: a
+    K♥ that has to go somewhere goes to the player it keeps from winning. Totals and deal scores
+    are public (the seat's view); under TX-V7 the totals are negated, so they are turned back."""
+    seat = view.seat
+    if seat is None or view.partnership or view.tiebreak or view.phase not in ("trick", "trex"):
+        return None
+    sign = -1 if reverse else 1
+    x = [sign * t + d for t, d in zip(view.totals, view.deal_scores_now, strict=True)]
+    scale = SPREAD * math.sqrt(max(1, view.num_deals - view.deal_number + 1))
+    hazard = [0.0] * 4
+    for j in range(4):
+        if j != seat:
+            z = max(-30.0, min(30.0, (x[seat] - x[j]) / scale))
+            cdf = 0.5 * math.erfc(-z / math.sqrt(2.0))
+            hazard[j] = math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi) / cdf
+    total = sum(hazard)
+    return tuple(1.0 if q == seat else -hazard[q] / total for q in range(4))  # type: ignore[return-value]
+
+
+def rollout_with(st: Any, seat: int, policy: Policy, weights: tuple[float, ...] | None = None) -> float:
     """:func:`~cardtable.bots.trex_search.rollout_deal` with ``policy`` at every seat."""
-    return rollout_seats(st, seat, (policy, policy, policy, policy))
+    return rollout_seats(st, seat, (policy, policy, policy, policy), weights)
 
 
-def rollout_seats(st: Any, seat: int, policies: Sequence[Policy]) -> float:
-    """:func:`~cardtable.bots.trex_search.rollout_deal` with ``policies[q]`` playing for seat ``q``."""
+def rollout_seats(st: Any, seat: int, policies: Sequence[Policy], weights: tuple[float, ...] | None = None) -> float:
+    """:func:`~cardtable.bots.trex_search.rollout_deal` with ``policies[q]`` playing for seat
+    ``q``; in the play phases ``weights`` (:func:`stakes`) value the deal's scores."""
     o = st.game.options
     seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     if st.phase in (Phase.TRICK, Phase.TREX) and not st.tiebreak:
         st.stop_at_deal_end = True
         while not st.deal_ended:
             st.apply(policies[st.to_move](st))
+        if weights is not None:
+            return deal_value(st, weights)
         score = 0
         for q in seats:
             score += st.deal_scores[q]
@@ -87,6 +125,9 @@ class PimcTrexBot(ExpertTrexBot):
     """Search one card of each class of equal cards (:func:`equivalent`)."""
     racing = True
     """Drop clearly worse candidates as the worlds come in (:class:`Race`)."""
+    for_the_win = True
+    """In the play phases, value a deal's scores by what they do to the seat's chance of
+    winning the game (:func:`stakes`), not by its own score alone."""
 
     def __init__(self, policy: Policy | None = None, iterations: int | None = None, game: Any = None,
                  seconds: float = DEFAULT_SECONDS, endgame: int = ENDGAME_TRICKS) -> None:
@@ -99,6 +140,8 @@ class PimcTrexBot(ExpertTrexBot):
         self.last_worlds = 0
         self.last_race: Race | None = None
         """The last decision's candidates and their values in every world they saw."""
+        self.stakes: tuple[float, ...] | None = None
+        """The weights the current decision values a deal's scores by (:func:`stakes`)."""
 
     def draw(self, view: TrexView, dealer: TrexDealer, rng: random.Random) -> Any:
         """One world to search (a uniform deal consistent with the view and the memory)."""
@@ -109,8 +152,8 @@ class PimcTrexBot(ExpertTrexBot):
 
     def rollout(self, st: Any, seat: int) -> float:
         if self.policy is None:
-            return rollout_deal(st, seat)
-        return rollout_with(st, seat, self.policy)
+            return rollout_deal(st, seat, self.stakes)
+        return rollout_with(st, seat, self.policy, self.stakes)
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
         forced = self.observe(view)
@@ -126,6 +169,7 @@ class PimcTrexBot(ExpertTrexBot):
             iterations = self.iterations or self.default_iterations
             limit = Budget(iterations=iterations) if iterations else Budget(seconds=self.seconds)
         deadline = limit.deadline()
+        self.stakes = stakes(view, bool(dealer.game.options.reverse_scores)) if self.for_the_win else None
         self.prepare(view, dealer)
         offsets = above_baseline([0.0] * len(legal), legal)
         race: Race | None = None
@@ -143,7 +187,7 @@ class PimcTrexBot(ExpertTrexBot):
                     break
             alive = race.alive
             if solvable(world, self.endgame):
-                exact = Endgame(world, seat).values(world)
+                exact = Endgame(world, seat, self.stakes).values(world)
                 values = [exact[race.actions[i].arg] for i in alive]  # type: ignore[attr-defined]
             else:
                 values = []
@@ -279,4 +323,4 @@ class SearchTrexBot(PimcTrexBot):
         super().__init__(None, iterations, game, seconds, endgame)
 
 
-__all__ = ["PimcTrexBot", "Policy", "SearchTrexBot", "rollout_seats", "rollout_with"]
+__all__ = ["SPREAD", "PimcTrexBot", "Policy", "SearchTrexBot", "rollout_seats", "rollout_with", "stakes"]

@@ -50,9 +50,10 @@ TRICK = Phase.TRICK
 TREX = Phase.TREX
 
 
-def rollout_deal(st: TrexState, seat: int) -> float:
+def rollout_deal(st: TrexState, seat: int, stakes: tuple[float, ...] | None = None) -> float:
     """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
-    (its team's in partnership, TX-V2).
+    (its team's in partnership, TX-V2), or in the play phases with ``stakes`` the deal's scores
+    weighted by them (:func:`deal_value`).
 
     ``st`` is a world of the bot's own: in the play phases the rollout stops as
     the deal ends, instead of letting the engine score it and deal the next one
@@ -64,6 +65,8 @@ def rollout_deal(st: TrexState, seat: int) -> float:
         apply = st.apply
         while not st.deal_ended:
             apply(strong_policy(st))
+        if stakes is not None:
+            return deal_value(st, stakes)
         score = 0
         for q in seats:
             score += st.deal_scores[q]
@@ -79,6 +82,19 @@ def rollout_deal(st: TrexState, seat: int) -> float:
         delta = sum(st.totals[q] for q in seats) - start
         return float(-delta if o.reverse_scores else delta)  # totals are negated under TX-V7
     return float(sum(st.deal_scores[q] for q in seats))
+
+
+def deal_value(st: TrexState, stakes: tuple[float, ...]) -> float:
+    """The scores of the deal ``st`` has played (the Trex payouts included once it is over, raw
+    scores under TX-V7) weighted by ``stakes``, one weight a seat."""
+    o = st.game.options
+    value = 0.0
+    for q in range(4):
+        score = st.deal_scores[q]
+        if st.contract == TR and q in st.finishing:
+            score += o.trex_payouts[st.finishing.index(q)]
+        value += stakes[q] * score
+    return value
 
 
 def candidate(world: TrexState, action: Action) -> TrexState:
@@ -100,4 +116,4 @@ def action_value(world: TrexState, action: Action, seat: int) -> float:
     return rollout_deal(candidate(world, action), seat)
 
 
-__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "action_value", "candidate", "rollout_deal"]
+__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "action_value", "candidate", "deal_value", "rollout_deal"]

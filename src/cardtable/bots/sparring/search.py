@@ -5,7 +5,8 @@ exact endgames, the same time budget as ``expert``) whose rollouts play the card
 ``expert-rules`` (:func:`cardtable.bots.trex_expert.policy`, with counting) at every seat, where
 ``expert`` finishes its worlds with the strong policy of ``hard``. It spends its budget as plain
 PIMC does, every legal card on every world (``expert`` merges equal cards and races its
-candidates, :class:`~cardtable.bots.trex_pimc.Race`).
+candidates, :class:`~cardtable.bots.trex_pimc.Race`), and values a deal by its own score
+(``expert`` by its chance of winning the game, :func:`~cardtable.bots.trex_pimc.stakes`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ class SearchPartnerTrexBot(PimcTrexBot):
     name = "spar-search"
     merge = False
     racing = False
-    """The partner searches as it did when measured: every legal card on every world."""
+    for_the_win = False
+    """The partner searches as it did when measured: every legal card on every world, for its
+    own score."""
 
     def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS) -> None:
         super().__init__(card_sense, iterations, game, seconds)

@@ -5,7 +5,7 @@ policy and solves each sampled world exactly: an alpha-beta search with a transp
 table over the remaining plays, where the seat deciding (with its partner in TX-V2) maximises
 its score for the rest of the deal and the other seats minimise it (the "paranoid" model:
 the scores of a trick contract add up to a constant, so what the others lose together is
-what the seat wins; with ``stakes``, a weight for each seat's points, the seat maximises their
+what the seat wins; with ``weights``, one for each seat's points, the seat maximises their
 weighted sum and the others minimise it). Scores are charged by the contract object itself
 (:meth:`cardtable.games.trex.contracts.TrickContract.capture`, doubling included), so the
 solver has no scoring rule of its own.
@@ -41,7 +41,7 @@ def solvable(st: TrexState, tricks: int) -> bool:
 class Endgame:
     """The solver for one world: :meth:`values` gives each legal play's exact value."""
 
-    def __init__(self, st: TrexState, seat: int, stakes: tuple[float, ...] | None = None) -> None:
+    def __init__(self, st: TrexState, seat: int, weights: tuple[float, ...] | None = None) -> None:
         tc = st.trick_contract
         assert tc is not None
         self.tc = tc
@@ -49,7 +49,7 @@ class Endgame:
         partnership = bool(st.opts["partnership"])
         self.side = (seat, (seat + 2) % 4) if partnership else (seat,)
         self.maxer = [q in self.side for q in range(4)]
-        self.stakes = stakes or tuple(1.0 if q in self.side else 0.0 for q in range(4))
+        self.weights = weights or tuple(1.0 if q in self.side else 0.0 for q in range(4))
         """What a point of each seat is worth to the side (its own score by default)."""
         self.doubler = st.doubler
         self.hearts_rule = st.hearts_rule
@@ -58,7 +58,7 @@ class Endgame:
 
     def values(self, st: TrexState) -> dict[int, float]:
         """The exact value (the side's score for the rest of the deal, or the scores weighted by
-        ``stakes``) of each legal play."""
+        ``weights``) of each legal play."""
         hands = [sum(1 << a.arg for suit in h for a in suit) for h in st.hands_by_suit]
         trick = tuple(st.trick)
         out = {}
@@ -94,8 +94,8 @@ class Endgame:
             if tc.unit[d]:
                 tc.capture(scores, d, w, leader, self.doubler[d])
         scores[w] -= tc.trick_penalty
-        stakes = self.stakes
-        gain = stakes[0] * scores[0] + stakes[1] * scores[1] + stakes[2] * scores[2] + stakes[3] * scores[3]
+        k = self.weights
+        gain = k[0] * scores[0] + k[1] * scores[1] + k[2] * scores[2] + k[3] * scores[3]
         if not any(hands):
             return gain
         return gain + self._search(hands, (), w, w, broken, alpha - gain, beta - gain)

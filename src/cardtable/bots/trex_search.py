@@ -50,10 +50,10 @@ TRICK = Phase.TRICK
 TREX = Phase.TREX
 
 
-def rollout_deal(st: TrexState, seat: int, stakes: tuple[float, ...] | None = None) -> float:
+def rollout_deal(st: TrexState, seat: int, weights: tuple[float, ...] | None = None) -> float:
     """Finish the current deal of ``st`` with the policy at every seat; ``seat``'s score for it
-    (its team's in partnership, TX-V2), or in the play phases with ``stakes`` the deal's scores
-    weighted by them (:func:`deal_value`).
+    (its team's in partnership, TX-V2); in the play phases with ``weights`` (one a seat), the
+    deal's scores weighted by them (:func:`deal_value`).
 
     ``st`` is a world of the bot's own: in the play phases the rollout stops as
     the deal ends, instead of letting the engine score it and deal the next one
@@ -65,8 +65,8 @@ def rollout_deal(st: TrexState, seat: int, stakes: tuple[float, ...] | None = No
         apply = st.apply
         while not st.deal_ended:
             apply(strong_policy(st))
-        if stakes is not None:
-            return deal_value(st, stakes)
+        if weights is not None:
+            return deal_value(st, weights)
         score = 0
         for q in seats:
             score += st.deal_scores[q]
@@ -84,16 +84,16 @@ def rollout_deal(st: TrexState, seat: int, stakes: tuple[float, ...] | None = No
     return float(sum(st.deal_scores[q] for q in seats))
 
 
-def deal_value(st: TrexState, stakes: tuple[float, ...]) -> float:
+def deal_value(st: TrexState, weights: tuple[float, ...]) -> float:
     """The scores of the deal ``st`` has played (the Trex payouts included once it is over, raw
-    scores under TX-V7) weighted by ``stakes``, one weight a seat."""
+    scores under TX-V7) weighted by ``weights``, one a seat."""
     o = st.game.options
     value = 0.0
     for q in range(4):
         score = st.deal_scores[q]
         if st.contract == TR and q in st.finishing:
             score += o.trex_payouts[st.finishing.index(q)]
-        value += stakes[q] * score
+        value += weights[q] * score
     return value
 
 

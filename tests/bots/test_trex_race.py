@@ -114,5 +114,6 @@ def test_tx25_the_search_stops_once_the_race_is_decided():
     inside the budget, with the 5♠."""
     state, _ = trex_king_of_hearts_falls()
     bot = SearchTrexBot()
+    bot.racing = True
     assert str(bot.act(state.view(3), random.Random(3), Budget(iterations=1500))) == "5S"
     assert bot.last_worlds == RACE_MIN and bot.last_iterations == 2 * RACE_MIN

@@ -70,11 +70,15 @@ def budget_of(iterations: int | None, seconds: float | None) -> Budget | None:
     return Budget(iterations=iterations, seconds=seconds) if iterations or seconds else None
 
 
-def report(run: ArenaResult, contracts: list[list[Any]]) -> None:
-    """The arena's table and the focal bot's points per contract (``[deal, code, holder, diff]``)."""
+def report(run: ArenaResult, contracts: list[list[Any]], seeds: list[int] | None = None) -> None:
+    """The arena's table and the focal bot's points per contract (``[deal, code, holder, diff]``);
+    ``seeds``: the seeds of pooled runs, named in the title in place of the first run's."""
     focal, other = run.bots[0], run.bots[1]
     run.stats = summarise(run.results, [focal, other])
-    print(format_table(run, "markdown"))
+    table = format_table(run, "markdown")
+    if seeds:
+        table = table.replace(f", seed {run.seed}, ", f", seeds {', '.join(map(str, seeds))}, ", 1)
+    print(table)
     print()
     print(f"{focal} minus the mean of the other three, points per deal (95% interval over {run.deals} deal seeds):")
     print()
@@ -134,7 +138,7 @@ def merge(paths: list[str]) -> int:
         seconds += data["seconds"]
     run = ArenaResult("trex", "standard", tuple(first["bots"]), offset, first["seed"], results, options={},
                       tables=1, seats=4, seconds=seconds)
-    report(run, contracts)
+    report(run, contracts, [int(s.split()[0]) for s in seeds])
     print()
     print(f"pooled: seeds {', '.join(seeds)}; budgets {budgets if budgets is not None else 'not saved'}")
     return 0

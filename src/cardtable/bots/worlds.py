@@ -259,6 +259,11 @@ class TrexDealer:
             for c in self.unknown
         }
         self.loose = {c: [q for q in range(4) if self.need[q]] + ([4] if self.gone else []) for c in self.unknown}
+        full = len(self.loose[self.unknown[0]]) if self.unknown else 0
+        self.tight = [c for c in self.unknown if len(self.allowed[c]) < full]
+        """The hidden cards some bucket is closed to (a void, a pass), in a fixed order."""
+        self.free = [c for c in self.unknown if len(self.allowed[c]) >= full]
+        """The hidden cards every bucket with room may take."""
         self.base = TrexState.from_view(self.game, view, played)
 
     def assign(self, rng: random.Random) -> list[list[int]]:
@@ -267,11 +272,10 @@ class TrexDealer:
         Constrained cards (not every bucket allowed) go first, each to an allowed
         bucket drawn in proportion to its room; the others are shuffled into the
         room that is left, which is uniform given the constrained ones."""
-        full = len(self.loose[self.unknown[0]]) if self.unknown else 0
         allowed = self.allowed
         for _ in range(10):
-            tight = [c for c in self.unknown if len(allowed[c]) < full]
-            free = [c for c in self.unknown if len(allowed[c]) >= full]
+            tight = self.tight.copy()
+            free = self.free.copy()
             rng.shuffle(tight)
             tight.sort(key=lambda c: len(allowed[c]))
             cap = [*self.need, max(self.gone, 0)]

@@ -34,12 +34,13 @@ TREX_LEVELS: dict[str, tuple[str, Callable[[], Bot]]] = {
     "medium": ("the simple rule-based bot (rules)", lambda: make_bot("trex", "rules")),
     "hard": ("rule-based with card counting and per-contract play (strong)", StrongTrexBot),
     "expert": ("PIMC search over the strong policy with exact endgames and worlds read from the play, "
-               "0.25 s a decision (infer)", InferTrexBot),
+               "playing to win the game, 0.25 s a decision (infer)", InferTrexBot),
 }
 
 register_bot("trex", "expert-rules", ExpertTrexBot, "rule-based with card sense: ducking, unloading, counting, voids")
 register_bot("trex", "strong", StrongTrexBot, "rule-based with card counting, void tracking and per-contract play")
 register_bot("trex", "noisy", NoisyTrexBot, "the expert policy with 35% random moves")
-register_bot("trex", "search", SearchTrexBot, "PIMC over sampled worlds, the strong policy as rollout, exact endgames")
+register_bot("trex", "search", SearchTrexBot,
+             "PIMC over sampled worlds, the strong policy as rollout, exact endgames, playing to win")
 for _level, (_doc, _factory) in TREX_LEVELS.items():
     register_bot("trex", _level, _factory, _doc)

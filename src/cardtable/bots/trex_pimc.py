@@ -14,6 +14,10 @@ compared with the random-hand baseline) with two hooks:
 
 :class:`SearchTrexBot` (``search``) is it without either: worlds dealt uniformly from the view,
 finished by the strong policy.
+
+In trick play the search plays one card of each class of equal cards (:func:`equivalent`), and
+in the play phases it values a deal's scores by what they do to the seat's chance of winning the
+game (:func:`stakes`).
 """
 
 from __future__ import annotations

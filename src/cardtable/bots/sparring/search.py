@@ -4,9 +4,10 @@ PIMC (:class:`~cardtable.bots.trex_pimc.PimcTrexBot`: worlds dealt uniformly fro
 exact endgames, the same time budget as ``expert``) whose rollouts play the card-sense policy of
 ``expert-rules`` (:func:`cardtable.bots.trex_expert.policy`, with counting) at every seat, where
 ``expert`` finishes its worlds with the strong policy of ``hard``. It spends its budget as plain
-PIMC does, every legal card on every world (``expert`` merges equal cards and races its
-candidates, :class:`~cardtable.bots.trex_pimc.Race`), and values a deal by its own score
-(``expert`` by its chance of winning the game, :func:`~cardtable.bots.trex_pimc.stakes`).
+PIMC does, every legal card on every world (``expert`` plays one card of each class of equal
+cards, :func:`~cardtable.bots.trex_pimc.equivalent`), and values a deal by its own score
+(``expert`` by its chance of winning the game, :func:`~cardtable.bots.trex_pimc.stakes`). Its
+``merge``, ``racing`` and ``for_the_win`` stay off whatever ``expert``'s are.
 """
 
 from __future__ import annotations

@@ -107,6 +107,51 @@ def test_the_true_hands_explain_the_play_of_policy_players_best():
     assert sum(1 for x in others if x < truth - 1e-9) > len(others) // 2
 
 
+def test_weighing_every_world_tilts_them_as_keeping_one_of_four_by_its_likelihood_would():
+    """The search weighs each world dealt by the chance it would be kept among ``candidates``
+    in proportion to its likelihood. Who holds each hidden card, over the weighed worlds, is
+    what sampling-importance-resampling gives (one world kept of four, by likelihood), and
+    clearly not what uniform worlds give."""
+    state, w = trick_deal(QN, ["hard"] * 4, seed=7)
+    play_until(state, w, 24)
+    dealer = TrexDealer(state.view(0), w.game, w.memory)
+    bot = InferTrexBot(game=w.game)
+    bot.log = w.log
+    rng = random.Random(1)
+    cells = [(c, q) for c in dealer.unknown for q in (1, 2, 3)]
+
+    def held(world: TrexState) -> set[tuple[int, int]]:
+        return {(c, q) for q in (1, 2, 3) for c in world.hand(q)}
+
+    kept = dict.fromkeys(cells, 0.0)
+    draws = 1000
+    for _ in range(draws):
+        four = [dealer.deal(rng) for _ in range(bot.candidates)]
+        lls = [w.log.likelihood(x) for x in four]
+        top = max(lls)
+        x = rng.random() * sum(math.exp(ll - top) for ll in lls)
+        chosen = four[-1]
+        for ll, world in zip(lls, four, strict=True):
+            x -= math.exp(ll - top)
+            if x < 0:
+                chosen = world
+                break
+        for cell in held(chosen):
+            kept[cell] += 1.0 / draws
+    worlds = [dealer.deal(rng) for _ in range(2000)]
+    weights = bot.weigh([bot.score(x) for x in worlds])
+    assert weights is not None
+    weighed = dict.fromkeys(cells, 0.0)
+    uniform = dict.fromkeys(cells, 0.0)
+    total = sum(weights)
+    for weight, world in zip(weights, worlds, strict=True):
+        for cell in held(world):
+            weighed[cell] += weight / total
+            uniform[cell] += 1.0 / len(worlds)
+    assert max(abs(kept[c] - weighed[c]) for c in cells) < 0.08
+    assert max(abs(kept[c] - uniform[c]) for c in cells) > 0.16
+
+
 def test_the_log_reads_views_only_and_keeps_no_state_of_the_game():
     state, w = trick_deal(TK, ["hard"] * 4, seed=5)
     play_until(state, w, 12)
@@ -146,7 +191,7 @@ def test_infer_bot_draws_weighted_worlds_and_plays_legally():
         view = state.view(q)
         action = bot.act(view, rng, Budget(iterations=12)) if q == 0 else others[q - 1].act(view, rng)
         assert action in state.legal_actions()
-        weighted = weighted or (q == 0 and bot.log.active and len(bot.last_weights) == bot.candidates)
+        weighted = weighted or (q == 0 and bot.log.active and len(bot.last_weights) == bot.last_worlds > 1)
         state.apply(action)
     assert weighted
 

@@ -109,6 +109,17 @@ def test_without_racing_every_candidate_sees_every_world():
     assert race.alive == [0, 1] and race.best() == "a"
 
 
+def test_weighed_worlds_count_by_their_weight_in_every_mean():
+    """b is the better card in the two likely worlds, a in the unlikely third: weighed, b wins."""
+    race = Race(["a", "b"], [0.0, 0.0], racing=False)  # type: ignore[list-item]
+    for values in ([0.0, 10.0], [0.0, 10.0], [60.0, 0.0]):
+        race.add(values)
+    assert race.best() == "a"  # 20 against 6.7 with every world alike
+    race.weigh([1.0, 1.0, 0.1])
+    assert race.mean(0) == pytest.approx(6.0 / 2.1) and race.mean(1) == pytest.approx(20.0 / 2.1)
+    assert race.best() == "b"
+
+
 def test_tx25_the_search_stops_once_the_race_is_decided():
     """A♠ takes the K♥ (−75) in every world, 5♠ never: the race ends after its first look, far
     inside the budget, with the 5♠."""

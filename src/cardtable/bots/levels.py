@@ -12,8 +12,8 @@ medium      ``rules``: the simple rule-based bot of bots/trex.py
 hard        ``strong``: rule-based with card counting, void tracking and per-contract play
             (bots/trex_strong.py); the former ``hard`` is ``expert-rules`` (bots/trex_expert.py)
 expert      ``infer``: PIMC with the strong policy as rollout policy and first opponent model,
-            exact endgames, 0.25 s a decision, its worlds drawn in proportion to how well they
-            explain the other seats' plays, each seat read (and played in the rollouts) by the opponent
+            exact endgames, 0.25 s a decision, its worlds weighed by how well they explain the
+            other seats' plays, each seat read (and played in the rollouts) by the opponent
             model that has predicted it best, more or less closely by how well it has
             (bots/trex_infer.py); contract order, doubling and redeals by simulation
 ==========  ============================================================================

@@ -23,10 +23,15 @@ rate, smoothed towards a prior. A seat that plays like its model is read closely
 not (or plays at random) is barely read at all; the rollouts play each other seat by its model.
 
 :class:`InferTrexBot` (the ``expert`` level) is the PIMC search of
-:class:`~cardtable.bots.trex_pimc.PimcTrexBot` that draws each world by sampling-importance-
-resampling: ``candidates`` worlds dealt uniformly, one kept in proportion to its likelihood.
-The Trex layout contract, the bidding phases and a deal whose views the seat missed use
-uniform worlds. Nothing here reads a State the seat was not given: the log is built from views,
+:class:`~cardtable.bots.trex_pimc.PimcTrexBot` whose worlds, dealt uniformly, are weighed by
+how well they explain the play. Keeping one world of ``candidates`` dealt uniformly, in
+proportion to its likelihood (sampling-importance-resampling), would keep a world of likelihood
+``w`` with the chance ``w / (w + S)``, ``S`` the likelihood of the ``candidates - 1`` worlds it
+competes with. The search gives every world it deals that chance as its weight, averaged over
+rivals drawn from the worlds of the decision (:meth:`InferTrexBot.weigh`): the same tilt towards
+the likely worlds, for one deal and one replay a world instead of ``candidates`` of each. The
+Trex layout contract, the bidding phases and a deal whose views the seat missed use uniform
+worlds. Nothing here reads a State the seat was not given: the log is built from views,
 the worlds are the seat's own (``tests/bots/test_trex_infer.py``).
 """
 
@@ -54,7 +59,10 @@ EPS_RANGE = (0.05, 0.9)
 LEARN_UNSEEN = 8
 """Learn from a finished deal only when at most this many of its cards went unseen."""
 CANDIDATES = 4
-"""Uniform worlds dealt per world searched (sampling-importance-resampling)."""
+"""How strongly the worlds are tilted towards those that explain the play: as much as keeping
+one world of this many dealt uniformly, in proportion to its likelihood, would."""
+RIVALS = 64
+"""Draws of the worlds a world would compete with, to work out its weight (:meth:`InferTrexBot.weigh`)."""
 SWITCH_MARGIN = 0.1
 """How much lower the prior agreement of every model but the first is: another model reads a
 seat only once the seat's plays have shown it agrees with that model clearly more often."""
@@ -291,8 +299,8 @@ class PlayLog:
 
 
 class InferTrexBot(PimcTrexBot):
-    """PIMC over worlds drawn in proportion to how well they explain the other seats' plays
-    (module docstring). ``candidates=1`` is plain ``search``."""
+    """PIMC over worlds weighed by how well they explain the other seats' plays (module
+    docstring). ``candidates=1`` is plain ``search``."""
 
     name = "infer"
 
@@ -325,23 +333,41 @@ class InferTrexBot(PimcTrexBot):
         self.log.observe(view, self.game, self.memory)
         return forced
 
-    def draw(self, view: TrexView, dealer: TrexDealer, rng: random.Random) -> Any:
+    def score(self, world: Any) -> float:
+        """The log-likelihood of the plays seen, in ``world`` (0 while there is nothing to read)."""
         if self.candidates <= 1 or not self.log.active:
-            return dealer.deal(rng)
-        worlds = [dealer.deal(rng) for _ in range(self.candidates)]
-        lls = [self.log.likelihood(w) for w in worlds]
-        top = max(lls)
+            return 0.0
+        return self.log.likelihood(world)
+
+    def weigh(self, scores: list[float]) -> list[float] | None:
+        """Each world's weight ``w / (w + (candidates - 1) * mean w)``, ``w`` its likelihood: the
+        tilt of keeping one world of ``candidates`` in proportion to its likelihood. ``None``
+        (equal weights) when there is nothing to read or no world explains the play."""
+        self.last_weights = []
+        if self.candidates <= 1 or not self.log.active:
+            return None
+        top = max(scores)
         if top == -math.inf:
             self.log.broken = True  # the log and the dealer disagree: read nothing more this deal
-            return worlds[0]
-        weights = [math.exp(x - top) for x in lls]
+            return None
+        likelihoods = [math.exp(x - top) for x in scores]
+        n = len(likelihoods)
+        pick = random.Random(n)
+        rivals: list[float] = []
+        for _ in range(RIVALS):  # the summed likelihood of candidates - 1 worlds drawn at random
+            r = 0.0
+            for _ in range(self.candidates - 1):
+                r += likelihoods[pick.randrange(n)]
+            rivals.append(r)
+        weights: list[float] = []
+        for w in likelihoods:  # w times the mean of 1 / (w + rivals): the chance it would be kept
+            chance = 0.0
+            for r in rivals:
+                if w + r > 0.0:
+                    chance += 1.0 / (w + r)
+            weights.append(w * chance)
         self.last_weights = weights
-        x = rng.random() * sum(weights)
-        for w, world in zip(weights, worlds, strict=True):
-            x -= w
-            if x < 0:
-                return world
-        return worlds[-1]
+        return weights
 
 
 register_bot("trex", "infer", InferTrexBot,

@@ -8,9 +8,10 @@ compared with the random-hand baseline) with two hooks:
   default, run by the compiled :func:`~cardtable.bots.trex_search.rollout_deal`; any other
   ``policy(state) -> action`` by :func:`rollout_with`; a policy per seat by
   :func:`rollout_seats`, which :meth:`PimcTrexBot.rollout` overrides may use);
-* :meth:`PimcTrexBot.draw`: where each world comes from (a uniform deal by default; the
-  inference expert of :mod:`cardtable.bots.trex_infer` draws worlds in proportion to how well
-  they explain what the other seats played).
+* :meth:`PimcTrexBot.draw`, :meth:`PimcTrexBot.score` and :meth:`PimcTrexBot.weigh`: where
+  each world comes from and what it weighs (a uniform deal, every world alike, by default; the
+  inference expert of :mod:`cardtable.bots.trex_infer` weighs its worlds by how well they
+  explain what the other seats played).
 
 :class:`SearchTrexBot` (``search``) is it without either: worlds dealt uniformly from the view,
 finished by the strong policy.
@@ -156,6 +157,15 @@ class PimcTrexBot(ExpertTrexBot):
     def prepare(self, view: TrexView, dealer: TrexDealer) -> None:
         """Called once a decision, before the first :meth:`draw`."""
 
+    def score(self, world: Any) -> float:
+        """A number for each world drawn, before it is searched, that :meth:`weigh` turns into
+        the weights of the worlds; here 0 (every world weighs the same)."""
+        return 0.0
+
+    def weigh(self, scores: list[float]) -> list[float] | None:
+        """The weight of each world searched, from their :meth:`score`; ``None``: equal weights."""
+        return None
+
     def rollout(self, st: Any, seat: int) -> float:
         if self.policy is None:
             return rollout_deal(st, seat, self.stakes)
@@ -179,6 +189,7 @@ class PimcTrexBot(ExpertTrexBot):
         self.prepare(view, dealer)
         offsets = above_baseline([0.0] * len(legal), legal)
         race: Race | None = None
+        scores: list[float] = []
         done = worlds = 0
         start = time.perf_counter()
         while limit.more(done, deadline):
@@ -186,6 +197,7 @@ class PimcTrexBot(ExpertTrexBot):
             if deadline is not None and worlds and now + (now - start) / worlds > deadline:
                 break  # one more world would overrun the time budget
             world = self.draw(view, dealer, rng)
+            score = self.score(world)
             if race is None:
                 groups = equivalent(world, legal, seat) if self.merge else [[i] for i in range(len(legal))]
                 race = Race([legal[g[0]] for g in groups], [offsets[g[0]] for g in groups], self.racing)
@@ -206,8 +218,13 @@ class PimcTrexBot(ExpertTrexBot):
             done += len(alive)
             worlds += 1
             race.add(values)
+            scores.append(score)
             if len(race.alive) == 1:
                 break
+        if race is not None and worlds:
+            weights = self.weigh(scores)
+            if weights is not None:
+                race.weigh(weights)
         self.last_iterations = done
         self.last_worlds = worlds
         self.last_race = race
@@ -273,6 +290,8 @@ class Race:
         self.racing = racing
         self.alive = list(range(len(self.actions)))
         self.values: list[list[float]] = [[] for _ in self.actions]
+        self.weights: list[float] | None = None
+        """The weight of each world, in the order they came (:meth:`weigh`); ``None``: equal."""
         self.low = math.inf
         self.high = -math.inf
 
@@ -286,9 +305,21 @@ class Race:
         if self.racing and n >= RACE_MIN and n % RACE_EVERY == 0 and len(self.alive) > 1:
             self._drop(n)
 
+    def weigh(self, weights: Sequence[float]) -> None:
+        """Weigh the worlds seen (one weight each, in the order they came) in every mean from
+        now on; the race itself, while it runs, counts every world alike."""
+        self.weights = list(weights)
+
     def mean(self, i: int) -> float:
-        """Candidate ``i``'s mean value over the worlds it saw, with its contract's offset."""
-        return sum(self.values[i]) / len(self.values[i]) + self.offsets[i]
+        """Candidate ``i``'s mean value over the worlds it saw (weighted once :meth:`weigh` has
+        been called), with its contract's offset."""
+        values = self.values[i]
+        if self.weights is not None:
+            weights = self.weights[:len(values)]
+            total = sum(weights)
+            if total > 0.0:
+                return sum(w * v for w, v in zip(weights, values, strict=True)) / total + self.offsets[i]
+        return sum(values) / len(values) + self.offsets[i]
 
     def _drop(self, n: int) -> None:
         lead = max(self.alive, key=lambda i: (self.mean(i), -i))

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from ..core.cards import HEARTS
 from ..games.trex.state import NEXT, STRENGTH, SUIT, Phase, TrexState
+from .trex_search import own_weights
 
 EXACT: Final = 0
 LOWER: Final = 1
@@ -49,7 +50,7 @@ class Endgame:
         partnership = bool(st.opts["partnership"])
         self.side = (seat, (seat + 2) % 4) if partnership else (seat,)
         self.maxer = [q in self.side for q in range(4)]
-        self.weights = weights or tuple(1.0 if q in self.side else 0.0 for q in range(4))
+        self.weights = weights or own_weights(seat, partnership)
         """What a point of each seat is worth to the side (its own score by default)."""
         self.doubler = st.doubler
         self.hearts_rule = st.hearts_rule

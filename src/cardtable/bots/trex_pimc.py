@@ -30,13 +30,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.game import Action, PlayerView
-from ..games.trex.actions import TR
 from ..games.trex.state import STRENGTH, SUIT, Phase
 from ..games.trex.view import TrexView
 from .base import Budget
 from .trex_endgame import Endgame, solvable
 from .trex_expert import ExpertTrexBot, above_baseline
-from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, candidate, deal_value, rollout_deal
+from .trex_search import DEFAULT_SECONDS, ENDGAME_TRICKS, candidate, deal_value, own_weights, rollout_deal
 from .worlds import TrexDealer, trex_dealer
 
 Policy = Callable[[Any], Any]
@@ -95,19 +94,12 @@ def rollout_seats(st: Any, seat: int, policies: Sequence[Policy], weights: tuple
     """:func:`~cardtable.bots.trex_search.rollout_deal` with ``policies[q]`` playing for seat
     ``q``; in the play phases ``weights`` (:func:`stakes`) value the deal's scores."""
     o = st.game.options
-    seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     if st.phase in (Phase.TRICK, Phase.TREX) and not st.tiebreak:
         st.stop_at_deal_end = True
         while not st.deal_ended:
             st.apply(policies[st.to_move](st))
-        if weights is not None:
-            return deal_value(st, weights)
-        score = 0
-        for q in seats:
-            score += st.deal_scores[q]
-            if st.contract == TR:
-                score += o.trex_payouts[st.finishing.index(q)]
-        return float(score)
+        return deal_value(st, own_weights(seat, o.partnership) if weights is None else weights)
+    seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     start = sum(st.totals[q] for q in seats)
     deal = st.deal_index
     tiebreak = st.tiebreak

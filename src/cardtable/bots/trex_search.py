@@ -59,20 +59,13 @@ def rollout_deal(st: TrexState, seat: int, weights: tuple[float, ...] | None = N
     the deal ends, instead of letting the engine score it and deal the next one
     (``TrexState.stop_at_deal_end``, set on this world only)."""
     o = st.game.options
-    seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     if st.phase in (TRICK, TREX) and not st.tiebreak:
         st.stop_at_deal_end = True
         apply = st.apply
         while not st.deal_ended:
             apply(strong_policy(st))
-        if weights is not None:
-            return deal_value(st, weights)
-        score = 0
-        for q in seats:
-            score += st.deal_scores[q]
-            if st.contract == TR:
-                score += o.trex_payouts[st.finishing.index(q)]
-        return float(score)  # raw scores: under reverse_scores (TX-V7) the same play is best
+        return deal_value(st, own_weights(seat, o.partnership) if weights is None else weights)
+    seats = (seat, (seat + 2) % 4) if o.partnership else (seat,)
     start = sum(st.totals[q] for q in seats)
     deal = st.deal_index
     tiebreak = st.tiebreak
@@ -84,9 +77,16 @@ def rollout_deal(st: TrexState, seat: int, weights: tuple[float, ...] | None = N
     return float(sum(st.deal_scores[q] for q in seats))
 
 
+def own_weights(seat: int, partnership: bool) -> tuple[float, ...]:
+    """The weights by which :func:`deal_value` is ``seat``'s own score for the deal (its team's
+    in partnership, TX-V2)."""
+    return tuple(1.0 if q == seat or (partnership and q == (seat + 2) % 4) else 0.0 for q in range(4))
+
+
 def deal_value(st: TrexState, weights: tuple[float, ...]) -> float:
-    """The scores of the deal ``st`` has played (the Trex payouts included once it is over, raw
-    scores under TX-V7) weighted by ``weights``, one a seat."""
+    """The scores of the deal ``st`` has played (the Trex payouts included once it is over)
+    weighted by ``weights``, one a seat. Raw scores: under reverse_scores (TX-V7) the same play
+    is best."""
     o = st.game.options
     value = 0.0
     for q in range(4):
@@ -116,4 +116,5 @@ def action_value(world: TrexState, action: Action, seat: int) -> float:
     return rollout_deal(candidate(world, action), seat)
 
 
-__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "action_value", "candidate", "deal_value", "rollout_deal"]
+__all__ = ["DEFAULT_SECONDS", "ENDGAME_TRICKS", "action_value", "candidate", "deal_value", "own_weights",
+           "rollout_deal"]

@@ -54,9 +54,8 @@ def main(argv: list[str] | None = None) -> int:
                     rng = random.Random(seed * 7 + n + (name != "oracle"))
                     chosen[name] = str(bot.act(view, rng, Budget(iterations=iterations)))
                     if name == "oracle":
-                        race = bot.last_race
-                        worlds = len(race.values[0])
-                        values = {str(act): sum(race.values[i]) / worlds for i, act in enumerate(race.actions)}
+                        race = bot.last_race  # its means weigh the worlds as the bot does
+                        values = {str(act): race.mean(i) for i, act in enumerate(race.actions)}
                 best = max(values.values())
                 for name in losses:
                     losses[name].append(best - values[chosen[name]])

@@ -210,6 +210,30 @@ def test_the_reading_expert_pickles_mid_deal_for_the_bot_pool():
     assert log.likelihood(world) == before
 
 
+def test_the_expert_leaves_its_last_decisions_values_behind_when_pickled_for_the_bot_pool():
+    """A pooled bot travels with each decision: its memory and reading go, the last decision's
+    values and weights (one for each of hundreds of worlds) stay behind."""
+    import pickle
+
+    game = cardtable.load("trex")
+    bot = InferTrexBot(game=game)
+    state = game.new_state(seed=2)
+    assert isinstance(state, TrexState)
+    others = [adapt(make_bot("trex", "hard")) for _ in range(3)]
+    rng = random.Random(0)
+    for _ in range(400):
+        q = state.current_player()
+        view = state.view(q)
+        state.apply(bot.act(view, rng, Budget(iterations=300)) if q == 0 else others[q - 1].act(view, rng))
+        if q == 0 and bot.last_weights and bot.last_worlds > 50:
+            break
+    else:
+        raise AssertionError("no weighed decision")
+    trip = pickle.loads(pickle.dumps(bot))
+    assert bot.last_race is not None and trip.last_race is None and trip.last_weights == []
+    assert trip.log.plays == bot.log.plays and trip.memory.played == bot.memory.played
+
+
 def test_each_seat_is_read_and_rolled_out_by_the_model_that_predicts_it_best():
     """The opponent model adapts to the table (issue item: expert reads its opponents): seats that
     play the card-sense policy of ``expert-rules`` are read, and played in the rollouts, by that

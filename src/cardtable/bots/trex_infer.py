@@ -312,6 +312,11 @@ class InferTrexBot(PimcTrexBot):
         self.last_weights: list[float] = []
         self.rollout_policies: list[Policy] | None = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["last_weights"] = []  # the last decision's weights stay behind, like its values
+        return state
+
     def prepare(self, view: TrexView, dealer: TrexDealer) -> None:
         """In a trick deal, the rollouts play each other seat by the model that reads it (the
         seat itself by the strong policy); ``None`` while every model is the strong policy."""

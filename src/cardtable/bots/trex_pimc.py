@@ -142,6 +142,11 @@ class PimcTrexBot(ExpertTrexBot):
         self.stakes: tuple[float, ...] | None = None
         """The weights the current decision values a deal's scores by (:func:`stakes`)."""
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["last_race"] = None  # the last decision's values stay behind: the bot pool's trips stay small
+        return state
+
     def draw(self, view: TrexView, dealer: TrexDealer, rng: random.Random) -> Any:
         """One world to search (a uniform deal consistent with the view and the memory)."""
         return dealer.deal(rng)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import cardtable
 from cardtable.bots import Budget, make_bot
@@ -176,23 +177,30 @@ def test_the_opponent_model_adapts_to_how_each_seat_plays():
     assert w.log.eps(1) < PRIOR_EPS < w.log.eps(2)
 
 
-def test_infer_bot_draws_weighted_worlds_and_plays_legally():
+def expert_moves(others: str, iterations: int) -> Iterator[tuple[InferTrexBot, TrexState, int]]:
+    """An ``expert`` at seat 0 of a seeded game against three ``others``: after each legal move
+    (at most 400), the bot, the state and the seat that moved."""
     game = cardtable.load("trex")
     bot = InferTrexBot(game=game)
     state = game.new_state(seed=2)
     assert isinstance(state, TrexState)
-    others = [adapt(make_bot("trex", "spar-pro")) for _ in range(3)]
+    opponents = [adapt(make_bot("trex", others)) for _ in range(3)]
     rng = random.Random(0)
-    weighted = False
     for _ in range(400):
-        if state.deal_index >= 2:
-            break
         q = state.current_player()
         view = state.view(q)
-        action = bot.act(view, rng, Budget(iterations=12)) if q == 0 else others[q - 1].act(view, rng)
+        action = bot.act(view, rng, Budget(iterations=iterations)) if q == 0 else opponents[q - 1].act(view, rng)
         assert action in state.legal_actions()
-        weighted = weighted or (q == 0 and bot.log.active and len(bot.last_weights) == bot.last_worlds > 1)
         state.apply(action)
+        yield bot, state, q
+
+
+def test_infer_bot_draws_weighted_worlds_and_plays_legally():
+    weighted = False
+    for bot, state, q in expert_moves("spar-pro", 12):
+        weighted = weighted or (q == 0 and bot.log.active and len(bot.last_weights) == bot.last_worlds > 1)
+        if state.deal_index >= 2:
+            break
     assert weighted
 
 
@@ -215,16 +223,7 @@ def test_the_expert_leaves_its_last_decisions_values_behind_when_pickled_for_the
     values and weights (one for each of hundreds of worlds) stay behind."""
     import pickle
 
-    game = cardtable.load("trex")
-    bot = InferTrexBot(game=game)
-    state = game.new_state(seed=2)
-    assert isinstance(state, TrexState)
-    others = [adapt(make_bot("trex", "hard")) for _ in range(3)]
-    rng = random.Random(0)
-    for _ in range(400):
-        q = state.current_player()
-        view = state.view(q)
-        state.apply(bot.act(view, rng, Budget(iterations=300)) if q == 0 else others[q - 1].act(view, rng))
+    for bot, _, q in expert_moves("hard", 300):
         if q == 0 and bot.last_weights and bot.last_worlds > 50:
             break
     else:

@@ -345,9 +345,11 @@ class InferTrexBot(PimcTrexBot):
         return self.log.likelihood(world)
 
     def weigh(self, scores: list[float]) -> list[float] | None:
-        """Each world's weight ``w / (w + (candidates - 1) * mean w)``, ``w`` its likelihood: the
-        tilt of keeping one world of ``candidates`` in proportion to its likelihood. ``None``
-        (equal weights) when there is nothing to read or no world explains the play."""
+        """Each world's weight: the chance it would be kept if it and ``candidates - 1`` others
+        drawn from this decision's worlds were dealt and one kept in proportion to its likelihood,
+        ``w / (w + S)`` (``w`` its likelihood, ``S`` the others'), averaged over :data:`RIVALS`
+        draws of the others. ``None`` (equal weights) when there is nothing to read or no world
+        explains the play."""
         self.last_weights = []
         if self.candidates <= 1 or not self.log.active:
             return None
@@ -365,7 +367,7 @@ class InferTrexBot(PimcTrexBot):
                 r += likelihoods[pick.randrange(n)]
             rivals.append(r)
         weights: list[float] = []
-        for w in likelihoods:  # w times the mean of 1 / (w + rivals): the chance it would be kept
+        for w in likelihoods:  # the sum of w / (w + S) over the rivals: RIVALS times the chance
             chance = 0.0
             for r in rivals:
                 if w + r > 0.0:

@@ -77,10 +77,16 @@ def rollout_deal(st: TrexState, seat: int, weights: tuple[float, ...] | None = N
     return float(sum(st.deal_scores[q] for q in seats))
 
 
+_OWN: dict[tuple[bool, int], tuple[float, ...]] = {
+    (team, seat): tuple(1.0 if q == seat or (team and q == (seat + 2) % 4) else 0.0 for q in range(4))
+    for team in (False, True) for seat in range(4)
+}
+
+
 def own_weights(seat: int, partnership: bool) -> tuple[float, ...]:
     """The weights by which :func:`deal_value` is ``seat``'s own score for the deal (its team's
-    in partnership, TX-V2)."""
-    return tuple(1.0 if q == seat or (partnership and q == (seat + 2) % 4) else 0.0 for q in range(4))
+    in partnership, TX-V2); worked out once, since every rollout that values its own score asks."""
+    return _OWN[(bool(partnership), seat)]
 
 
 def deal_value(st: TrexState, weights: tuple[float, ...]) -> float:

@@ -50,6 +50,8 @@ def test_h6_a_review_judges_a_person_only_on_the_moves_they_chose(tmp_path: Path
     store = Store(tmp_path / "s.sqlite3")
     hub = Hub(store)
     table, _ = hub.create("trash", None, {"target_size": 9})
+    # a table's bots play from a secret seed of its own; fixed here, so the stand-in has choices to make
+    table.s.row.bot_seed = 1
     token = table.sit(0, "Ada")
     table.add_bot(1, "random")
     table.start(seed=12)

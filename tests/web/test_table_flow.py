@@ -24,6 +24,8 @@ def test_the_creator_is_seated_at_once_and_the_name_is_kept(server: Server, watc
     seats = page.get_by_test_id("seats")
     sync_api.expect(seats.locator("li.me")).to_contain_text("Zoe")
     sync_api.expect(page.get_by_test_id("sit-1")).to_have_count(0)  # seated: no "sit" for another seat
+    # the page draws the seat from the table it created before its socket's welcome marks it online
+    sync_api.expect(seats.locator("li.me .dot.on")).to_have_count(1)
     table_id = page.url.rsplit("/", 1)[1]
     assert server.get(f"/api/tables/{table_id}")["table"]["seats"][0] == {
         "seat": 0, "kind": "human", "name": "Zoe", "online": True, "auto": False}

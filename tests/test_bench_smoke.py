@@ -11,6 +11,7 @@ each build: the Trash, Trex and fast-path runs use it.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,17 @@ def test_trex_bench_runs_beside_openspiel_hearts():
 def test_trex_baselines_bench_prints_each_contract():
     out = run("bench/trex_baselines.py", "--deals", "2")
     assert all(f"{code}:" in out for code in ("KH", "QN", "DI", "TK", "TR"))
+
+
+def test_trex_kingdom_bench_values_the_contracts_left_for_later_hands_tx9():
+    """Choosing the contract after seeing the hand is worth at least playing them in a fixed
+    order (the option value of every set is not negative; a single contract has none), and the
+    two choice rules are compared on the hands that did not make the tables."""
+    out = run("bench/trex_kingdom.py", "--hands", "20", "--iterations", "20", "--workers", "1")
+    options = [float(x) for x in re.findall(r"option value ([+-][0-9.]+)\)", out)]
+    assert len(options) == 31 and all(x >= 0.0 for x in options)
+    assert options[:5] == [0.0] * 5
+    assert "value + later minus the search's rule:" in out
 
 
 @pytest.mark.parametrize(("args", "row"), [

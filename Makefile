@@ -17,7 +17,8 @@ RULE_SUITE := tests/core tests/trash tests/trex tests/spit tests/test_golden.py 
               tests/bots/test_search_bots_on_both_builds.py
 # what `make play` starts (e.g. make play PLAY="trex --bot expert")
 PLAY ?= trash --bots 1
-PYTEST := $(BIN)/python -m pytest -n 2 -p no:cacheprovider -rR  # -rR names every rerun of a flaky-marked test
+# -rR: the summary names every rerun of a test marked flaky
+PYTEST := $(BIN)/python -m pytest -n 2 -p no:cacheprovider -rR
 
 .PHONY: setup play compiled check test lint lint-js browsers services bench golden clean
 

@@ -194,12 +194,12 @@ class PimcTrexBot(ExpertTrexBot):
             if deadline is not None and worlds and now + (now - start) / worlds > deadline:
                 break  # one more world would overrun the time budget
             world = self.draw(view, dealer, rng)
-            score = self.score(world)
             if race is None:
                 groups = equivalent(world, legal, seat) if self.merge else [[i] for i in range(len(legal))]
                 race = Race([legal[g[0]] for g in groups], [offsets[g[0]] for g in groups], self.racing)
                 if len(race.alive) == 1:
-                    break
+                    break  # one class of cards: nothing to search, nor a world to weigh
+            score = self.score(world)
             alive = race.alive
             if solvable(world, self.endgame):
                 exact = Endgame(world, seat, self.stakes).values(world)

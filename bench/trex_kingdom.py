@@ -32,6 +32,7 @@ import math
 import random
 import statistics
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 import cardtable
@@ -39,6 +40,7 @@ from cardtable.bots import Budget, make_bot
 from cardtable.bots.base import adapt
 from cardtable.bots.trex_expert import BASELINE
 from cardtable.games.trex.actions import contract_code
+from cardtable.games.trex.state import TrexState
 
 Values = dict[int, float]
 
@@ -48,12 +50,13 @@ def one(task: tuple[str, int, int]) -> Values:
     preset, seed, iterations = task
     game = cardtable.load("trex", preset, redeal_requests=False)
     state = game.new_state(seed=seed)
+    assert isinstance(state, TrexState)
     holder = state.holder
     bot = make_bot("trex", "expert")
     bot.attach(game)  # type: ignore[attr-defined]
     adapt(bot).act(state.view(holder), random.Random(seed), Budget(iterations=iterations))
     race = bot.last_race  # type: ignore[attr-defined]
-    assert race is not None and len(race.actions) == len(game.kingdom_contracts)
+    assert race is not None and len(race.actions) == len(state.kingdom_contracts)
     return {a.arg: race.mean(i) - race.offsets[i] for i, a in enumerate(race.actions)}
 
 
@@ -67,12 +70,12 @@ def later_table(hands: list[Values], contracts: tuple[int, ...]) -> dict[frozens
     return later
 
 
-def kingdom(hands: list[Values], contracts: tuple[int, ...], pick: object) -> float:
+def kingdom(hands: list[Values], contracts: tuple[int, ...], pick: Callable[[Values, frozenset[int]], int]) -> float:
     """The points the hands earn, one a deal in order, the contract of each chosen by ``pick``."""
     left = set(contracts)
     total = 0.0
     for v in hands:
-        c = pick(v, frozenset(left))  # type: ignore[operator]
+        c = pick(v, frozenset(left))
         total += v[c]
         left.remove(c)
     return total

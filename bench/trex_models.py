@@ -17,6 +17,7 @@ from typing import Any
 import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.trex_infer import MODELS
+from cardtable.bots.trex_pimc import interchangeable
 from cardtable.bots.worlds import TrexMemory
 from cardtable.games.trex.state import Phase
 from cardtable.host.match import Match
@@ -32,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     game = cardtable.load("trex")
     hits = [0] * len(MODELS)
+    classes = [0] * len(MODELS)
     decisions = 0
     for g in range(a.games):
         bots: dict[int, Any] = {s: make_bot("trex", a.bot) for s in range(4)}
@@ -44,16 +46,18 @@ def main(argv: list[str] | None = None) -> int:
             memories[seat].observe(st.view(seat))
             if st.phase is Phase.TRICK and len(st.legal_actions()) > 1:
                 predicted = [model(st, memories[seat].cannot).arg for _, model, _ in MODELS]
+                before = st.clone()
                 played: Any = match.run_bot()
                 decisions += 1
                 for m, card in enumerate(predicted):
                     hits[m] += card == played.arg
+                    classes[m] += interchangeable(before, seat, card, played.arg)
             else:
                 match.run_bot()
     print(f"four {a.bot} ({a.iterations} iterations if it searches), {a.games} games of {a.deals} deals,"
           f" {decisions} trick decisions with a choice:")
-    for (name, _, _), n in zip(MODELS, hits, strict=True):
-        print(f"  {name}: {100 * n / max(decisions, 1):.0f}%")
+    for (name, _, _), n, k in zip(MODELS, hits, classes, strict=True):
+        print(f"  {name}: {100 * n / max(decisions, 1):.0f}% the card, {100 * k / max(decisions, 1):.0f}% its class")
     return 0
 
 

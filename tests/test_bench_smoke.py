@@ -111,8 +111,11 @@ def test_trex_finish_bench_plays_each_position_to_win_and_for_points():
 
 
 def test_trex_models_bench_prints_each_models_share():
+    """A model that names the card names its class, so a class share is never below the card's."""
     out = run("bench/trex_models.py", "hard", "--games", "1", "--deals", "2")
-    assert "four hard" in out and "strong: 100%" in out and "card-sense:" in out
+    assert "four hard" in out and "strong: 100% the card, 100% its class" in out and "card-sense:" in out
+    shares = re.findall(r"(\d+)% the card, (\d+)% its class", out)
+    assert len(shares) == 2 and all(int(card) <= int(cls) for card, cls in shares)
 
 
 def test_search_bench_runs_both_searches():

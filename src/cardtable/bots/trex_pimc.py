@@ -230,37 +230,42 @@ class PimcTrexBot(ExpertTrexBot):
         return race.best()
 
 
-def equivalent(world: Any, legal: Sequence[Action], seat: int) -> list[list[int]]:
-    """The legal plays grouped into classes of equal cards, as lists of indices into ``legal``
-    (ascending; the search plays the first of each class): in a trick contract, two cards of ``seat``'s hand of one suit
-    are equal when every card ranked between them is in that hand or gone in an earlier trick,
-    and they score alike (the same penalty, neither doubled). Whoever holds the cards between
-    them, whichever of the two is played wins or loses the same tricks. Everything used is the
-    seat's own knowledge (its hand, the cards played, the contract), the same in every world.
-    Outside trick play, every action is a class of its own."""
-    classes = [[i] for i in range(len(legal))]
+def interchangeable(world: Any, seat: int, b: int, c: int) -> bool:
+    """Are cards ``b`` and ``c`` of ``seat``'s hand equal in the trick contract of ``world``: of
+    one suit, scoring alike (the same penalty, neither doubled), and every card ranked between
+    them in that hand or gone in an earlier trick? Whoever holds the rest, whichever of the two
+    is played wins or loses the same tricks. A card is equal to itself."""
+    if b == c:
+        return True
     tc = world.trick_contract
-    if world.phase is not Phase.TRICK or world.tiebreak or tc is None or world.unchecked:
+    doubler = world.doubler
+    if tc is None or SUIT[b] != SUIT[c] or tc.unit[b] != tc.unit[c] or doubler[b] >= 0 or doubler[c] >= 0:
+        return False
+    low, high = sorted((STRENGTH[b], STRENGTH[c]))
+    owner, trick = world.owner, world.trick
+    first = 13 * SUIT[c]
+    for d in range(first, first + 13):
+        if low < STRENGTH[d] < high and owner[d] != seat and (owner[d] >= 0 or d in trick):
+            return False
+    return True
+
+
+def equivalent(world: Any, legal: Sequence[Action], seat: int) -> list[list[int]]:
+    """The legal plays grouped into classes of equal cards (:func:`interchangeable`), as lists
+    of indices into ``legal`` (ascending; the search plays the first of each class). Everything
+    used is the seat's own knowledge (its hand, the cards played, the contract), the same in
+    every world. Outside trick play, every action is a class of its own."""
+    classes = [[i] for i in range(len(legal))]
+    if world.phase is not Phase.TRICK or world.tiebreak or world.trick_contract is None or world.unchecked:
         return classes
-    owner, doubler, unit, trick = world.owner, world.doubler, tc.unit, world.trick
     cards = [a.arg for a in legal]  # type: ignore[attr-defined]
     order = sorted(range(len(legal)), key=lambda i: (SUIT[cards[i]], STRENGTH[cards[i]]))
     merged: list[list[int]] = []
     for i in order:
-        c = cards[i]
-        if merged:
-            b = cards[merged[-1][-1]]
-            if (
-                SUIT[b] == SUIT[c] and unit[b] == unit[c] and doubler[b] < 0 and doubler[c] < 0
-                and all(
-                    owner[d] == seat or (owner[d] < 0 and d not in trick)
-                    for d in range(52)
-                    if SUIT[d] == SUIT[c] and STRENGTH[b] < STRENGTH[d] < STRENGTH[c]
-                )
-            ):
-                merged[-1].append(i)
-                continue
-        merged.append([i])
+        if merged and interchangeable(world, seat, cards[merged[-1][-1]], cards[i]):
+            merged[-1].append(i)
+        else:
+            merged.append([i])
     return sorted((sorted(g) for g in merged), key=lambda g: g[0])
 
 
@@ -357,4 +362,5 @@ class SearchTrexBot(PimcTrexBot):
         super().__init__(None, iterations, game, seconds, endgame)
 
 
-__all__ = ["SPREAD", "PimcTrexBot", "Policy", "SearchTrexBot", "rollout_seats", "rollout_with", "stakes"]
+__all__ = ["SPREAD", "PimcTrexBot", "Policy", "SearchTrexBot", "equivalent", "interchangeable", "rollout_seats",
+           "rollout_with", "stakes"]

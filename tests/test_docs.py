@@ -63,13 +63,13 @@ def commands(code: str, variables: dict[str, str] | None = None) -> list[list[st
     out: list[list[str]] = []
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
-        loop = re.match(r"for (\w+) in (\S+)", line)
-        if loop:
+        loop = re.match(r"for (\w+) in (\S+)[^;]*;?(.*)", line)
+        if loop:  # the loop's variable takes its first value; a body on the same line is checked too
             variables[loop.group(1)] = loop.group(2)
-            continue
+            line = loop.group(3)
         for part in re.split(r"&&|;", line):
             part = part.strip()
-            if part in ("", "done") or part.startswith("do "):
+            if part in ("", "do", "done") or part.startswith("do "):
                 part = part[3:].strip() if part.startswith("do ") else ""
             if not part:
                 continue

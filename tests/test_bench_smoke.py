@@ -118,6 +118,18 @@ def test_trex_models_bench_prints_each_models_share():
     assert len(shares) == 2 and all(int(card) <= int(cls) for card, cls in shares)
 
 
+def test_trex_reading_bench_places_the_hidden_cards_and_scores_each_readers_choices():
+    """Every reader is compared with uniform worlds on the same decisions (``candidates=1`` is
+    uniform worlds, so it gains exactly nothing), and no card a reader chooses beats the best card
+    of the true deal."""
+    out = run("bench/trex_reading.py", "hard", "--candidates", "1,4", "--games", "1", "--deals", "2",
+              "--worlds", "30", "--iterations", "20")
+    assert "uniform worlds (candidates=1):" in out and "+0.00 [+0.00, +0.00] points over uniform" in out
+    assert "weighed, candidates=4:" in out
+    losses = [float(x) for x in re.findall(r": (-?[0-9.]+) a decision", out)]
+    assert len(losses) == 2 and min(losses) >= 0.0
+
+
 def test_search_bench_runs_both_searches():
     out = run("bench/search.py", "--iterations", "20", "--positions", "2")
     assert "cardtable PIMC" in out

@@ -1,6 +1,6 @@
 """How well ``expert``'s reading places the hidden cards and chooses its cards, against uniform worlds.
 
-    python bench/trex_reading.py [OTHERS] [--candidates K,K,...] [--games G] [--deals D] [--worlds N]
+    python bench/trex_reading.py [OTHERS] [--candidates K,K@M,...] [--games G] [--deals D] [--worlds W]
                                  [--iterations N] [--seed S]
 
 ``expert`` at seat 0 plays ``G`` games of ``D`` deals against three ``OTHERS`` (``spar-search``
@@ -8,12 +8,14 @@ by default; a search bot held to ``N`` iterations a decision). Readers follow se
 for each ``K`` of ``--candidates``: :class:`cardtable.bots.trex_infer.InferTrexBot` with
 ``candidates=K``, how far its worlds are tilted towards those that explain the play (as far as
 keeping one world of ``K`` in proportion to its likelihood would; 1 is uniform worlds, the bot's
-own is :data:`~cardtable.bots.trex_infer.CANDIDATES`).
+own is :data:`~cardtable.bots.trex_infer.CANDIDATES`). ``K@M`` searches with ``M`` iterations
+instead of ``N``: ``1,1@1500`` asks whether the yardstick below sees what five times the budget
+is worth.
 
 At each of seat 0's trick decisions with a choice and plays to read: ``--worlds`` worlds are dealt
 from the seat's view and weighed by each reader as its search weighs them, and for every hidden
 card the weight of the worlds that put it in the hand that really holds it is its chance of being
-found there; then each reader searches the decision (``N`` iterations, the same worlds for all)
+found there; then each reader searches the decision (the same worlds for all)
 and every legal card is played out in the true deal by the strong policy: a reader loses the best
 card's value minus its card's. Printed: the mean chance over hidden cards and decisions, and the
 mean loss, each reader against the first with 95% intervals over decisions. The true hands are
@@ -68,12 +70,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     try:
-        tilts = [int(k) for k in a.candidates.split(",")]
+        parts = [x.partition("@") for x in a.candidates.split(",")]
+        specs = [(int(k), int(m) if m else a.iterations) for k, _, m in parts]
     except ValueError:
-        ap.error(f"--candidates takes whole numbers separated by commas, not {a.candidates!r}")
-    if min(a.games, a.deals, a.worlds, a.iterations, *tilts) < 1:
-        ap.error("--games, --deals, --worlds, --iterations and every --candidates must be at least 1")
-    names = ["uniform worlds (candidates=1)" if k == 1 else f"weighed, candidates={k}" for k in tilts]
+        ap.error(f"--candidates takes K or K@M (whole numbers) separated by commas, not {a.candidates!r}")
+    tilts = [k for k, _ in specs]
+    if min(a.games, a.deals, a.worlds, a.iterations, *tilts, *(m for _, m in specs)) < 1:
+        ap.error("--games, --deals, --worlds, --iterations and every K and M of --candidates must be at least 1")
+    names = [("uniform worlds (candidates=1)" if k == 1 else f"weighed, candidates={k}")
+             + (f", {m} iterations" if m != a.iterations else "") for k, m in specs]
+    budgets = [Budget(iterations=m) for _, m in specs]
     game = cardtable.load("trex")
     budget = Budget(iterations=a.iterations)
     gains: list[list[float]] = [[] for _ in tilts]
@@ -108,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                     best = max(values.values())
                     seed = rng.random()
                     for i, reader in enumerate(readers):
-                        losses[i].append(best - values[reader.act(view, random.Random(seed), budget)])
+                        losses[i].append(best - values[reader.act(view, random.Random(seed), budgets[i])])
             action = players[q].act(view, rng, budget)
             state.apply(action)
     n = len(uniforms)
@@ -120,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  uniform worlds: {100 * statistics.fmean(uniforms):.2f}%")
     for name, mean, gain in zip(names, means, gains, strict=True):
         print(f"  {name}: {100 * statistics.fmean(mean):.2f}%, {interval(gain, 100)} points over uniform")
-    print(f"the same decisions searched by each reader ({a.iterations} iterations, the same worlds): points lost"
-          " against the best card, every card played out in the true deal by the strong policy")
+    print(f"the same decisions searched by each reader ({a.iterations} iterations unless said, the same worlds):"
+          " points lost against the best card, every card played out in the true deal by the strong policy")
     for i, (name, loss) in enumerate(zip(names, losses, strict=True)):
         diff = [x - y for x, y in zip(loss, losses[0], strict=True)]
         against = f", {interval(diff, 1)} against the first" if i else ""

@@ -15,9 +15,9 @@ is worth.
 At each of seat 0's trick decisions with a choice and plays to read: ``--worlds`` worlds are dealt
 from the seat's view and weighed by each reader as its search weighs them, and for every hidden
 card the weight of the worlds that put it in the hand that really holds it is its chance of being
-found there; then each reader searches the decision (the same worlds for all)
-and every legal card is played out in the true deal by the strong policy: a reader loses the best
-card's value minus its card's. Printed: the mean chance over hidden cards and decisions, and the
+found there. Then each reader searches the decision, dealing the same worlds as the others as
+far as its budget goes, and every legal card is played out in the true deal by the strong policy:
+a reader loses the best card's value minus its card's. Printed: the mean chance over hidden cards and decisions, and the
 mean loss, each reader against the first with 95% intervals over decisions. The true hands are
 read by the bench, never by a reader.
 """

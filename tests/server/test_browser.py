@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -38,18 +37,6 @@ pytestmark = pytest.mark.flaky(reruns=2)
 STILL = """() => document.getAnimations().every((a) => a.playState !== "running"
     || a.effect.getComputedTiming().endTime === Infinity)"""
 """No card moves and no pile flashes any more (the offers' endless glow aside)."""
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _generous_expect() -> Iterator[None]:
-    """Every ``expect`` of this module waits up to ``ANSWER_MS`` for its condition: Playwright's 5 s
-    is short for a round trip through the server (and another browser) on a loaded machine."""
-    if sync_api is None:  # no playwright: the browser fixture skips the tests
-        yield
-        return
-    sync_api.expect.set_options(timeout=ANSWER_MS)
-    yield
-    sync_api.expect.set_options(timeout=None)  # Playwright's default again, for the other modules
 
 
 def wait_still(page: Any) -> None:

@@ -45,16 +45,23 @@ def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
 
 @pytest.fixture(scope="module", name="browser")
 def browser_fixture() -> Iterator[Any]:
-    """Debian's Chromium, headless, for the module's pages."""
+    """Debian's Chromium, headless, for the module's pages. While it is up, every ``expect`` waits
+    up to :data:`ANSWER_MS` for its condition: Playwright's 5 s is short for a round trip through
+    the server (and another browser) on a loaded machine. A condition that holds is met as soon as
+    it holds, so only a failing test waits longer."""
     if sync_api is None:
         pytest.skip("the playwright package is not installed")
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browsers.sh (as root)")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+    sync_api.expect.set_options(timeout=ANSWER_MS)
+    try:
+        with sync_api.sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            yield b
+            b.close()
+    finally:
+        sync_api.expect.set_options(timeout=None)  # Playwright's default again, for tests without a browser
 
 
 def open_as(page: Any, server: Server, table_id: str, token: str | None, seat: int = 0, lang: str | None = None,

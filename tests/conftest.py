@@ -1,11 +1,15 @@
 """The one ``slow`` marker: a ``@pytest.mark.slow`` test (a soak test, minutes of work) runs only with
-``CARDTABLE_SLOW=1``; ``make check`` and ``make test`` skip it."""
+``CARDTABLE_SLOW=1``; ``make check`` and ``make test`` skip it. A test marked flaky that failed and
+was run again prints why it failed at the end of the run, so a rerun that passed still shows its cause."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+
+RERUNS: list[tuple[str, str]] = []
+"""The tests run again after a failure, with the failure's report, in the order they failed."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -15,3 +19,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":  # type: ignore[comparison-overlap]  (pytest-rerunfailures' outcome)
+        RERUNS.append((report.nodeid, report.longreprtext))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for nodeid, text in RERUNS:
+        terminalreporter.write_sep("-", f"failed, then run again: {nodeid}")
+        terminalreporter.write_line(text[-8000:])

@@ -36,6 +36,7 @@ from cardtable.bots.trex_infer import CANDIDATES, InferTrexBot
 from cardtable.bots.trex_search import action_value
 from cardtable.bots.worlds import trex_dealer
 from cardtable.games.trex.state import Phase
+from cardtable.stats import mean_interval
 
 
 def placed(worlds: list[Any], weights: list[float] | None, truth: Any, hidden: list[int]) -> float:
@@ -53,10 +54,9 @@ def placed(worlds: list[Any], weights: list[float] | None, truth: Any, hidden: l
 
 
 def interval(xs: list[float], scale: float) -> str:
-    """The mean of ``xs`` times ``scale``, signed, with its 95% interval."""
-    m = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
-    return f"{scale * m:+.2f} [{scale * (m - half):+.2f}, {scale * (m + half):+.2f}]"
+    """The mean of ``xs`` times ``scale``, signed, with its 95% interval (:func:`cardtable.stats.mean_interval`)."""
+    m, low, high = mean_interval(xs)
+    return f"{scale * m:+.2f} [{scale * low:+.2f}, {scale * high:+.2f}]"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,6 +41,24 @@ def test_tx26_strong_drops_the_king_of_hearts_under_the_ace():
     assert card(strong_policy(state)) == "KH"
 
 
+def test_tx22_strong_does_not_lead_a_suit_nobody_else_can_follow():
+    """TX-22: a seat follows only while it holds the suit. After three spade tricks no spade is
+    out, so every other seat is void in spades, shown or not: the J♠ led would take the trick
+    and whatever the other three unload on it, the K♥ among them (TX-26)."""
+    deck = deck_from_hands("TS 9S 8S KH", "7S 6S 5S", "AS KS QS JS 7H 2C 3C 4C 5C 6C 7C 8C 9C", "4S 3S 2S")
+    state = cardtable.load("trex").new_state(deck=deck)
+    start(state, "KH")
+    no_doubles(state)
+    bot = StrongTrexBot()
+    for played in ["AS", "2S", "TS", "5S", "KS", "3S", "9S", "6S", "QS", "4S", "8S", "7S"]:
+        bot.observe(state.view(2))  # the seat sees every card played
+        play(state, played)
+    assert state.to_move == 2 and "JS" in [card(a) for a in state.legal_actions()]
+    no_voids_shown: list[set[int]] = [set(), set(), set(), set()]  # every seat has followed suit so far
+    assert card(strong_policy(state, no_voids_shown)) == "2C"
+    assert card(bot.act(state.view(2), random.Random(1))) == "2C"
+
+
 def test_tx22_strong_last_to_play_ducks_as_high_as_it_can():
     state = qn_trick()
     play(state, "9S", "QH")

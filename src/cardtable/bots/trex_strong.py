@@ -147,6 +147,11 @@ def _clean(st: TrexState, p: int, played: int) -> bool:
     return True
 
 
+DANGER_WEIGHTS: Final = (3.0, 2.5, 1.5)
+"""A discard's danger multipliers: a high heart while the K♥ is out, an A or K above a queen
+still out, a diamond in Diamonds."""
+
+
 def _danger(st: TrexState, p: int, c: int, suit_len: int) -> float:
     """How likely card ``c`` is to win a costly trick later (keep it low to discard it first)."""
     owner = st.owner
@@ -156,14 +161,15 @@ def _danger(st: TrexState, p: int, c: int, suit_len: int) -> float:
     d = below / (above + 1.0)
     mask = st.contract
     s = SUIT[c]
+    w = DANGER_WEIGHTS
     if mask & KH and s == HEARTS and owner[KING_HEARTS] >= 0 and owner[KING_HEARTS] != p:
-        d *= 3.0  # a high heart may catch the K♥
+        d *= w[0]  # a high heart may catch the K♥
     if mask & QN:
         q = QUEENS[s]
         if owner[q] >= 0 and owner[q] != p and STRENGTH[c] > STRENGTH[q]:
-            d *= 2.5  # A or K above a queen still out
+            d *= w[1]  # A or K above a queen still out
     if mask & DI and s == 1:
-        d *= 1.5
+        d *= w[2]
     if mask & TK:  # Slaps: every trick costs the same; dump the high cards, short suits first
         return STRENGTH[c] - suit_len + 0.0
     return d
@@ -184,9 +190,10 @@ def _discard(st: TrexState, p: int) -> Any:
     return best
 
 
-LEAD_WEIGHTS: Final = (0.5, 0.8, 18.0, 8.0, 3.0, 4.5)
+LEAD_WEIGHTS: Final = (0.5, 0.8, 18.0, 8.0, 3.0, 4.5, 5.0, 10.0)
 """A lead's weights: the suit's points out, what void seats may unload, flushing the K♥,
-flushing a queen (on top, below others), shortening a suit."""
+flushing a queen (on top, below others), shortening a suit, leading a penalty card, a heart
+led by the K♥'s holder."""
 
 
 def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[Any]) -> Any:
@@ -217,7 +224,8 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
         for d in range(13 * s, 13 * s + 13):
             if unit[d] and owner[d] >= 0 and owner[d] != p:
                 suit_pts += unit[d]
-        followers = sum(1 for q in others if not _void(st, voids, q, s))
+        # a seat follows only while it may hold the suit: fewer cards out than seats means voids
+        followers = min(nout, sum(1 for q in others if not _void(st, voids, q, s)))
         voids_here = 3 - followers
         # the chance this lead wins the trick
         if above == 0 or followers == 0:
@@ -244,9 +252,9 @@ def _lead(st: TrexState, voids: list[set[int]] | None, p: int, legal: Sequence[A
                 if mine_high == 0:
                     score += (w[3] if higher_out == 0 else w[4]) * (1.0 - p_win)
         if unit[c]:
-            score -= 5.0 + unit[c] * 0.3
+            score -= w[6] + unit[c] * 0.3
         if kh_mine and s == HEARTS:
-            score -= 10.0  # a heart led by the K♥'s holder strips its guards
+            score -= w[7]  # a heart led by the K♥'s holder strips its guards
         # a short suit led becomes a void sooner (to unload on), all the more with the K♥ to unload
         score += (w[5] * (2.0 if kh_mine else 1.0)) / len(h[s]) if s not in seen else 0.0
         seen.add(s)

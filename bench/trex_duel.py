@@ -6,8 +6,9 @@
 Each deal seed is dealt once per contract and played once per seat of the focal bot (the
 kingdom holder announces the contract; doubling is the bots' own), from the announcement to
 the end of the deal, every bot deciding from its seat's views. Prints, per contract and per
-role (holder or not), the focal bot's points minus the mean of the other three, with its 95%
-interval over deals. A diagnostic for one contract's play: the arena plays whole games.
+role (holder, other, and ``all``: the four seatings of a deal together, the duplicate
+comparison), the focal bot's points minus the mean of the other three, with its 95% interval
+over deals. A diagnostic for one contract's play: the arena plays whole games.
 """
 
 from __future__ import annotations
@@ -72,12 +73,18 @@ def main(argv: list[str] | None = None) -> int:
             for code, holder, diff in res:
                 per[(code, holder)][task[3]].append(diff)
     print(f"{a.focal} minus the mean of three {a.other}, points per deal ({a.deals} deals x 4 seatings, seed {a.seed})")
-    for (code, holder), by_deal in sorted(per.items()):
+    both: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for (code, _), by_deal in per.items():
+        for deal, diffs in by_deal.items():
+            both[code][deal] += diffs
+    rows = [((code, "holder" if holder else "other"), by_deal) for (code, holder), by_deal in per.items()]
+    rows += [((code, "all"), by_deal) for code, by_deal in both.items()]
+    for (code, role), by_deal in sorted(rows):
         xs = [sum(v) / len(v) for v in by_deal.values()]
         n = len(xs)
         m = sum(xs) / n
         sd = math.sqrt(sum((x - m) ** 2 for x in xs) / max(n - 1, 1))
-        print(f"{code:3} {'holder' if holder else 'other ':6} deals={n:4} {m:+7.1f} ± {1.96 * sd / math.sqrt(n):5.1f}")
+        print(f"{code:3} {role:6} deals={n:4} {m:+7.1f} ± {1.96 * sd / math.sqrt(n):5.1f}")
     return 0
 
 

@@ -69,6 +69,8 @@ def test_trex_kingdom_bench_values_the_contracts_left_for_later_hands_tx9():
 def test_trex_duel_benches_print_a_row_per_contract_and_role(args: tuple[str, ...], row: str):
     out = run(*args)
     assert "hard minus the mean of three random" in out and row in out
+    if args[0] == "bench/trex_duel.py":  # the four seatings of each deal together
+        assert "KH  all    deals=" in out
 
 
 def test_trex_table_bench_prints_the_arena_table_and_the_contracts():
@@ -128,6 +130,23 @@ def test_trex_reading_bench_places_the_hidden_cards_and_scores_each_readers_choi
     assert "weighed, candidates=4:" in out and "uniform worlds (candidates=1), 40 iterations:" in out
     losses = [float(x) for x in re.findall(r": (-?[0-9.]+) a decision", out)]
     assert len(losses) == 3 and min(losses) >= 0.0
+
+
+def test_trex_teacher_bench_records_rebuilds_and_tunes(tmp_path: Path):
+    """A recorded game is rebuilt from its actions alone: every position's policy card falls in
+    one of the teacher's classes (the bench stops otherwise), no card loses a negative amount,
+    and tuning reports its held-out regret."""
+    games = str(tmp_path / "teacher.jsonl")
+    out = run("bench/trex_teacher.py", "record", games, "--games", "1", "--seed", "3", "--rate", "0.04",
+              "--iterations", "40", "--workers", "1")
+    assert re.search(r"game 3: [1-9][0-9]* positions", out)
+    for extra in ((), ("--policy", "card-sense", "--rollout")):
+        out = run("bench/trex_teacher.py", "regret", games, *extra)
+        rows = re.findall(r"^\| (\w+) \| (\w+) \| (\d+) \| (-?[0-9.]+) \| (\d+)% \|$", out, re.M)
+        assert rows[-1][:2] == ("all", "all") and int(rows[-1][2]) == sum(int(r[2]) for r in rows[:-1])
+        assert all(float(r[3]) >= 0.0 and 0 <= int(r[4]) <= 100 for r in rows)
+    out = run("bench/trex_teacher.py", "tune", games, "--weights", "TREX_WEIGHTS,DANGER_WEIGHTS", "--passes", "1")
+    assert "TREX_WEIGHTS = (" in out and "DANGER_WEIGHTS = (" in out and "held-out regret after" in out
 
 
 def test_search_bench_runs_both_searches():

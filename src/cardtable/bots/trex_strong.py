@@ -288,7 +288,7 @@ def _run(st: TrexState, p: int, c: int, step: int) -> tuple[int, int, int]:
     return chain, mine, theirs
 
 
-TREX_WEIGHTS: Final = (3.0, 1.0, 3.0, 0.45, 1.8, 2.5)
+TREX_WEIGHTS: Final = (-1.0, -5.0, 6.0, 0.45, -2.2, 3.325)
 """The layout score of a play: a first card of ours released, each further one, our cards
 behind it, theirs behind it, their cards it releases now, a pure blocker."""
 

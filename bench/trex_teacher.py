@@ -1,11 +1,12 @@
 """How far a Trex policy's cards are from a deep search's, decision by decision; and tuning its weights.
 
     python bench/trex_teacher.py record FILE [--games G] [--seed S] [--rate R] [--iterations N] [--workers K]
+                                         [--kinds lead,follow,discard,layout]
     python bench/trex_teacher.py regret FILE... [--policy strong|card-sense] [--rollout]
     python bench/trex_teacher.py tune FILE... --weights NAME[,NAME] [--kinds lead,follow,discard,layout]
 
 ``record``: four ``hard`` play ``G`` whole games from deal seed ``S``. At a share ``R`` of the
-decisions with more than one class of equal cards (trick play and the Trex layout), the
+decisions of ``--kinds`` with more than one class of equal cards (trick play and the Trex layout), the
 *teacher* values every class from the seat's view and memory: PIMC over ``N`` iterations whose
 rollouts play the strong policy at every seat, valuing the deal by the seat's own score. One
 JSON line per game is appended to ``FILE``: the seed, every action as its index among the legal
@@ -51,9 +52,9 @@ Position = tuple[Any, list[set[int]], dict[str, Any]]
 """A rebuilt position: the state, the voids the seat to move has seen shown, the record."""
 
 
-def record_game(args: tuple[int, float, int]) -> dict[str, Any]:
+def record_game(args: tuple[int, float, int, frozenset[str]]) -> dict[str, Any]:
     """One game of four ``hard``: its actions, and the teacher's values at the sampled decisions."""
-    seed, rate, iterations = args
+    seed, rate, iterations, kinds = args
     game = cardtable.load("trex")
     match = Match(game, seed=seed, bots={q: make_bot("trex", "hard") for q in range(4)}, bot_seed=seed)
     teachers = []
@@ -70,7 +71,8 @@ def record_game(args: tuple[int, float, int]) -> dict[str, Any]:
         view = st.view(seat)
         teachers[seat].observe(view)  # the teacher's memory follows every view of its seat
         legal = st.legal_actions()
-        if st.phase in (Phase.TRICK, Phase.TREX) and len(legal) > 1 and pick.random() < rate:
+        if (st.phase in (Phase.TRICK, Phase.TREX) and len(legal) > 1 and kind_of(st) in kinds
+                and pick.random() < rate):
             teacher = teachers[seat]
             teacher.act(view, random.Random(seed * 1_000_003 + len(actions)))
             race = teacher.last_race
@@ -194,7 +196,8 @@ def tune(a: argparse.Namespace) -> int:
 
 
 def record(a: argparse.Namespace) -> int:
-    tasks = [(a.seed + g, a.rate, a.iterations) for g in range(a.games)]
+    kinds = frozenset(a.kinds.split(","))
+    tasks = [(a.seed + g, a.rate, a.iterations, kinds) for g in range(a.games)]
     with ProcessPoolExecutor(a.workers) as pool, open(a.files[0], "a") as f:
         for rec in pool.map(record_game, tasks):
             f.write(json.dumps(rec) + "\n")

@@ -290,7 +290,8 @@ def _run(st: TrexState, p: int, c: int, step: int) -> tuple[int, int, int]:
 
 TREX_WEIGHTS: Final = (-1.0, -5.0, 6.0, 0.45, -2.2, 3.325)
 """The layout score of a play: a first card of ours released, each further one, our cards
-behind it, theirs behind it, their cards it releases now, a pure blocker."""
+behind it, theirs behind it, their cards it releases now, a pure blocker. Tuned to a deep
+search's choices (``bench/trex_teacher.py tune``; docs/bots.md, "Trex layout")."""
 
 
 def _trex(st: TrexState) -> Any:

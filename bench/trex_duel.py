@@ -23,14 +23,14 @@ import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.base import adapt
 from cardtable.core.chance import derive, derived_key
-from cardtable.games.trex.actions import A_CONTRACT, parse_contract
+from cardtable.games.trex.actions import A_CONTRACT, contract_code, parse_contract
 
 
 def one(args: tuple[str, str, int, int, int, int | None]) -> list[tuple[str, bool, float]]:
     """Every seating of one deal under one contract: (contract, focal is holder, difference)."""
     focal, other, seed, deal, mask, iterations = args
     game = cardtable.load("trex", redeal_requests=False)
-    code = {1: "KH", 2: "QN", 4: "DI", 8: "TK", 16: "TR"}.get(mask, "CX")
+    code = contract_code(mask)
     budget = Budget(iterations=iterations) if iterations else None
     out = []
     for seat in range(4):

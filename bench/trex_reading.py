@@ -17,9 +17,9 @@ from the seat's view and weighed by each reader as its search weighs them, and f
 card the weight of the worlds that put it in the hand that really holds it is its chance of being
 found there. Then each reader searches the decision, dealing the same worlds as the others as
 far as its budget goes, and every legal card is played out in the true deal by the strong policy:
-a reader loses the best card's value minus its card's. Printed: the mean chance over hidden cards and decisions, and the
-mean loss, each reader against the first with 95% intervals over decisions. The true hands are
-read by the bench, never by a reader.
+a reader loses the best card's value minus its card's. Printed: the mean chance over hidden cards
+and decisions, and the mean loss, each reader against the first with 95% intervals over
+decisions. The true hands are read by the bench, never by a reader.
 """
 
 from __future__ import annotations

@@ -44,10 +44,12 @@ from cardtable.bots.trex_expert import policy as card_sense
 from cardtable.bots.trex_pimc import PimcTrexBot, interchangeable
 from cardtable.bots.worlds import TrexMemory
 from cardtable.core import COMPILED
+from cardtable.games.trex.actions import DI, KH, QN, TK, TR, contract_code
 from cardtable.games.trex.state import SUIT, Phase
 from cardtable.host.match import Match
 
-CONTRACTS = {1: "KH", 2: "QN", 4: "DI", 8: "TK", 16: "TR"}
+ORDER = [contract_code(m) for m in (KH, QN, DI, TK, TR)]
+"""The contracts in the order the tables list them."""
 Position = tuple[Any, list[set[int]], dict[str, Any]]
 """A rebuilt position: the state, the voids the seat to move has seen shown, the record."""
 
@@ -131,7 +133,7 @@ def loss(policy: str, rollout: bool, pos: Position) -> tuple[str, str, float, bo
     for i, c in enumerate(cards):
         if c == card or (kind != "layout" and interchangeable(st, seat, card, c)):
             best = max(values)
-            return CONTRACTS.get(st.contract, str(st.contract)), kind, best - values[i], values[i] == best
+            return contract_code(st.contract), kind, best - values[i], values[i] == best
     raise AssertionError(f"card {card} is in no class of {cards}")
 
 
@@ -152,10 +154,14 @@ def regret(a: argparse.Namespace) -> int:
     print(f"{a.policy} policy ({voids}) against the teacher: points lost a decision")
     print("| contract | kind | positions | lost a decision | teacher's best |")
     print("|---|---|---|---|---|")
-    order = [*CONTRACTS.values(), "all"]
+    order = [*ORDER, "all"]
     kinds = ["lead", "follow", "discard", "layout", "all"]
-    for (contract, kind), (n, total, hits) in sorted(rows.items(),
-                                                     key=lambda kv: (order.index(kv[0][0]), kinds.index(kv[0][1]))):
+
+    def place(key: tuple[str, str]) -> tuple[int, str, int]:
+        contract, kind = key  # a contract of another preset (CX) goes after the five
+        return (order.index(contract) if contract in order else len(ORDER)), contract, kinds.index(kind)
+
+    for (contract, kind), (n, total, hits) in sorted(rows.items(), key=lambda kv: place(kv[0])):
         print(f"| {contract} | {kind} | {n:.0f} | {total / n:.2f} | {100 * hits / n:.0f}% |")
     return 0
 

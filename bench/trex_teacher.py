@@ -154,12 +154,13 @@ def regret(a: argparse.Namespace) -> int:
     print(f"{a.policy} policy ({voids}) against the teacher: points lost a decision")
     print("| contract | kind | positions | lost a decision | teacher's best |")
     print("|---|---|---|---|---|")
-    order = [*ORDER, "all"]
     kinds = ["lead", "follow", "discard", "layout", "all"]
+    last = {"all": len(ORDER) + 1}  # a contract of another preset (CX) between the five and "all"
 
     def place(key: tuple[str, str]) -> tuple[int, str, int]:
-        contract, kind = key  # a contract of another preset (CX) goes after the five
-        return (order.index(contract) if contract in order else len(ORDER)), contract, kinds.index(kind)
+        contract, kind = key
+        rank = ORDER.index(contract) if contract in ORDER else last.get(contract, len(ORDER))
+        return rank, contract, kinds.index(kind)
 
     for (contract, kind), (n, total, hits) in sorted(rows.items(), key=lambda kv: place(kv[0])):
         print(f"| {contract} | {kind} | {n:.0f} | {total / n:.2f} | {100 * hits / n:.0f}% |")

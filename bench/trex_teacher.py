@@ -155,11 +155,10 @@ def regret(a: argparse.Namespace) -> int:
     print("| contract | kind | positions | lost a decision | teacher's best |")
     print("|---|---|---|---|---|")
     kinds = ["lead", "follow", "discard", "layout", "all"]
-    last = {"all": len(ORDER) + 1}  # a contract of another preset (CX) between the five and "all"
 
     def place(key: tuple[str, str]) -> tuple[int, str, int]:
-        contract, kind = key
-        rank = ORDER.index(contract) if contract in ORDER else last.get(contract, len(ORDER))
+        contract, kind = key  # the five contracts, then one of another preset (CX), then "all"
+        rank = ORDER.index(contract) if contract in ORDER else len(ORDER) + (contract == "all")
         return rank, contract, kinds.index(kind)
 
     for (contract, kind), (n, total, hits) in sorted(rows.items(), key=lambda kv: place(kv[0])):

@@ -55,6 +55,10 @@ def one(task: Task) -> tuple[GameResult, list[tuple[str, bool, float]]]:
             budgets[s] = budget
     match = Match(game, seed=deal_seed(seed, deal), bots=bots, bot_seed=bot_seed(seed, deal, rotation),
                   budgets=budgets)
+    for bot in bots.values():
+        watch = getattr(bot, "watch", None)
+        if watch is not None:
+            watch(match)  # a yardstick that reads the true deal (bench/trex_oracle.py)
     match.run_bots()
     out = match.state.outcome()
     assert out is not None

@@ -96,6 +96,46 @@ def test_trex_table_bench_merges_runs_of_other_seeds_only_and_of_one_budget(tmp_
         assert done.returncode != 0 and why in done.stderr, done.stderr
 
 
+def test_trex_oracle_bench_seats_a_bot_that_sees_every_hand_in_the_bench_only(monkeypatch: pytest.MonkeyPatch):
+    """H (hidden information): the oracle reads the true deal, so no package bot of that name
+    exists; within the bench every world it searches is the deal being played."""
+    from cardtable.bots import make_bot
+    from cardtable.core.errors import ConfigError
+    from cardtable.host.match import Match
+
+    with pytest.raises(ConfigError):
+        make_bot("trex", "oracle")
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    oracle_mod = importlib.import_module("trex_oracle")
+    import cardtable
+
+    game = cardtable.load("trex")
+    oracle = oracle_mod.OracleTrexBot()
+    oracle.attach(game)
+    bots = {0: oracle, **{q: make_bot("trex", "hard") for q in (1, 2, 3)}}
+    match = Match(game, seed=5, bots=bots, bot_seed=9)
+    oracle.watch(match)
+    drawn: list[tuple[list[list[int]], list[list[int]]]] = []  # (a world's hands, the deal's then)
+    real_draw = oracle.draw
+
+    def draw(*args: object) -> object:
+        world = real_draw(*args)
+        drawn.append(([world.hand(q) for q in range(4)], [match.state.hand(q) for q in range(4)]))
+        return world
+
+    monkeypatch.setattr(oracle, "draw", draw)
+    for _ in range(200):  # until the oracle has searched a decision with a choice
+        if drawn or match.is_over:
+            break
+        match.run_bots(1)
+    assert drawn, "the oracle searched no decision"
+    assert all(world == true for world, true in drawn)
+    for args, name in ((("--focal-iterations", "40"), "oracle"), (("--single",), "oracle"),
+                       (("--blind", "--focal-iterations", "40"), "oracle-blind")):
+        out = run("bench/trex_oracle.py", "random", "--games", "1", "--workers", "1", *args)
+        assert f"| {name} | 4 |" in out and "| contract | as holder | not holder |" in out
+
+
 def test_trex_think_bench_times_the_search_bot():
     out = run("bench/trex_think.py", "--iterations", "20", "--deals", "1")
     assert "expert --iterations 20 against three hard" in out and "median" in out

@@ -28,7 +28,7 @@ import trex_table
 from cardtable.bots import Budget
 from cardtable.bots.base import register_bot
 from cardtable.bots.trex_infer import MODELS
-from cardtable.bots.trex_pimc import SearchTrexBot, rollout_seats
+from cardtable.bots.trex_pimc import SearchTrexBot, rollout_seats, rollout_with
 
 STRONG, CARD_SENSE = MODELS[0][2], MODELS[1][2]
 
@@ -63,7 +63,7 @@ class OracleTrexBot(SearchTrexBot):
 
     def rollout(self, st: Any, seat: int) -> float:
         if self.single:
-            return rollout_seats(st, seat, (STRONG,) * 4, self.stakes)
+            return rollout_with(st, seat, STRONG, self.stakes)
         rng = self.rng
 
         def noisy(policy: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -32,7 +32,7 @@ from typing import Any
 import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.base import adapt
-from cardtable.bots.trex_infer import CANDIDATES, InferTrexBot
+from cardtable.bots.trex_infer import CANDIDATES, MODELS, READING, InferTrexBot
 from cardtable.bots.trex_search import action_value
 from cardtable.bots.worlds import trex_dealer
 from cardtable.games.trex.state import Phase
@@ -70,16 +70,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     try:
-        parts = [x.partition("@") for x in a.candidates.split(",")]
-        specs = [(int(k), int(m) if m else a.iterations) for k, _, m in parts]
+        specs = []
+        for x in a.candidates.split(","):
+            head, _, models_text = x.partition(":")
+            k, _, m = head.partition("@")
+            models = tuple(int(d) for d in models_text) if models_text else None
+            specs.append((int(k), int(m) if m else a.iterations, models))
     except ValueError:
         ap.error(f"--candidates takes K or K@M (whole numbers) separated by commas, not {a.candidates!r}")
-    tilts = [k for k, _ in specs]
-    if min(a.games, a.deals, a.worlds, a.iterations, *tilts, *(m for _, m in specs)) < 1:
+    tilts = [k for k, _, _ in specs]
+    if min(a.games, a.deals, a.worlds, a.iterations, *tilts, *(m for _, m, _ in specs)) < 1:
         ap.error("--games, --deals, --worlds, --iterations and every K and M of --candidates must be at least 1")
     names = [("uniform worlds (candidates=1)" if k == 1 else f"weighed, candidates={k}")
-             + (f", {m} iterations" if m != a.iterations else "") for k, m in specs]
-    budgets = [Budget(iterations=m) for _, m in specs]
+             + (f", {m} iterations" if m != a.iterations else "")
+             + (f", models {'+'.join(MODELS[i][0] for i in ms)}" if ms is not None else "") for k, m, ms in specs]
+    budgets = [Budget(iterations=m) for _, m, _ in specs]
     game = cardtable.load("trex")
     budget = Budget(iterations=a.iterations)
     gains: list[list[float]] = [[] for _ in tilts]
@@ -90,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         rng = random.Random(a.seed * 1000 + g)
         state: Any = game.new_state(seed=a.seed * 1000 + g)
         players = [adapt(make_bot("trex", name)) for name in ["expert"] + [a.others] * 3]
-        readers = [InferTrexBot(game=game, candidates=k) for k in tilts]
+        readers = [InferTrexBot(game=game, candidates=k, models=READING if ms is None else ms) for k, _, ms in specs]
         for _ in range(20_000):
             if state.is_terminal() or state.deal_index >= a.deals:
                 break

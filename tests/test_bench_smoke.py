@@ -156,8 +156,9 @@ def test_trex_models_bench_prints_each_models_share():
     """A model that names the card names its class, so a class share is never below the card's."""
     out = run("bench/trex_models.py", "hard", "--games", "1", "--deals", "2")
     assert "four hard" in out and "strong: 100% the card, 100% its class" in out and "card-sense:" in out
+    assert "searcher:" in out
     shares = re.findall(r"(\d+)% the card, (\d+)% its class", out)
-    assert len(shares) == 2 and all(int(card) <= int(cls) for card, cls in shares)
+    assert len(shares) == 3 and all(int(card) <= int(cls) for card, cls in shares)
 
 
 def test_trex_reading_bench_places_the_hidden_cards_and_scores_each_readers_choices():
@@ -170,6 +171,45 @@ def test_trex_reading_bench_places_the_hidden_cards_and_scores_each_readers_choi
     assert "weighed, candidates=4:" in out and "uniform worlds (candidates=1), 40 iterations:" in out
     losses = [float(x) for x in re.findall(r": (-?[0-9.]+) a decision", out)]
     assert len(losses) == 3 and min(losses) >= 0.0
+
+
+def test_trex_learned_bench_collects_games_and_fits_the_model_of_a_player(tmp_path: Path):
+    """Two games of ``hard`` are collected and replayed; the model fitted to one predicts the other's
+    plays (``hard`` plays the strong policy, one of the features) better than even odds, and the
+    weights come out in the module's form, one weight a feature."""
+    from cardtable.bots.trex_learned import FEATURES
+
+    games = str(tmp_path / "games.jsonl")
+    out = run("bench/trex_learned.py", "collect", games, "--games", "2", "--focal", "hard", "--other", "hard",
+              "--workers", "1", "--seed", "7")
+    assert "2/2 games" in out
+    out = run("bench/trex_learned.py", "fit", games, "--bot", "hard")
+    rows = dict(re.findall(r"^  (.+?): (-?[0-9.]+) log-likelihood a decision", out, re.M))
+    assert set(rows) == {"learned model", "strong policy", "card-sense policy", "even odds"}
+    assert float(rows["learned model"]) > float(rows["even odds"])
+    assert re.search(r"strong policy: .* likeliest card played 100.0%", out)
+    block = out[out.index("WEIGHTS: "):]
+    vectors = re.findall(r"\(([-0-9., \n]+)\),", block)
+    assert len(vectors) == 12 and all(len(v.split(",")) == len(FEATURES) for v in vectors)
+    bad = subprocess.run([sys.executable, "bench/trex_learned.py", "fit", games, "--held-out", "1"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--held-out" in bad.stderr
+
+
+def test_the_learned_models_weights_are_the_fit_of_the_stored_searcher_games():
+    """``cardtable.bots.trex_learned.WEIGHTS`` is what ``fit`` makes of the games kept in
+    ``bench/data`` (every weight within the printed rounding), and on their held-out games the
+    model predicts ``spar-search`` better than both policies."""
+    from cardtable.bots.trex_learned import WEIGHTS
+
+    out = run("bench/trex_learned.py", "fit", "bench/data/trex-searcher-games.jsonl.gz")
+    rows = dict(re.findall(r"^  (.+?): (-?[0-9.]+) log-likelihood a decision", out, re.M))
+    assert float(rows["learned model"]) > max(float(rows["strong policy"]), float(rows["card-sense policy"]))
+    block = out[out.index("WEIGHTS: "):]
+    fitted = [float(x) for x in re.findall(r"-?[0-9]+\.[0-9]+", block)]
+    kept = [x for contract in WEIGHTS for vector in contract for x in vector]
+    assert len(fitted) == len(kept)
+    assert max(abs(x - y) for x, y in zip(fitted, kept, strict=True)) < 0.0011
 
 
 def test_trex_teacher_bench_records_rebuilds_and_tunes(tmp_path: Path):

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.base import adapt
-from cardtable.bots.trex_infer import PRIOR_EPS, InferTrexBot, PlayLog
+from cardtable.bots.trex_infer import PRIOR_EPS, READING, InferTrexBot, PlayLog
 from cardtable.bots.worlds import TrexDealer, TrexMemory
 from cardtable.games.trex.actions import A_CONTRACT, QN, TK
 from cardtable.games.trex.state import TrexState
@@ -242,6 +242,7 @@ def test_each_seat_is_read_and_rolled_out_by_the_model_that_predicts_it_best():
 
     game = cardtable.load("trex", redeal_requests=False)
     w = Watcher(game, ["hard", "expert-rules", "hard", "expert-rules"])
+    w.log = PlayLog(models=READING)
     state = game.new_state(seed=8)
     assert isinstance(state, TrexState)
     for _ in range(6000):
@@ -249,8 +250,9 @@ def test_each_seat_is_read_and_rolled_out_by_the_model_that_predicts_it_best():
             break
         w.step(state)
     assert min(w.log.decisions[1:]) > 10
-    assert [w.log.model(q) for q in (1, 2, 3)] == [1, 0, 1]
-    assert w.log.agreement(1, 1) > w.log.agreement(0, 1) and w.log.agreement(0, 2) > w.log.agreement(1, 2)
+    # READING puts the learned model first: strong is the second model read, card-sense the third
+    assert [w.log.model(q) for q in (1, 2, 3)] == [2, 1, 2]
+    assert w.log.agreement(2, 1) > w.log.agreement(1, 1) and w.log.agreement(1, 2) > w.log.agreement(2, 2)
 
     trick, _ = trick_deal(KH, ["hard"] * 4, seed=3)
     while trick.current_player() != 0:

@@ -13,14 +13,24 @@ policy the rollouts play):
                       eps[seat] / (choices - 1)     otherwise,
 
 with ``eps[seat]`` the rate at which that seat's plays differ from the policy's (a play with
-one legal card says nothing). The opponent model adapts to the table: at the end of every
-trick deal whose hands the seat can work out from what it saw (every card played, the few
-unseen last ones placed by the voids), :meth:`PlayLog.learn` replays it with the true hands and
-counts, per seat, how often each opponent model (:data:`MODELS`: the strong policy, the
-card-sense policy of ``expert-rules``) agreed. Each seat is read by the model that has predicted
-it best (the strong policy until another is clearly better), and ``eps`` is that model's miss
-rate, smoothed towards a prior. A seat that plays like its model is read closely, one that does
-not (or plays at random) is barely read at all; the rollouts play each other seat by its model.
+one legal card says nothing). A searcher plays no policy's card much more than half the time, so
+it is read by a learned model of how a searcher chooses (:mod:`cardtable.bots.trex_learned`),
+which gives each legal card a chance instead:
+
+    P(play | world) = (1 - mix[seat]) * chance(play) + mix[seat] / choices,
+
+with ``mix[seat]`` :data:`FLOOR` for a seat whose plays the model predicts as well as it predicts
+a searcher's, more for one it predicts worse.
+
+The opponent model adapts to the table: at the end of every trick deal whose hands the seat can
+work out from what it saw (every card played, the few unseen last ones placed by the voids),
+:meth:`PlayLog.learn` replays it with the true hands and counts, per seat, how often each opponent
+model (:data:`MODELS`: the strong policy, the card-sense policy of ``expert-rules``, the learned
+model, whose likeliest card counts as its pick) agreed. Each seat is read by the model that has
+predicted it best (the first of :data:`READING`, the learned model, until another is clearly
+better), and ``eps`` is that model's miss rate, smoothed towards a prior. A seat that plays like
+a policy is read closely by it, one that plays at random barely at all; the rollouts play each
+other seat by its model's rollout policy.
 
 :class:`InferTrexBot` (the ``expert`` level) is the PIMC search of
 :class:`~cardtable.bots.trex_pimc.PimcTrexBot` whose worlds, dealt uniformly, are weighed by
@@ -39,6 +49,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from ..core.errors import ConfigError
@@ -46,6 +57,7 @@ from ..games.trex.actions import A_PLAY
 from ..games.trex.view import TrexView
 from .base import register_bot
 from .trex_expert import policy as card_sense_policy
+from .trex_learned import LearnedModel
 from .trex_pimc import PimcTrexBot, Policy, rollout_seats
 from .trex_search import DEFAULT_SECONDS, rollout_deal
 from .trex_strong import strong_policy
@@ -63,6 +75,11 @@ CANDIDATES = 4
 one world of this many dealt uniformly, in proportion to its likelihood, would."""
 RIVALS = 64
 """Draws of the worlds a world would compete with, to work out its weight (:meth:`InferTrexBot.weigh`)."""
+FLOOR = 0.1
+"""The least share of even odds mixed into a learned model's chance of a play."""
+LEARNED_AGREEMENT = 0.6
+"""How often a searcher plays the learned model's likeliest card (``bench/trex_learned.py``:
+61% of 2,219 held-out decisions of ``spar-search``)."""
 SWITCH_MARGIN = 0.1
 """How much lower the prior agreement of every model but the first is: another model reads a
 seat only once the seat's plays have shown it agrees with that model clearly more often."""
@@ -83,10 +100,15 @@ def _card_sense_rollout(st: Any) -> Any:
 MODELS: tuple[tuple[str, Any, Policy], ...] = (
     ("strong", _default_policy, strong_policy),
     ("card-sense", _card_sense, _card_sense_rollout),
+    ("searcher", LearnedModel(), strong_policy),
 )
 """The opponent models a seat can be read with, each ``(name, policy given the voids shown,
-rollout policy)``: the strong policy of ``hard`` (the prior) and the card-sense policy of
-``expert-rules``. :class:`PlayLog` keeps, per seat, how often each predicted its plays."""
+rollout policy)``: the strong policy of ``hard``, the card-sense policy of ``expert-rules`` and
+the learned model of a searcher (:mod:`cardtable.bots.trex_learned`; its rollouts play the strong
+policy). :class:`PlayLog` keeps, per seat, how often each predicted its plays."""
+READING = (2, 0, 1)
+"""The models ``expert`` reads the other seats with, by their place in :data:`MODELS`: the learned
+model of a searcher first (the prior), then the two policies."""
 
 
 class PlayLog:
@@ -95,9 +117,15 @@ class PlayLog:
     Feed it every view of the seat (:meth:`observe`, with the seat's
     :class:`~cardtable.bots.worlds.TrexMemory` already updated by the same view)."""
 
-    def __init__(self, policy: Any = None) -> None:
-        # one model (``policy``) when given, else every model of MODELS
-        self.models: list[Any] = [policy] if policy is not None else [m[1] for m in MODELS]
+    def __init__(self, policy: Any = None, models: Sequence[int] | None = None) -> None:
+        # one model (``policy``) when given, else the models of MODELS numbered ``models``
+        # (every one when ``None``), the first the prior; ``numbers`` are their places in MODELS
+        self.numbers: list[int] | None = None
+        if policy is not None:
+            self.models: list[Any] = [policy]
+        else:
+            self.numbers = list(range(len(MODELS))) if models is None else list(models)
+            self.models = [MODELS[i][1] for i in self.numbers]
         self.key: tuple[int, bool, int] | None = None
         self.seat = -1
         # the deal as the seat first saw it in the trick phase: that view, what the seat's memory
@@ -133,9 +161,15 @@ class PlayLog:
         return max(range(len(self.models)), key=lambda m: (self.agreement(m, q), -m))
 
     def eps(self, q: int) -> float:
-        """How often seat ``q``'s plays differ from its model's (smoothed)."""
-        e = 1.0 - self.agreement(self.model(q), q)
-        return min(max(e, EPS_RANGE[0]), EPS_RANGE[1])
+        """How often seat ``q``'s plays differ from its model's (smoothed). For a model that
+        gives each card a chance, the share of even odds mixed into it instead: :data:`FLOOR`
+        while its likeliest card is played as often as a searcher's (:data:`LEARNED_AGREEMENT`),
+        up to even odds alone as that falls to nothing."""
+        m = self.model(q)
+        agree = self.agreement(m, q)
+        if hasattr(self.models[m], "chance"):
+            return FLOOR + (1.0 - FLOOR) * max(0.0, 1.0 - agree / LEARNED_AGREEMENT)
+        return min(max(1.0 - agree, EPS_RANGE[0]), EPS_RANGE[1])
 
     def reading(self) -> tuple[list[Any], list[float]]:
         """Per seat, the policy of the model that reads it and that model's miss rate."""
@@ -245,9 +279,13 @@ class PlayLog:
                 n = len(legal)
                 if n > 1:
                     if count is None:
-                        hit = read[q](st, self.voids[i]).arg == c
+                        chance = getattr(read[q], "chance", None)
                         e = eps[q]
-                        ll += math.log(1.0 - e) if hit else math.log(e / (n - 1))
+                        if chance is not None:
+                            ll += math.log((1.0 - e) * chance(st, self.voids[i], legal, c) + e / n)
+                        else:
+                            hit = read[q](st, self.voids[i]).arg == c
+                            ll += math.log(1.0 - e) if hit else math.log(e / (n - 1))
                     else:
                         count[0][q] += 1.0
                         for m, model in enumerate(self.models):
@@ -305,10 +343,11 @@ class InferTrexBot(PimcTrexBot):
     name = "infer"
 
     def __init__(self, iterations: int | None = None, game: Any = None, seconds: float = DEFAULT_SECONDS,
-                 candidates: int = CANDIDATES, policy: Policy | None = None) -> None:
+                 candidates: int = CANDIDATES, policy: Policy | None = None,
+                 models: Sequence[int] = READING) -> None:
         super().__init__(policy, iterations, game, seconds)
         self.candidates = candidates
-        self.log = PlayLog()
+        self.log = PlayLog(models=models)
         self.last_weights: list[float] = []
         self.rollout_policies: list[Policy] | None = None
 
@@ -321,11 +360,12 @@ class InferTrexBot(PimcTrexBot):
         """In a trick deal, the rollouts play each other seat by the model that reads it (the
         seat itself by the strong policy); ``None`` while every model is the strong policy."""
         self.rollout_policies = None
-        if self.policy is not None or view.phase != "trick" or len(self.log.models) != len(MODELS):
+        numbers = self.log.numbers
+        if self.policy is not None or view.phase != "trick" or numbers is None:
             return
-        models = [0 if q == view.seat else self.log.model(q) for q in range(4)]
-        if any(models):
-            self.rollout_policies = [MODELS[m][2] for m in models]
+        policies = [strong_policy if q == view.seat else MODELS[numbers[self.log.model(q)]][2] for q in range(4)]
+        if any(policy is not strong_policy for policy in policies):
+            self.rollout_policies = policies
 
     def rollout(self, st: Any, seat: int) -> float:
         if self.rollout_policies is not None:

@@ -1,6 +1,6 @@
 """How well ``expert``'s reading places the hidden cards and chooses its cards, against uniform worlds.
 
-    python bench/trex_reading.py [OTHERS] [--candidates K,K@M,...] [--games G] [--deals D] [--worlds W]
+    python bench/trex_reading.py [OTHERS] [--candidates K,K@M,K:Q,...] [--games G] [--deals D] [--worlds W]
                                  [--iterations N] [--seed S]
 
 ``expert`` at seat 0 plays ``G`` games of ``D`` deals against three ``OTHERS`` (``spar-search``
@@ -10,7 +10,10 @@ for each ``K`` of ``--candidates``: :class:`cardtable.bots.trex_infer.InferTrexB
 keeping one world of ``K`` in proportion to its likelihood would; 1 is uniform worlds, the bot's
 own is :data:`~cardtable.bots.trex_infer.CANDIDATES`). ``K@M`` searches with ``M`` iterations
 instead of ``N``: ``1,1@1500`` asks whether the yardstick below sees what five times the budget
-is worth.
+is worth. ``K:Q`` reads with the opponent models numbered by the digits ``Q`` (their places in
+:data:`~cardtable.bots.trex_infer.MODELS`, the first the prior) instead of ``expert``'s
+:data:`~cardtable.bots.trex_infer.READING`: ``1,4:01,4`` compares the reading by the two
+policies alone with ``expert``'s.
 
 At each of seat 0's trick decisions with a choice and plays to read: ``--worlds`` worlds are dealt
 from the seat's view and weighed by each reader as its search weighs them, and for every hidden
@@ -75,9 +78,12 @@ def main(argv: list[str] | None = None) -> int:
             head, _, models_text = x.partition(":")
             k, _, m = head.partition("@")
             models = tuple(int(d) for d in models_text) if models_text else None
+            if models is not None and (not models or max(models) >= len(MODELS) or len(set(models)) < len(models)):
+                raise ValueError
             specs.append((int(k), int(m) if m else a.iterations, models))
     except ValueError:
-        ap.error(f"--candidates takes K or K@M (whole numbers) separated by commas, not {a.candidates!r}")
+        ap.error(f"--candidates takes K, K@M or K:Q (whole numbers; Q distinct digits below {len(MODELS)})"
+                 f" separated by commas, not {a.candidates!r}")
     tilts = [k for k, _, _ in specs]
     if min(a.games, a.deals, a.worlds, a.iterations, *tilts, *(m for _, m, _ in specs)) < 1:
         ap.error("--games, --deals, --worlds, --iterations and every K and M of --candidates must be at least 1")

@@ -165,12 +165,13 @@ def test_trex_reading_bench_places_the_hidden_cards_and_scores_each_readers_choi
     """Every reader is compared with uniform worlds on the same decisions (``candidates=1`` is
     uniform worlds, so it gains exactly nothing), and no card a reader chooses beats the best card
     of the true deal."""
-    out = run("bench/trex_reading.py", "hard", "--candidates", "1,4,1@40", "--games", "1", "--deals", "2",
+    out = run("bench/trex_reading.py", "hard", "--candidates", "1,4,1@40,4:01", "--games", "1", "--deals", "2",
               "--worlds", "30", "--iterations", "20")
     assert "uniform worlds (candidates=1):" in out and "+0.00 [+0.00, +0.00] points over uniform" in out
     assert "weighed, candidates=4:" in out and "uniform worlds (candidates=1), 40 iterations:" in out
+    assert "weighed, candidates=4, models strong+card-sense:" in out
     losses = [float(x) for x in re.findall(r": (-?[0-9.]+) a decision", out)]
-    assert len(losses) == 3 and min(losses) >= 0.0
+    assert len(losses) == 4 and min(losses) >= 0.0
 
 
 def test_trex_learned_bench_collects_games_and_fits_the_model_of_a_player(tmp_path: Path):

@@ -172,7 +172,7 @@ class PlayLog:
         return min(max(1.0 - agree, EPS_RANGE[0]), EPS_RANGE[1])
 
     def reading(self) -> tuple[list[Any], list[float]]:
-        """Per seat, the policy of the model that reads it and that model's miss rate."""
+        """Per seat, the model that reads it and its :meth:`eps`."""
         if self._reading is None:
             self._reading = ([self.models[self.model(q)] for q in range(4)], [self.eps(q) for q in range(4)])
         return self._reading

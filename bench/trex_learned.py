@@ -45,16 +45,19 @@ import numpy as np
 import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.base import adapt
+from cardtable.bots.trex_expert import policy as card_sense_policy
 from cardtable.bots.trex_infer import FLOOR
 from cardtable.bots.trex_learned import FEATURES, KINDS, SITUATIONS, features, situation
+from cardtable.bots.trex_strong import strong_policy
 from cardtable.games.trex.state import SUIT, Phase
 from cardtable.host.match import Match
 from cardtable.records.record import Record, record_of
 
 CONTRACT_NAMES = ("King of Hearts", "Queens", "Diamonds", "Slaps")
 
-Decision = tuple[int, int, int, Any, int]
-"""(game, contract row, situation, features of the legal cards, the index of the card played)"""
+Decision = tuple[int, int, int, Any, int, tuple[bool, bool]]
+"""(game, contract row, situation, features of the legal cards, the index of the card played,
+whether the strong and the card-sense policies named it)"""
 
 
 def play(task: tuple[int, int, Budget, str, str]) -> dict[str, Any]:
@@ -110,7 +113,9 @@ def decisions(paths: list[str], bot: str) -> list[Decision]:
                         if seats[p] == bot and len(legal) > 1 and st.contract in KINDS:
                             x = np.array(features(st, voids, legal))
                             chosen = [b.arg for b in legal].index(action.arg)
-                            out.append((number, KINDS[st.contract], situation(st), x, chosen))
+                            named = (strong_policy(st, voids).arg == action.arg,
+                                     card_sense_policy(st, smart=True, voids=voids).arg == action.arg)
+                            out.append((number, KINDS[st.contract], situation(st), x, chosen, named))
                         if st.trick and SUIT[action.arg] != SUIT[st.trick[0]]:
                             voids = [set(v) for v in voids]
                             voids[p].add(13 * SUIT[st.trick[0]])
@@ -127,7 +132,7 @@ def fit(data: list[Decision], ridge: float) -> Any:
     for _ in range(50):
         grad = -2.0 * ridge * w
         hess = -2.0 * ridge * np.eye(len(w))
-        for _g, _k, _s, x, i in data:
+        for _g, _k, _s, x, i, _n in data:
             z = x @ w
             p = np.exp(z - z.max())
             p /= p.sum()
@@ -155,7 +160,7 @@ def report(data: list[Decision], held_out: float, ridge: float) -> None:
     rows: list[tuple[str, float, float]] = []
     ll: list[float] = []
     top: list[float] = []
-    for _g, k, s, x, i in test:
+    for _g, k, s, x, i, _n in test:
         z = x @ weights[k, s]
         p = np.exp(z - z.max())
         p /= p.sum()
@@ -163,11 +168,11 @@ def report(data: list[Decision], held_out: float, ridge: float) -> None:
         top.append(float(int(np.argmax(p)) == i))
     rows.append(("learned model", float(np.mean(ll)), float(np.mean(top))))
     for f, name in ((0, "strong policy"), (1, "card-sense policy")):
-        eps = 1.0 - float(np.mean([d[3][d[4], f] for d in train]))
+        eps = 1.0 - float(np.mean([d[5][f] for d in train]))
         ll, top = [], []
-        for _g, _k, _s, x, i in test:
-            hit = x[i, f] == 1.0
-            ll.append(math.log(1.0 - eps) if hit else math.log(eps / (len(x) - 1)))
+        for d in test:
+            hit = d[5][f]
+            ll.append(math.log(1.0 - eps) if hit else math.log(eps / (len(d[3]) - 1)))
             top.append(float(hit))
         rows.append((name, float(np.mean(ll)), float(np.mean(top))))
     rows.append(("even odds", float(np.mean([-math.log(len(d[3])) for d in test])),

@@ -25,11 +25,13 @@ from pathlib import Path
 HERE = Path(__file__).parent
 COMPILED_PACKAGES = ("src/cardtable/core", "src/cardtable/games")
 COMPILED_MODULES = (
-    # the Trex search's inner loop: its rollout policy, its rollouts and its endgame solver, which
-    # read and play the compiled TrexState; the bot classes around them stay interpreted
+    # the Trex search's inner loop: its rollout policy, its rollouts, its endgame solver and the
+    # learned model its reading scores every world with, which read and play the compiled
+    # TrexState; the bot classes around them stay interpreted
     "src/cardtable/bots/trex_strong.py",
     "src/cardtable/bots/trex_search.py",
     "src/cardtable/bots/trex_endgame.py",
+    "src/cardtable/bots/trex_learned.py",
 )
 INTERPRETED = {
     # Options is a collections.abc.Mapping read by attribute (__getattr__): mypyc cannot

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 INTERPRETED = {"cardtable.core.options", "cardtable.core.seats", "cardtable.core.view"}  # setup.py says why
 
 
-SEARCH_MODULES = ["cardtable.bots.trex_strong", "cardtable.bots.trex_search", "cardtable.bots.trex_endgame"]
+SEARCH_MODULES = ["cardtable.bots.trex_strong", "cardtable.bots.trex_search", "cardtable.bots.trex_endgame",
+                  "cardtable.bots.trex_learned"]
 """The Trex search's inner loop, compiled with the engine (setup.py's COMPILED_MODULES)."""
 
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
-from ..games.trex.actions import DI, KH, QN, TK
-from ..games.trex.state import NEXT, STRENGTH, SUIT
+from ..games.trex.actions import DI, KH, QN, TK, TrexAction
+from ..games.trex.state import NEXT, STRENGTH, SUIT, TrexState
 from .trex_strong import strong_policy
 
 FEATURES: Final = (
@@ -42,14 +42,14 @@ BY_STRENGTH: Final = tuple(tuple(sorted(range(13 * s, 13 * s + 13), key=lambda c
 """Each suit's cards, weakest first (``STRENGTH[c]`` runs from 1, so ``c`` is at ``STRENGTH[c] - 1``)."""
 
 
-def _void(st: Any, voids: list[set[int]] | None, q: int, s: int) -> bool:
+def _void(st: TrexState, voids: list[set[int]] | None, q: int, s: int) -> bool:
     """Is seat ``q`` known to be void in suit ``s`` (``voids`` ``None``: in the world itself)?"""
     if voids is None:
         return not st.hands_by_suit[q][s]
     return 13 * s in voids[q]
 
 
-def situation(st: Any) -> int:
+def situation(st: TrexState) -> int:
     """0 when the seat to move leads, 1 when it follows suit, 2 when it is void in the led suit."""
     trick = st.trick
     if not trick:
@@ -57,12 +57,14 @@ def situation(st: Any) -> int:
     return 1 if st.hands_by_suit[st.to_move][SUIT[trick[0]]] else 2
 
 
-def features(st: Any, voids: list[set[int]] | None, legal: Sequence[Any]) -> list[list[float]]:
+def features(st: TrexState, voids: list[set[int]] | None, legal: Sequence[TrexAction]) -> list[list[float]]:
     """One feature vector (:data:`FEATURES`) per card of ``legal`` for the seat to move in ``st``
     (a trick phase), given the voids it has seen shown (``None``: the world's own)."""
     p = st.to_move
     owner = st.owner
-    unit = st.trick_contract.unit
+    tc = st.trick_contract
+    assert tc is not None
+    unit = tc.unit
     doubler = st.doubler
     h = st.hands_by_suit[p]
     strong = strong_policy(st, voids).arg
@@ -143,12 +145,17 @@ def features(st: Any, voids: list[set[int]] | None, legal: Sequence[Any]) -> lis
     return rows
 
 
-def probabilities(st: Any, voids: list[set[int]] | None, legal: Sequence[Any]) -> list[float]:
+def probabilities(st: TrexState, voids: list[set[int]] | None, legal: Sequence[TrexAction]) -> list[float]:
     """The model's chance of each card of ``legal`` (a trick phase, more than one card)."""
     kind = KINDS.get(st.contract)
     rows = features(st, voids, legal)
     w = STRONG_ONLY if kind is None else WEIGHTS[kind][situation(st)]
-    logits = [sum(x * y for x, y in zip(row, w, strict=True)) for row in rows]
+    logits: list[float] = []
+    for row in rows:
+        z = 0.0
+        for i in range(len(row)):
+            z += row[i] * w[i]
+        logits.append(z)
     top = max(logits)
     exps = [math.exp(x - top) for x in logits]
     total = sum(exps)
@@ -159,14 +166,14 @@ class LearnedModel:
     """The model as an opponent model of the reading: called like a policy it names the card it
     finds likeliest; :meth:`chance` gives the chance of any card."""
 
-    def __call__(self, st: Any, voids: list[set[int]] | None) -> Any:
+    def __call__(self, st: TrexState, voids: list[set[int]] | None) -> TrexAction:
         legal = st.legal_actions()
         if len(legal) == 1:
             return legal[0]
         chances = probabilities(st, voids, legal)
         return legal[max(range(len(legal)), key=chances.__getitem__)]
 
-    def chance(self, st: Any, voids: list[set[int]] | None, legal: Sequence[Any], card: int) -> float:
+    def chance(self, st: TrexState, voids: list[set[int]] | None, legal: Sequence[TrexAction], card: int) -> float:
         """The chance the seat to move plays ``card`` of ``legal`` (more than one card)."""
         chances = probabilities(st, voids, legal)
         for a, x in zip(legal, chances, strict=True):

@@ -10,6 +10,7 @@ import random
 import cardtable
 from cardtable.bots.trex_infer import FLOOR, LEARNED_AGREEMENT, MODELS, PlayLog
 from cardtable.bots.trex_learned import FEATURES, WEIGHTS, LearnedModel, features, probabilities
+from cardtable.bots.trex_strong import strong_policy
 from cardtable.bots.worlds import TrexDealer, TrexMemory
 from cardtable.games.trex.actions import A_CONTRACT, A_PLAY, DI, KH, QN, TK
 from cardtable.games.trex.state import Phase, TrexState
@@ -116,3 +117,24 @@ def test_a_seat_the_learned_model_predicts_badly_is_read_with_more_even_odds_mix
     assert FLOOR < log.eps(1) < 0.6
     log.agree[0][1] = 0.0
     assert log.eps(1) > 0.98
+
+
+def test_a_combined_contract_of_complex_mode_is_read_by_the_strong_policys_feature_alone_tx_v1():
+    """The weights are fitted to the four trick contracts; in a Complex mode contract (TX-V1) the
+    model names the strong policy's card, e² times as likely as any other card."""
+    game = cardtable.load("trex", complex_mode=True, redeal_requests=False, doubling=False)
+    state = game.new_state(seed=3)
+    assert isinstance(state, TrexState)
+    for _ in range(40):
+        if state.phase is Phase.TRICK and len(state.legal_actions()) > 2:
+            break
+        state.apply(state.legal_actions()[0])
+    assert state.phase is Phase.TRICK and state.contract not in (KH, QN, DI, TK)
+    legal = state.legal_actions()
+    voids: list[set[int]] = [set(), set(), set(), set()]
+    chances = probabilities(state, voids, legal)
+    strong = strong_policy(state, voids)
+    for a, x in zip(legal, chances, strict=True):
+        expected = math.exp(2.0) if a == strong else 1.0
+        assert math.isclose(x * (math.exp(2.0) + len(legal) - 1), expected, rel_tol=1e-9)
+    assert LearnedModel()(state, voids) == strong

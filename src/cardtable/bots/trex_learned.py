@@ -22,7 +22,7 @@ from typing import Final
 
 from ..games.trex.actions import DI, KH, QN, TK, TrexAction
 from ..games.trex.state import NEXT, STRENGTH, SUIT, TrexState
-from .trex_strong import strong_policy
+from .trex_strong import _void, strong_policy
 
 FEATURES: Final = (
     "strong", "rank", "top", "bottom", "length", "above", "below", "boss", "lowest",
@@ -40,13 +40,6 @@ SITUATIONS: Final = ("lead", "follow", "discard")
 
 BY_STRENGTH: Final = tuple(tuple(sorted(range(13 * s, 13 * s + 13), key=lambda c: STRENGTH[c])) for s in range(4))
 """Each suit's cards, weakest first (``STRENGTH[c]`` runs from 1, so ``c`` is at ``STRENGTH[c] - 1``)."""
-
-
-def _void(st: TrexState, voids: list[set[int]] | None, q: int, s: int) -> bool:
-    """Is seat ``q`` known to be void in suit ``s`` (``voids`` ``None``: in the world itself)?"""
-    if voids is None:
-        return not st.hands_by_suit[q][s]
-    return 13 * s in voids[q]
 
 
 def situation(st: TrexState) -> int:

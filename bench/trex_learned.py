@@ -191,7 +191,7 @@ def weights_text(weights: dict[tuple[int, int], Any]) -> str:
             numbers = [f"{x:.3f}" for x in weights[k, s]]
             for i in range(0, len(numbers), 11):
                 lines.append(("        (" if i == 0 else "         ") + ", ".join(numbers[i:i + 11])
-                             + ("),"  if i + 11 >= len(numbers) else ","))
+                             + (")," if i + 11 >= len(numbers) else ","))
         lines.append("    ),")
     lines.append(")")
     return "\n".join(lines)

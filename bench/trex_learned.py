@@ -43,8 +43,7 @@ from typing import Any
 import numpy as np
 
 import cardtable
-from cardtable.bots import Budget, make_bot
-from cardtable.bots.base import adapt
+from cardtable.bots import Budget
 from cardtable.bots.trex_expert import policy as card_sense_policy
 from cardtable.bots.trex_infer import FLOOR
 from cardtable.bots.trex_learned import FEATURES, KINDS, SITUATIONS, features, situation
@@ -52,6 +51,7 @@ from cardtable.bots.trex_strong import strong_policy
 from cardtable.games.trex.state import SUIT, Phase
 from cardtable.host.match import Match
 from cardtable.records.record import Record, record_of
+from trex_table import seated
 
 CONTRACT_NAMES = ("King of Hearts", "Queens", "Diamonds", "Slaps")
 
@@ -65,15 +65,7 @@ def play(task: tuple[int, int, Budget, str, str]) -> dict[str, Any]:
     game = cardtable.load("trex")
     names = (focal, other, other, other)
     seats = [names[(s + rotation) % 4] for s in range(4)]
-    bots: dict[int, Any] = {}
-    for s, name in enumerate(seats):
-        bot = adapt(make_bot("trex", name))
-        attach = getattr(bot, "attach", None)
-        if attach is not None:
-            attach(game)
-        bots[s] = bot
-    match = Match(game, seed=seed, bots=bots, bot_seed=seed,
-                  budgets={s: budget for s in range(4)})
+    match = Match(game, seed=seed, bots=seated(game, seats), bot_seed=seed, budgets={s: budget for s in range(4)})
     match.run_bots()
     return {"seats": seats, "record": record_of(match.state).to_json()}
 

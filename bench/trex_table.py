@@ -24,6 +24,7 @@ import math
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -37,19 +38,26 @@ from cardtable.host.match import Match
 Task = tuple[str, str, int, int, int, "Budget | None", "Budget | None"]
 
 
-def one(task: Task) -> tuple[GameResult, list[tuple[str, bool, float]]]:
-    focal, other, seed, deal, rotation, focal_budget, other_budget = task
-    game = cardtable.load("trex")
-    names = (focal, other, other, other)
-    seats = tuple(names[(s + rotation) % 4] for s in range(4))
+def seated(game: Any, seats: Sequence[str]) -> dict[int, Any]:
+    """A bot of each name of ``seats``, by seat, each attached to ``game`` if it attaches."""
     bots: dict[int, Any] = {}
-    budgets: dict[int, Budget] = {}
     for s, name in enumerate(seats):
         bot = adapt(make_bot("trex", name))
         attach = getattr(bot, "attach", None)
         if attach is not None:
             attach(game)
         bots[s] = bot
+    return bots
+
+
+def one(task: Task) -> tuple[GameResult, list[tuple[str, bool, float]]]:
+    focal, other, seed, deal, rotation, focal_budget, other_budget = task
+    game = cardtable.load("trex")
+    names = (focal, other, other, other)
+    seats = tuple(names[(s + rotation) % 4] for s in range(4))
+    bots = seated(game, seats)
+    budgets: dict[int, Budget] = {}
+    for s, name in enumerate(seats):
         budget = focal_budget if name == focal else other_budget
         if budget is not None:
             budgets[s] = budget

@@ -10,6 +10,7 @@ import random
 import cardtable
 from cardtable.bots.trex_infer import FLOOR, LEARNED_AGREEMENT, MODELS, PlayLog
 from cardtable.bots.trex_learned import FEATURES, WEIGHTS, LearnedModel, features, probabilities
+from cardtable.bots.trex_pimc import interchangeable
 from cardtable.bots.trex_strong import strong_policy
 from cardtable.bots.worlds import TrexDealer, TrexMemory
 from cardtable.games.trex.actions import A_CONTRACT, A_PLAY, DI, KH, QN, TK
@@ -138,3 +139,38 @@ def test_a_combined_contract_of_complex_mode_is_read_by_the_strong_policys_featu
         expected = math.exp(2.0) if a == strong else 1.0
         assert math.isclose(x * (math.exp(2.0) + len(legal) - 1), expected, rel_tol=1e-9)
     assert LearnedModel()(state, voids) == strong
+
+
+def test_equal_before_marks_a_card_with_an_equal_card_of_the_seat_listed_before_it():
+    """A searcher plays the first listed of its equal cards (the legal cards come in id order, and
+    equal cards have equal values): the feature "equal-before" is 1 for a card exactly when the
+    seat holds another card listed before it that the search counts as equal to it
+    (:func:`~cardtable.bots.trex_pimc.interchangeable`: of one suit, scoring alike, neither doubled,
+    nothing between them but the seat's own cards and cards gone)."""
+    column = FEATURES.index("equal-before")
+    marked = unmarked = doubled = 0
+    game = cardtable.load("trex", redeal_requests=False)
+    for n, mask in enumerate((KH, QN, DI, TK)):
+        for seed in range(60):
+            state = game.new_state(seed=100 * n + seed)
+            assert isinstance(state, TrexState)
+            state.apply(A_CONTRACT[mask])
+            rng = random.Random(seed)
+            for _ in range(4 + seed % 40):  # the doubling (at random), then random cards
+                if state.phase not in (Phase.DOUBLE, Phase.TRICK):
+                    break
+                state.apply(rng.choice(state.legal_actions()))
+            if state.phase is not Phase.TRICK or len(state.legal_actions()) < 2:
+                continue
+            doubled += any(d >= 0 for d in state.doubler)
+            seat = state.to_move
+            legal = state.legal_actions()
+            assert [a.arg for a in legal] == sorted(a.arg for a in legal)
+            hand = state.hand(seat)
+            rows = features(state, [set(), set(), set(), set()], legal)
+            for a, row in zip(legal, rows, strict=True):
+                expected = any(b < a.arg and interchangeable(state, seat, b, a.arg) for b in hand)
+                assert row[column] == (1.0 if expected else 0.0), (mask, seed, a)
+                marked += expected
+                unmarked += not expected
+    assert marked >= 10 and unmarked >= 50 and doubled >= 5

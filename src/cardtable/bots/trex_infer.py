@@ -77,9 +77,9 @@ RIVALS = 64
 """Draws of the worlds a world would compete with, to work out its weight (:meth:`InferTrexBot.weigh`)."""
 FLOOR = 0.1
 """The least share of even odds mixed into a learned model's chance of a play."""
-LEARNED_AGREEMENT = 0.6
+LEARNED_AGREEMENT = 0.64
 """How often a searcher plays the learned model's likeliest card (``bench/trex_learned.py``:
-60.7% of 2,219 held-out decisions of ``spar-search``)."""
+64.4% of 2,219 held-out decisions of ``spar-search``)."""
 SWITCH_MARGIN = 0.1
 """How much lower the prior agreement of every model but the first is: another model reads a
 seat only once the seat's plays have shown it agrees with that model clearly more often."""

@@ -145,9 +145,9 @@ class PlayLog:
         self.broken = False
         self.agree = [[0.0, 0.0, 0.0, 0.0] for _ in self.models]  # per model, per seat
         self.decisions = [0.0, 0.0, 0.0, 0.0]
-        # per seat, the policy that reads it and its eps: worked out from the counts above once
-        # and kept until :meth:`learn` changes them (every world's likelihood reads them)
-        self._reading: tuple[list[Any], list[float]] | None = None
+        # per seat, the model that reads it, its chance (None for a policy) and its eps: worked out
+        # from the counts above once and kept until :meth:`learn` changes them (every world reads them)
+        self._reading: tuple[list[Any], list[Any], list[float]] | None = None
 
     # ----------------------------------------------------------------- reading
     def agreement(self, m: int, q: int) -> float:
@@ -171,10 +171,12 @@ class PlayLog:
             return FLOOR + (1.0 - FLOOR) * max(0.0, 1.0 - agree / LEARNED_AGREEMENT)
         return min(max(1.0 - agree, EPS_RANGE[0]), EPS_RANGE[1])
 
-    def reading(self) -> tuple[list[Any], list[float]]:
-        """Per seat, the model that reads it and its :meth:`eps`."""
+    def reading(self) -> tuple[list[Any], list[Any], list[float]]:
+        """Per seat, the model that reads it, that model's ``chance`` (``None`` for a policy) and
+        its :meth:`eps`."""
         if self._reading is None:
-            self._reading = ([self.models[self.model(q)] for q in range(4)], [self.eps(q) for q in range(4)])
+            read = [self.models[self.model(q)] for q in range(4)]
+            self._reading = (read, [getattr(m, "chance", None) for m in read], [self.eps(q) for q in range(4)])
         return self._reading
 
     @property
@@ -268,7 +270,7 @@ class PlayLog:
         st.stop_at_deal_end = True
         me = self.seat
         ll = 0.0
-        read, eps = self.reading()
+        read, chances, eps = self.reading()
         for i, (q, c) in enumerate(self.plays):
             if st.to_move != q or owner[c] != q:
                 return -math.inf  # the world cannot have produced this play
@@ -279,7 +281,7 @@ class PlayLog:
                 n = len(legal)
                 if n > 1:
                     if count is None:
-                        chance = getattr(read[q], "chance", None)
+                        chance = chances[q]
                         e = eps[q]
                         if chance is not None:
                             ll += math.log((1.0 - e) * chance(st, self.voids[i], legal, c) + e / n)

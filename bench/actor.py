@@ -21,18 +21,20 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "124a309"  # main before the actor: the table lock, parts with back-references
 
 
-def run_bench(src: Path, games: int, seconds: float) -> dict:
+def run_bench(src: Path, games: int, seconds: float) -> dict[str, Any]:
     cmd = [sys.executable, str(ROOT / "bench/server.py"), "--games", str(games), "--seconds", str(seconds),
            "--json", "--server-src", str(src)]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600 + 4 * seconds)
     if done.returncode != 0:
         raise SystemExit(f"bench/server.py failed for {src}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main() -> int:
@@ -50,7 +52,7 @@ def main() -> int:
         subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
         rows = []
         for games in sizes:
-            runs: dict[str, list[dict]] = {"before": [], "after": []}
+            runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
             for k in range(args.rounds):
                 for side, src in (("before", old / "src"), ("after", ROOT / "src")):
                     r = run_bench(src, games, args.seconds)
@@ -70,7 +72,7 @@ def main() -> int:
     return 0
 
 
-def summary(runs: list[dict]) -> dict[str, float]:
+def summary(runs: list[dict[str, Any]]) -> dict[str, float]:
     """The medians of a server's runs of one size."""
     def med(values: list[float]) -> float:
         return round(statistics.median(values), 2)

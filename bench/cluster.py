@@ -138,8 +138,10 @@ async def play(p: Person, nodes: list[Server], rng: random.Random, think: float,
             if pending is not None:  # sent again with the same seq: answered with its first result
                 sent, action = pending
                 await client.ws.send(json.dumps({"type": "act", "seq": sent, "action": action}))
-                reply = await asyncio.wait_for(
-                    client.until(lambda f, s=sent: f["type"] in ("ack", "error") and f.get("seq") == s), ANSWER)
+                def answered(f: dict[str, Any], s: int = sent) -> bool:
+                    return f["type"] in ("ack", "error") and f.get("seq") == s
+
+                reply = await asyncio.wait_for(client.until(answered), ANSWER)
                 if reply["type"] == "ack" and reply.get("version") is not None:
                     p.acked[reply["version"]] = action
                 pending = None
@@ -196,7 +198,7 @@ def log_reader(db: Path, url: str | None) -> Any:
 
     def read_pg(table_id: str) -> dict[int, str]:
         with psycopg.connect(url) as pg:
-            return dict(pg.execute(query.format("%s"), (table_id,)).fetchall())  # type: ignore[arg-type]
+            return dict(pg.execute(query.format("%s"), (table_id,)).fetchall())
     return read_pg
 
 
@@ -305,7 +307,10 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(*players)
             watch.cancel()
             collect.cancel()
-            gaps, moved, lost_at, tries = [], [], [], []
+            gaps: list[float] = []
+            moved: list[float] = []
+            lost_at: list[float] = []
+            tries: list[int] = []
             kept: list[float] = []  # the gaps of the tables whose socket was on a living node
             began, welcomed, then_served = [], [], []  # the others: kill to connect, to welcome, to state
             reasons: dict[str, int] = {}  # why the sockets of the tables hit were lost before being served

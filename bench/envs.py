@@ -49,7 +49,7 @@ def aec_rate(make: Callable[[], Any], steps: int, seed: int) -> float:
 
 def rlcard_rate(name: str, steps: int, seed: int) -> float:
     """RLCard's own loop: ``env.step(action)`` with a random legal action, reset at the end."""
-    import rlcard
+    import rlcard  # type: ignore[import-not-found]
 
     env = rlcard.make(name, config={"seed": seed})
     rng = np.random.default_rng(seed)
@@ -93,9 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[tuple[str, float]] = []
     if not a.ours_only:
         try:
-            import pygame  # noqa: F401  (PettingZoo's classic card envs import it)
+            import pygame  # type: ignore[import-not-found]  # noqa: F401  (PettingZoo's classic card envs import it)
             import rlcard  # noqa: F401
-            from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4
+            from pettingzoo.classic import leduc_holdem_v4, texas_holdem_v4  # type: ignore[import-untyped]
         except ImportError as exc:
             print(f"bench/envs.py: the peers are not installed ({exc}): pip install rlcard pygame "
                   "(or --ours-only)")

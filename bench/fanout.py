@@ -48,7 +48,7 @@ def choose(view: dict, rng: random.Random) -> str:  # type: ignore[type-arg]
     for kind in (" slap", " play ", " fill "):
         found = [a for a in legal if kind in a]
         if found:
-            return rng.choice(found)
+            return str(rng.choice(found))
     return str(rng.choice(legal))
 
 

@@ -26,11 +26,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from builds import available, run_worker
 
-SIM_SETUPS = {"trash": ({}, ["sensible"]), "trex": ({}, ["random"])}
+SIM_SETUPS: dict[str, tuple[dict[str, Any], list[str]]] = {"trash": ({}, ["sensible"]), "trex": ({}, ["random"])}
 
 
 def bench_simulate(game: str, matches: int) -> tuple[float, list[object]]:
@@ -55,7 +56,8 @@ def bench_think(bot_name: str, decisions: int) -> tuple[float, list[str]]:
     bots = {s: make_bot("trex", bot_name if s == 0 else "hard") for s in range(4)}
     match = Match(game, seed=11, bots=bots, bot_seed=1)
     budget = Budget(iterations=200, seconds=60.0) if bot_name == "expert" else None
-    spent, chosen = 0.0, []
+    spent = 0.0
+    chosen: list[str] = []
     while not match.is_over and len(chosen) < decisions:
         seat = match.to_move()
         view = match.view(seat)

@@ -29,6 +29,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 import cardtable
 from cardtable.bots import Budget
@@ -42,7 +43,7 @@ def trex_positions(count: int) -> list[tuple[str, object]]:
     out: list[tuple[str, object]] = []
     seed = 0
     while len(out) < count:
-        state = game.new_state(seed=seed)
+        state: Any = game.new_state(seed=seed)
         seed += 1
         want_trex = len(out) % 2 == 1
         while not state.is_terminal():
@@ -75,8 +76,8 @@ def bench_trex(positions: list[tuple[str, object]], iterations: int) -> list[tup
 def bench_openspiel(count: int, iterations: int) -> list[tuple[str, float]] | None:
     try:
         import numpy as np
-        import pyspiel
-        from open_spiel.python.algorithms import ismcts, mcts
+        import pyspiel  # type: ignore[import-not-found]
+        from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
     except ImportError:
         return None
     game = pyspiel.load_game("hearts")

@@ -231,7 +231,7 @@ def spit_choice(view: dict[str, Any], rng: random.Random) -> str | None:
     for kind in (" slap", " play ", " fill "):
         found = [a for a in legal if kind in a]
         if found:
-            return rng.choice(found)
+            return str(rng.choice(found))
     rest = [a for a in legal if not a.endswith(" unspit")]
     return rng.choice(rest) if rest else None
 

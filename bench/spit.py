@@ -18,6 +18,7 @@ import argparse
 import collections
 import statistics
 import time
+from typing import Any
 
 import cardtable
 from cardtable.bots.spit import LEVEL_ORDER, SpitBot
@@ -33,7 +34,7 @@ def run(games: int, level: str, vs: str, max_rounds: int | None, seed: int) -> d
     reasons: collections.Counter[str] = collections.Counter()
     start = time.process_time()
     for g in range(seed, seed + games):
-        state = game.new_state(seed=g)
+        state: Any = game.new_state(seed=g)
         clock = VirtualClock()
         a, b = SpitBot(level), SpitBot(vs)
         bots = {0: a, 1: b} if g % 2 == 0 else {0: b, 1: a}
@@ -133,7 +134,9 @@ def main() -> None:
     assert isinstance(rounds, collections.Counter)
     for n in sorted(rounds):
         print(f"    {n:3d} rounds: {rounds[n]:5d} {'#' * max(1, round(60 * rounds[n] / args.games))}")
-    print(f"  results: {dict(r['results'])}; endings: {dict(r['reasons'])}")
+    results, reasons = r["results"], r["reasons"]
+    assert isinstance(results, collections.Counter) and isinstance(reasons, collections.Counter)
+    print(f"  results: {dict(results)}; endings: {dict(reasons)}")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from builds import available, run_worker
@@ -43,7 +44,7 @@ def bench_api(seconds: float, peer_policy: bool = False) -> float:
     hands = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        state = game.new_state(seed=hands)
+        state: Any = game.new_state(seed=hands)
         while not state.is_terminal():
             legal = state.legal_actions()
             wanted = [a for a in legal if a.kind in ("discard", "displace")] if peer_policy else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from typing import Any
 
 import cardtable
 from cardtable.bots.trex_search import rollout_deal
@@ -19,7 +20,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--preset", default="standard")
     args = ap.parse_args()
-    game = cardtable.load("trex", args.preset, redeal_requests=False)
+    game: Any = cardtable.load("trex", args.preset, redeal_requests=False)
     scores: dict[int, list[float]] = {m: [] for m in game.kingdom_contracts}
     for seed in range(args.deals):
         state = game.new_state(seed=seed)

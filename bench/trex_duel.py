@@ -18,6 +18,7 @@ import math
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import cardtable
 from cardtable.bots import Budget, make_bot
@@ -34,7 +35,7 @@ def one(args: tuple[str, str, int, int, int, int | None]) -> list[tuple[str, boo
     budget = Budget(iterations=iterations) if iterations else None
     out = []
     for seat in range(4):
-        state = game.new_state(seed=derived_key(seed, "duel", deal) % 2**63)
+        state: Any = game.new_state(seed=derived_key(seed, "duel", deal) % 2**63)
         holder = state.holder
         state.apply(A_CONTRACT[mask])
         bots = [adapt(make_bot("trex", focal if q == seat else other)) for q in range(4)]

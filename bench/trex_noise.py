@@ -64,9 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         seed += 1
     print(f"{a.decisions} trick decisions of {seed - a.seed} games, {a.iterations} iterations against a"
           f" {a.oracle}-iteration plain search:")
-    for name, values in losses.items():
-        print(f"  {name}: mean loss {statistics.mean(values):.3f} points a decision,"
-              f" {sum(v > 0.5 for v in values)} decisions over 0.5")
+    for name, lost in losses.items():
+        print(f"  {name}: mean loss {statistics.mean(lost):.3f} points a decision,"
+              f" {sum(v > 0.5 for v in lost)} decisions over 0.5")
     return 0
 
 

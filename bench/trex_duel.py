@@ -21,10 +21,10 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import cardtable
-from cardtable.bots import Budget, make_bot
-from cardtable.bots.base import adapt
+from cardtable.bots import Budget
 from cardtable.core.chance import derive, derived_key
 from cardtable.games.trex.actions import A_CONTRACT, contract_code, parse_contract
+from trex_table import seated
 
 
 def one(args: tuple[str, str, int, int, int, int | None]) -> list[tuple[str, bool, float]]:
@@ -38,11 +38,7 @@ def one(args: tuple[str, str, int, int, int, int | None]) -> list[tuple[str, boo
         state: Any = game.new_state(seed=derived_key(seed, "duel", deal) % 2**63)
         holder = state.holder
         state.apply(A_CONTRACT[mask])
-        bots = [adapt(make_bot("trex", focal if q == seat else other)) for q in range(4)]
-        for b in bots:
-            attach = getattr(b, "attach", None)
-            if attach is not None:
-                attach(game)
+        bots = seated(game, [focal if q == seat else other for q in range(4)])
         rngs = [derive(seed, "duel-bot", deal, seat, q) for q in range(4)]
         start = state.deal_index
         guard = 0

@@ -73,6 +73,31 @@ def test_trex_duel_benches_print_a_row_per_contract_and_role(args: tuple[str, ..
         assert "KH  all    deals=" in out
 
 
+def test_trex_duel_pairs_two_focal_bots_on_the_same_deals_and_refuses_other_deals(tmp_path: Path):
+    """Saved duels of two focal bots against one partner pair deal by deal: a run against itself
+    differs by exactly zero on every deal, a bot registered by ``--bots`` plays (a one-off variant),
+    and runs of other deals are refused, not paired."""
+    variant = tmp_path / "variant.py"
+    variant.write_text(
+        "from cardtable.bots.base import register_bot\n"
+        "from cardtable.bots.base import make_bot\n"
+        "register_bot('trex', 'medium-again', lambda: make_bot('trex', 'medium'), 'a test variant')\n")
+    paths = {}
+    for name, focal, seed in (("a", "hard", "0"), ("b", "medium-again", "0"), ("c", "hard", "1")):
+        paths[name] = str(tmp_path / f"{name}.json")
+        run("bench/trex_duel.py", focal, "random", "--deals", "2", "--contracts", "KH,QN", "--workers", "1",
+            "--seed", seed, "--bots", str(variant), "--json", paths[name])
+    same = run("bench/trex_duel.py", "--pair", paths["a"], paths["a"])
+    assert "hard minus hard, each against three random" in same
+    assert re.search(r"KH  deals=   2   \+0\.00 ± +0\.00  alike=2", same), same
+    assert re.search(r"QN  deals=   2   \+0\.00 ± +0\.00  alike=2", same), same
+    paired = run("bench/trex_duel.py", "--pair", paths["a"], paths["b"])
+    assert "hard minus medium-again" in paired and "KH  deals=   2" in paired
+    done = subprocess.run([sys.executable, "bench/trex_duel.py", "--pair", paths["a"], paths["c"]], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "differ in seed" in done.stderr, done.stderr
+
+
 def test_trex_table_bench_prints_the_arena_table_and_the_contracts():
     out = run("bench/trex_table.py", "hard", "random", "--games", "1", "--workers", "1")
     assert "| contract | as holder | not holder |" in out and "| TR |" in out

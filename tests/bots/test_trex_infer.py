@@ -8,6 +8,8 @@ import math
 import random
 from collections.abc import Iterator
 
+import pytest
+
 import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.base import adapt
@@ -262,5 +264,74 @@ def test_each_seat_is_read_and_rolled_out_by_the_model_that_predicts_it_best():
     bot.log.agree, bot.log.decisions = w.log.agree, w.log.decisions
     bot.prepare(trick.view(0), TrexDealer(trick.view(0), trick.game, bot.memory))
     assert bot.rollout_policies == [MODELS[0][2], MODELS[1][2], MODELS[0][2], MODELS[1][2]]
+    assert bot.mixed == []  # no seat is read by the learned model: no mixture
     rng = random.Random(0)
     assert bot.act(trick.view(0), rng, Budget(iterations=8)) in trick.legal_actions()
+
+
+def test_seats_read_as_searchers_are_rolled_out_by_a_mixture_drawn_alike_for_every_candidate(
+        monkeypatch: pytest.MonkeyPatch):
+    """A seat read by the learned model (a searcher: no policy predicts it) plays in each world's
+    rollouts the strong policy or the card sense by a coin of the world, and a random legal card
+    MIXTURE_NOISE of the time (TX-24: every card legal). Every candidate of a world meets the same
+    draws, so two rollouts of one position in one world play alike, and the seat's own plays stay
+    the strong policy's."""
+    from cardtable.bots import trex_infer
+    from cardtable.bots.trex_infer import MIXTURE, SEARCHER
+    from cardtable.bots.trex_strong import strong_policy
+    from cardtable.games.trex.actions import KH
+
+    trick, _ = trick_deal(KH, ["hard"] * 4, seed=3)
+    while trick.current_player() != 0:
+        trick.apply(trick.legal_actions()[0])
+    bot = InferTrexBot(game=trick.game)
+    bot.observe(trick.view(0))
+    dealer = TrexDealer(trick.view(0), trick.game, bot.memory)
+    bot.prepare(trick.view(0), dealer)
+    assert [READING[bot.log.model(q)] for q in (1, 2, 3)] == [SEARCHER] * 3  # the prior: the learned model
+    assert bot.mixed == [1, 2, 3]
+
+    def plays(world: TrexState) -> list[int]:
+        st = world.clone()
+        policies = bot.mixture()
+        out = []
+        while not st.deal_ended and len(out) < 60:
+            action = policies[st.to_move](st)
+            assert action in st.legal_actions()
+            if st.to_move == 0:
+                assert action == strong_policy(st)
+            out.append(action.arg)
+            st.apply(action)
+        return out
+
+    rng = random.Random(5)
+    coins: set[tuple[bool, ...]] = set()
+    for _ in range(12):
+        world = bot.draw(trick.view(0), dealer, rng)
+        world.stop_at_deal_end = True
+        assert plays(world) == plays(world)  # the same draws for every candidate of the world
+        coins.add(tuple(random.Random(bot.world_seed).random() < 0.5 for _ in range(3)))
+    assert len(coins) > 1  # the coins differ between worlds
+
+    world = bot.draw(trick.view(0), dealer, rng)
+    st = world.clone()
+    for _ in range(60):  # a seat of the mixture to move with at least three legal cards
+        if st.to_move in bot.mixed and len(st.legal_actions()) >= 3:
+            break
+        st.apply(strong_policy(st))
+    else:
+        raise AssertionError("no choice of three cards for a mixed seat")
+    q = st.to_move
+    named = {p(st) for p in MIXTURE}
+
+    def cards(noise: float) -> set[object]:
+        monkeypatch.setattr(trex_infer, "MIXTURE_NOISE", noise)
+        out = set()
+        for seed in range(40):
+            bot.world_seed = seed
+            out.add(bot.mixture()[q](st))
+        return out
+
+    assert cards(0.0) <= named
+    random_cards = cards(1.0)
+    assert random_cards <= set(st.legal_actions()) and len(random_cards - named) >= 1 and len(random_cards) >= 3

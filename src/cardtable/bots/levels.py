@@ -14,8 +14,9 @@ hard        ``strong``: rule-based with card counting, void tracking and per-con
 expert      ``infer``: PIMC with the strong policy as rollout policy and first opponent model,
             exact endgames, 0.25 s a decision, its worlds weighed by how well they explain the
             other seats' plays, each seat read (and played in the rollouts) by the opponent
-            model that has predicted it best, more or less closely by how well it has
-            (bots/trex_infer.py); contract order, doubling and redeals by simulation
+            model that has predicted it best, more or less closely by how well it has, a
+            seat read as a searcher played by a mixture of the two policies with random
+            cards (bots/trex_infer.py); contract order, doubling and redeals by simulation
 ==========  ============================================================================
 """
 

@@ -30,7 +30,10 @@ model, whose likeliest card counts as its pick) agreed. Each seat is read by the
 predicted it best (the first of :data:`READING`, the learned model, until another is clearly
 better), and ``eps`` is that model's miss rate, smoothed towards a prior. A seat that plays like
 a policy is read closely by it, one that plays at random barely at all; the rollouts play each
-other seat by its model's rollout policy.
+other seat by its model's rollout policy. A seat read by the learned model (a searcher, whose
+card no policy names much more than half the time) is played in each world's rollouts by a
+mixture instead (:data:`MIXTURE`): the strong policy or the card sense by a coin of the world,
+and a random legal card :data:`MIXTURE_NOISE` of the time, the same draws for every candidate.
 
 :class:`InferTrexBot` (the ``expert`` level) is the PIMC search of
 :class:`~cardtable.bots.trex_pimc.PimcTrexBot` whose worlds, dealt uniformly, are weighed by
@@ -97,6 +100,15 @@ def _card_sense_rollout(st: Any) -> Any:
     return card_sense_policy(st, smart=True)
 
 
+def _noisy(policy: Policy, draws: random.Random) -> Policy:
+    """``policy``, but a random legal card :data:`MIXTURE_NOISE` of the time."""
+    def play(st: Any) -> Any:
+        if draws.random() < MIXTURE_NOISE:
+            return draws.choice(st.legal_actions())
+        return policy(st)
+    return play
+
+
 MODELS: tuple[tuple[str, Any, Policy], ...] = (
     ("strong", _default_policy, strong_policy),
     ("card-sense", _card_sense, _card_sense_rollout),
@@ -104,11 +116,20 @@ MODELS: tuple[tuple[str, Any, Policy], ...] = (
 )
 """The opponent models a seat can be read with, each ``(name, policy given the voids shown,
 rollout policy)``: the strong policy of ``hard``, the card-sense policy of ``expert-rules`` and
-the learned model of a searcher (:mod:`cardtable.bots.trex_learned`; its rollouts play the strong
-policy). :class:`PlayLog` keeps, per seat, how often each predicted its plays."""
+the learned model of a searcher (:mod:`cardtable.bots.trex_learned`; :class:`InferTrexBot` plays
+a seat it reads by it with :data:`MIXTURE` in the rollouts, the strong policy here standing in for
+the mixture elsewhere). :class:`PlayLog` keeps, per seat, how often each predicted its plays."""
 READING = (2, 0, 1)
 """The models ``expert`` reads the other seats with, by their place in :data:`MODELS`: the learned
 model of a searcher first (the prior), then the two policies."""
+SEARCHER = 2
+"""The learned model's place in :data:`MODELS`."""
+MIXTURE: tuple[Policy, Policy] = (strong_policy, _card_sense_rollout)
+"""The policies a seat read by the learned model plays in the rollouts, one of them in each world by
+a coin: no one policy predicts a searcher, and a search whose rollouts play one policy values its
+cards as if the other seats were sure to play that policy's cards."""
+MIXTURE_NOISE = 0.1
+"""The share of its plays in which a seat of the mixture plays a random legal card instead."""
 
 
 class PlayLog:
@@ -352,6 +373,10 @@ class InferTrexBot(PimcTrexBot):
         self.log = PlayLog(models=models)
         self.last_weights: list[float] = []
         self.rollout_policies: list[Policy] | None = None
+        self.mixed: list[int] = []
+        """The seats the rollouts play by :data:`MIXTURE` in this decision."""
+        self.world_seed = 0
+        """The seed of the current world's mixture draws (its coins and random cards)."""
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
@@ -360,19 +385,41 @@ class InferTrexBot(PimcTrexBot):
 
     def prepare(self, view: TrexView, dealer: TrexDealer) -> None:
         """In a trick deal, the rollouts play each other seat by the model that reads it (the
-        seat itself by the strong policy); ``None`` while every model is the strong policy."""
+        seat itself by the strong policy; ``None`` while every model is the strong policy), a
+        seat read by the learned model by :data:`MIXTURE` (:attr:`mixed`)."""
         self.rollout_policies = None
+        self.mixed = []
         numbers = self.log.numbers
         if self.policy is not None or view.phase != "trick" or numbers is None:
             return
-        policies = [strong_policy if q == view.seat else MODELS[numbers[self.log.model(q)]][2] for q in range(4)]
+        models = [numbers[self.log.model(q)] for q in range(4)]
+        self.mixed = [q for q in range(4) if q != view.seat and models[q] == SEARCHER]
+        policies = [strong_policy if q == view.seat else MODELS[models[q]][2] for q in range(4)]
         if any(policy is not strong_policy for policy in policies):
             self.rollout_policies = policies
 
+    def draw(self, view: TrexView, dealer: TrexDealer, rng: random.Random) -> Any:
+        if self.mixed:
+            self.world_seed = rng.getrandbits(32)
+        return super().draw(view, dealer, rng)
+
     def rollout(self, st: Any, seat: int) -> float:
+        if self.mixed:
+            return rollout_seats(st, seat, self.mixture(), self.stakes)
         if self.rollout_policies is not None:
             return rollout_seats(st, seat, self.rollout_policies, self.stakes)
         return rollout_deal(st, seat, self.stakes) if self.policy is None else super().rollout(st, seat)
+
+    def mixture(self) -> list[Policy]:
+        """The rollout policies of the current world: each seat of :attr:`mixed` plays the policy
+        of :data:`MIXTURE` its coin names, with a random legal card :data:`MIXTURE_NOISE` of the
+        time. The draws come from the world's seed afresh for each candidate, so every candidate
+        meets the same coins and, while the play runs alike, the same random cards."""
+        draws = random.Random(self.world_seed)
+        policies = list(self.rollout_policies or (strong_policy,) * 4)
+        for q in self.mixed:
+            policies[q] = _noisy(MIXTURE[draws.random() < 0.5], draws)
+        return policies
 
     def observe(self, view: Any) -> Any:
         forced = super().observe(view)
@@ -422,4 +469,4 @@ class InferTrexBot(PimcTrexBot):
 register_bot("trex", "infer", InferTrexBot,
              "PIMC whose worlds are weighted by how well they explain the other seats' plays")
 
-__all__ = ["CANDIDATES", "InferTrexBot", "PlayLog"]
+__all__ = ["CANDIDATES", "MIXTURE", "InferTrexBot", "PlayLog"]

@@ -27,7 +27,7 @@ from typing import Any
 import trex_table
 from cardtable.bots import Budget
 from cardtable.bots.base import register_bot
-from cardtable.bots.trex_infer import MODELS
+from cardtable.bots.trex_infer import MODELS, noisy
 from cardtable.bots.trex_pimc import SearchTrexBot, rollout_seats, rollout_with
 
 STRONG, CARD_SENSE = MODELS[0][2], MODELS[1][2]
@@ -64,16 +64,7 @@ class OracleTrexBot(SearchTrexBot):
     def rollout(self, st: Any, seat: int) -> float:
         if self.single:
             return rollout_with(st, seat, STRONG, self.stakes)
-        rng = self.rng
-
-        def noisy(policy: Callable[[Any], Any]) -> Callable[[Any], Any]:
-            def play(s: Any) -> Any:
-                if rng.random() < self.noise:
-                    return rng.choice(s.legal_actions())
-                return policy(s)
-            return play
-
-        policies = [STRONG if q == seat else noisy(self.models[q]) for q in range(4)]
+        policies = [STRONG if q == seat else noisy(self.models[q], self.rng, self.noise) for q in range(4)]
         return rollout_seats(st, seat, policies, self.stakes)
 
 

@@ -100,10 +100,11 @@ def _card_sense_rollout(st: Any) -> Any:
     return card_sense_policy(st, smart=True)
 
 
-def _noisy(policy: Policy, draws: random.Random) -> Policy:
-    """``policy``, but a random legal card :data:`MIXTURE_NOISE` of the time."""
+def noisy(policy: Policy, draws: random.Random, share: float | None = None) -> Policy:
+    """``policy``, but a random legal card ``share`` of the time (:data:`MIXTURE_NOISE` when
+    ``None``), drawn from ``draws``."""
     def play(st: Any) -> Any:
-        if draws.random() < MIXTURE_NOISE:
+        if draws.random() < (MIXTURE_NOISE if share is None else share):
             return draws.choice(st.legal_actions())
         return policy(st)
     return play
@@ -418,7 +419,7 @@ class InferTrexBot(PimcTrexBot):
         draws = random.Random(self.world_seed)
         policies = list(self.rollout_policies or (strong_policy,) * 4)
         for q in self.mixed:
-            policies[q] = _noisy(MIXTURE[draws.random() < 0.5], draws)
+            policies[q] = noisy(MIXTURE[draws.random() < 0.5], draws)
         return policies
 
     def observe(self, view: Any) -> Any:
@@ -469,4 +470,4 @@ class InferTrexBot(PimcTrexBot):
 register_bot("trex", "infer", InferTrexBot,
              "PIMC whose worlds are weighted by how well they explain the other seats' plays")
 
-__all__ = ["CANDIDATES", "MIXTURE", "InferTrexBot", "PlayLog"]
+__all__ = ["CANDIDATES", "MIXTURE", "InferTrexBot", "PlayLog", "noisy"]

@@ -310,7 +310,8 @@ def test_seats_read_as_searchers_are_rolled_out_by_a_mixture_drawn_alike_for_eve
         world = bot.draw(trick.view(0), dealer, rng)
         world.stop_at_deal_end = True
         assert plays(world) == plays(world)  # the same draws for every candidate of the world
-        coins.add(tuple(random.Random(bot.world_seed).random() < 0.5 for _ in range(3)))
+        draws = random.Random(bot.world_seed)  # the world's coins, one per mixed seat, drawn first
+        coins.add(tuple(draws.random() < 0.5 for _ in bot.mixed))
     assert len(coins) > 1  # the coins differ between worlds
 
     world = bot.draw(trick.view(0), dealer, rng)

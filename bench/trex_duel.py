@@ -1,15 +1,18 @@
 """One Trex bot against three copies of another, contract by contract, on duplicate single deals.
 
-    python bench/trex_duel.py FOCAL OTHER [--deals N] [--seed S] [--contracts KH,QN,...] [--workers K]
+    python bench/trex_duel.py FOCAL OTHER [--deals N] [--seed S] [--contracts KH,QN,...,CH] [--workers K]
                               [--iterations N] [--json RUN.json] [--bots FILE.py]
     python bench/trex_duel.py --pair A.json B.json
 
 Each deal seed is dealt once per contract and played once per seat of the focal bot (the
 kingdom holder announces the contract; doubling is the bots' own), from the announcement to
-the end of the deal, every bot deciding from its seat's views. Prints, per contract and per
-role (holder, other, and ``all``: the four seatings of a deal together, the duplicate
-comparison), the focal bot's points minus the mean of the other three, with its 95% interval
-over deals. A diagnostic for one contract's play: the arena plays whole games.
+the end of the deal, every bot deciding from its seat's views. ``CH`` among the contracts
+lets the holder choose instead: the kingdom's first contract, announced by the holder's bot,
+so that what the announcement tells of the holder's hand is there to read (the rows of ``CH``
+pool whatever contracts were chosen). Prints, per contract and per role (holder, other, and
+``all``: the four seatings of a deal together, the duplicate comparison), the focal bot's points
+minus the mean of the other three, with its 95% interval over deals. A diagnostic for one
+contract's play: the arena plays whole games.
 
 ``--json`` saves every deal's four results. ``--pair`` compares two saved runs of two focal bots
 against the same partner, deals, seed and budget: per contract, the first focal bot's points a
@@ -19,7 +22,9 @@ deal, seat and seating, so where two focal bots choose alike the deal plays out 
 difference is exactly zero: the pairing removes the deal's luck. ``--bots FILE.py`` runs a Python
 file before the deals start, for bots it registers (``cardtable.bots.base.register_bot``): a
 one-off variant of a bot measured without adding it to the package. The workers are forked, so
-they have it too.
+they have it too. A bot with a ``watch`` method is handed the deal (an object whose ``state`` is
+the true state), as ``trex_table.py`` hands it the match: a yardstick that reads hidden cards,
+never a player.
 """
 
 from __future__ import annotations
@@ -31,28 +36,39 @@ import runpy
 import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from types import SimpleNamespace
 from typing import Any
 
 import cardtable
 from cardtable.bots import Budget
 from cardtable.core.chance import derive, derived_key
+from cardtable.core.errors import ParseError
 from cardtable.games.trex.actions import A_CONTRACT, contract_code, parse_contract
 from trex_table import seated
 
 
-def one(args: tuple[str, str, int, int, int, int | None]) -> list[tuple[str, bool, float]]:
+def one(args: tuple[str, str, int, int, int | None, int | None]) -> list[tuple[str, bool, float]]:
     """Every seating of one deal under one contract: (contract, focal is holder, difference)."""
     focal, other, seed, deal, mask, iterations = args
     game = cardtable.load("trex", redeal_requests=False)
-    code = contract_code(mask)
     budget = Budget(iterations=iterations) if iterations else None
     out = []
     for seat in range(4):
         state: Any = game.new_state(seed=derived_key(seed, "duel", deal) % 2**63)
         holder = state.holder
-        state.apply(A_CONTRACT[mask])
         bots = seated(game, [focal if q == seat else other for q in range(4)])
+        for bot in bots.values():
+            watch = getattr(bot, "watch", None)
+            if watch is not None:
+                watch(SimpleNamespace(state=state))  # a yardstick that reads the true deal
         rngs = [derive(seed, "duel-bot", deal, seat, q) for q in range(4)]
+        if mask is None:  # the holder announces the kingdom's first contract itself
+            choice = bots[holder].act(state.view(holder), rngs[holder], budget)
+            code = "CH"
+        else:
+            choice = A_CONTRACT[mask]
+            code = contract_code(mask)
+        state.apply(choice)
         start = state.deal_index
         guard = 0
         while state.deal_index == start and not state.is_terminal() and guard < 500:
@@ -123,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(args)
     if a.bots is not None:
         runpy.run_path(a.bots)
-    masks = [parse_contract(c) for c in a.contracts.split(",")]
+    try:
+        masks = [None if c == "CH" else parse_contract(c) for c in a.contracts.split(",")]
+    except ParseError as e:
+        ap.error(f"{e}; or CH, the holder's own choice")
     tasks = [(a.focal, a.other, a.seed, d, m, a.iterations) for d in range(a.deals) for m in masks]
     per: dict[tuple[str, bool], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
     saved: dict[str, list[tuple[bool, float]]] = {}

@@ -98,6 +98,31 @@ def test_trex_duel_pairs_two_focal_bots_on_the_same_deals_and_refuses_other_deal
     assert done.returncode == 2 and "differ in seed" in done.stderr, done.stderr
 
 
+def test_trex_duel_lets_the_holder_choose_and_hands_the_deal_to_a_yardstick(tmp_path: Path):
+    """With ``CH`` the holder announces the kingdom's first contract itself (TX-9) and the rows
+    pool the contracts chosen; a bot with ``watch`` is handed the true deal before it plays (the
+    yardstick's bot here refuses to play without it)."""
+    peek = tmp_path / "peek.py"
+    peek.write_text(
+        "from cardtable.bots.base import make_bot, register_bot\n"
+        "class Peek:\n"
+        "    def __init__(self):\n"
+        "        self.bot, self.deal = make_bot('trex', 'hard'), None\n"
+        "    def watch(self, deal):\n"
+        "        self.deal = deal\n"
+        "    def act(self, view, rng, budget=None):\n"
+        "        assert self.deal.state.view(view.seat).hand == view.hand, 'not handed the deal'\n"
+        "        return self.bot.act(view, rng)\n"
+        "register_bot('trex', 'peek', Peek, 'a yardstick for the test')\n")
+    out = run("bench/trex_duel.py", "peek", "random", "--deals", "2", "--contracts", "CH", "--workers", "1",
+              "--bots", str(peek))
+    assert "peek minus the mean of three random" in out
+    assert "CH  all    deals=   2" in out and "CH  holder deals=   2" in out, out
+    done = subprocess.run([sys.executable, "bench/trex_duel.py", "hard", "random", "--contracts", "KH,XX"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "not a contract: 'XX'" in done.stderr and "or CH" in done.stderr
+
+
 def test_trex_table_bench_prints_the_arena_table_and_the_contracts():
     out = run("bench/trex_table.py", "hard", "random", "--games", "1", "--workers", "1")
     assert "| contract | as holder | not holder |" in out and "| TR |" in out

@@ -6,8 +6,10 @@ Plays ``B`` (default ``expert``) at seat 0 against three ``O`` (default ``hard``
 of a seeded game, timing every decision of seat 0 that has more than one legal action, for the
 first ``D`` deals. Prints the median, 95th percentile and maximum thinking time and the
 median number of worlds sampled and of iterations (world x candidate), and the machine's load
-average at the end. With ``--iterations`` it shows what a fixed budget costs in
-time on this machine (the arena's ``--iterations`` rows are reproducible; their time is not).
+average at the end; then the decisions, median time and median worlds of each phase (``choose``:
+the contract, ``double``, ``trick``, ``trex``: the layout). With ``--iterations`` it shows what
+a fixed budget costs in time on this machine (the arena's ``--iterations`` rows are
+reproducible; their time is not).
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import argparse
 import os
 import statistics
 import time
+from collections import defaultdict
 from typing import Any
 
 import cardtable
 from cardtable.bots import Budget, make_bot
 from cardtable.bots.trex_search import DEFAULT_SECONDS
 from cardtable.core.build import build_name
+from cardtable.games.trex.view import TrexView
 from cardtable.host.match import Match
 
 
@@ -43,9 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     times: list[float] = []
     worlds: list[int] = []
     iterations: list[int] = []
+    phases: dict[str, list[tuple[float, int]]] = defaultdict(list)
     while not match.is_over and match.state.deal_index < a.deals:  # type: ignore[attr-defined]
         seat = match.to_move()
         view = match.view(seat)
+        assert isinstance(view, TrexView)
         t = time.perf_counter()
         action = match.bots[seat].act(view, match.rngs[seat], budget if seat == 0 else None)
         dt = time.perf_counter() - t
@@ -53,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
             times.append(dt)
             worlds.append(expert.last_worlds)
             iterations.append(expert.last_iterations)
+            phases[view.phase].append((dt, expert.last_worlds))
         match.submit(seat, action)
     times.sort()
     label = f"--iterations {a.iterations}" if a.iterations else f"--seconds {budget.seconds}"
@@ -62,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
           f"max {1000 * times[-1]:.0f} ms; median {statistics.median(worlds):.0f} worlds, "
           f"{statistics.median(iterations):.0f} iterations (mean {statistics.fmean(iterations):.0f}); "
           f"load average {os.getloadavg()[0]:.1f}")
+    for phase, rows in sorted(phases.items()):
+        print(f"  {phase}: {len(rows)} decisions, median {1000 * statistics.median(t for t, _ in rows):.0f} ms, "
+              f"median {statistics.median(w for _, w in rows):.0f} worlds")
     return 0
 
 

@@ -189,6 +189,7 @@ def test_trex_oracle_bench_seats_a_bot_that_sees_every_hand_in_the_bench_only(mo
 def test_trex_think_bench_times_the_search_bot():
     out = run("bench/trex_think.py", "--iterations", "20", "--deals", "1")
     assert "expert --iterations 20 against three hard" in out and "median" in out
+    assert re.search(r"^  trick: \d+ decisions, median \d+ ms, median \d+ worlds$", out, re.M), out
 
 
 def test_trex_noise_bench_compares_plain_and_racing_search_with_a_long_one():

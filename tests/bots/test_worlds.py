@@ -179,6 +179,7 @@ def test_trex_world_with_the_true_hidden_cards_is_the_true_state(preset, seed, s
 @_pure_only
 @settings(max_examples=60, deadline=None)
 @given(st.sampled_from(TRASH_VARIANTS), st.integers(0, 2**32), st.integers(0, 400))
+@example({"loser_free_draws": 3}, 432, 227)  # a wild just taken from the discard pile, to be placed (TR-7)
 def test_trash_world_with_the_true_hidden_cards_is_the_true_state(options, seed, steps):
     """A Trash world dealt with the face-down cards and the stock as they really are is the state itself."""
     state = random_trash(options, seed, steps)

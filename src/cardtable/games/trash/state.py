@@ -512,6 +512,9 @@ class TrashState(State):
             for e in view.events
         ]
         st.event_seq = view.events[0].seq if view.events else 0
+        # a wild just taken from the discard pile, waiting to be placed, is a forced card (TR-7)
+        last = view.events[-1] if view.events else None
+        st.forced_displace = last is not None and last.kind == "take" and last.seat == st.turn
         pos = 0
         for p in range(n):
             down = [NO_CARD] * (len(view.layouts[p]) + 1)  # the sizes shrink before a finished match's layouts go

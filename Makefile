@@ -20,7 +20,7 @@ PLAY ?= trash --bots 1
 # -rR: the summary names every rerun of a test marked flaky
 PYTEST := $(BIN)/python -m pytest -n 2 -p no:cacheprovider -rR
 
-.PHONY: setup play compiled check test lint lint-js browsers services bench golden clean
+.PHONY: setup play compiled check test fuzz lint lint-js browsers services bench golden clean
 
 $(BIN)/python:
 	python3 -m venv $(VENV)
@@ -72,6 +72,13 @@ test: setup lint lint-js browsers services
 	else \
 		echo "cardtable: no compiled build (no C compiler): the rule suite ran on the pure build only"; \
 	fi
+
+## the property tests with fresh random draws (`make test` draws the same examples every run), FUZZ_ROUNDS times
+FUZZ_ROUNDS ?= 1
+fuzz: $(STAMP)
+	for round in $$(seq $(FUZZ_ROUNDS)); do \
+		CARDTABLE_HYPOTHESIS=explore PYTHONPATH=src $(PYTEST) -q -m hypothesis tests || exit 1; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -1,12 +1,22 @@
 """The one ``slow`` marker: a ``@pytest.mark.slow`` test (a soak test, minutes of work) runs only with
 ``CARDTABLE_SLOW=1``; ``make check`` and ``make test`` skip it. A test marked flaky that failed and
-was run again prints why it failed at the end of the run, so a rerun that passed still shows its cause."""
+was run again prints why it failed at the end of the run, so a rerun that passed still shows its cause.
+
+The property tests (Hypothesis) draw the same examples on every run by default (the ``ci`` profile:
+derandomized, no example database), so a run on a clean clone tests exactly what the last run on
+this machine tested. ``make fuzz`` runs them with fresh random draws (``CARDTABLE_HYPOTHESIS=explore``)
+to look for new failing cases; a case it finds becomes an ``@example`` of its test."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", print_blob=True)
+settings.load_profile(os.environ.get("CARDTABLE_HYPOTHESIS", "ci"))
 
 RERUNS: list[tuple[str, str]] = []
 """The tests run again after a failure, with the failure's report, in the order they failed."""

@@ -44,7 +44,7 @@ from cardtable.bots import Budget
 from cardtable.core.chance import derive, derived_key
 from cardtable.core.errors import ParseError
 from cardtable.games.trex.actions import A_CONTRACT, contract_code, parse_contract
-from trex_table import seated
+from trex_table import hand_to_watchers, seated
 
 
 def one(args: tuple[str, str, int, int, int | None, int | None]) -> list[tuple[str, bool, float]]:
@@ -57,10 +57,7 @@ def one(args: tuple[str, str, int, int, int | None, int | None]) -> list[tuple[s
         state: Any = game.new_state(seed=derived_key(seed, "duel", deal) % 2**63)
         holder = state.holder
         bots = seated(game, [focal if q == seat else other for q in range(4)])
-        for bot in bots.values():
-            watch = getattr(bot, "watch", None)
-            if watch is not None:
-                watch(SimpleNamespace(state=state))  # a yardstick that reads the true deal
+        hand_to_watchers(bots, SimpleNamespace(state=state))
         rngs = [derive(seed, "duel-bot", deal, seat, q) for q in range(4)]
         if mask is None:  # the holder announces the kingdom's first contract itself
             choice = bots[holder].act(state.view(holder), rngs[holder], budget)

@@ -50,6 +50,15 @@ def seated(game: Any, seats: Sequence[str]) -> dict[int, Any]:
     return bots
 
 
+def hand_to_watchers(bots: dict[int, Any], table: Any) -> None:
+    """Hand ``table`` (a match, or anything whose ``state`` is the true state) to each bot with a
+    ``watch`` method: a yardstick that reads the true deal (``bench/trex_oracle.py``), never a player."""
+    for bot in bots.values():
+        watch = getattr(bot, "watch", None)
+        if watch is not None:
+            watch(table)
+
+
 def one(task: Task) -> tuple[GameResult, list[tuple[str, bool, float]]]:
     focal, other, seed, deal, rotation, focal_budget, other_budget = task
     game = cardtable.load("trex")
@@ -63,10 +72,7 @@ def one(task: Task) -> tuple[GameResult, list[tuple[str, bool, float]]]:
             budgets[s] = budget
     match = Match(game, seed=deal_seed(seed, deal), bots=bots, bot_seed=bot_seed(seed, deal, rotation),
                   budgets=budgets)
-    for bot in bots.values():
-        watch = getattr(bot, "watch", None)
-        if watch is not None:
-            watch(match)  # a yardstick that reads the true deal (bench/trex_oracle.py)
+    hand_to_watchers(bots, match)
     match.run_bots()
     out = match.state.outcome()
     assert out is not None

@@ -73,11 +73,16 @@ test: setup lint lint-js browsers services
 		echo "cardtable: no compiled build (no C compiler): the rule suite ran on the pure build only"; \
 	fi
 
-## the property tests with fresh random draws (`make test` draws the same examples every run), FUZZ_ROUNDS times
+## the property tests with fresh random draws (`make test` draws the same examples every run), FUZZ_ROUNDS times;
+## the rule suite's ones on the compiled build too, if there is one
 FUZZ_ROUNDS ?= 1
-fuzz: $(STAMP)
+fuzz: $(STAMP) compiled
 	for round in $$(seq $(FUZZ_ROUNDS)); do \
-		CARDTABLE_HYPOTHESIS=explore PYTHONPATH=src $(PYTEST) -q -m hypothesis tests || exit 1; \
+		CARDTABLE_HYPOTHESIS=explore CARDTABLE_EXPECT_BUILD=pure PYTHONPATH=src $(PYTEST) -q -m hypothesis tests || exit 1; \
+		if [ -f $(COMPILED_STAMP) ]; then \
+			CARDTABLE_HYPOTHESIS=explore CARDTABLE_EXPECT_BUILD=compiled PYTHONPATH=$(COMPILED) \
+				$(PYTEST) -q -m hypothesis $(RULE_SUITE) || exit 1; \
+		fi; \
 	done
 
 lint: $(STAMP)

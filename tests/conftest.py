@@ -5,17 +5,20 @@ was run again prints why it failed at the end of the run, so a rerun that passed
 The property tests (Hypothesis) draw the same examples on every run by default (the ``ci`` profile:
 derandomized, no example database), so a run on a clean clone tests exactly what the last run on
 this machine tested. ``make fuzz`` runs them with fresh random draws (``CARDTABLE_HYPOTHESIS=explore``)
-to look for new failing cases; a case it finds becomes an ``@example`` of its test."""
+to look for new failing cases; a case it finds becomes an ``@example`` of its test. Neither profile
+has a deadline or the health check of slow data generation: how long an example takes depends on
+how loaded the machine is, not on the code."""
 
 from __future__ import annotations
 
 import os
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-settings.register_profile("explore", print_blob=True)
+UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True, **UNTIMED)
+settings.register_profile("explore", print_blob=True, **UNTIMED)
 settings.load_profile(os.environ.get("CARDTABLE_HYPOTHESIS", "ci"))
 
 RERUNS: list[tuple[str, str]] = []

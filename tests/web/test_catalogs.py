@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.i18n import LANGUAGES
+from cardtable.server.pages import PAGES, html
 from cardtable.server.routes_lobby import games_info
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
@@ -44,8 +45,9 @@ def test_every_language_has_every_key_and_placeholder(lang: str):
         assert other[key].strip(), (lang, key)
 
 
-def test_the_page_offers_every_language_with_a_catalog():
-    page = (WEB / "index.html").read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_offers_every_language_with_a_catalog(name: str):
+    page = html(name)
     script = (WEB / "static" / "i18n.js").read_text(encoding="utf-8")
     for code in LANGUAGES:
         assert f'<option value="{code}">' in page, code

@@ -3,12 +3,10 @@ translations of the page, and the health check for a load balancer."""
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -19,10 +17,9 @@ from .context import AppContext
 from .edge import client_address, json_error, only, read_body, store_error
 from .howto import howto_endpoint
 from .lobby import LobbyError
+from .pages import WEB, endpoint
 from .ports import LogError
 from .store import token_hash
-
-WEB = Path(str(resources.files("cardtable").joinpath("web")))
 
 
 def games_info() -> list[dict[str, Any]]:
@@ -99,8 +96,7 @@ def lobby_routes(ctx: AppContext) -> list[BaseRoute]:
         fallback = {k: v for k, v in catalog("en").items() if k.startswith("web.")}
         return JSONResponse({**fallback, **keys})
 
-    async def page(request: Request) -> Response:
-        return FileResponse(WEB / "index.html", headers={"Cache-Control": "no-cache"})
+    page = endpoint("table")
 
     return [
         Route("/", page),

@@ -12,7 +12,7 @@ path                                       method  what
 ``/api/events/{id}/seat``                  GET     (session) the entrant's table of the round:
                                                    ``{"table", "seat", "token"}``, or 404 ``no_seat``
 ``/api/events/of/{username}``              GET     the events an account entered, with its place
-``/events``, ``/events/{id}``              GET     the pages (``web/events.html``, ``web/event.html``)
+``/events``, ``/events/{id}``              GET     the pages (``server/pages.py``)
 =========================================  ======  ===============================================
 
 Errors are the lobby's ``{"error": code, "message": text}``. While a duplicate round is played,
@@ -29,16 +29,15 @@ import json
 import re
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..hub import FORFEITED
 from ..lobby import LobbyError
+from ..pages import endpoint
 from ..players.sessions import CSRF_HEADER, session_cookie
 from ..ports import LogError
 from ..protocol import CLOSE_POLICY, MAX_FRAME
@@ -52,7 +51,6 @@ if TYPE_CHECKING:
     from ..hub import Hub
     from ..players import Account, Players
 
-WEB = Path(str(resources.files("cardtable").joinpath("web")))
 
 
 def _address(request: Request) -> str:
@@ -193,11 +191,6 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
             out.append({**summary(row, len(events.store.entrants(row.id))), "place": place})
         return JSONResponse({"username": account.username, "events": out})
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(WEB / name, headers={"Cache-Control": "no-cache"})
-        return serve
-
     return [
         Route("/api/events", listing, methods=["GET", "POST"]),
         Route("/api/events/of/{username:path}", of),
@@ -205,8 +198,8 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
         Route("/api/events/{event_id}/register", register, methods=["POST"]),
         Route("/api/events/{event_id}/unregister", unregister, methods=["POST"]),
         Route("/api/events/{event_id}/seat", seat),
-        Route("/events", page("events.html")),
-        Route("/events/{event_id}", page("event.html")),
+        Route("/events", endpoint("events")),
+        Route("/events/{event_id}", endpoint("event")),
     ]
 
 

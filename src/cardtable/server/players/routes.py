@@ -17,7 +17,7 @@ path                                       method  what
                                                    seconds before bots) or ``seated`` (the seat)
 ``/api/quick/{ticket}/now``                POST    bots fill the empty seats now
 ``/api/quick/{ticket}/cancel``             POST    the ticket leaves the queue
-``/account``, ``/players/{username}``,     GET     the pages (``web/account.html`` and the others)
+``/account``, ``/players/{username}``,     GET     the pages (``server/pages.py``)
 ``/leaderboard``, ``/leaderboard/{game}``,
 ``/quick/{game}``
 =========================================  ======  ===============================================
@@ -36,15 +36,14 @@ send it); the ones of a session also carry its CSRF token in ``X-CSRF-Token``. E
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..lobby import LobbyError, clean_name
+from ..pages import endpoint
 from ..ports import LogError
 from ..protocol import MAX_FRAME
 from .accounts import Account
@@ -56,9 +55,6 @@ from .store import AccountStoreError
 if TYPE_CHECKING:
     from ..hub import Hub
 
-WEB = Path(str(resources.files("cardtable").joinpath("web")))
-PAGES = {"account": "account.html", "profile": "profile.html", "leaderboard": "leaderboard.html",
-         "quick": "quick.html"}
 
 
 def _error(exc: LobbyError) -> JSONResponse:
@@ -219,11 +215,6 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
     async def leaderboard(request: Request) -> Response:
         return JSONResponse(players.leaderboard(request.path_params["game"], page_number(request)))
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(WEB / PAGES[name], headers={"Cache-Control": "no-cache"})
-        return serve
-
     quick_routes: list[Route] = []
     if hub is not None:
         quick = players.quick = QuickPlay(hub, players, wait=players.quick_wait)
@@ -263,7 +254,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
             Route("/api/quick/{ticket}", quick_status),
             Route("/api/quick/{ticket}/now", quick_now, methods=["POST"]),
             Route("/api/quick/{ticket}/cancel", quick_cancel, methods=["POST"]),
-            Route("/quick/{game}", page("quick")),
+            Route("/quick/{game}", endpoint("quick")),
         ]
 
     return [
@@ -276,8 +267,8 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         Route("/api/players/seats", seats, methods=["POST"]),
         Route("/api/players/profile/{username:path}", profile),  # a name may hold a slash
         Route("/api/players/leaderboard/{game}", leaderboard),
-        Route("/account", page("account")),
-        Route("/players/{username:path}", page("profile")),
-        Route("/leaderboard", page("leaderboard")),
-        Route("/leaderboard/{game}", page("leaderboard")),
+        Route("/account", endpoint("account")),
+        Route("/players/{username:path}", endpoint("profile")),
+        Route("/leaderboard", endpoint("leaderboard")),
+        Route("/leaderboard/{game}", endpoint("leaderboard")),
     ]

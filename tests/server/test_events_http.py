@@ -130,3 +130,32 @@ def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table
         assert [r["table"] for r in profile["results"]] == [table] and profile["results"][0]["rated"]
         assert c.get("/events").status_code == 200 and c.get(f"/events/{event_id}").status_code == 200
     store.close()
+
+
+def test_t6_a_bad_body_gets_a_clear_error_and_changes_nothing(tmp_path: Path):
+    """The events' POSTs read their body as the accounts' do (``edge.read_body``): JSON only, an
+    object, under the frame cap, from an allowed origin."""
+    path = tmp_path / "server.sqlite3"
+    store = Store(path)
+    players = Players(path, log=store, hasher=CHEAP, limits=open_limits())
+    app = create_app(store, bot_delay=0.0, allow_hosts=("testserver",), players=players)
+    with_events(app, players, SqliteEvents(path))
+    with TestClient(app, base_url="http://testserver") as c:
+        ana = Person(c, "Ana")
+        good = {"name": "Night", "kind": "duplicate", "game": "trex", "max_entrants": 4}
+        session = {"X-CSRF-Token": ana.csrf, "Cookie": f"ct_session={ana.cookie}"}
+        refused = [
+            (c.post("/api/events", content=json.dumps(good), headers={**session, "Origin": JSON["Origin"],
+                                                                         "Content-Type": "text/plain"}), 415),
+            (c.post("/api/events", data={"name": "Night"}, headers={**session, **JSON}), 415),
+            (ana.post("/api/events", [good]), 400),
+            (ana.post("/api/events", {**good, "name": "x" * 70_000}), 413),
+            (c.post("/api/events", json=good, headers={**session, "Origin": "https://elsewhere.example"}), 403),
+        ]
+        for response, status in refused:
+            assert response.status_code == status, response.text
+            assert set(response.json()) == {"error", "message"}
+        assert ana.get("/api/events").json()["events"] == []
+        assert ana.post("/api/events", good).status_code == 201  # the same person, a good body
+    players.close()
+    store.close()

@@ -20,7 +20,7 @@ from .botpool import BotPool
 from .cluster import Cluster
 from .collector import Collector
 from .context import AppContext
-from .edge import LOOPBACK_NAMES, HostGuard, SecurityHeaders, origin_allowed, parse_body
+from .edge import LOOPBACK_NAMES, HostGuard, SecurityHeaders
 from .hub import Hub
 from .limits import Limits
 from .offload import Offload
@@ -33,7 +33,7 @@ from .routes_table import table_routes
 from .tables import Table
 from .watchdog import Watchdog
 
-__all__ = ["create_app", "origin_allowed", "parse_body"]  # the players' routes take the edge's rules from here
+__all__ = ["create_app"]
 
 
 def create_app(

@@ -170,10 +170,14 @@ class HostGuard:
         await response(scope, receive, send)
 
 
-async def read_body(request: Request, allow: frozenset[str]) -> dict[str, Any]:
-    """A POST's body: from an allowed origin, no more than :data:`MAX_FRAME` bytes, a JSON object."""
+async def read_body(request: Request, allow: frozenset[str], *, json_only: bool = False) -> dict[str, Any]:
+    """A POST's body: from an allowed origin, no more than :data:`MAX_FRAME` bytes, a JSON object.
+    ``json_only``: sent as ``application/json`` too (the routes of accounts and events, which a form
+    of another site must not reach: a browser sends that type across sites only after asking)."""
     if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
         raise LobbyError(403, "origin", "origin not allowed")
+    if json_only and request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise LobbyError(415, "not_json", "send JSON (Content-Type: application/json)")
     length = request.headers.get("content-length", "0")
     if not length.isdigit() or int(length) > MAX_FRAME:
         raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")

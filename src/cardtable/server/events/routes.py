@@ -35,12 +35,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..edge import read_body
 from ..hub import FORFEITED
 from ..lobby import LobbyError
 from ..pages import endpoint
 from ..players.sessions import CSRF_HEADER, session_cookie
 from ..ports import LogError
-from ..protocol import CLOSE_POLICY, MAX_FRAME
+from ..protocol import CLOSE_POLICY
 from .runner import NO_SHOW, Runner, commitments, duplicate_score, final_standings, seat_token
 from .service import Events, summary
 from .store import EventLog, EventRow
@@ -99,7 +100,6 @@ def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> d
 
 def event_routes(events: Events, players: Players, runner: Runner | None = None, *,
                  allow_origins: tuple[str, ...] = ()) -> list[Route]:
-    from ..app import origin_allowed, parse_body  # the app's own rules (the app mounts these routes)
 
     allow = frozenset(allow_origins)
 
@@ -112,17 +112,8 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
             raise LobbyError(403, "csrf", "the request lacks this session's CSRF token")
         return account
 
-    async def body(request: Request) -> Any:
-        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
-            raise LobbyError(403, "origin", "origin not allowed")
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            raise LobbyError(415, "not_json", "send JSON (Content-Type: application/json)")
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_FRAME:
-                raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
-        return parse_body(raw)
+    async def body(request: Request) -> dict[str, Any]:
+        return await read_body(request, allow, json_only=True)
 
     def handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def run(request: Request) -> Response:

@@ -28,7 +28,7 @@ anyone may join, and the ticket (a secret) is what the page holds.
 
 ``seats`` is ``[{"table", "seat", "token"}]``: the seat tokens the page kept, linked to the
 account when the action log holds their digests. Every POST passes the server's Origin rule
-(:func:`cardtable.server.app.origin_allowed`) and must be JSON (a form of another site cannot
+(:func:`cardtable.server.edge.read_body`) and must be JSON (a form of another site cannot
 send it); the ones of a session also carry its CSRF token in ``X-CSRF-Token``. Errors are
 ``{"error": code, "message": text}`` as in the lobby.
 """
@@ -42,10 +42,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..edge import only, read_body
 from ..lobby import LobbyError, clean_name
 from ..pages import endpoint
 from ..ports import LogError
-from ..protocol import MAX_FRAME
 from .accounts import Account
 from .quickplay import QuickPlay
 from .service import Players
@@ -71,8 +71,6 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
     ``secure``: cookies marked ``Secure`` (``None``: when the request came over https, which
     uvicorn sees behind a trusted proxy). ``hub``: the server's tables (quick play makes its
     tables there, and a deleted account's seats are renamed through the live tables' actors)."""
-    from ..app import origin_allowed, parse_body  # the app's own rules (imported here: app.py mounts these routes)
-
     allow = frozenset(allow_origins)
 
     def is_secure(request: Request) -> bool:
@@ -82,23 +80,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         return session_cookie(request.cookies, is_secure(request))
 
     async def body(request: Request) -> dict[str, Any]:
-        if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allow):
-            raise LobbyError(403, "origin", "origin not allowed")
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            raise LobbyError(415, "not_json", "send JSON (Content-Type: application/json)")
-        raw = b""
-        async for chunk in request.stream():  # no more than the cap, whatever the headers say
-            raw += chunk
-            if len(raw) > MAX_FRAME:
-                raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
-        data = parse_body(raw)
-        if not isinstance(data, dict):
-            raise LobbyError(400, "bad_json", "the body is a JSON object")
-        return data
-
-    def only(data: dict[str, Any], *keys: str) -> None:
-        if set(data) - set(keys):
-            raise LobbyError(400, "bad_request", f"unknown fields; fields: {', '.join(keys)}")
+        return await read_body(request, allow, json_only=True)
 
     def session(request: Request) -> tuple[str, Account]:
         """The request's live session and account, its CSRF token checked (for a change)."""

@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 import cardtable
-from cardtable.cli.main import build_parser, parse_options
+from cardtable.cli.main import build_parser
+from cardtable.core.options import parse_pairs
 from cardtable.core.registry import game_class
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,7 +130,7 @@ def check_cardtable(words: list[str]) -> None:
         from cardtable.tui.seats import parse_seats
 
         name = game_class(args.game or "trash").name
-        options = parse_options(args.option)
+        options = parse_pairs(args.option)
         if args.bots is not None:
             options.setdefault("players", str(args.bots + 1)) if name == "trash" else None
         if args.seats:

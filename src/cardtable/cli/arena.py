@@ -22,17 +22,8 @@ from typing import Any
 from ..arena.run import ProgressBar, default_workers, format_table, run_arena
 from ..bots.base import Budget
 from ..core.errors import ConfigError
+from ..core.options import parse_pairs
 from ..sim.progress import Progress
-
-
-def _options(pairs: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--option wants key=value, not {pair!r}")
-        out[key.strip()] = value
-    return out
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -46,7 +37,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         budget = Budget(args.iterations, args.seconds)
     workers = args.workers if args.workers is not None else default_workers()
     result = run_arena(
-        args.game, bots, args.games, preset=args.preset, options=_options(args.option), seed=args.seed,
+        args.game, bots, args.games, preset=args.preset, options=parse_pairs(args.option), seed=args.seed,
         workers=workers, budget=budget, progress=None if args.quiet else _progress_bar(),
     )
     if args.format == "json":

@@ -28,6 +28,7 @@ from ..bots.base import bot_names, make_bot
 from ..core.build import build_name
 from ..core.errors import CardtableError, ConfigError
 from ..core.game import Game
+from ..core.options import parse_pairs
 from ..core.registry import game_class, game_names
 from ..host.match import Match
 from ..records.record import Record, replay_views
@@ -61,16 +62,6 @@ def needs_extra(command: str, exc: ModuleNotFoundError) -> str:
     """One line: which extra ``cardtable COMMAND`` needs."""
     extra = missing_extra(exc)
     return f"cardtable {command} needs the {extra} extra ({exc.name} is missing): pip install 'cardtable[{extra}]'"
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--option wants key=value, not {pair!r}")
-        out[key.strip()] = value
-    return out
 
 
 def load_game(name: str, preset: str | None, options: dict[str, Any], bots: int | None) -> Game:
@@ -107,7 +98,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if record is not None:
         game = cardtable.load(record.game, record.preset, **record.options)
     else:
-        options = parse_options(args.option)
+        options = parse_pairs(args.option)
         if seats is not None:
             if args.bots is not None:
                 raise ConfigError("use --seats or --bots, not both")

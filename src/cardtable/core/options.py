@@ -8,7 +8,7 @@ when it is loaded; unknown names and bad values raise :class:`ConfigError`.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -162,6 +162,22 @@ class Options(Mapping[str, Any]):
     def changed(self, specs: tuple[Option, ...]) -> dict[str, Any]:
         """The values that differ from the defaults (what a record needs)."""
         return {o.name: self._values[o.name] for o in specs if self._values[o.name] != o.default}
+
+
+def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """The ``key=value`` words of the command lines' ``--option`` as a mapping (values still text:
+    :func:`resolve` parses them by their option's kind).
+
+    >>> parse_pairs(["hand_size=8", "wild = jacks"])
+    {'hand_size': '8', 'wild': ' jacks'}
+    """
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--option wants key=value, not {pair!r}")
+        out[key.strip()] = value
+    return out
 
 
 def resolve(

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ..core.errors import ConfigError
+from ..core.options import parse_pairs
 from ..core.registry import game_class
 
 DEFAULT_OUT = "out/sim"
@@ -25,16 +26,6 @@ def _one_line_errors(parser: argparse.ArgumentParser) -> None:
     parser.error = error  # type: ignore[method-assign]
 
 
-def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--option wants key=value, not {pair!r}")
-        out[key.strip()] = value
-    return out
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .metrics import metrics_for
     from .simulate import simulate
@@ -42,7 +33,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .summary import summary_text
 
     name = game_class(args.game).name
-    options = _options(args.option)
+    options = parse_pairs(args.option)
     bots = args.bots.split(",")
     if args.grid:
         grids = metrics_for(name).grids

@@ -1,23 +1,11 @@
-// The players' pages: the account page (sign up, log in, log out, delete) and, exported for
-// profile.js and leaderboard.js, what the three pages share: the DOM builder, the JSON API with
-// the session's CSRF token, the header's links and the language menu. Text from the server is
-// always set as text, never as HTML.
+// The players' pages: the account page (sign up, log in, log out, delete) and, exported for the
+// other players' and tournaments' pages, what they share: the DOM builder (dom.js's, passed on),
+// the JSON API with the session's CSRF token, the header's links and the language menu. Text from
+// the server is always set as text, never as HTML.
+import { h } from "./dom.js";
 import { digits, loadLang, preferredLang, t } from "./i18n.js";
 
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat(Infinity)) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
+export { h };
 
 // `el`'s children replaced by `children` (lists flattened, null and false left out, as h() does).
 export function fill(el, ...children) {

@@ -3,7 +3,8 @@
 import { plain } from "./i18n.js";
 
 // h("button", { class: "primary", onclick: f }, "text", child, ...): an element with its
-// attributes (on* become listeners; null, undefined and false are left out) and children.
+// attributes (on* become listeners; null, undefined and false are left out) and children (lists at
+// any depth flattened).
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -12,7 +13,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "class") el.className = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }

@@ -185,7 +185,7 @@ def test_r8_the_others_see_a_player_go_offline_and_come_back(client: TestClient)
         frame, _ = receive_until(ws0, "table")
         while frame["table"]["seats"][1]["online"]:
             frame, _ = receive_until(ws0, "table")
-        assert time.monotonic() - start < 1.0  # told at once, not after a timeout
+        assert time.monotonic() - start < 5.0  # told at once, not after the pings' 10 s timeout
 
 
 def test_a7_the_table_counts_its_spectators(client: TestClient):

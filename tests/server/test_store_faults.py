@@ -145,8 +145,10 @@ def test_c12_a_store_locked_by_another_process_does_not_freeze_other_games(db_pa
             done.set()
             pinger.join()
             other.execute("ROLLBACK")
-            assert error["code"] == "server" and took < 1.5, took
-            assert pings and max(pings) < 1.0, max(pings)
+            # a write that waited for sqlite's default 5 s lock timeout, or a loop held that long,
+            # fails these bounds; they leave a loaded machine room (the store waits 0.05 s)
+            assert error["code"] == "server" and took < 4.0, took
+            assert pings and max(pings) < 3.0, max(pings)
             frame, _ = my_turn_or_over(a, 0)  # free again: the game goes on
             a.send_json({"type": "act", "seq": 2, "action": frame["view"]["legal_actions"][0]})
             assert receive_until(a, "ack")[0]["version"] is not None

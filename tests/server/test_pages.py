@@ -52,5 +52,7 @@ def test_every_address_serves_its_page_revalidated(tmp_path: Path):
             assert r.headers["content-type"].startswith("text/html"), address
             assert r.headers["cache-control"] == "no-cache", address
             assert r.text == html(name), address
+        routes = {getattr(route, "path", ""): getattr(route, "name", "") for route in app.router.routes}
+        assert routes["/events/{event_id}"] == "event_page" and routes["/t/{table_id}/replay"] == "table_page"
     players.close()
     store.close()

@@ -68,7 +68,7 @@ def test_profile_shows_games_results_history_and_replay_and_review_links(made: A
         ("t3", 1, 2, False), ("t2", 2, 2, True), ("t1", 1, 4, True)]
     assert results[1]["replay"] == "/t/t2/replay?seat=1" and results[1]["review"] is None  # Spit has no review
     assert results[2]["review"] == "/api/tables/t1/review?seat=0"
-    assert routed(app, results[2]["replay"]) == "page"
+    assert routed(app, results[2]["replay"]) == "table_page"  # the table page plays a replay
     assert routed(app, results[2]["review"]) == "api_review"
     assert c.get("/api/players/profile/nobody").status_code == 404
     assert c.get("/api/players/profile/ana?page=x").json()["error"] == "bad_page"

@@ -64,6 +64,7 @@ def endpoint(name: str) -> Callable[[Request], Awaitable[Response]]:
 
     async def serve(request: Request) -> Response:
         return HTMLResponse(html(name), headers={"Cache-Control": "no-cache"})
+    serve.__name__ = serve.__qualname__ = f"{name}_page"  # the route's name
     return serve
 
 

@@ -10,13 +10,17 @@ from __future__ import annotations
 import json
 import math
 import urllib.parse
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from .lobby import LobbyError
+from .ports import LogError
 from .protocol import CLOSE_POLICY, MAX_FRAME
+
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 SECURITY_HEADERS = [
     # the page loads only its own scripts, styles and socket: no inline code, no other origin
@@ -87,6 +91,19 @@ def store_error() -> JSONResponse:
 def json_error(exc: LobbyError) -> JSONResponse:
     """A refused request's answer: its status, a code and a message."""
     return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+
+
+def answering(fn: Endpoint, unwritable: tuple[type[Exception], ...] = (LogError,)) -> Endpoint:
+    """``fn`` with its refusals answered: a :class:`LobbyError` by :func:`json_error`, an error of
+    a store that cannot be written now (``unwritable``) by :func:`store_error`."""
+    async def run(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except LobbyError as exc:
+            return json_error(exc)
+        except unwritable:
+            return store_error()
+    return run
 
 
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")

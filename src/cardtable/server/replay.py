@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..i18n import LANGUAGES, event_text
 from ..records.record import Record, replay_views
+from .edge import client_address
 from .encode import view_json
 from .hub import Hub
 from .lobby import LobbyError
@@ -112,7 +113,7 @@ def replay_endpoint(hub: Hub, offload: Offload) -> Any:
             key = ("replay", table.id, seat, lang)
             parts = offload.kept(key)
             if parts is None:
-                address = request.client.host if request.client is not None else "?"
+                address = client_address(request)
                 parts = await offload.run(key, address, parts_size, replay_parts, match.record().to_json(),
                                           seat, lang)
             last = len(parts[0]) - 1

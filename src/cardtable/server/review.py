@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..records.record import Record
 from ..review import COSTLY, Review, review
+from .edge import client_address
 from .hub import Hub
 from .lobby import LobbyError
 from .offload import Busy, Offload
@@ -93,7 +94,7 @@ def review_endpoint(hub: Hub, offload: Offload, worlds: int = WORLDS) -> Any:
             key = ("review", table.id, seat)
             data = offload.kept(key)
             if data is None:
-                address = request.client.host if request.client is not None else "?"
+                address = client_address(request)
                 own = own_steps(table.store.actions(table.id), seat)
                 data = await offload.run(key, address, review_size, seat_review, match.record().to_json(),
                                          seat, worlds, own)

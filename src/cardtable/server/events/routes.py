@@ -35,12 +35,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..edge import read_body
+from ..edge import answering, client_address, read_body
 from ..hub import FORFEITED
 from ..lobby import LobbyError
 from ..pages import endpoint
 from ..players.sessions import CSRF_HEADER, session_cookie
-from ..ports import LogError
 from ..protocol import CLOSE_POLICY
 from .runner import NO_SHOW, Runner, commitments, duplicate_score, final_standings, seat_token
 from .service import Events, summary
@@ -51,11 +50,6 @@ if TYPE_CHECKING:
 
     from ..hub import Hub
     from ..players import Account, Players
-
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> dict[str, Any]:
@@ -100,7 +94,6 @@ def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> d
 
 def event_routes(events: Events, players: Players, runner: Runner | None = None, *,
                  allow_origins: tuple[str, ...] = ()) -> list[Route]:
-
     allow = frozenset(allow_origins)
 
     def account_of(request: Request, change: bool) -> Account:
@@ -115,23 +108,14 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
     async def body(request: Request) -> dict[str, Any]:
         return await read_body(request, allow, json_only=True)
 
-    def handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except LobbyError as exc:
-                return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
-            except LogError:
-                return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
-                                    status_code=503)
-        return run
+    handler = answering
 
     @handler
     async def listing(request: Request) -> Response:
         if request.method == "POST":
             data = await body(request)
             account = account_of(request, True)
-            row = events.create(account, data, _address(request))
+            row = events.create(account, data, client_address(request))
             return JSONResponse({"event": summary(row, 0)}, status_code=201)
         return JSONResponse({"events": events.listing(), "now": events.clock()})
 
@@ -143,14 +127,14 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
     async def register(request: Request) -> Response:
         await body(request)
         account = account_of(request, True)
-        events.register(request.path_params["event_id"], account, _address(request))
+        events.register(request.path_params["event_id"], account, client_address(request))
         return JSONResponse({"registered": True})
 
     @handler
     async def unregister(request: Request) -> Response:
         await body(request)
         account = account_of(request, True)
-        events.unregister(request.path_params["event_id"], account, _address(request))
+        events.unregister(request.path_params["event_id"], account, client_address(request))
         return JSONResponse({"registered": False})
 
     @handler

@@ -35,14 +35,13 @@ send it); the ones of a session also carry its CSRF token in ``X-CSRF-Token``. E
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..edge import only, read_body
+from ..edge import Endpoint, answering, client_address, only, read_body
 from ..lobby import LobbyError, clean_name
 from ..pages import endpoint
 from ..ports import LogError
@@ -54,15 +53,6 @@ from .store import AccountStoreError
 
 if TYPE_CHECKING:
     from ..hub import Hub
-
-
-
-def _error(exc: LobbyError) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
 
 
 def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secure: bool | None = None,
@@ -110,16 +100,8 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
                 response.delete_cookie(name, path="/", secure=name == SECURE_COOKIE, httponly=True, samesite="strict")
         return response
 
-    def handler(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
-        async def run(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except LobbyError as exc:
-                return _error(exc)
-            except (AccountStoreError, LogError):
-                return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
-                                    status_code=503)
-        return run
+    def handler(fn: Endpoint) -> Endpoint:
+        return answering(fn, (AccountStoreError, LogError))
 
     @handler
     async def me(request: Request) -> Response:
@@ -133,11 +115,11 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
     async def signup(request: Request) -> Response:
         data = await body(request)
         only(data, "username", "password", "seats")
-        if not players.limits.signup_address.take(_address(request)):
+        if not players.limits.signup_address.take(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many new accounts from this address; wait a little")
         claims = players.seat_claims(data.get("seats", []))  # checked before the account is made
         account = await players.accounts.create(data.get("username"), data.get("password"))
-        linked = players.claim_seats(account, claims, _address(request))
+        linked = players.claim_seats(account, claims, client_address(request))
         return logged_in(account, request, 201, linked=linked)
 
     @handler
@@ -149,7 +131,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         # another case it is still one name), and both limits are taken whatever the name is: a
         # refusal says nothing about which names exist
         key = clean_name(name, "").casefold()
-        if not players.limits.login_address.take(_address(request)) or not players.limits.login_account.take(key):
+        if not players.limits.login_address.take(client_address(request)) or not players.limits.login_account.take(key):
             raise LobbyError(429, "rate_limited", "too many logins; wait a little")
         account = await players.accounts.authenticate(name, data.get("password"))
         return logged_in(account, request)
@@ -166,7 +148,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         data = await body(request)
         only(data, "password")
         _, account = session(request)
-        if not players.limits.account_address.take(_address(request)):
+        if not players.limits.account_address.take(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
         links = await players.delete(account, data.get("password"),
                                      live=None if hub is None else hub.tables.get)
@@ -177,10 +159,10 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         data = await body(request)
         only(data, "seats")
         _, account = session(request)
-        if not players.limits.account_address.take(_address(request)):
+        if not players.limits.account_address.take(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
         claims = players.seat_claims(data.get("seats"))
-        return JSONResponse({"linked": players.claim_seats(account, claims, _address(request))})
+        return JSONResponse({"linked": players.claim_seats(account, claims, client_address(request))})
 
     def page_number(request: Request) -> int:
         raw = request.query_params.get("page", "0")
@@ -213,7 +195,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
             data = await body(request)
             only(data, "game", "preset", "name")
             ticket = await quick.join(data.get("game"), data.get("preset"), data.get("name"), joiner(request),
-                                      _address(request))
+                                      client_address(request))
             return JSONResponse({"ticket": ticket.id, **quick.info(ticket)}, status_code=201)
 
         @handler

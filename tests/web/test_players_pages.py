@@ -5,20 +5,17 @@ Portuguese and Arabic, with no script or CSP error."""
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from cardtable.core.game import Outcome
-from tests.server.netserver import free_port
 from tests.server.players_fixtures import make_app
 
 from .browser import SHOTS, sync_api
+from .threaded import Served
 
 
 def only_the_refused_login(errors: list[str]) -> list[str]:
@@ -28,38 +25,9 @@ def only_the_refused_login(errors: list[str]) -> list[str]:
     return [e for e in errors if e not in refused]
 
 
-class Served:
-    """The app under uvicorn on a free port, in a thread; stopped by :meth:`stop`."""
-
-    def __init__(self, tmp: Path) -> None:
-        import uvicorn
-
-        self.app, self.store, self.players = make_app(tmp)
-        self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
-        self.http = f"http://127.0.0.1:{self.port}"
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        r = httpx.post(self.http + path, json=body, timeout=30)
-        assert r.status_code < 300, r.text
-        return r.json()
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(60)
-        self.players.close()
-        self.store.close()
-
-
 @pytest.fixture
 def served(tmp_path: Path, browser: Any) -> Iterator[Served]:
-    s = Served(tmp_path)
+    s = Served(*make_app(tmp_path))
     yield s
     s.stop()
 

@@ -26,10 +26,10 @@ from cardtable.server.events.store import SqliteEvents
 from cardtable.server.players import Players
 from cardtable.server.store import Store
 from tests.server.helpers import wait
-from tests.server.netserver import free_port
 from tests.server.players_fixtures import CHEAP, open_limits
 
 from .browser import SHOTS, sync_api
+from .threaded import Served
 
 pytestmark = pytest.mark.flaky(reruns=2)
 
@@ -37,37 +37,19 @@ DEADLINE = 180.0
 """Seconds any awaited condition may take on a loaded machine (a whole Trex game is the longest)."""
 
 
-class Served:
-    """The app with the players' layer under uvicorn on a free port, in a thread."""
-
-    def __init__(self, tmp: Path, *, quick_wait: float = 600.0) -> None:
-        import uvicorn
-
-        self.store = Store(tmp / "server.sqlite3")
-        self.players = Players(tmp / "server.sqlite3", log=self.store, hasher=CHEAP, limits=open_limits(),
-                               quick_wait=quick_wait)
-        self.app = create_app(self.store, bot_delay=0.05, allow_hosts=("testserver",), players=self.players)
-        with_events(self.app, self.players, SqliteEvents(tmp / "server.sqlite3"))  # as cardtable serve does
-        self.port = free_port()
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 60
-        while not self.server.started:
-            assert time.monotonic() < deadline and self.thread.is_alive(), "the server did not start"
-            time.sleep(0.05)
-        self.http = f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(60)
-        self.players.close()
-        self.store.close()
+def players_app(tmp: Path) -> Served:
+    """The app with the players' layer and the tournaments (as ``cardtable serve`` has them), served;
+    quick play waits for people until a test asks for bots."""
+    store = Store(tmp / "server.sqlite3")
+    players = Players(tmp / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits(), quick_wait=600.0)
+    app = create_app(store, bot_delay=0.05, allow_hosts=("testserver",), players=players)
+    with_events(app, players, SqliteEvents(tmp / "server.sqlite3"))
+    return Served(app, store, players)
 
 
 @pytest.fixture
 def served(tmp_path: Path, browser: Any) -> Iterator[Served]:
-    s = Served(tmp_path)
+    s = players_app(tmp_path)
     yield s
     s.stop()
 

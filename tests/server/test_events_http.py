@@ -156,6 +156,11 @@ def test_t6_a_bad_body_gets_a_clear_error_and_changes_nothing(tmp_path: Path):
             assert response.status_code == status, response.text
             assert set(response.json()) == {"error", "message"}
         assert ana.get("/api/events").json()["events"] == []
-        assert ana.post("/api/events", good).status_code == 201  # the same person, a good body
+        made = ana.post("/api/events", good)  # the same person, a good body
+        assert made.status_code == 201
+        event_id = made.json()["event"]["id"]
+        r = ana.post(f"/api/events/{event_id}/register", [])  # a JSON body, but not an object
+        assert (r.status_code, r.json()["error"]) == (400, "bad_json")
+        assert ana.get(f"/api/events/{event_id}").json()["entrants"] == []
     players.close()
     store.close()

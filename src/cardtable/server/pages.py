@@ -59,7 +59,8 @@ def html(name: str) -> str:
 
 
 def endpoint(name: str) -> Callable[[Request], Awaitable[Response]]:
-    """A route's endpoint serving the page ``name`` (revalidated on every load, as the static files are)."""
+    """A route's endpoint serving the page ``name``, which the browser asks for again on every load
+    (``no-cache``), so a new version of the server is seen at once."""
     html(name)  # a page that cannot be made fails when the routes are built, not on a request
 
     async def serve(request: Request) -> Response:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from .migrations import upgrade_sqlite
+from .migrations import SQLITE_WAIT, upgrade_sqlite
 from .ports import LeasedLog, LogBroken, LogError, StaleLease, VersionConflict
 
 P = ParamSpec("P")
@@ -193,9 +193,10 @@ class Store:
         if isinstance(path, Path):
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        # a file locked by another process fails a write after ``busy`` seconds rather than
-        # holding the event loop (every game's pings) for sqlite's default five
-        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=busy)
+        # opening (the switch to WAL, the migration) waits for another store opening the same file;
+        # once open, a file locked by another process fails a write after ``busy`` seconds rather
+        # than holding the event loop (every game's pings) for sqlite's default five
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=SQLITE_WAIT)
         self.db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode: a commit survives a crash of the process (SIGKILL);
         # FULL also survives a power cut, at the cost of an fsync per action.
@@ -204,6 +205,7 @@ class Store:
         self.db.execute(f"PRAGMA synchronous={synchronous}")
         self.db.execute("PRAGMA foreign_keys=ON")
         upgrade_sqlite(self.db)  # the schema, versioned (cardtable.server.migrations)
+        self.db.execute(f"PRAGMA busy_timeout = {int(busy * 1000)}")
         self._failing_until = 0.0
         self._failure = ""
         self._broken = ""

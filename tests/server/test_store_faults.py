@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 from cardtable.server.ports import LogError
 from cardtable.server.store import Store
+from tests.web.test_replay_api import finished
 
 from .conftest import _client
 from .helpers import my_turn_or_over, new_table, receive_until
@@ -111,6 +112,24 @@ def test_s3_lobby_writes_that_fail_answer_503_and_change_nothing(disk_client: tu
     disk.full = False
     assert client.get(f"/api/tables/{table_id}").json()["table"]["seats"][0]["kind"] == "open"
     assert client.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "A"}).status_code == 200
+
+
+def test_s3_a_review_whose_store_cannot_be_read_answers_503_and_then_its_review(
+        disk_client: tuple[TestClient, Disk], monkeypatch: pytest.MonkeyPatch):
+    client, _ = disk_client
+    table_id = finished(client, target_size=9)
+    store = client.app.state.hub.tables[table_id].store  # type: ignore[attr-defined]
+    actions = store.actions
+
+    def unreadable(*args: Any) -> Any:
+        raise LogError("disk I/O error")
+
+    monkeypatch.setattr(store, "actions", unreadable)
+    r = client.get(f"/api/tables/{table_id}/review?seat=0")
+    assert r.status_code == 503 and r.json()["error"] == "store", r.text
+    monkeypatch.setattr(store, "actions", actions)
+    r = client.get(f"/api/tables/{table_id}/review?seat=0")
+    assert r.status_code == 200 and r.json()["seat"] == 0, r.text
 
 
 def test_c12_a_store_locked_by_another_process_does_not_freeze_other_games(db_path: Path):

@@ -7,6 +7,7 @@ The lobby's, the tables' and the players' routes share these rules.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import urllib.parse
@@ -83,8 +84,8 @@ def _finite_float(text: str) -> float:
 
 
 def store_error() -> JSONResponse:
-    """The answer while the store cannot be written (503): the request may be sent again."""
-    return JSONResponse({"error": "store", "message": "the server's store is not writable now; try again"},
+    """The answer while the store cannot be read or written (503): the request may be sent again."""
+    return JSONResponse({"error": "store", "message": "the server's store cannot be used now; try again"},
                         status_code=503)
 
 
@@ -93,15 +94,17 @@ def json_error(exc: LobbyError) -> JSONResponse:
     return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
 
 
-def answering(fn: Endpoint, unwritable: tuple[type[Exception], ...] = (LogError,)) -> Endpoint:
+def answering(fn: Endpoint, unusable: tuple[type[Exception], ...] = (LogError,)) -> Endpoint:
     """``fn`` with its refusals answered: a :class:`LobbyError` by :func:`json_error`, an error of
-    a store that cannot be written now (``unwritable``) by :func:`store_error`."""
+    a store that cannot be used now (``unusable``) by :func:`store_error`. It keeps ``fn``'s name,
+    which names its route."""
+    @functools.wraps(fn)
     async def run(request: Request) -> Response:
         try:
             return await fn(request)
         except LobbyError as exc:
             return json_error(exc)
-        except unwritable:
+        except unusable:
             return store_error()
     return run
 

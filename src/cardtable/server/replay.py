@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..i18n import LANGUAGES, event_text
 from ..records.record import Record, replay_views
-from .edge import client_address
+from .edge import answering, client_address
 from .encode import view_json
 from .hub import Hub
 from .lobby import LobbyError
@@ -98,30 +98,27 @@ def replay_endpoint(hub: Hub, offload: Offload) -> Any:
     """The ``GET /api/tables/{table_id}/replay`` handler over ``hub``'s tables."""
 
     async def api_replay(request: Request) -> Response:
-        try:
-            table = hub.get(request.path_params["table_id"])
-            match = table.match
-            if match is None or not match.is_over:
-                raise LobbyError(409, "in_progress", "a game is replayed once it is over")
-            q = request.query_params
-            seat = None
-            if q.get("seat") not in (None, "", "none"):
-                seat = whole_number(q.get("seat"), "seat", 0, table.num_players - 1)
-            lang = q.get("lang", "en")
-            if lang not in LANGUAGES:
-                raise LobbyError(400, "bad_request", "lang: " + ", ".join(LANGUAGES))
-            key = ("replay", table.id, seat, lang)
-            parts = offload.kept(key)
-            if parts is None:
-                address = client_address(request)
-                parts = await offload.run(key, address, parts_size, replay_parts, match.record().to_json(),
-                                          seat, lang)
-            last = len(parts[0]) - 1
-            step = last if q.get("step") in (None, "", "end") else whole_number(q.get("step"), "step", 0, last)
-        except LobbyError as exc:
-            return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
-        except Busy as exc:
-            return busy_answer(exc)
+        table = hub.get(request.path_params["table_id"])
+        match = table.match
+        if match is None or not match.is_over:
+            raise LobbyError(409, "in_progress", "a game is replayed once it is over")
+        q = request.query_params
+        seat = None
+        if q.get("seat") not in (None, "", "none"):
+            seat = whole_number(q.get("seat"), "seat", 0, table.num_players - 1)
+        lang = q.get("lang", "en")
+        if lang not in LANGUAGES:
+            raise LobbyError(400, "bad_request", "lang: " + ", ".join(LANGUAGES))
+        key = ("replay", table.id, seat, lang)
+        parts = offload.kept(key)
+        if parts is None:
+            try:
+                parts = await offload.run(key, client_address(request), parts_size, replay_parts,
+                                          match.record().to_json(), seat, lang)
+            except Busy as exc:
+                return busy_answer(exc)
+        last = len(parts[0]) - 1
+        step = last if q.get("step") in (None, "", "end") else whole_number(q.get("step"), "step", 0, last)
         return Response(step_answer(parts, step, seat, table.row.game), media_type="application/json")
 
-    return api_replay
+    return answering(api_replay)

@@ -22,11 +22,10 @@ from starlette.responses import JSONResponse, Response
 
 from ..records.record import Record
 from ..review import COSTLY, Review, review
-from .edge import client_address
+from .edge import answering, client_address
 from .hub import Hub
 from .lobby import LobbyError
 from .offload import Busy, Offload
-from .ports import LogError
 from .replay import busy_answer, whole_number
 from .store import ActionRow
 
@@ -82,29 +81,23 @@ def review_endpoint(hub: Hub, offload: Offload, worlds: int = WORLDS) -> Any:
     """The ``GET /api/tables/{table_id}/review?seat=N`` handler over ``hub``'s tables."""
 
     async def api_review(request: Request) -> Response:
-        try:
-            table = hub.get(request.path_params["table_id"])
-            if table.row.game not in COSTLY:  # the reviewed games (Spit is a race, not decisions)
-                raise LobbyError(400, "no_review", f"no review for {table.row.game}: reviews exist for "
-                                 + ", ".join(sorted(COSTLY)))
-            match = table.match
-            if match is None or not match.is_over:  # all cards known: never while it is played
-                raise LobbyError(409, "in_progress", "a game is reviewed once it is over")
-            seat = whole_number(request.query_params.get("seat"), "seat", 0, table.num_players - 1)
-            key = ("review", table.id, seat)
-            data = offload.kept(key)
-            if data is None:
-                address = client_address(request)
-                own = own_steps(table.store.actions(table.id), seat)
-                data = await offload.run(key, address, review_size, seat_review, match.record().to_json(),
-                                         seat, worlds, own)
-        except LobbyError as exc:
-            return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
-        except Busy as exc:
-            return busy_answer(exc)
-        except LogError:
-            return JSONResponse({"error": "store", "message": "the server's store cannot be read now; try again"},
-                                status_code=503)
+        table = hub.get(request.path_params["table_id"])
+        if table.row.game not in COSTLY:  # the reviewed games (Spit is a race, not decisions)
+            raise LobbyError(400, "no_review", f"no review for {table.row.game}: reviews exist for "
+                             + ", ".join(sorted(COSTLY)))
+        match = table.match
+        if match is None or not match.is_over:  # all cards known: never while it is played
+            raise LobbyError(409, "in_progress", "a game is reviewed once it is over")
+        seat = whole_number(request.query_params.get("seat"), "seat", 0, table.num_players - 1)
+        key = ("review", table.id, seat)
+        data = offload.kept(key)
+        if data is None:
+            own = own_steps(table.store.actions(table.id), seat)
+            try:
+                data = await offload.run(key, client_address(request), review_size, seat_review,
+                                         match.record().to_json(), seat, worlds, own)
+            except Busy as exc:
+                return busy_answer(exc)
         return JSONResponse(data)
 
-    return api_review
+    return answering(api_review)

@@ -14,11 +14,10 @@ from ..bots import bot_names
 from ..core.registry import game_class, game_names
 from ..i18n import LANGUAGES, catalog
 from .context import AppContext
-from .edge import client_address, json_error, only, read_body, store_error
+from .edge import answering, client_address, only, read_body
 from .howto import howto_endpoint
 from .lobby import LobbyError
 from .pages import WEB, endpoint
-from .ports import LogError
 from .store import token_hash
 
 
@@ -66,26 +65,21 @@ def lobby_routes(ctx: AppContext) -> list[BaseRoute]:
         if request.method == "GET":
             mine = hub.listing()
             return JSONResponse({"tables": mine if cluster is None else await cluster.listing(mine)})
-        try:
-            ip = client_address(request)
-            if not await limits.take("create", ip, ctx.create_rate, ctx.create_burst):
-                raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
-            data = await read_body(request, ctx.allow)
-            only(data, "game", "preset", "options", "host", "undo", "rated", "clock")
-            given = data.get("host")
-            elsewhere = (await limits.elsewhere(f"open:{ip}"),
-                         await limits.elsewhere(f"host:{token_hash(given)}") if isinstance(given, str) else 0)
-            table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
-                                     host=given, undo=data.get("undo", False), elsewhere=elsewhere,
-                                     rated=data.get("rated", False), clock=data.get("clock", "default"))
-            if cluster is not None:
-                await cluster.acquire(table.id)
-                await limits.counted(f"open:{ip}", 1)  # the other nodes count it at once
-                await limits.counted(f"host:{table.row.host_hash}", 1)
-        except LobbyError as exc:
-            return json_error(exc)
-        except LogError:
-            return store_error()
+        ip = client_address(request)
+        if not await limits.take("create", ip, ctx.create_rate, ctx.create_burst):
+            raise LobbyError(429, "rate_limited", "too many new tables; wait a little")
+        data = await read_body(request, ctx.allow)
+        only(data, "game", "preset", "options", "host", "undo", "rated", "clock")
+        given = data.get("host")
+        elsewhere = (await limits.elsewhere(f"open:{ip}"),
+                     await limits.elsewhere(f"host:{token_hash(given)}") if isinstance(given, str) else 0)
+        table, host = hub.create(data.get("game"), data.get("preset"), data.get("options"), owner=ip,
+                                 host=given, undo=data.get("undo", False), elsewhere=elsewhere,
+                                 rated=data.get("rated", False), clock=data.get("clock", "default"))
+        if cluster is not None:
+            await cluster.acquire(table.id)
+            await limits.counted(f"open:{ip}", 1)  # the other nodes count it at once
+            await limits.counted(f"host:{table.row.host_hash}", 1)
         return JSONResponse({"table": table.public(), "host": host}, status_code=201)
 
     async def i18n(request: Request) -> Response:
@@ -106,7 +100,7 @@ def lobby_routes(ctx: AppContext) -> list[BaseRoute]:
         Route("/api/howto/{game}", howto_endpoint()),
         Route("/api/games", api_games),
         Route("/api/health", api_health),
-        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables", answering(api_tables), methods=["GET", "POST"]),
         Route("/i18n/{lang}.json", i18n),
         Mount("/static", app=StaticFiles(directory=WEB / "static"), name="static"),
     ]

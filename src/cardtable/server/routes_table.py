@@ -12,11 +12,10 @@ from starlette.routing import BaseRoute, Route
 from .cluster import RemoteTable
 from .commands import AddBot, Command, Commit, Free, Leave, Reveal, Sit, Start
 from .context import AppContext
-from .edge import client_address, json_error, read_body, store_error
+from .edge import answering, client_address, read_body
 from .lobby import LobbyError
 from .players import Players
 from .players.sessions import session_cookie
-from .ports import LogError
 from .replay import replay_endpoint
 from .review import review_endpoint
 from .tables import Table
@@ -27,54 +26,41 @@ def table_routes(ctx: AppContext) -> list[BaseRoute]:
     hub, players = ctx.hub, ctx.players
 
     async def api_table(request: Request) -> Response:
-        try:
-            table = await ctx.locate(request.path_params["table_id"])
-            public = await table.public_async() if isinstance(table, RemoteTable) else table.public()
-        except LobbyError as exc:
-            return json_error(exc)
-        except LogError:
-            return store_error()
+        table = await ctx.locate(request.path_params["table_id"])
+        public = await table.public_async() if isinstance(table, RemoteTable) else table.public()
         return JSONResponse({"table": public})
 
     async def api_record(request: Request) -> Response:
         """A finished game's record (seed and actions: ``cardtable replay`` shows it; a fair game's
         commitments, seeds and deals: ``cardtable verify`` checks it); never before the end, when
         the seed would give every hidden card away (H6)."""
-        try:
-            table = hub.get(request.path_params["table_id"])
-            if table.match is None or not table.match.is_over:
-                raise LobbyError(409, "in_progress", "the record is published when the game is over")
-        except LobbyError as exc:
-            return json_error(exc)
+        table = hub.get(request.path_params["table_id"])
+        if table.match is None or not table.match.is_over:
+            raise LobbyError(409, "in_progress", "the record is published when the game is over")
         name = f"cardtable-{table.row.game}-{table.id}.json"
         return JSONResponse(table.match.record().to_json(),
                             headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def api_table_op(request: Request) -> Response:
         op = request.path_params["op"]
+        data = await read_body(request, ctx.allow)
+        table = await ctx.locate(request.path_params["table_id"])
+        cmd = table_command(table, op, data)
+        table.visitors += 1  # not swept from memory while its command waits
         try:
-            data = await read_body(request, ctx.allow)
-            table = await ctx.locate(request.path_params["table_id"])
-            cmd = table_command(table, op, data)
-            table.visitors += 1  # not swept from memory while its command waits
-            try:
-                reply = await table.ask(cmd)
-            finally:
-                table.visitors -= 1
-            if players is not None:
-                seat_owner(players, request, table.id, cmd, reply)
-        except LobbyError as exc:
-            return json_error(exc)
-        except LogError:
-            return store_error()
+            reply = await table.ask(cmd)
+        finally:
+            table.visitors -= 1
+        if players is not None:
+            seat_owner(players, request, table.id, cmd, reply)
         return JSONResponse(reply)
 
     return [
-        Route("/api/tables/{table_id}", api_table),
-        Route("/api/tables/{table_id}/record", api_record),
+        Route("/api/tables/{table_id}", answering(api_table)),
+        Route("/api/tables/{table_id}/record", answering(api_record)),
         Route("/api/tables/{table_id}/replay", replay_endpoint(hub, ctx.offload)),
         Route("/api/tables/{table_id}/review", review_endpoint(hub, ctx.offload)),
-        Route("/api/tables/{table_id}/{op}", api_table_op, methods=["POST"]),
+        Route("/api/tables/{table_id}/{op}", answering(api_table_op), methods=["POST"]),
     ]
 
 

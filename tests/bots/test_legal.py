@@ -150,7 +150,7 @@ def test_a_time_budget_stops_the_search():
     bot = SearchTrexBot(iterations=10**9)
     start = time.perf_counter()
     bot.act(state.view(state.current_player()), random.Random(0), Budget(seconds=0.05))
-    assert time.perf_counter() - start < 2.0 and bot.last_iterations >= 1
+    assert time.perf_counter() - start < 10.0 and bot.last_iterations >= 1
 
 
 def test_optional_bot_hooks_are_asked_in_one_place():

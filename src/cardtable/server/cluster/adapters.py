@@ -1,0 +1,167 @@
+"""A node's bus and limits: the hub's ports (:class:`~..bus.LocalBus`, :class:`~..limits.Limits`)
+reaching the other nodes through Redis."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+from ..bus import LocalBus
+from ..connection import Outgoing
+from ..limits import Limits
+from .settings import LEASE_TTL
+
+if TYPE_CHECKING:
+    from .node import Cluster
+
+
+class ClusterBus(LocalBus):
+    """Frames to connections: this node's directly, another node's through its Redis channel."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__(prefix=f"{cluster.node}.")
+        self.cluster = cluster
+
+    def _remote(self, cid: str) -> str | None:
+        node, _, _ = cid.partition(".")
+        return None if node == self.cluster.node else node
+
+    def send(self, cid: str, frame: Outgoing, latest: str | None = None) -> None:
+        node = self._remote(cid)
+        if node is None:
+            if latest == "state":  # a socket that followed its table here may follow it on again
+                remote = self.cluster.remote_of(cid)
+                if remote is not None:
+                    remote.seen = frame.data.get("version")
+            super().send(cid, frame, latest)
+        else:
+            message = {"op": "send", "to": cid, "from": self.cluster.node, "text": frame.text, "latest": latest}
+            if latest == "state":  # the version its socket saw last, should it follow the table elsewhere
+                message["version"] = frame.data.get("version")
+            self.cluster.to_node(node, message)
+
+    def drop(self, cid: str, latest: str) -> None:
+        node = self._remote(cid)
+        if node is None:
+            super().drop(cid, latest)
+        else:
+            self.cluster.to_node(node, {"op": "drop", "to": cid, "from": self.cluster.node, "latest": latest})
+
+    def close(self, cid: str, code: int, reason: str) -> None:
+        node = self._remote(cid)
+        if node is None:
+            super().close(cid, code, reason)
+        else:
+            self.cluster.to_node(node, {"op": "close", "to": cid, "from": self.cluster.node, "code": code,
+                                        "reason": reason})
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A frame from another node's table for a connection of this node. Only the node its
+        socket follows now is heard: a former owner's last frames (it was paused, or cut off) are
+        older than what the new owner sends."""
+        conn = self.conns.get(message["to"])
+        if conn is None:
+            return
+        remote = self.cluster.remote_of(message["to"])
+        if remote is not None:
+            if message.get("from") != remote.owner_node:
+                return
+            if message.get("version") is not None:
+                remote.seen = int(message["version"])
+        if message["op"] == "send":
+            conn.push(Outgoing.from_text(message["text"]), message.get("latest"))
+        elif message["op"] == "drop":
+            conn.drop(message["latest"])
+        elif message["op"] == "close":
+            conn.close_soon(int(message["code"]), str(message["reason"]))
+
+
+_BUCKET = """
+local rate, burst, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local held = redis.call('hmget', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(held[1]) or burst
+local at = tonumber(held[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('hset', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('pexpire', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return ok
+"""
+"""A token bucket in Redis, one per kind and address, shared by every node."""
+
+_OTHERS_HOLD = """
+local function others_hold(me, field)
+  local total = 0
+  for _, node in ipairs(redis.call('smembers', 'ct:nodes')) do
+    if node ~= me then total = total + (tonumber(redis.call('hget', 'ct:count:' .. node, field)) or 0) end
+  end
+  return total
+end
+"""
+"""A Lua function of the scripts below: how many of a count the nodes other than ``me`` hold."""
+
+_ELSEWHERE = _OTHERS_HOLD + "return others_hold(ARGV[1], ARGV[2])"
+"""How many of a count (``ARGV[2]``) the nodes other than ``ARGV[1]`` hold, in one round trip."""
+
+_OPEN_SOCKET = _OTHERS_HOLD + """
+local me, field, cap, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+if tonumber(ARGV[5]) + others_hold(me, field) >= cap then return 0 end
+redis.call('hincrby', 'ct:count:' .. me, field, 1)
+redis.call('pexpire', 'ct:count:' .. me, ttl)
+return 1
+"""
+"""A socket of an address opened on node ``ARGV[1]`` if the address holds fewer than ``ARGV[3]``
+over the cluster (``ARGV[5]`` on this node, the others' from their counts), then counted in this
+node's hash: the look and the count in one round trip."""
+
+
+class ClusterLimits(Limits):
+    """Per-address limits over every node: buckets in Redis; each node's counts (open sockets,
+    open tables) in a hash of its own (``ct:count:{node}``), changed as they change and written
+    whole every :data:`SCAN_EVERY` seconds with an expiry, so a dead node's counts go with it."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__()
+        self.cluster = cluster
+
+    async def take(self, kind: str, ip: str, rate: float, burst: float) -> bool:
+        ok = await self.cluster.redis.eval(_BUCKET, 1, f"ct:bucket:{kind}:{ip}", rate, burst, time.time())
+        return bool(ok)
+
+    async def open_socket(self, ip: str, cap: int) -> bool:
+        """As :meth:`Limits.open_socket`, in one round trip (a page reconnecting after its node
+        died waits for it). The socket counts here before the answer, so two opening side by side
+        on this node see each other."""
+        held = self.sockets.get(ip, 0)
+        self.sockets[ip] = held + 1
+        opened = False
+        try:
+            opened = bool(await self.cluster.redis.eval(_OPEN_SOCKET, 0, self.cluster.node, f"sock:{ip}", cap,
+                                                        int(LEASE_TTL * 1000), held))
+        finally:
+            if not opened:
+                self.uncount_socket(ip)
+        return opened
+
+    async def elsewhere(self, field: str) -> int:
+        return int(await self.cluster.redis.eval(_ELSEWHERE, 0, self.cluster.node, field))
+
+    async def counted(self, field: str, delta: int) -> None:
+        key = f"ct:count:{self.cluster.node}"
+        async with self.cluster.redis.pipeline(transaction=True) as pipe:
+            pipe.hincrby(key, field, delta)
+            pipe.pexpire(key, int(LEASE_TTL * 1000))  # gone with this node, like the whole hash
+            await pipe.execute()
+
+    async def refresh(self, counts: dict[str, int]) -> None:
+        """This node's counts written whole, with an expiry (a dead node's go with it)."""
+        key = f"ct:count:{self.cluster.node}"
+        # "up": the hash exists while the node lives, whatever it counts (the others look for it)
+        fields = {"up": 1, **{f"sock:{ip}": n for ip, n in self.sockets.items()}, **counts}
+        async with self.cluster.keeper.pipeline(transaction=True) as pipe:
+            pipe.delete(key)
+            pipe.hset(key, mapping=cast(Any, fields))
+            pipe.pexpire(key, int(LEASE_TTL * 1000))
+            pipe.sadd("ct:nodes", self.cluster.node)
+            await pipe.execute()

@@ -1,5 +1,5 @@
-"""A node's bus and limits: the hub's ports (:class:`~..bus.LocalBus`, :class:`~..limits.Limits`)
-reaching the other nodes through Redis."""
+"""A node's bus and limits: the one process's ``LocalBus`` and ``Limits`` (``server/bus.py``,
+``server/limits.py``), extended to reach the other nodes through Redis."""
 
 from __future__ import annotations
 

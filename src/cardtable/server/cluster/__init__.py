@@ -3,7 +3,7 @@
 Each process of a cluster is a node (:attr:`Cluster.node`). A live table has exactly one owner
 node, the one whose actor writes it: ownership is a Redis key per table (``ct:lease:{id}``, set
 only if absent, expiring :data:`LEASE_TTL` seconds after the owner stops renewing it), and the
-owner claims the table in the action log too (:meth:`~.ports.OwnerLease.claim`), so the log
+owner claims the table in the action log too (:meth:`~..ports.OwnerLease.claim`), so the log
 refuses every write of a former owner that was paused or cut off (fencing: the lease decides who
 may write, the log's epoch makes sure nobody else does).
 
@@ -25,15 +25,16 @@ with ``since``. Frames in flight when Redis restarts are lost, never an acknowle
 in the log): a node that loses Redis closes its sockets to other nodes' tables with
 ``CLOSE_RESTART``, and the pages reconnect and resync.
 
-The modules: :mod:`.node` (:class:`Cluster`, a node: leases, take-overs, the lobby, routing),
-:mod:`.remote` (:class:`RemoteTable`, a socket's table on another node), :mod:`.adapters` (the
-hub's bus and limits over Redis), :mod:`.threads` (the lease renewer and the looker beside the
-event loop), :mod:`.scripts` (the Lua scripts run in Redis), :mod:`.settings` (timings and bounds)
-and :mod:`.lines` (how a node's log lines look).
+The modules: :mod:`.node` (:class:`Cluster`, this process as a node of the cluster, whose id is
+``Cluster.node``: its leases, take-overs, the lobby, routing), :mod:`.remote`
+(:class:`RemoteTable`, a socket's table on another node), :mod:`.adapters` (the hub's bus and
+limits over Redis, with the limits' Lua scripts), :mod:`.threads` (the lease renewer and the
+looker beside the event loop), :mod:`.lease_scripts` (the leases' Lua scripts), :mod:`.settings`
+(timings and bounds) and :mod:`.log_lines` (how a node's log lines give a time and an error).
 """
 
 from .adapters import ClusterBus, ClusterLimits
-from .lines import utc_stamp
+from .log_lines import utc_stamp
 from .node import Cluster
 from .remote import FORWARDED, RESENT, OwnerGone, RemoteTable
 from .settings import (
@@ -53,11 +54,11 @@ from .settings import (
     SCAN_EVERY,
     SWEEP_EVERY,
 )
-from .threads import LeaseRenewer, Looker
+from .threads import BesideTheLoop, LeaseRenewer, Looker
 
 __all__ = [
     "ANSWER_POLL", "ASK_TIMEOUT", "FORWARDED", "LEASE_TTL", "LOBBY_EVERY", "LOBBY_TTL", "LOOK_EVERY",
     "LOOP_DEAD", "REDIS_CONNECTIONS", "REDIS_WAIT", "RENEW_EVERY", "REPLAY_SLICE", "RESENT", "ROUND_GRACE",
-    "ROUND_TTL", "SCAN_EVERY", "SWEEP_EVERY", "Cluster", "ClusterBus", "ClusterLimits", "LeaseRenewer",
+    "ROUND_TTL", "SCAN_EVERY", "SWEEP_EVERY", "BesideTheLoop", "Cluster", "ClusterBus", "ClusterLimits", "LeaseRenewer",
     "Looker", "OwnerGone", "RemoteTable", "utc_stamp",
 ]

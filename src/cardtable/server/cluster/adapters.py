@@ -119,7 +119,7 @@ node's hash: the look and the count in one round trip."""
 class ClusterLimits(Limits):
     """Per-address limits over every node: buckets in Redis; each node's counts (open sockets,
     open tables) in a hash of its own (``ct:count:{node}``), changed as they change and written
-    whole every :data:`SCAN_EVERY` seconds with an expiry, so a dead node's counts go with it."""
+    whole every :data:`~.settings.SCAN_EVERY` seconds with an expiry, so a dead node's counts go with it."""
 
     def __init__(self, cluster: Cluster) -> None:
         super().__init__()

@@ -20,9 +20,9 @@ from ..ports import LogError
 from ..protocol import CLOSE_RESTART
 from ..store import TableRow
 from .adapters import ClusterBus, ClusterLimits
-from .lines import utc_stamp, why
+from .lease_scripts import LOOK_SCRIPT, RELEASE_SCRIPT
+from .log_lines import utc_stamp, why
 from .remote import FORWARDED, OwnerGone, RemoteTable
-from .scripts import LOOK, RELEASE
 from .settings import (
     ANSWER_POLL,
     ASK_TIMEOUT,
@@ -135,7 +135,7 @@ class Cluster:
             if self.owned:
                 await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
             for table_id in self.released():
-                await self.redis.eval(RELEASE, 1, f"ct:lease:{table_id}", self.node, table_id)
+                await self.redis.eval(RELEASE_SCRIPT, 1, f"ct:lease:{table_id}", self.node, table_id)
         for client in (self.redis, self.keeper):
             with contextlib.suppress(Exception):
                 await client.aclose()
@@ -171,7 +171,7 @@ class Cluster:
         return None if value is None else str(value)
 
     async def _beat(self) -> None:
-        """The event loop's heartbeat, which the lease renewals go by (:data:`LOOP_DEAD`)."""
+        """The event loop's heartbeat, which the lease renewals go by (:data:`~.settings.LOOP_DEAD`)."""
         while True:
             self.beat = time.monotonic()
             await asyncio.sleep(SCAN_EVERY / 2)
@@ -244,13 +244,13 @@ class Cluster:
         which it owns from now on and loads as soon as its loop hands them on (:meth:`looked`).
         Each look takes this node's share in one go, so the living nodes replay a dead node's
         tables side by side (the last of them to look takes all that is left). A look is one
-        round trip (:data:`~.scripts.LOOK`). It asks only which nodes live (their counts' hash, kept alive
-        with their leases) unless one died or :data:`SWEEP_EVERY` seconds have passed: only then
-        are the live tables' leases looked up, and a dead node whose tables all have owners again
-        is forgotten."""
+        round trip (:data:`~.lease_scripts.LOOK_SCRIPT`). It asks only which nodes live (their
+        counts' hash, kept alive with their leases) unless one died or :data:`SWEEP_EVERY` seconds
+        have passed: only then are the live tables' leases looked up, and a dead node whose tables
+        all have owners again is forgotten."""
         now = time.monotonic()
         sweep = now >= self._sweep_at
-        found, got = client.eval(LOOK, 0, self.node, int(LEASE_TTL * 1000), int(sweep), int(ROUND_TTL * 1000),
+        found, got = client.eval(LOOK_SCRIPT, 0, self.node, int(LEASE_TTL * 1000), int(sweep), int(ROUND_TTL * 1000),
                                  int(ROUND_GRACE * 1000))
         if found or sweep:
             self._sweep_at = now + SWEEP_EVERY

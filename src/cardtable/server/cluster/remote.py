@@ -51,7 +51,7 @@ FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
 RESENT = (Attach, Act, Hint, Show)
 """The commands sent again to a table's new owner when its former owner died before answering:
 an ``Act`` carries its client's ``seq``, which the table applies once however often it comes
-(:func:`~.lifecycle.act`), and the others change nothing twice. A chat line or an undo is not
+(:func:`~..lifecycle.act`), and the others change nothing twice. A chat line or an undo is not
 sent again: its socket reconnects, and its person sees whether it was taken."""
 
 

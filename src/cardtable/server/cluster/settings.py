@@ -28,15 +28,15 @@ take-over gets: a node already serving 150 tables replayed 75 more in 1.6 s with
 tables wait at most one slice."""
 ROUND_GRACE = 0.5
 """Seconds a node that took its share of a dead node's tables leaves the rest to the living nodes
-that have not looked yet, before it takes them itself (:data:`_LOOK`)."""
+that have not looked yet, before it takes them itself (:data:`~.lease_scripts.LOOK_SCRIPT`)."""
 ROUND_TTL = 10.0
-"""Seconds a round of sharing a dead node's tables is remembered (:data:`_LOOK`)."""
+"""Seconds a round of sharing a dead node's tables is remembered (:data:`~.lease_scripts.LOOK_SCRIPT`)."""
 SWEEP_EVERY = 2.0
 """Seconds between two looks at every live table's lease while every node lives (a lease can also
 run out without its node dying: a table nobody took back after a Redis restart)."""
 ANSWER_POLL = 0.1
 """Seconds between two looks at who owns the tables whose forwarded commands wait for an answer
-(one look for them all, :meth:`Cluster.watch_owner`): when an owner died its sockets go after the
+(one look for them all, :meth:`~.node.Cluster.watch_owner`): when an owner died its sockets go after the
 table's new owner at once, not after :data:`ASK_TIMEOUT`."""
 SCAN_EVERY = 0.2
 """Seconds between two writes of this node's counts (its lobby: :data:`LOBBY_EVERY`)."""

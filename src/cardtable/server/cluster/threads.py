@@ -8,8 +8,8 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
-from .lines import why
-from .scripts import RELEASE, RENEW
+from .lease_scripts import RELEASE_SCRIPT, RENEW_SCRIPT
+from .log_lines import why
 from .settings import LEASE_TTL, LOOK_EVERY, LOOP_DEAD, RENEW_EVERY
 
 if TYPE_CHECKING:
@@ -81,13 +81,13 @@ class LeaseRenewer(BesideTheLoop):
         ttl = int(LEASE_TTL * 1000)
         pipe = self.client.pipeline(transaction=False)
         for table_id in owned:
-            pipe.eval(RENEW, 1, f"ct:lease:{table_id}", cluster.node, ttl)
+            pipe.eval(RENEW_SCRIPT, 1, f"ct:lease:{table_id}", cluster.node, ttl)
         if owned:
             pipe.sadd("ct:live", *owned)  # again after a Redis restart
         pipe.pexpire(f"ct:count:{cluster.node}", ttl)
         pipe.sadd("ct:nodes", cluster.node)
         for table_id in released:
-            pipe.eval(RELEASE, 1, f"ct:lease:{table_id}", cluster.node, table_id)
+            pipe.eval(RELEASE_SCRIPT, 1, f"ct:lease:{table_id}", cluster.node, table_id)
         try:
             renewed = pipe.execute()
         except Exception:

@@ -1,9 +1,10 @@
-"""The Lua scripts a node runs in Redis: each does its reads and writes in one step, so two
-nodes never both take one lease."""
+"""The Lua scripts of the leases, run in Redis: each does its reads and writes in one step, so
+two nodes never both take one lease. (The per-address limits' scripts are with the limits, in
+``adapters.py``.)"""
 
 from __future__ import annotations
 
-RENEW = """
+RENEW_SCRIPT = """
 local owner = redis.call('get', KEYS[1])
 if owner == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end
 if not owner then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]); return 1 end
@@ -12,14 +13,14 @@ return 0
 """Renew this node's lease of a table; one that is gone (Redis restarted) is taken again, one that
 another node holds is not."""
 
-RELEASE = """
+RELEASE_SCRIPT = """
 if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end
 return redis.call('srem', 'ct:live', ARGV[2])
 """
 """End this node's lease of a table it let go (one another node holds is left alone) and its
 place among the live tables."""
 
-LOOK = """
+LOOK_SCRIPT = """
 local me, ttl, sweep, round_ms, grace_ms = ARGV[1], ARGV[2], ARGV[3] == '1', tonumber(ARGV[4]), tonumber(ARGV[5])
 local nodes = redis.call('smembers', 'ct:nodes')
 local dead = {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ from cardtable.server.protocol import CLOSE_SLOW, MAX_FRAME, ProtocolError, pars
 from cardtable.server.store import Store
 
 from .conftest import _client
-from .helpers import new_table, receive_until, wait
+from .helpers import new_table, receive_until
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -200,16 +201,18 @@ def test_new_tables_per_address_are_rate_limited(db_path: Path):
 
 def test_p11_open_tables_per_address_are_capped_and_unjoined_ones_expire(db_path: Path):
     store = Store(db_path)
-    with _client(store, max_open_per_ip=5, unjoined=3.0) as client:
+    with _client(store, max_open_per_ip=5, unjoined=60.0) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
         replies = [client.post("/api/tables", json={"game": "trash"}) for _ in range(8)]
         assert [r.status_code for r in replies] == [201] * 5 + [429] * 3
         assert replies[-1].json()["error"] == "too_many_open"
         assert len(client.get("/api/tables").json()["tables"]) == 5
-        joined = replies[0].json()["table"]["id"]
+        joined, *unjoined = [r.json()["table"]["id"] for r in replies[:5]]
         client.post(f"/api/tables/{joined}/sit", json={"seat": 0, "name": "A"})
-        # the four nobody joined expire from the lobby and from the cap (after 3 s, however slow)
-        wait("the unjoined tables expire",
-             lambda: [t["id"] for t in client.get("/api/tables").json()["tables"]] == [joined], 60.0)
+        # a minute on, the server's sweep (every 15 s here) lets the four nobody joined go from
+        # the lobby and from the cap; the test sweeps as the server would then
+        assert sorted(hub.sweep(time.monotonic() + 61)) == sorted(unjoined)
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [joined]
         again = [client.post("/api/tables", json={"game": "trash"}).status_code for _ in range(5)]
         assert again == [201] * 4 + [429]
         assert client.get(f"/api/tables/{replies[1].json()['table']['id']}").status_code == 200  # links still work

@@ -135,6 +135,15 @@ def test_s1_a_spit_table_replays_after_a_restart_with_timers(tmp_path):
     assert again.rt is not None
 
 
+def _reply(ws, seq: int) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    """The answer (``ack`` or ``error``) to the action numbered ``seq``, among at most 1,000 frames."""
+    for _ in range(1000):
+        frame = ws.receive_json()
+        if frame["type"] in ("ack", "error") and frame.get("seq") == seq:
+            return frame  # type: ignore[no-any-return]
+    raise AssertionError(f"no answer to action {seq}")
+
+
 def _wait(test, seconds: float = 10.0) -> None:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + seconds
     while not test():
@@ -146,7 +155,7 @@ def test_r9_spit_stands_still_while_the_player_is_away_and_goes_on_after_a_count
     from .conftest import _client
 
     store = Store(db_path)
-    with _client(store, bot_delay=0.0, countdown=3.0, hold=30.0) as client:  # long enough for a loaded machine's act
+    with _client(store, bot_delay=0.0, countdown=5.0, hold=30.0) as client:  # long enough for a loaded machine's act
         table_id, _, tokens = new_table(client, {1: "expert"}, game="spit")
         table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
         assert table.pause == {"waiting": [0]}  # started before the player connected
@@ -157,10 +166,9 @@ def test_r9_spit_stands_still_while_the_player_is_away_and_goes_on_after_a_count
             hello(ws, tokens[0])
             assert table.pause == {"waiting": []} and table.pause_info()["countdown"] > 0
             ws.send_json({"type": "act", "seq": 1, "action": "0 spit"})
-            while (frame := ws.receive_json())["type"] != "error":
-                pass
-            assert frame["code"] == "paused"
-            _wait(lambda: table.pause is None)
+            frame = _reply(ws, 1)
+            assert frame["type"] == "error" and frame["code"] == "paused", frame
+            _wait(lambda: table.pause is None, 30.0)
             _wait(lambda: table.version > version)  # the bot plays again
         # the player drops: the clock stands still again, mid-game
         _wait(lambda: table.pause == {"waiting": [0]})
@@ -178,7 +186,7 @@ def test_s2_sp13_a_spit_game_starts_after_its_countdown_with_everyone_there(db_p
     from .conftest import _client
 
     store = Store(db_path)
-    with _client(store, bot_delay=0.0, countdown=3.0) as client:  # long enough for a loaded machine's act
+    with _client(store, bot_delay=0.0, countdown=5.0) as client:  # long enough for a loaded machine's act
         table_id, host, tokens = new_table(client, {1: "expert"}, game="spit", start=False)
         table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
         with client.websocket_connect(f"/ws/{table_id}") as ws:
@@ -188,10 +196,9 @@ def test_s2_sp13_a_spit_game_starts_after_its_countdown_with_everyone_there(db_p
             assert info is not None and info["waiting"] == [] and info["countdown"] is not None
             assert table.match.clock.paused  # type: ignore[union-attr]
             ws.send_json({"type": "act", "seq": 1, "action": "0 spit"})
-            while (frame := ws.receive_json())["type"] != "error":
-                pass
-            assert frame["code"] == "paused"
-            _wait(lambda: table.pause is None)
+            frame = _reply(ws, 1)
+            assert frame["type"] == "error" and frame["code"] == "paused", frame
+            _wait(lambda: table.pause is None, 30.0)
             _wait(lambda: table.version > 0)  # the bot plays once the countdown is over
     store.close()
 

@@ -44,7 +44,7 @@ class Server:
     def ws(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> Server:
+    def start(self, timeout: float = 60.0) -> Server:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         cmd = [sys.executable, "-m", "cardtable.cli.main", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", f"sqlite:///{self.db}", "--bot-delay", "0", *self.extra]

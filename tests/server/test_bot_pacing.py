@@ -15,7 +15,7 @@ from cardtable.server.client import GameClient
 
 from .netserver import Server
 
-DELAY = 0.3
+DELAY = 1.0
 
 
 @pytest.fixture(scope="module")
@@ -40,10 +40,13 @@ def test_h_bot_timing_a_bots_reply_comes_a_drawn_delay_after_the_move_before_it(
                     if me.over():
                         break
                     assert me.view is not None
+                    # timed from before the move: the server asks the bot only once it has the move,
+                    # so however slow the machine, a reply never comes sooner than this says
+                    asked = time.monotonic()
                     await me.act(rng.choice(me.view["legal_actions"]))
                     if me.view["current_player"] != 1:
                         continue
-                    asked, version = time.monotonic(), me.version
+                    version = me.version
                     await me.until(lambda f, v=version: f["type"] == "state" and f["version"] > v)  # type: ignore[misc]
                     waits.append(time.monotonic() - asked)
         return waits
@@ -53,6 +56,8 @@ def test_h_bot_timing_a_bots_reply_comes_a_drawn_delay_after_the_move_before_it(
     waits = waits[1:]  # the server's bot workers may still be starting at the first move (a busy machine)
     # Every reply waits at least the pacing's floor, and the drawn part spreads them: without
     # pacing every reply came bot_delay plus the (tiny, move-dependent) thinking time after it.
-    assert min(waits) >= pacing.floor - 0.01
-    assert max(waits) < pacing.floor + pacing.spread + 0.3
-    assert sum(w < DELAY - 0.01 for w in waits) >= 1, waits
+    # (A loaded machine only adds to a wait: the upper bounds leave it 2 s, and the spread is seen
+    # as one reply of nine in the lower 80% of the drawn range.)
+    assert min(waits) >= pacing.floor - 0.01, waits
+    assert max(waits) < pacing.floor + pacing.spread + 2.0, waits
+    assert sum(w < pacing.floor + 0.8 * pacing.spread for w in waits) >= 1, waits

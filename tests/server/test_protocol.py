@@ -28,6 +28,9 @@ from cardtable.server.protocol import (
 from .helpers import my_turn_or_over, new_table, play_first_legal_to_end, receive_until
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
     from starlette.testclient import TestClient
 
 
@@ -215,7 +218,22 @@ def test_p3_frame_over_the_cap_closes_1009(client: TestClient):
         assert closed_code(ws) == CLOSE_TOO_BIG
 
 
-def test_p8_flood_is_throttled_then_closed(client: TestClient):
+@pytest.fixture
+def no_refill(db_path: Path) -> Iterator[TestClient]:
+    """A server whose message bucket holds 40 and does not refill while a test runs: what it
+    throttles does not depend on how fast the machine gets through the messages."""
+    from cardtable.server.store import Store
+
+    from .conftest import _client
+
+    store = Store(db_path)
+    with _client(store, bot_delay=0.0, rate=1e-6, burst=40) as c:
+        yield c
+    store.close()
+
+
+def test_p8_flood_is_throttled_then_closed(no_refill: TestClient):
+    client = no_refill
     table_id, _, tokens = new_table(client, {}, sit=(0, 1))
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         hello(ws, tokens[1])
@@ -402,9 +420,10 @@ def test_p4_a_lone_surrogate_action_is_a_clean_error(client: TestClient):
 def test_trv2_the_time_limit_ends_by_the_servers_clock_even_if_nobody_acts(client: TestClient):
     import time
 
-    table_id, _, tokens = new_table(client, {}, sit=(0, 1), options={"time_limit": 0.3})
+    table_id, host, tokens = new_table(client, {}, sit=(0, 1), options={"time_limit": 1.0}, start=False)
     with client.websocket_connect(f"/ws/{table_id}") as ws:
-        hello(ws, tokens[0])
+        hello(ws, tokens[0])  # connected before the start: the clock runs from the start's own state
+        assert client.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
         first, _ = receive_until(ws, "state")
         assert first["view"]["time_up"] is False
         t0 = time.monotonic()
@@ -442,9 +461,10 @@ def test_r5_no_stand_in_while_the_player_is_connected(db_path):
 
     store = Store(db_path)
     with _client(store, bot_delay=0.0, hold=0.1) as client:
-        table_id, _, tokens = new_table(client, {}, sit=(0, 1))
+        table_id, host, tokens = new_table(client, {}, sit=(0, 1), start=False)
         with client.websocket_connect(f"/ws/{table_id}") as ws:
-            hello(ws, tokens[0])
+            hello(ws, tokens[0])  # connected before the start: never away, however slow the machine
+            assert client.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
             receive_until(ws, "state")
             time.sleep(0.4)  # seat 0 is to move, connected, thinking
             ws.send_json({"type": "ping"})
@@ -453,7 +473,8 @@ def test_r5_no_stand_in_while_the_player_is_connected(db_path):
     store.close()
 
 
-def test_p8_the_rate_limit_is_the_seats_and_survives_a_reconnect(client: TestClient):
+def test_p8_the_rate_limit_is_the_seats_and_survives_a_reconnect(no_refill: TestClient):
+    client = no_refill
     table_id, _, tokens = new_table(client, {}, sit=(0, 1))
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         hello(ws, tokens[1])
@@ -463,7 +484,7 @@ def test_p8_the_rate_limit_is_the_seats_and_survives_a_reconnect(client: TestCli
         assert "rate_limited" in codes
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         hello(ws, tokens[1])
-        for i in range(20):  # a fresh bucket would take all 20 (burst 40)
+        for i in range(20):  # a fresh bucket would take all 20 (burst 40); this one is empty
             ws.send_json({"type": "act", "seq": 100 + i, "action": "stock"})
         codes = [receive_until(ws, "error")[0]["code"] for _ in range(20)]
         assert "rate_limited" in codes  # a new socket does not refill the seat's bucket

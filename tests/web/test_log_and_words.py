@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from tests.server.helpers import wait
 from tests.server.netserver import Server
 
 from .browser import sync_api
@@ -43,6 +44,11 @@ def test_the_spit_log_does_not_repeat_lines_at_the_end(server: Server, watched: 
     assert not w.errors, w.errors
 
 
+def online(server: Server, table_id: str) -> bool:
+    """Whether seat 0's page has its socket in (its hello taken): from then on it gets every event."""
+    return bool(server.get(f"/api/tables/{table_id}")["table"]["seats"][0]["online"])
+
+
 def log_text(page: Any) -> str:
     return page.get_by_test_id("log").inner_text()
 
@@ -55,8 +61,7 @@ def test_your_own_trex_and_spit_events_say_you(server: Server, watched: Any):
         table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
         w = watched()
         page = w.open_as(server, table_id, token, lang=lang)  # there from the start: every event in the log
-        sync_api.expect(page.get_by_test_id("seats")).to_be_visible()
-        page.wait_for_timeout(300)
+        wait("the page's socket is in", lambda t=table_id: online(server, t))
         server.post(f"/api/tables/{table_id}/start", host=host)
         log = page.get_by_test_id("log")
         sync_api.expect(log).to_contain_text(deals)
@@ -69,8 +74,7 @@ def test_your_own_trex_and_spit_events_say_you(server: Server, watched: Any):
     table_id, host, token = server.seated({1: "beginner"}, game="spit")
     w = watched()
     page = w.open_as(server, table_id, token)
-    sync_api.expect(page.get_by_test_id("seats")).to_be_visible()
-    page.wait_for_timeout(300)
+    wait("the page's socket is in", lambda: online(server, table_id))
     server.post(f"/api/tables/{table_id}/start", host=host)
     sync_api.expect(page.get_by_test_id("log")).to_contain_text("you lay out 15 of 26 cards in your stock piles")
     assert "seat 0 " not in log_text(page)

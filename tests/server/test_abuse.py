@@ -276,4 +276,5 @@ def test_ld6_a_spectators_state_waits_a_moment_but_nothing_else_does():
 
     sent = asyncio.run(main())
     assert [kind for kind, _ in sent] == ["pong", "state"]
-    assert sent[0][1] < 0.05 and 0.1 <= sent[1][1] < 0.5  # the pong at once, the state after the pace
+    # the pong at once, the state after the pace (a stalled machine only makes the state later)
+    assert sent[0][1] < 0.1 <= sent[1][1] < 5

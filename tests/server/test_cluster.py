@@ -376,12 +376,19 @@ class LoadsAnything:
             yield table_id, object()
 
 
-def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_in_one_look(redis_url: str):
+def test_r1_the_living_nodes_share_a_dead_nodes_tables_and_each_takes_its_part_in_one_look(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch):
     """R1: ten live tables lose their owner; with two living nodes, the first look of one takes
     five of them (its share, rounded up) and its next looks leave the rest to the other, whose
     first look takes all five that are left, so both replay side by side and every table is taken
     in one look of each. A node alone takes everything at once."""
     from cardtable.server.cluster import Cluster
+    from cardtable.server.cluster import node as node_module
+
+    # nothing renews the leases here, and the looks must come within the round's grace: seconds
+    # a loaded machine cannot run past between two looks
+    monkeypatch.setattr(node_module, "LEASE_TTL", 30.0)
+    monkeypatch.setattr(node_module, "ROUND_GRACE", 8.0)
 
     async def main() -> None:
         a, b = Cluster(redis_url, node="a"), Cluster(redis_url, node="b")
@@ -451,11 +458,17 @@ def test_r1_a_node_whose_loop_is_busy_still_takes_its_share_of_a_dead_nodes_tabl
     asyncio.run(main())
 
 
-def test_r1_a_node_that_does_not_look_leaves_its_share_to_the_others_after_the_grace(redis_url: str):
+def test_r1_a_node_that_does_not_look_leaves_its_share_to_the_others_after_the_grace(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch):
     """R1: a living node that took its share takes the rest of a dead node's tables once the round
     is :data:`~cardtable.server.cluster.ROUND_GRACE` seconds old and another living node has not
     looked (its loop stuck): no table waits for it."""
-    from cardtable.server.cluster import ROUND_GRACE, ROUND_TTL, Cluster
+    from cardtable.server.cluster import ROUND_TTL, Cluster
+    from cardtable.server.cluster import node as node_module
+
+    monkeypatch.setattr(node_module, "LEASE_TTL", 30.0)  # nothing renews the leases here
+    grace = 5.0  # the second look comes within it, however slow the machine
+    monkeypatch.setattr(node_module, "ROUND_GRACE", grace)
 
     async def main() -> None:
         a = Cluster(redis_url, node="a")
@@ -469,7 +482,7 @@ def test_r1_a_node_that_does_not_look_leaves_its_share_to_the_others_after_the_g
             await _look(a)
             assert len(a.owned) == 5
             # the round began longer ago than the grace: as its expiry tells
-            await a.keeper.pexpire("ct:round:dead", int((ROUND_TTL - ROUND_GRACE) * 1000) - 1)
+            await a.keeper.pexpire("ct:round:dead", int((ROUND_TTL - grace) * 1000) - 1)
             await _look(a)
             assert a.owned == set(tables)
         finally:
@@ -654,12 +667,16 @@ def test_r1_a_table_let_go_while_a_renewal_is_on_its_way_is_not_left_live_withou
     asyncio.run(main())
 
 
-def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(redis_url: str):
+def test_r1_a_look_reads_every_lease_only_when_a_node_died_or_at_the_sweep(
+        redis_url: str, monkeypatch: pytest.MonkeyPatch):
     """R1: while every node lives, a look asks Redis which nodes live and nothing more; the live
     tables' leases are looked up when a node's counts ran out (it died) or every SWEEP_EVERY
     seconds (a table nobody owns without a death: its lease lost in a Redis restart). A dead
     node is forgotten once all its tables have owners again."""
     from cardtable.server.cluster import Cluster
+    from cardtable.server.cluster import node as node_module
+
+    monkeypatch.setattr(node_module, "LEASE_TTL", 30.0)  # nothing renews the leases here
 
     async def main() -> None:
         node = Cluster(redis_url, node="a")

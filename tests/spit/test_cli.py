@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import select
+import signal
 import sys
 import time
 
@@ -51,6 +53,11 @@ def test_play_spit_without_a_terminal_is_a_clean_error(capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+def plain(out: bytes) -> str:
+    """A terminal's output without its escape sequences."""
+    return re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", out.decode("utf-8", "replace"))
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs a Linux pty")
 def test_play_spit_in_a_pseudo_terminal_quits_cleanly():
     import pty
@@ -76,13 +83,24 @@ def test_play_spit_in_a_pseudo_terminal_quits_cleanly():
                 except OSError:
                     return
 
-    pump(0.8)
+    deadline = time.monotonic() + 60  # bounded: a slow machine waits, a hung child fails
+    while "round 1" not in plain(out):  # the game is drawn, the terminal in cbreak mode: keys count now
+        assert time.monotonic() < deadline, out[-500:]
+        pump(0.1)
     for key in (b"1", b"\x1b[D", b"2", b"\x1b[C", b" ", b"z"):
         os.write(fd, key)
         pump(0.1)
-    os.write(fd, b"q")
-    pump(0.5)
-    _, status = os.waitpid(pid, 0)
-    text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", out.decode("utf-8", "replace"))
+    status = None
+    while status is None:  # q until the child has quit
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise AssertionError(f"the game did not quit on q: {out[-500:]!r}")
+        with contextlib.suppress(OSError):
+            os.write(fd, b"q")
+        pump(0.5)
+        done, code = os.waitpid(pid, os.WNOHANG)
+        status = code if done else None
+    text = plain(out)
     assert os.waitstatus_to_exitcode(status) == 0
     assert "Traceback" not in text and "round 1" in text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sqlite3
 import threading
 import time
@@ -12,7 +14,9 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from cardtable.server.ports import LogError
+from cardtable.server.cluster import OwnerGone
+from cardtable.server.edge import answering
+from cardtable.server.ports import LogError, StaleLease
 from cardtable.server.store import Store
 from tests.web.test_replay_api import finished
 
@@ -200,3 +204,22 @@ def test_s3_a_take_that_fails_in_its_reads_backs_the_store_off_like_a_failed_wri
             store.take(["t1"], 10)
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("error, code", [
+    (LogError("database or disk is full"), "store"),
+    (StaleLease("an older epoch"), "moved"),
+    (OwnerGone("b"), "moved"),
+])
+def test_s3_r1_a_refused_request_says_whether_the_store_failed_or_the_table_is_moving(error: LogError, code: str):
+    """S3, R1: a request the store could not serve, and one whose table is moving to another
+    server process (its owner died or lost its lease), both answer 503 (send it again), each with
+    its own code and words; neither tells the log's own message."""
+    async def route(request: Any) -> Any:
+        raise error
+
+    response = asyncio.run(answering(route)(None))  # type: ignore[arg-type]
+    body = json.loads(bytes(response.body))
+    assert response.status_code == 503 and body["error"] == code
+    assert body["message"] == error.advice and str(error) not in body["message"]
+    assert ("moving" in body["message"]) == (code == "moved")

@@ -83,10 +83,12 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def store_error() -> JSONResponse:
-    """The answer while the store cannot be read or written (503): the request may be sent again."""
-    return JSONResponse({"error": "store", "message": "the server's store cannot be used now; try again"},
-                        status_code=503)
+def store_error(exc: Exception) -> JSONResponse:
+    """The answer while the store cannot be read or written, or the table is moving to another
+    server process (503, with the code and advice of a :class:`LogError`): the request may be
+    sent again."""
+    code, advice = (exc.code, exc.advice) if isinstance(exc, LogError) else (LogError.code, LogError.advice)
+    return JSONResponse({"error": code, "message": advice}, status_code=503)
 
 
 def json_error(exc: LobbyError) -> JSONResponse:
@@ -104,8 +106,8 @@ def answering(fn: Endpoint, unusable: tuple[type[Exception], ...] = (LogError,))
             return await fn(request)
         except LobbyError as exc:
             return json_error(exc)
-        except unusable:
-            return store_error()
+        except unusable as exc:
+            return store_error(exc)
     return run
 
 

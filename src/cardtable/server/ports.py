@@ -27,7 +27,11 @@ if TYPE_CHECKING:
 
 class LogError(Exception):
     """The action log could not be written or read now (full, locked, unreachable): nothing
-    was written, and trying again later may work."""
+    was written, and trying again later may work. ``code`` and ``advice`` are what a refused
+    request or a closed socket is told (:func:`~.edge.store_error`)."""
+
+    code = "store"
+    advice = "the server's store cannot be used now; try again"
 
 
 class LogBroken(LogError):
@@ -38,6 +42,9 @@ class LogBroken(LogError):
 class StaleLease(LogError):
     """A write from an owner whose lease epoch is older than the table's newest claim: another
     owner has the table now. Nothing was written."""
+
+    code = "moved"
+    advice = "the table is moving to another server process; try again"
 
     @classmethod
     def taken_over(cls, table_id: str, epoch: int, newest: int) -> StaleLease:

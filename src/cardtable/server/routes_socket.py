@@ -88,8 +88,8 @@ async def _asked(table: Table | RemoteTable, cmd: Command, conn: Connection) -> 
     the table cannot take it here now: its owner in a cluster died or moved, or the log failed."""
     try:
         await table.ask(cmd)
-    except LogError:
-        conn.close_soon(CLOSE_RESTART, "the table is moving to another server process; reconnect")
+    except LogError as exc:
+        conn.close_soon(CLOSE_RESTART, exc.advice)
         return False
     return True
 

@@ -26,7 +26,7 @@ from ..commands import (
 )
 from ..connection import Connection
 from ..lobby import LobbyError
-from ..ports import LogError
+from ..ports import LogError, StaleLease
 from ..protocol import CLOSE_RESTART, TokenBucket
 from ..seating import is_host, seat_for_token
 from ..store import TableRow
@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 class OwnerGone(LogError):
     """The node a command was forwarded to no longer owns the table: it died, or let it go.
     ``owner`` is the table's owner now (``None``: nobody has taken it yet)."""
+
+    code = StaleLease.code
+    advice = StaleLease.advice
 
     def __init__(self, owner: str | None) -> None:
         super().__init__("the table's owner did not answer; reconnect")

@@ -72,6 +72,15 @@ def test_trex_ranks_by_total_and_reverse_scores_by_lowest():
     assert ranks[outcome.winners[0]] == 1
 
 
+def test_tx40_a_tie_on_the_best_total_broken_by_trex_firsts_ranks_its_winner_alone_first():
+    """TX-40: two seats level on the best total; the one with more Trex firsts wins the game and
+    ranks first alone, the other second; a tie the rules leave shared (no tie-break) stays shared."""
+    broken = Outcome((10.0, 40.0, 40.0, -5.0), (1,), "tiebreak_trex_firsts")
+    assert result_ranks("trex", broken) == [3, 1, 2, 4]
+    shared = Outcome((10.0, 40.0, 40.0, -5.0), (1, 2), "shared_win")
+    assert result_ranks("trex", shared) == [3, 1, 1, 4]
+
+
 def test_partnership_trex_partners_share_a_rank():
     """Partnership Trex (TX-V2): partners hold one total and share their rank."""
     outcome, view = finished("trex", "partnership", 3)

@@ -188,8 +188,9 @@ def test_p_done_a_rated_trex_game_of_three_people_and_a_bot_moves_four_ratings_a
     assert errors == []
     table = served.app.state.hub.get(table_id)
     outcome = table.match.state.outcome()
-    returns = outcome.returns
-    ranks = [1 + sum(1 for o in returns if o > r) for r in returns]  # the best total first
+    # the winner first (TX-40: a tie on the best total goes to the most Trex firsts), then the best total
+    key = [(s in outcome.winners, r) for s, r in enumerate(outcome.returns)]
+    ranks = [1 + sum(1 for other in key if other > k) for k in key]
     assert result.rated and list(result.ranks) == ranks and result.abandoned == ()
     model = PlackettLuce()
     expected = model.rate([[model.rating()] for _ in range(4)], ranks=ranks)

@@ -87,9 +87,11 @@ export class SeatsPanel {
       requestAnimationFrame(() => { name.focus(); name.setSelectionRange(at, at); });
     }
     const sit = h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
+      // the name as last typed: a redraw between typing and this click may have replaced the field
+      const typed = this.nameDraft[s.seat] ?? name.value;
       try {
-        const d = await sitAt(page.info, s.seat, name.value);
-        if (name.value.trim()) store.set("ct.name", name.value.trim());
+        const d = await sitAt(page.info, s.seat, typed);
+        if (typed.trim()) store.set("ct.name", typed.trim());
         page.tookSeat({ seat: s.seat, token: d.token });
       } catch (e) { flash(e.message); }
     } }, t("web.sit"));

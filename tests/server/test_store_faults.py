@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from cardtable.server.cluster import OwnerGone
 from cardtable.server.edge import answering
-from cardtable.server.ports import LogError, StaleLease
+from cardtable.server.ports import LogError, StaleLease, TableLetGo, TableMoving
 from cardtable.server.store import Store
 from tests.web.test_replay_api import finished
 
@@ -210,10 +210,12 @@ def test_s3_a_take_that_fails_in_its_reads_backs_the_store_off_like_a_failed_wri
     (LogError("database or disk is full"), "store"),
     (StaleLease("an older epoch"), "moved"),
     (OwnerGone("b"), "moved"),
+    (TableLetGo("table t1 was let go by this server process; reconnect"), "moved"),
+    (TableMoving("the table has no owner; reconnect"), "moved"),
 ])
 def test_s3_r1_a_refused_request_says_whether_the_store_failed_or_the_table_is_moving(error: LogError, code: str):
     """S3, R1: a request the store could not serve, and one whose table is moving to another
-    server process (its owner died or lost its lease), both answer 503 (send it again), each with
+    server process (its owner died, lost its lease or let it go), both answer 503 (send it again), each with
     its own code and words; neither tells the log's own message."""
     async def route(request: Any) -> Any:
         raise error

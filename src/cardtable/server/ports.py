@@ -39,12 +39,17 @@ class LogBroken(LogError):
     is written, so nothing more is acknowledged."""
 
 
-class StaleLease(LogError):
-    """A write from an owner whose lease epoch is older than the table's newest claim: another
-    owner has the table now. Nothing was written."""
+class TableMoving(LogError):
+    """The table is served by another server process now, or will be once one takes it up:
+    nothing was done, and the same request sent again reaches the table where it is."""
 
     code = "moved"
     advice = "the table is moving to another server process; try again"
+
+
+class StaleLease(TableMoving):
+    """A write from an owner whose lease epoch is older than the table's newest claim: another
+    owner has the table now. Nothing was written."""
 
     @classmethod
     def taken_over(cls, table_id: str, epoch: int, newest: int) -> StaleLease:
@@ -52,7 +57,7 @@ class StaleLease(LogError):
         return cls(f"table {table_id}: the lease of epoch {epoch} was taken over (epoch {newest})")
 
 
-class TableLetGo(LogError):
+class TableLetGo(TableMoving):
     """The table was let go by this process (another owner took it over, or it left memory)
     before the command was applied: nothing was written, and the table is served again after a
     reconnection (to this process or another)."""

@@ -26,7 +26,7 @@ from ..commands import (
 )
 from ..connection import Connection
 from ..lobby import LobbyError
-from ..ports import LogError, StaleLease
+from ..ports import LogError, TableMoving
 from ..protocol import CLOSE_RESTART, TokenBucket
 from ..seating import is_host, seat_for_token
 from ..store import TableRow
@@ -36,12 +36,9 @@ if TYPE_CHECKING:
     from .node import Cluster
 
 
-class OwnerGone(LogError):
+class OwnerGone(TableMoving):
     """The node a command was forwarded to no longer owns the table: it died, or let it go.
     ``owner`` is the table's owner now (``None``: nobody has taken it yet)."""
-
-    code = StaleLease.code
-    advice = StaleLease.advice
 
     def __init__(self, owner: str | None) -> None:
         super().__init__("the table's owner did not answer; reconnect")
@@ -140,7 +137,7 @@ class RemoteTable:
         try:
             while self.owner_node == owner:
                 if loop.time() >= deadline:
-                    raise LogError("the table has no owner; reconnect")
+                    raise TableMoving("the table has no owner; reconnect")
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._followed.wait(), deadline - loop.time())
         finally:

@@ -123,7 +123,7 @@ class PimcTrexBot(ExpertTrexBot):
     racing = False
     """Drop clearly worse candidates as the worlds come in (:class:`Race`). Off: in whole games
     against three ``spar-search`` the racing ``expert`` did not play better than the plain one
-    (docs/bots.md), so every class of cards sees every world."""
+    (docs/trex-strength.md), so every class of cards sees every world."""
     for_the_win = True
     """In the play phases, value a deal's scores by what they do to the seat's chance of
     winning the game (:func:`stakes`), not by its own score alone."""

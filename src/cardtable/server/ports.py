@@ -62,6 +62,8 @@ class TableLetGo(TableMoving):
     before the command was applied: nothing was written, and the table is served again after a
     reconnection (to this process or another)."""
 
+    advice = "the table is moving or being reloaded; try again"
+
 
 class VersionConflict(LogError):
     """An append whose version is not the next one of the table's log (one already there, or a

@@ -329,8 +329,9 @@ def test_s3_a_write_that_fails_is_not_acknowledged_and_the_table_heals():
 
 def test_r1_commands_waiting_at_a_table_that_is_let_go_are_told_so_and_it_takes_no_more():
     """A table let go while commands wait in its mailbox (another node took it over, or it left
-    memory): every waiting asker hears ``TableLetGo`` (a ``LogError``: its socket closes with
-    "reconnect" and resyncs wherever the table is now) rather than waiting forever or seeing the
+    memory): every waiting asker hears ``TableLetGo`` (a ``TableMoving``: a request answers
+    ``503 moved``, a socket closes with its advice, and the page reconnects and resyncs wherever the
+    table is now) rather than waiting forever or seeing the
     actor's cancellation, and a later command is refused the same way."""
     from cardtable.server.commands import Show
     from cardtable.server.ports import TableLetGo

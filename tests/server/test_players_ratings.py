@@ -81,6 +81,15 @@ def test_tx40_a_tie_on_the_best_total_broken_by_trex_firsts_ranks_its_winner_alo
     assert result_ranks("trex", shared) == [3, 1, 1, 4]
 
 
+def test_tx40_tx_v7_a_tie_on_the_lowest_total_broken_by_trex_firsts_ranks_the_rest_lowest_first():
+    """TX-V7 with TX-40: under reverse_scores the lowest total wins; when two seats are level on
+    it and Trex firsts pick one, the other ranks second, and the rest follow lowest total first."""
+    assert result_ranks("trex", Outcome((-55.0, 35.0, 75.0, -55.0), (0,), "tiebreak_trex_firsts")) == [1, 3, 4, 2]
+    assert result_ranks("trex", Outcome((-50.0, -50.0, 30.0, 70.0), (0,), "tiebreak_trex_firsts")) == [1, 2, 3, 4]
+    level = Outcome((5.0, 5.0, 5.0, 5.0), (0, 1, 2, 3), "shared_win")
+    assert result_ranks("trex", level) == [1, 1, 1, 1]
+
+
 def test_partnership_trex_partners_share_a_rank():
     """Partnership Trex (TX-V2): partners hold one total and share their rank."""
     outcome, view = finished("trex", "partnership", 3)

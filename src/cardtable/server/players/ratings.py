@@ -66,10 +66,12 @@ def result_ranks(game: str, outcome: Outcome, view: Any = None, abandoned: Seque
 def _closeness(game: str, outcome: Outcome, view: Any, seat: int) -> tuple[float, ...]:
     """How close ``seat`` came, higher better."""
     if game == "trex":
-        won = set(outcome.winners)
-        lost = [x for s, x in enumerate(outcome.returns) if s not in won]
-        reverse = bool(won and lost and max(outcome.returns[s] for s in won) < min(lost))
-        return (-outcome.returns[seat] if reverse else outcome.returns[seat],)
+        # The winners hold the best total (TX-40's tie-break only picks among the level ones), so
+        # their totals are the lowest of all under reverse_scores (TX-V7) and the highest otherwise.
+        totals = outcome.returns
+        winners = [totals[s] for s in outcome.winners]
+        reverse = bool(winners) and max(winners) == min(totals) < max(totals)
+        return (-totals[seat] if reverse else totals[seat],)
     if view is None:
         return ()
     if game == "trash":

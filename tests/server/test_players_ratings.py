@@ -186,12 +186,20 @@ def test_a_casual_table_is_kept_but_rates_nobody(players: Players):
     assert players.store.played(ana) == {"spit": (1, 1)}
 
 
-def test_a_guest_seat_is_rated_at_the_start_and_not_kept(players: Players):
-    """A seat without an account (None) takes part at the starting rating; nothing is stored for it."""
-    ana = person(players, "Ana")
-    players.record_result("g1", "spit", [ana, None], Outcome((0.0, 1.0), (1,), "SP-25"))
-    assert players.store.rating(ana, "spit").mu < 25.0  # type: ignore[union-attr]
-    assert len(players.leaderboard("spit")["rows"]) == 1
+def test_a_guest_seat_is_not_rated_and_nobody_is_rated_against_it(players: Players):
+    """A seat without an account (None) is ranked but not rated, and no account is rated against
+    it: a win over a guest, who might be one's own second tab, moves no rating (quick play seats
+    anyone who waits). The game stays in the profile; the accounts at the table are rated among
+    themselves."""
+    ana, bob = person(players, "Ana"), person(players, "Bob")
+    for n in range(3):
+        players.record_result(f"g{n}", "spit", [ana, None], Outcome((1.0, 0.0), (0,), "SP-25"))
+    assert players.store.rating(ana, "spit") is None
+    assert players.leaderboard("spit")["rows"] == []
+    assert players.store.result("g0") is not None and players.store.result("g0").ranks == (1, 2)  # type: ignore[union-attr]
+    players.record_result("t1", "trex", [ana, None, bob, "hard"], Outcome((9.0, 30.0, 5.0, 1.0), (1,), "x"))
+    ana_trex, bob_trex = players.store.rating(ana, "trex"), players.store.rating(bob, "trex")
+    assert ana_trex is not None and bob_trex is not None and ana_trex.mu > max(25.0, bob_trex.mu)
 
 
 def test_seat_accounts_must_match_the_seats(players: Players):

@@ -90,7 +90,7 @@ def teams_of(game: str, view: Any, n: int) -> list[tuple[int, ...]]:
 
 Player = int | str | None
 """Who held a seat: an account id, a bot's level (its public account), or ``None`` for a person
-without an account (rated at the starting rating and not kept)."""
+without an account (ranked with the others, but not rated, and nobody is rated against them)."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +149,11 @@ class Ratings:
             if a is not None and a not in before:
                 row = self.store.rating(a, game)
                 before[a] = (row.mu, row.sigma, row.games) if row else (model.mu, model.sigma, 0)
-        sides = teams_of(game, view, len(ids))
+        # a side of people without an account takes no part: a result against someone with no
+        # rating to lose (a second tab of one's own, say) moves nobody's rating
+        sides = [side for side in teams_of(game, view, len(ids)) if any(ids[s] is not None for s in side)]
+        if len(sides) < 2:
+            return [], {}
 
         def start(a: int | None) -> Any:
             mu, sigma = (model.mu, model.sigma) if a is None else before[a][:2]

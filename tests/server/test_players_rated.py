@@ -147,7 +147,8 @@ def test_p_rated_a_person_who_leaves_a_rated_game_ranks_last(tmp_path: Path):
 def test_p_rated_a_person_without_an_account_who_left_ranks_last_after_a_restart_too(tmp_path: Path):
     """The log says who left: a seat a bot holds whose moves a person made (its client seqs), so
     the result is right when the table was loaded again since (its memory of who left is gone);
-    the stand-in that finished the game is not rated in the person's place."""
+    the stand-in that finished the game is not rated in the person's place, and nobody is rated
+    against a person without an account."""
     from cardtable.server.commands import AddBot, StepBot
 
     store = Store(tmp_path / "server.sqlite3")
@@ -176,7 +177,8 @@ def test_p_rated_a_person_without_an_account_who_left_ranks_last_after_a_restart
     assert stored is not None and stored.abandoned == (0,) and stored.rated
     stand_in = players.store.account_named("bot", table.row.seats[0].name.casefold())
     assert stand_in is None or players.store.rating(stand_in.id, "trash") is None
-    assert players.store.rating(players.accounts.bot("random").id, "trash") is not None
+    # Ana had no account: the bot is not rated against her (ratings move only among accounts)
+    assert players.store.rating(players.accounts.bot("random").id, "trash") is None
     store.close()
     players.close()
 

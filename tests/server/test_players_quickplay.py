@@ -82,13 +82,33 @@ def test_p_quick_a_person_may_skip_the_wait_and_play_bots_now(tmp_path: Path):
     players.close()
 
 
+def test_p_quick_stop_waiting_after_the_seat_was_found_answers_the_seat_not_cancelled(tmp_path: Path):
+    """"Stop waiting" pressed just after the group was seated: the table has started with the
+    person in it, so the answer is the seat (status "seated", the table and token), never
+    "cancelled" while the seat is kept; the ticket still answers its page."""
+    app, store, players = served(tmp_path)
+    with client(app) as c, client(app, "10.0.0.2") as ben:
+        ana = join(c, name="Ana")
+        join(ben, name="Ben")  # a full group: both seated
+        r = c.post(f"/api/quick/{ana['ticket']}/cancel", json={}, headers=JSON)
+        assert r.status_code == 200
+        answer = r.json()
+        assert answer["status"] == "seated" and answer["token"]
+        table = app.state.hub.get(answer["table"])
+        assert table.row.status == "playing" and table.row.seats[answer["seat"]].name == "Ana"
+        assert c.get(f"/api/quick/{ana['ticket']}").json() == answer
+    store.close()
+    players.close()
+
+
 def test_p_quick_every_waiting_page_sees_how_many_wait_and_a_cancelled_ticket_leaves(tmp_path: Path):
     app, store, players = served(tmp_path)
     with client(app) as c, client(app, "10.0.0.2") as ben:
         a = join(c, "trex", name="A")
         b = join(ben, "trex", name="B")
         assert b["waiting"] == 2 and c.get(f"/api/quick/{a['ticket']}").json()["waiting"] == 2
-        assert c.post(f"/api/quick/{a['ticket']}/cancel", json={}, headers=JSON).status_code == 200
+        cancelled = c.post(f"/api/quick/{a['ticket']}/cancel", json={}, headers=JSON)
+        assert cancelled.status_code == 200 and cancelled.json() == {"status": "cancelled"}
         assert ben.get(f"/api/quick/{b['ticket']}").json()["waiting"] == 1
         gone = c.get(f"/api/quick/{a['ticket']}")
         assert gone.status_code == 404 and gone.json()["error"] == "no_ticket"

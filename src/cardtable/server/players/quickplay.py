@@ -131,10 +131,16 @@ class QuickPlay:
         await self.seat_queue()
         return self.info(ticket)
 
-    def cancel(self, ticket_id: Any) -> None:
+    def cancel(self, ticket_id: Any) -> dict[str, Any]:
+        """"Stop waiting": the ticket leaves the queue (``{"status": "cancelled"}``), unless it was
+        seated already, when the answer is the seat (as :meth:`status` gives it): the table has
+        started with the person in it, and leaving it is the table's "Leave"."""
         ticket = self._ticket(ticket_id)
-        if ticket.seat is None:
-            del self.tickets[ticket.id]
+        if ticket.seat is not None:
+            ticket.seen = self.clock()
+            return self.info(ticket)
+        del self.tickets[ticket.id]
+        return {"status": "cancelled"}
 
     def info(self, ticket: Ticket) -> dict[str, Any]:
         """What the waiting page shows: how many wait in its queue and the seconds before bots,

@@ -210,8 +210,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         @handler
         async def quick_cancel(request: Request) -> Response:
             await body(request)
-            quick.cancel(request.path_params["ticket"])
-            return JSONResponse({"status": "cancelled"})
+            return JSONResponse(quick.cancel(request.path_params["ticket"]))
 
         quick_routes = [
             Route("/api/quick", quick_join, methods=["POST"]),

@@ -51,7 +51,10 @@ async function render(app) {
       onclick: async () => { try { show(await api(`/api/quick/${encodeURIComponent(ticket)}/now`, {})); } catch (e) { failed(e); } } },
     t("web.quick.bots_now")), " ",
     h("button", { type: "button", "data-testid": "quick-cancel",
-      onclick: async () => { try { await api(`/api/quick/${encodeURIComponent(ticket)}/cancel`, {}); } catch { /* gone already */ }
+      onclick: async () => {
+        let answer = null;
+        try { answer = await api(`/api/quick/${encodeURIComponent(ticket)}/cancel`, {}); } catch { /* gone already */ }
+        if (answer && answer.status === "seated") { show(answer); return; } // seated just before: the table has started
         sessionStorage.removeItem(`ct.quick.${game}`); done(t("web.quick.gone")); location.href = "/"; } },
     t("web.quick.cancel")));
   fill(app, h("h1", { class: "table-head" }, t("web.quick.title", { game: title })),

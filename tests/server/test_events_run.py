@@ -13,8 +13,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from cardtable.records.fairness import verify
-from cardtable.server.commands import Act, Attach, Fan
+from cardtable.server.commands import Act, Attach, Fan, Leave
 from cardtable.server.events.runner import Runner, round_deal, seat_token
 from cardtable.server.events.service import Events
 from cardtable.server.events.store import SqliteEvents
@@ -255,6 +257,52 @@ def test_t9_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path):
         assert [g["table"] for g in final.progress["rounds"][0]["games"]] == tables
         pairs = [frozenset(g["players"]) for r in final.progress["rounds"] for g in r["games"]]
         assert len(pairs) == 4 == len(set(pairs))
+        server.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("leavers", [("a2",), ("a1", "a2")])
+def test_t8_a_person_who_leaves_a_swiss_game_in_progress_loses_it_whatever_the_stand_in_does(
+        tmp_path: Path, leavers: tuple[str, ...]):
+    """Leaving a game in progress loses it (docs/tournaments.md; the ratings rank the leaver last
+    too): the stand-in that finishes the seat scores nothing for the person, the one who stayed
+    gets the point, and two who both left both lose."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(2)
+        row = server.events.create(people[0], {"name": "Leavers", "kind": "swiss", "game": "trash",
+                                               "options": {"max_hands": 1}, "rounds": 1, "max_entrants": 2}, "ip")
+        for who in people:
+            assert server.events.register(row.id, who, "ip") == "ok"
+        script = People(server, row.id)
+        gone: set[str] = set()
+
+        async def step() -> None:
+            await server.runner.step()
+            now = server.events.store.event(row.id)
+            if now is None or now.status != "running":
+                return
+            g = now.progress["rounds"][-1]["games"][0]  # type: ignore[index]
+            table = server.hub.find(g["table"])
+            assert table is not None
+            if table.row.status == "playing":
+                for seat, player in enumerate(g["players"]):
+                    if player in leavers and player not in gone:
+                        await table.ask(Leave(seat_token(now.secret, table.id, seat)))
+                        gone.add(player)
+            script.absent = {int(p[1:]) for p in gone}  # the one who left plays no more
+            await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        (game,) = final.progress["rounds"][0]["games"]
+        assert gone == set(leavers) and not game["forfeit"]
+        assert game["points"] == [0.0 if p in leavers else 1.0 for p in game["players"]]
+        scores = {s["name"]: s["score"] for s in final.progress["final"]}
+        assert scores == {"player1": 0.0 if "a1" in leavers else 1.0, "player2": 0.0}, scores
         server.close()
 
     asyncio.run(main())

@@ -22,6 +22,7 @@ tests that drive a table with no event loop. The server's tasks go through :meth
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -55,7 +56,7 @@ from .commands import (
     UpdatePause,
 )
 from .connection import Connection
-from .ports import ActionLog, Bus
+from .ports import ActionLog, Bus, LogError
 from .presence import SPECTATOR_PACE, pause_info
 from .protocol import CLOSE_RESTART, TokenBucket
 from .state import TableState
@@ -148,6 +149,18 @@ class Table:
     def settled(self) -> bool:
         """No change is being stored now: what the state says is what the log holds."""
         return not self.actor.busy
+
+    def left_seats(self) -> set[int]:
+        """The seats whose person left the game in progress (or whose clock ran out too often):
+        the table's record of who left, and any seat a bot holds now whose moves a person made,
+        which the log tells after a restart too (if the log cannot be read now, the table's own
+        record is what there is)."""
+        seats = self.row.seats
+        left = set(self.s.left)
+        with contextlib.suppress(LogError):
+            left |= {a.seat for a in self.s.log.actions(self.id)
+                     if a.client_seq is not None and 0 <= a.seat < len(seats) and seats[a.seat].kind == "bot"}
+        return left
 
     def public(self) -> dict[str, Any]:
         return fanout.public(self.s)

@@ -341,8 +341,17 @@ class Runner:
         if outcome is None:
             return False
         if row.kind == "swiss":
+            # a person who left the game in progress loses it, whatever their stand-in did (as
+            # the ratings rank them last); two who left both lose. A person's seat that a bot
+            # holds now was left, also when the table has been loaded again since.
+            seats = table.row.seats
+            left = table.left_seats() | {s for s, entrant in enumerate(g["players"])
+                                         if entrant.startswith("a") and seats[s].kind == "bot"}
             winners = set(outcome.winners)
-            g["points"] = [1.0, 0.0] if winners == {0} else [0.0, 1.0] if winners == {1} else [0.5, 0.5]
+            if left:
+                g["points"] = [0.0 if s in left else 1.0 for s in range(2)]
+            else:
+                g["points"] = [1.0, 0.0] if winners == {0} else [0.0, 1.0] if winners == {1} else [0.5, 0.5]
         else:
             g["done"] = True
         return True
@@ -411,7 +420,8 @@ class Runner:
             return
         seats = table.row.seats
         held = self.players.seat_players(table.id, seats)
-        abandoned = [s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)]
+        finished_by_stand_ins = {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)}
+        abandoned = sorted(table.left_seats() | finished_by_stand_ins)
         self.players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=True,
                                    view=table.match.state.view(None))
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import time
@@ -183,12 +182,7 @@ class Players:
         if match is None or outcome is None:
             return None
         seats = table.row.seats
-        left = set(table.s.left)
-        # a seat a bot holds now whose moves a person made: they left it (also after a restart);
-        # if the log cannot be read now, the table's own record of who left is what there is
-        with contextlib.suppress(LogError):
-            left |= {a.seat for a in table.s.log.actions(table.id)
-                     if a.client_seq is not None and 0 <= a.seat < len(seats) and seats[a.seat].kind == "bot"}
+        left = table.left_seats()
         held = [None if s.seat in left and not isinstance(who, int) else who
                 for s, who in zip(seats, self.seat_players(table.id, seats), strict=True)]
         abandoned = sorted(left | {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)})

@@ -8,6 +8,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 import cardtable
 from cardtable.core.errors import CardtableError, ConfigError, IllegalActionError, ParseError
@@ -125,6 +127,29 @@ def test_bad_input_gets_typed_errors(name):
         game.new_state(deck=["AS"])
     with pytest.raises(ParseError):
         game.action_from_index(-1)
+
+
+NUMBERS = st.text(alphabet="0123456789²³¹١٢٣߁０", min_size=1, max_size=6) | st.just("9" * 5000)
+WORDS = st.sampled_from(["wild", "slot", "w", "play", "fill", "stack", "flip", "0", "1", "s1", "qh", "kh", "jd",
+                         "double", "pass", "seat", "p0", "timer", "spit", "choose", "slap", "stock"])
+ACTION_TEXTS = st.lists(WORDS | NUMBERS | st.text(max_size=8), max_size=6).map(" ".join) | st.text(max_size=40)
+
+
+@pytest.mark.parametrize("name", game_names())
+@settings(max_examples=400, deadline=None)
+@given(text=ACTION_TEXTS)
+@example(text="wild ²").via("a Trash slot in another script's digit")
+@example(text="0 fill ² qh 4").via("a Spit stock pile in another script's digit")
+@example(text="0 stack 1 qh " + "9" * 5000).via("a Spit stock pile of 5,000 digits")
+def test_p4_any_action_text_parses_or_gets_a_parse_error(name, text):
+    """P4 at the engine: whatever text a client sends as an action (other scripts' digits such as
+    "²" or "١", which ``str.isdigit`` accepts and ``int`` may not, numbers of thousands of digits)
+    is an action or a :class:`ParseError`, never another exception."""
+    try:
+        action = cardtable.load(name).parse_action(text)
+    except ParseError:
+        return
+    assert action.index >= 0
 
 
 def test_registry_aliases():

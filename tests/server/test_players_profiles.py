@@ -71,7 +71,8 @@ def test_profile_shows_games_results_history_and_replay_and_review_links(made: A
     assert routed(app, results[2]["replay"]) == "table_page"  # the table page plays a replay
     assert routed(app, results[2]["review"]) == "api_review"
     assert c.get("/api/players/profile/nobody").status_code == 404
-    assert c.get("/api/players/profile/ana?page=x").json()["error"] == "bad_page"
+    for page in ("x", "%C2%B3", "-1", "9" * 5000):  # P4: a clear 400, never a 500
+        assert c.get(f"/api/players/profile/ana?page={page}").json()["error"] == "bad_page"
     assert c.get("/api/players/profile/ana?page=1").json()["results"] == []
 
 

@@ -59,7 +59,9 @@ def test_the_replay_ends_at_the_outcome_and_carries_the_log(client: Any):
 
 def test_bad_replay_requests_are_refused_clearly(client: Any):
     table_id = finished(client, target_size=9)
-    bad = (("seat=2", "seat"), ("seat=x", "seat"), ("step=-1", "step"), ("step=99999", "step"), ("lang=xx", "lang"))
+    bad = (("seat=2", "seat"), ("seat=x", "seat"), ("step=-1", "step"), ("step=99999", "step"), ("lang=xx", "lang"),
+           # P4: other scripts' digits, two signs and 5,000 digits are refused, not a 500
+           ("step=%C2%B2", "step"), ("step=--1", "step"), ("seat=%C2%B9", "seat"), ("step=" + "9" * 5000, "step"))
     for q, word in bad:
         r = client.get(f"/api/tables/{table_id}/replay?{q}")
         assert r.status_code == 400 and word in r.json()["message"], (q, r.text)

@@ -44,7 +44,7 @@ def test_h6_a_finished_trex_game_answers_its_seats_review(client: Any):
 
 def test_bad_review_requests_are_refused_clearly(client: Any):
     table_id = finished(client, target_size=9)
-    for q in ("", "seat=", "seat=2", "seat=-1", "seat=x", "seat=1.5"):
+    for q in ("", "seat=", "seat=2", "seat=-1", "seat=x", "seat=1.5", "seat=--0", "seat=%C2%B2", "seat=" + "1" * 5000):
         r = client.get(f"/api/tables/{table_id}/review?{q}")
         assert r.status_code == 400 and "seat" in r.json()["message"], (q, r.text)
     assert client.get(f"/api/tables/{table_id}/review?seat=1").status_code == 200

@@ -201,7 +201,7 @@ async def read_body(request: Request, allow: frozenset[str], *, json_only: bool 
     if json_only and request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise LobbyError(415, "not_json", "send JSON (Content-Type: application/json)")
     length = request.headers.get("content-length", "0")
-    if not length.isdigit() or int(length) > MAX_FRAME:
+    if not (length.isascii() and length.isdigit()) or len(length) > 9 or int(length) > MAX_FRAME:
         raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
     raw = b""
     async for chunk in request.stream():  # read no more than the cap, whatever the headers say

@@ -14,6 +14,7 @@ total), as ready JSON bytes per step; a request then only joins the bytes of its
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from starlette.requests import Request
@@ -87,9 +88,12 @@ def busy_answer(exc: Busy) -> JSONResponse:
                         headers={"Retry-After": "1"})
 
 
+_WHOLE = re.compile(r"-?[0-9]{1,9}")
+
+
 def whole_number(value: str | None, name: str, low: int, high: int) -> int:
     """A query parameter that must be a whole number in [low, high] (a 400 otherwise)."""
-    if value is None or not value.lstrip("-").isdigit() or not low <= int(value) <= high:
+    if value is None or not _WHOLE.fullmatch(value) or not low <= int(value) <= high:
         raise LobbyError(400, "bad_request", f"{name} is a whole number from {low} to {high}")
     return int(value)
 

@@ -95,7 +95,7 @@ class ReviewScreen(ModalScreen[int | None]):
     def on_key(self, event: events.Key) -> None:
         key = event.key
         steps = self.costliest
-        if key.isdigit() and 1 <= int(key) <= len(steps):
+        if key.isascii() and key.isdigit() and 1 <= int(key) <= len(steps):
             event.stop()
             self.dismiss(steps[int(key) - 1])
         elif key == "enter" and steps:

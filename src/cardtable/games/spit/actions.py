@@ -200,8 +200,11 @@ def _spit_pile(tok: str) -> int:
     raise ParseError(f"not a spit pile: {tok!r} (S0 or S1)")
 
 
+_STOCK_PILES: Final = frozenset(str(t) for t in range(1, PILES + 1))
+
+
 def _stock_pile(tok: str) -> int:
-    if tok.isdigit() and 1 <= int(tok) <= PILES:
+    if tok in _STOCK_PILES:  # "1" to "5" exactly (no other digits, no long numbers)
         return int(tok)
     raise ParseError(f"not a stock pile: {tok!r} (1 to 5)")
 

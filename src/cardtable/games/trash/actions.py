@@ -97,8 +97,9 @@ def parse_action(text: str) -> TrashAction:
     if key in _ALIASES:
         return _ALIASES[key]
     for prefix in ("wild ", "slot ", "w", "wild"):
-        if key.startswith(prefix) and key[len(prefix):].strip().isdigit():
-            slot = int(key[len(prefix):])
+        number = key[len(prefix):].strip()
+        if key.startswith(prefix) and number.isascii() and number.isdigit() and len(number) <= 3:
+            slot = int(number)
             if 1 <= slot <= MAX_SLOTS:
                 return A_WILD[slot]
             raise ParseError(f"no slot {slot}: slots are 1 to {MAX_SLOTS}")

@@ -166,7 +166,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
 
     def page_number(request: Request) -> int:
         raw = request.query_params.get("page", "0")
-        if not raw.isdigit() or len(raw) > 6:
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:
             raise LobbyError(400, "bad_page", "page is a whole number")
         return int(raw)
 

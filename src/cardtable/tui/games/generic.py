@@ -80,7 +80,7 @@ class GenericTable(GameTable):
         legal = self.current.legal_actions
         if key == "enter" and len(legal) == 1:
             return legal[0]
-        if not key.isdigit() or key == "0":
+        if not (key.isascii() and key.isdigit()) or key == "0":
             return None
         index = int(key) - 1
         return legal[index] if index < len(legal) else None

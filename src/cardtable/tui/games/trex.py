@@ -675,7 +675,7 @@ class TrexTable(GameTable):
             return None
         menu = self.menu_actions()
         if menu:
-            if key.isdigit() and key != "0" and int(key) <= len(menu):
+            if key.isascii() and key.isdigit() and key != "0" and int(key) <= len(menu):
                 return menu[int(key) - 1]
             if key in ("enter", "space"):
                 return menu[min(self.menu_cursor, len(menu) - 1)]

@@ -97,3 +97,28 @@ def test_ld4_slow_connections_cannot_exhaust_descriptors(tmp_path: Path):
         for s in slow:
             s.close()
         server.stop()
+
+
+def test_ld4_a_request_body_that_does_not_come_in_time_is_answered_408(tmp_path: Path):
+    """Once the headers are in, the body (at most 4 KiB) must come within BODY_TIMEOUT: a POST that
+    sends one byte of its body and then nothing is answered 408 and its connection closed, so slow
+    bodies from many addresses cannot hold the server's connections."""
+    from cardtable.server.edge import BODY_TIMEOUT
+
+    server = Server(tmp_path / "s.sqlite3").start()
+    try:
+        started = time.monotonic()
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        origin = f"http://127.0.0.1:{server.port}"
+        s.sendall(f"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nOrigin: {origin}\r\n"
+                  "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{".encode())
+        answer = b""
+        s.settimeout(BODY_TIMEOUT + 60.0)  # the deadline, and then as long as a loaded machine needs
+        while not answer.endswith(b"}") and (chunk := s.recv(4096)):
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408") and b"slow_body" in answer, answer
+        assert time.monotonic() - started >= BODY_TIMEOUT  # not before its deadline
+        s.close()
+        assert server.get("/api/games")
+    finally:
+        server.stop()

@@ -133,6 +133,25 @@ def test_a1_acting_before_hello_closes(client: TestClient):
         assert closed_code(ws) == CLOSE_POLICY
 
 
+def test_a1_a_socket_that_only_pings_is_closed_at_the_hello_deadline(client: TestClient,
+                                                                    monkeypatch: pytest.MonkeyPatch):
+    """A1: the hello is due within HELLO_TIMEOUT of the accept; pings (answered before hello) do
+    not move that deadline, so a socket that never identifies itself cannot hold its slot."""
+    import time
+
+    from cardtable.server import routes_socket
+
+    monkeypatch.setattr(routes_socket, "HELLO_TIMEOUT", 0.5)
+    table_id, _, _ = new_table(client)
+    with client.websocket_connect(f"/ws/{table_id}") as ws, pytest.raises(WebSocketDisconnect) as info:
+        end = time.monotonic() + 30.0  # far past the 0.5 s deadline, however slow the machine
+        while time.monotonic() < end:
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
+            time.sleep(0.05)
+    assert info.value.code == CLOSE_POLICY
+
+
 def test_a7_spectator_gets_spectator_view_and_cannot_act(client: TestClient):
     table_id, _, _ = new_table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:

@@ -44,3 +44,25 @@ def test_a6_an_upper_case_scheme_is_refused_at_the_lobby_and_the_socket(client: 
     assert r.status_code == 403 and r.json()["error"] == "origin"
     same = client.post("/api/tables", json={"game": "trash"}, headers={"origin": "http://testserver"})
     assert same.status_code == 201
+
+
+def test_ld4_a_client_that_hangs_up_halfway_through_its_body_is_a_clear_refusal_not_a_traceback():
+    """A POST whose client disconnects while its body is read is refused like any bad request
+    (nobody reads the answer; nothing is logged as a server error)."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    from cardtable.server.edge import read_body
+    from cardtable.server.lobby import LobbyError
+
+    messages = [{"type": "http.request", "body": b'{"ga', "more_body": True}, {"type": "http.disconnect"}]
+
+    async def receive() -> dict:  # type: ignore[type-arg]
+        return messages.pop(0)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/tables", "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1"), (b"content-length", b"100")]}
+    with pytest.raises(LobbyError) as refused:
+        asyncio.run(read_body(Request(scope, receive), frozenset()))
+    assert refused.value.code == "cut_off" and refused.value.status == 400

@@ -7,6 +7,7 @@ The lobby's, the tables' and the players' routes share these rules.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import math
@@ -14,7 +15,7 @@ import urllib.parse
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from .lobby import LobbyError
@@ -192,6 +193,11 @@ class HostGuard:
         await response(scope, receive, send)
 
 
+BODY_TIMEOUT = 10.0
+"""Seconds a request's body may take to arrive once its headers have (a body is at most
+:data:`MAX_FRAME` bytes); a slower one is answered 408 and its connection closed."""
+
+
 async def read_body(request: Request, allow: frozenset[str], *, json_only: bool = False) -> dict[str, Any]:
     """A POST's body: from an allowed origin, no more than :data:`MAX_FRAME` bytes, a JSON object.
     ``json_only``: sent as ``application/json`` too (the routes of accounts and events, which a form
@@ -204,10 +210,16 @@ async def read_body(request: Request, allow: frozenset[str], *, json_only: bool 
     if not (length.isascii() and length.isdigit()) or len(length) > 9 or int(length) > MAX_FRAME:
         raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
     raw = b""
-    async for chunk in request.stream():  # read no more than the cap, whatever the headers say
-        raw += chunk
-        if len(raw) > MAX_FRAME:
-            raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
+    try:
+        async with asyncio.timeout(BODY_TIMEOUT):  # a body sent a byte at a time holds nothing for long
+            async for chunk in request.stream():  # read no more than the cap, whatever the headers say
+                raw += chunk
+                if len(raw) > MAX_FRAME:
+                    raise LobbyError(413, "too_big", f"request body over {MAX_FRAME} bytes")
+    except TimeoutError:
+        raise LobbyError(408, "slow_body", f"the request body did not come within {BODY_TIMEOUT:g} s") from None
+    except ClientDisconnect:  # the client hung up halfway: nobody reads the answer, nothing to log
+        raise LobbyError(400, "cut_off", "the request body was cut off") from None
     data = parse_body(raw)
     if not isinstance(data, dict):
         raise LobbyError(400, "bad_json", "the body is a JSON object")

@@ -38,6 +38,7 @@ from .protocol import (
 from .tables import Table
 
 HELLO_TIMEOUT = 10.0
+"""Seconds from a socket's accept within which its ``hello`` must come (else it is closed 1008)."""
 UNDO_PER_ADDRESS = (5.0, 10.0)
 """Undos one address may ask for over all its tables: five a second, ten at once (each seat also
 has its own bound, :data:`cardtable.server.lifecycle.UNDO_RATE`)."""
@@ -117,13 +118,15 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
     dropped = 0
     cid: str | None = None
     seat: int | None = None
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + HELLO_TIMEOUT  # one deadline from the accept: pings and bad frames do not move it
     try:
         while not conn.closed:
             try:
                 if cid is not None:
                     message = await websocket.receive()
                 else:
-                    message = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT)
+                    message = await asyncio.wait_for(websocket.receive(), max(0.0, hello_by - loop.time()))
             except TimeoutError:
                 conn.close_soon(CLOSE_POLICY, "no hello")
                 break

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cardtable.core.game import Outcome
 from cardtable.server import migrations
 from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
@@ -123,6 +124,33 @@ def test_p_rated_only_a_rated_table_moves_ratings_and_bots_are_on_the_leaderboar
         assert profile["results"][0]["rated"] is True and profile["games"]["trash"]["rating"]["games"] == 1
         board = c.get("/api/players/leaderboard/trash").json()["rows"]
         assert {(r["username"], r["kind"]) for r in board} == {("Ana", "person"), ("random", "bot")}
+    store.close()
+    players.close()
+
+
+def test_p_rated_one_person_holds_one_seat_of_a_rated_table_and_playing_oneself_rates_nothing(tmp_path: Path):
+    """A logged-in person who holds a seat of a rated table is refused a second (409 one_seat),
+    so nobody raises a rating by playing themselves; at a casual table two seats are allowed.
+    Should one account hold two seats all the same (linked by another way in), the result is
+    kept and moves no rating."""
+    app, store, players = _served(tmp_path)
+    with client(app) as c:
+        signup(c, "Ana")
+        for rated in (True, False):
+            body: dict[str, Any] = {"game": "trash", "options": {"target_size": 3}, "rated": rated, "clock": None}
+            table_id = c.post("/api/tables", json=body, headers=JSON).json()["table"]["id"]
+            first = c.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}, headers=JSON)
+            assert first.status_code == 200
+            second = c.post(f"/api/tables/{table_id}/sit", json={"seat": 1, "name": "Ana 2"}, headers=JSON)
+            if rated:
+                assert second.status_code == 409 and second.json()["error"] == "one_seat", second.text
+                assert app.state.hub.get(table_id).row.seats[1].kind == "open"  # nothing changed
+            else:
+                assert second.status_code == 200
+        ana = players.accounts.named("Ana")
+        assert ana is not None
+        done = players.record_result("self", "trash", [ana.id, ana.id], Outcome((1.0, 0.0), (0,), "TR-20"))
+        assert done.new and done.changes == {} and players.store.rating(ana.id, "trash") is None
     store.close()
     players.close()
 

@@ -46,6 +46,8 @@ def table_routes(ctx: AppContext) -> list[BaseRoute]:
         data = await read_body(request, ctx.allow)
         table = await ctx.locate(request.path_params["table_id"])
         cmd = table_command(table, op, data)
+        if players is not None and isinstance(cmd, Sit):
+            one_seat_at_rated(players, request, table)
         table.visitors += 1  # not swept from memory while its command waits
         try:
             reply = await table.ask(cmd)
@@ -89,6 +91,17 @@ def table_command(table: Table | RemoteTable, op: str, data: dict[str, Any]) -> 
     if op == "free":
         return Free(data.get("seat"))
     return Start()
+
+
+def one_seat_at_rated(players: Players, request: Request, table: Table | RemoteTable) -> None:
+    """A logged-in person holds one seat of a rated table at most (a 409 for a second): a game
+    against oneself would rate nothing, and the ratings do not count it."""
+    row = getattr(table, "row", None)  # a table another process owns is checked by the ratings alone
+    if row is None or not row.rated:
+        return
+    account = players.account_for(session_cookie(request.cookies, request.url.scheme == "https"))
+    if account is not None and account.id in players.seat_accounts(table.id, len(row.seats)):
+        raise LobbyError(409, "one_seat", "you hold a seat at this rated table already")
 
 
 def seat_owner(players: Players, request: Request, table_id: str, cmd: Command, reply: Any) -> None:

@@ -135,7 +135,10 @@ class Ratings:
         when = time.time() if finished is None else finished
         result = ResultRow(table_id, game, rated, when, tuple(ranks), tuple(sorted(set(abandoned_seats))),
                            outcome.reason)
-        rows, changes = self._rate(game, ids, ranks, view) if rated else ([], {})
+        people = [who for who in seat_accounts if isinstance(who, int)]
+        # one person at two seats played themselves: the result is kept, and rates nobody
+        contest = rated and len(people) == len(set(people))
+        rows, changes = self._rate(game, ids, ranks, view) if contest else ([], {})
         if not self.store.save_result(result, rows):  # recorded meanwhile
             stored = self.store.result(table_id)
             return Rated(table_id, stored.ranks if stored else tuple(ranks), {}, False)

@@ -47,8 +47,9 @@ def test_password_stored_as_argon2id_with_the_library_defaults(store: AccountSto
 
 
 def test_usernames_follow_the_servers_name_rules_and_are_unique_case_folded(store: AccountStore):
-    """Name rules: the lobby's clean_name (NFKC, invisible characters and runs of spaces removed,
-    25 characters) and one name per case-folded spelling, as two seat names are compared."""
+    """Name rules (P10): the lobby's clean_name (NFKC, invisible characters and runs of spaces
+    removed), 2 to 25 characters (a longer name is refused, not cut), and one name per case-folded
+    spelling, as two seat names are compared."""
     accounts = Accounts(store, CHEAP)
     account = run(accounts.create("  Ana\u200b   María ", "password1"))
     assert account.username == "Ana María"
@@ -56,11 +57,27 @@ def test_usernames_follow_the_servers_name_rules_and_are_unique_case_folded(stor
         with pytest.raises(LobbyError) as err:
             run(accounts.create(twin, "password1"))
         assert err.value.code == "name_taken"
-    for bad in ("", "\u200b\u200b", "x", None, 7):
+    for bad in ("", "\u200b\u200b", "x", None, 7, "n" * 26):
         with pytest.raises(LobbyError) as err:
             run(accounts.create(bad, "password1"))
         assert err.value.code == "bad_username"
-    assert len(run(accounts.create("n" * 40, "password1")).username) == 25
+    assert len(run(accounts.create("n" * 25, "password1")).username) == 25
+
+
+def test_p10_a_username_cannot_pass_for_a_bot_a_label_or_another_name(store: AccountStore):
+    """P10: names that would pass for someone else are refused: a bot's level (its profile and
+    leaderboard row), a deleted account's label, a seat's default name, letters of two scripts
+    (a Cyrillic or Greek A in "Ana") and a name of only Latin look-alikes in another script. A
+    name wholly in another script, Arabic or Cyrillic, is a name of its own."""
+    accounts = Accounts(store, CHEAP)
+    run(accounts.create("Ana", "password1"))
+    for bad in ("expert", "Hard", "SPAR-PRO", "anonymous-3f9a2c", "Player 1", "player2",
+                "\u0410na", "\u0391na", "\u0391\u039d\u0391", "\u0410\u041e\u0421"):
+        with pytest.raises(LobbyError) as err:
+            run(accounts.create(bad, "password1"))
+        assert err.value.code == "bad_username", bad
+    for good in ("\u0410\u043d\u0430", "\u0645\u062d\u0645\u062f", "Zoë", "Ana_99", "Expert Ana"):
+        assert run(accounts.create(good, "password1")).username == good
 
 
 def test_password_length_is_bounded_before_hashing(store: AccountStore):
@@ -163,8 +180,9 @@ def test_bots_have_public_accounts_without_passwords(store: AccountStore):
     with pytest.raises(LobbyError) as err:
         run(accounts.authenticate("expert", ""))
     assert err.value.code == "bad_login"
-    person = run(accounts.create("expert", "password1"))  # a person may take the same name: kinds apart
-    assert person.id != expert.id and accounts.named("expert") == person
+    with pytest.raises(LobbyError) as taken:  # a person may not take a bot's name (P10)
+        run(accounts.create("expert", "password1"))
+    assert taken.value.code == "bad_username" and accounts.named("expert") == expert
 
 
 def test_a_store_that_cannot_be_used_raises_its_one_error_type(tmp_path: Path):

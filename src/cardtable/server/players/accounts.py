@@ -13,7 +13,10 @@ wrong: an unknown name is checked against a dummy hash made with the same parame
 from __future__ import annotations
 
 import asyncio
+import functools
+import re
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -21,7 +24,9 @@ from typing import Any, TypeVar
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from ..lobby import LobbyError, clean_name
+from ...bots.base import bot_names
+from ...core.registry import game_names
+from ..lobby import MAX_NAME, LobbyError, clean_name
 from .ports import PlayerData
 from .store import AccountRow, NameTaken, SeatLink
 
@@ -61,13 +66,34 @@ def _public(row: AccountRow) -> Account:
     return Account(row.id, row.kind, row.username, row.operator, row.created)
 
 
+RESERVED = re.compile(r"(anonymous-[0-9a-f]+|player ?[0-9]+)", re.IGNORECASE)
+"""Names kept for what the server shows itself: a deleted account's label and a seat's default."""
+LOOKALIKE = frozenset("АВЕЅІЈКМНОРСТХУаеіјорсхуѕԁԛԝΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορτυχϲ")
+"""Cyrillic and Greek letters that look like Latin ones: a name of these alone reads as a Latin
+name (``АОС`` as ``AOC``), so it is not a name of its own."""
+
+
 def username_of(raw: Any) -> str:
-    """``raw`` as a username under the server's name rules; :class:`LobbyError` ``bad_username``
-    if nothing usable is left."""
-    name = clean_name(raw, "")
-    if len(name) < MIN_USERNAME:
-        raise LobbyError(400, "bad_username", f"a username has {MIN_USERNAME} to 25 visible characters")
+    """``raw`` as a username under the server's name rules (the display rules of
+    :func:`~..lobby.clean_name`, and no more than ``MAX_NAME`` characters once cleaned); a name
+    that could pass for another is refused: a bot's level, a label the server shows, letters of
+    two scripts (``Аna`` with a Cyrillic А) or only letters that look Latin in another script.
+    :class:`LobbyError` ``bad_username`` otherwise."""
+    name = clean_name(raw, "", limit=10 * MAX_NAME)
+    if not MIN_USERNAME <= len(name) <= MAX_NAME:
+        raise LobbyError(400, "bad_username", f"a username has {MIN_USERNAME} to {MAX_NAME} visible characters")
+    if name.casefold() in _bot_levels() or RESERVED.fullmatch(name):
+        raise LobbyError(400, "bad_username", "that name is kept for the server's bots and labels")
+    letters = [c for c in name if c.isalpha()]
+    scripts = {unicodedata.name(c, "?").split(" ")[0] for c in letters}
+    if len(scripts) > 1 or (letters and "LATIN" not in scripts and all(c in LOOKALIKE for c in letters)):
+        raise LobbyError(400, "bad_username", "a username's letters are of one script, and not look-alikes of another")
     return name
+
+
+@functools.cache
+def _bot_levels() -> frozenset[str]:
+    return frozenset(level.casefold() for game in game_names() for level in bot_names(game))
 
 
 def check_password(raw: Any) -> str:

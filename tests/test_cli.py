@@ -135,8 +135,12 @@ def test_bad_input_is_one_line_and_exit_2(argv, capsys):
 
 def test_bad_record_is_one_line(tmp_path, capsys):
     bad = tmp_path / "bad.json"
+    head = '{"format": "cardtable-record", "version": 1, "game": "trash", "seed": 1, "actions": []'
     for text in ("{not json", '{"format": "cardtable-record", "version": 99}', '{"format": "x"}',
-                 '{"format": "cardtable-record", "version": 1, "game": "trash", "seed": 1, "actions": ["wild 3"]}'):
+                 '{"format": "cardtable-record", "version": 1, "game": "trash", "seed": 1, "actions": ["wild 3"]}',
+                 # a malformed "result" is a clear refusal, not a traceback
+                 *(head + f', "result": {r}}}' for r in ('"seat 1"', "5", '{"winners": 5}', '{"winners": ["x"]}',
+                                                         '{"returns": [true]}', '{"reason": 3}', '{"won": [0]}'))):
         bad.write_text(text)
         assert main(["replay", str(bad)]) == 2
         err = capsys.readouterr().err
@@ -155,6 +159,30 @@ def test_plain_replay_ends_with_the_result_in_words(tmp_path, capsys):
     last = capsys.readouterr().out.rstrip().splitlines()[-1]
     assert last == "Result: you win (target size); returns: 0, 1"
     assert "{" not in last
+
+
+def test_replay_shows_the_result_its_moves_give_not_the_one_the_file_claims(tmp_path, capsys):
+    """A record's moves decide its result: an unfinished game is "not over" whatever its
+    "result" says, and a claimed result that differs is pointed out beside the real one."""
+    import json
+    import random
+
+    from cardtable.records import record_of
+
+    state = walked(cardtable.load("trash").new_state(seed=1), random.Random(1))
+    data = record_of(state).to_json()
+    data["result"] = {"returns": [1, 0], "winners": [0], "reason": "target_size"}  # seat 1 won
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    assert main(["replay", str(forged), "--no-color"]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert lines[-2] == "Result: seat 1 wins (target size); returns: 0, 1"
+    assert lines[-1].startswith("Note: the record's own result is not what its moves give: seat 0 wins")
+    data["actions"] = []  # no move played, a winner claimed
+    forged.write_text(json.dumps(data))
+    assert main(["replay", str(forged), "--no-color"]) == 0
+    lines = capsys.readouterr().out.rstrip().splitlines()
+    assert lines[-2] == "The game is not over." and lines[-1].startswith("Note: the record's own result")
 
 
 @pytest.mark.parametrize("bots", ["99", "0", "-1"])
@@ -249,3 +277,16 @@ def test_s7_the_server_and_the_command_start_without_the_pairing_library():
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_the_plain_loop_says_it_is_in_english_when_another_language_is_asked(monkeypatch, capsys):
+    """``--lang`` is the app's: the plain loop (asked for, or for piped input) speaks English, and a
+    person who asked for Spanish is told so on standard error rather than left to wonder."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no moves: the game stops at the first prompt
+    main(["play", "trash", "--plain", "--lang", "es", "--no-color", "--seed", "3"])
+    err = capsys.readouterr().err
+    assert "--lang es is the app's language; the plain text loop is in English" in err
+    main(["play", "trash", "--plain", "--no-color", "--seed", "3"])
+    assert "plain text loop is in English" not in capsys.readouterr().err

@@ -31,7 +31,7 @@ from ..core.game import Game
 from ..core.options import parse_pairs
 from ..core.registry import game_class, game_names
 from ..host.match import Match
-from ..records.record import Record, replay_views
+from ..records.record import Record
 from .style import Style, want_color
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
@@ -118,12 +118,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
     save = Path(args.save) if args.save else None
     if args.plain or not _terminal():  # Spit with --plain: the real-time screen of cli.spit_play
+        _plain_in_english(args.lang)
         return _play_plain(args, game, seats, record, save)
     if importlib.util.find_spec("textual") is None:  # the base install: the text loop, if it can
         if sum(spec.is_human for spec in seats) != 1:
             raise ConfigError("hot-seat play needs the terminal app: pip install 'cardtable[tui]'")
         print("cardtable: the terminal app needs the tui extra (pip install 'cardtable[tui]'); "
               "playing in plain text", file=sys.stderr)
+        _plain_in_english(args.lang)
         return _play_plain(args, game, seats, record, save)
     if record is not None:
         session = Session.resume(record, seats, lang=lang, save_path=save or Path(args.resume))
@@ -138,6 +140,13 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _terminal() -> bool:
     """True when both ends are a terminal; piped input and output get the plain text loop."""
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _plain_in_english(lang: str | None) -> None:
+    """The plain text loop speaks English only: a person who asked for another language is told."""
+    if lang is not None and lang != "en":
+        print(f"cardtable: --lang {lang} is the app's language; the plain text loop is in English",
+              file=sys.stderr)
 
 
 def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record | None, save: Path | None) -> int:
@@ -240,8 +249,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         r = renderer_for(game.name)
     except ImportError:
         r = None
-    view = None
-    for number, (action, view) in enumerate(replay_views(record, seat)):
+    view = state = None
+    for number, (action, state) in enumerate(record.steps()):
+        view = state.view(seat)
         if action is not None:
             print(st(f"{number}. {action}", "bold"))
         for event in view.events:
@@ -249,13 +259,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if args.step and r is not None:
             print(r.render(view, color=color))
             try:
-                input(st("Enter for the next step, q to stop: ", "dim"))
+                if input(st("Enter for the next step, q to stop: ", "dim")).strip().lower() == "q":
+                    return 0
             except EOFError:
-                break
+                return 0
     if view is not None and r is not None:
         print(r.render(view, color=color))
-    if record.result:
-        print(result_line(record.result, seat))
+    outcome = None if state is None else state.outcome()
+    played = None if outcome is None else {"returns": list(outcome.returns), "winners": list(outcome.winners),
+                                           "reason": outcome.reason}
+    print(result_line(played, seat) if played else st("The game is not over.", "dim"))
+    if record.result is not None and record.result != played:  # the moves decide, not what the file says
+        print(st("Note: the record's own result is not what its moves give: "
+                 + result_line(record.result, seat).removeprefix("Result: "), "dim"))
     return 0
 
 
@@ -303,7 +319,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, help="seed the deal, to replay the same game")
     play.add_argument("--save", metavar="FILE", help="save the game record to FILE (s in the app, at the end, on quit)")
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")
-    play.add_argument("--lang", help="en, es or pt (default: from the locale)")
+    play.add_argument("--lang", help="the app's language: en, ar, es or pt (default: from the locale; "
+                      "the plain text loop is in English)")
     play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move (--plain)")
     play.add_argument("--undo", action="store_true",
                       help="let the person take moves back with u (the app; only against bots, never in Spit)")
@@ -324,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--step", action="store_true", help="wait for Enter after each action")
     replay.add_argument("--no-color", action="store_true")
     replay.add_argument("--tui", action="store_true", help="step through it in the terminal app")
-    replay.add_argument("--lang", help="the app's language: en, es or pt (default: from the locale)")
+    replay.add_argument("--lang", help="the app's language: en, ar, es or pt (default: from the locale)")
     replay.set_defaults(run=cmd_replay)
 
     games = sub.add_parser("games", help="list the games")

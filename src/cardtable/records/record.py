@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,7 +103,7 @@ class Record:
                 seed=seed if deck is None and fairness is None else None,
                 deck=tuple(str(c) for c in parse_cards(deck)) if deck is not None else None,
                 actions=tuple(actions),
-                result=data.get("result"),
+                result=_result(data.get("result")),
                 fairness=fairness if deck is None else None,
             )
         except (KeyError, TypeError):
@@ -167,6 +168,24 @@ def record_of(state: State, deck: list[Card] | None = None, fairness: Fairness |
         result=result,
         fairness=fairness,
     )
+
+
+def _result(value: Any) -> dict[str, Any] | None:
+    """A record's ``result`` as written (``None``: none), checked for its shape only: what the
+    moves give is the replayed state's :meth:`~cardtable.core.game.State.outcome`."""
+    if value is None:
+        return None
+
+    def number(x: Any) -> bool:
+        return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+    if (not isinstance(value, dict) or set(value) - {"returns", "winners", "reason"}
+            or not isinstance(value.get("returns", []), list) or not all(number(x) for x in value.get("returns", []))
+            or not isinstance(value.get("winners", []), list)
+            or not all(isinstance(w, int) and not isinstance(w, bool) for w in value.get("winners", []))
+            or not isinstance(value.get("reason", ""), str)):
+        raise ParseError('not a record: "result" is {"returns": [numbers], "winners": [seats], "reason": text}')
+    return value
 
 
 def replay_views(record: Record, seat: int | None) -> Iterator[tuple[Action | None, PlayerView]]:

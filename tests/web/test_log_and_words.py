@@ -54,9 +54,9 @@ def log_text(page: Any) -> str:
 
 
 def test_your_own_trex_and_spit_events_say_you(server: Server, watched: Any):
-    """Seat 0 deals the first deal (first_dealer 0): "you deal deal 1", not "seat 0 deals deal 1"; its answer
-    to the redeal question says "you" too."""
-    for lang, deals, keeps in (("en", "you deal deal 1", "you do not ask for a redeal"),
+    """Seat 0 deals the first deal (first_dealer 0): "you deal the cards of deal 1", not "seat 0
+    deals deal 1"; its answer to the redeal question says "you" too."""
+    for lang, deals, keeps in (("en", "you deal the cards of deal 1", "you do not ask for a redeal"),
                                ("es", "repartes la mano 1", "no pides que se reparta de nuevo")):
         table_id, host, token = server.seated({1: "random", 2: "random", 3: "random"}, game="trex")
         w = watched()

@@ -245,3 +245,75 @@ def test_p_clock_a_person_whose_clock_ran_out_three_times_ranks_last(tmp_path: P
     assert done is not None and done.ranks[0] == 2 and players.store.result(table.id).abandoned == (0,)  # type: ignore[union-attr]
     store.close()
     players.close()
+
+
+def test_r5_p_clock_an_away_person_at_a_clocked_table_is_timed_not_played_for(tmp_path: Path, monkeypatch: Any):
+    """R5 at a rated table with a clock: a person who is away (here: never came) past the hold
+    gets no stand-in moving for them at once; their clock runs as if they were there, each move
+    whose time runs out is a timeout, and the third is abandoning: ranked last, the game not
+    rated as theirs by a bot's play."""
+    from cardtable.server import moveclock
+    from cardtable.server.commands import AddBot, MoveTimeUp, StepBot
+
+    class Now:
+        t = 1000.0
+
+        def monotonic(self) -> float:
+            return self.t
+
+    now = Now()
+    monkeypatch.setattr(moveclock, "time", now)
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    table, _ = Hub(store, hold=0.0).create("trash", None, {"target_size": 3}, rated=True)
+    table.sit(0, "Ana")
+    table.now(AddBot(1, "random"))
+    table.start(7)
+    m = table.match
+    assert m is not None
+    for _ in range(5000):
+        if m.is_over:
+            break
+        if table.row.seats[0].kind == "human" and m.to_move() == 0:
+            before = m.seq
+            table.now(StepBot())  # the hold is past: the old rule's stand-in would move now
+            assert m.seq == before and table.s.moves.timeouts.get(0, 0) < 3
+            now.t += 100.0
+            table.now(MoveTimeUp(0, m.seq))
+        else:
+            table.now(StepBot())
+    assert m.is_over and table.row.seats[0].kind == "bot" and table.s.moves.timeouts == {0: 3}
+    done = players.record_table(table)
+    assert done is not None and done.ranks[0] == 2 and players.store.result(table.id).abandoned == (0,)  # type: ignore[union-attr]
+    store.close()
+    players.close()
+
+
+def test_r5_p_rated_an_away_persons_stand_in_counts_its_moves_as_timeouts_without_a_clock(tmp_path: Path):
+    """R5 at a rated table without a clock: the stand-in moves for a person away past the hold,
+    and each of its moves counts as a timeout; the third is abandoning (ranked last). At a casual
+    table the stand-in plays for them as long as they are away, and nothing is counted."""
+    from cardtable.server.commands import AddBot, StepBot
+
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    for rated in (True, False):
+        table, _ = Hub(store, hold=0.0).create("trash", None, {"target_size": 3}, rated=rated, clock=None)
+        table.sit(0, "Ana")
+        table.now(AddBot(1, "random"))
+        table.start(7)
+        m = table.match
+        assert m is not None
+        for _ in range(5000):
+            if m.is_over:
+                break
+            assert table.now(StepBot()) is not False  # a bot or the stand-in moves every time
+        assert m.is_over
+        if rated:
+            assert table.row.seats[0].kind == "bot" and 0 in table.left_seats()
+            done = players.record_table(table)
+            assert done is not None and done.ranks[0] == 2
+        else:
+            assert table.row.seats[0].kind == "human" and not table.left_seats() and not table.s.moves.timeouts
+    store.close()
+    players.close()

@@ -64,14 +64,16 @@ def realtime_bot(game: str, name: str) -> RealtimeBot:
 
 def mover(s: TableState) -> tuple[Bot, random.Random] | None:
     """The bot that moves for the seat to move: its own bot, or a stand-in for a person who has
-    been away longer than the table's ``hold`` (R5); ``None`` otherwise."""
+    been away longer than the table's ``hold`` (R5); ``None`` otherwise. At a table with a
+    per-move clock an away person is timed as one who is there: the clock's stand-in makes the
+    moves whose time runs out (:func:`.moveclock.time_up`), and those count as timeouts."""
     m = s.match
     if m is None or m.is_over:
         return None
     seat = m.to_move()
     if seat in m.bots:
         return m.bots[seat], m.rngs[seat]
-    if seat < 0 or s.hold is None or seat in s.players:
+    if seat < 0 or s.hold is None or seat in s.players or s.row.clock is not None:
         return None
     since = s.presence.away.get(seat)
     if since is None or time.monotonic() - since < s.hold:
@@ -149,7 +151,8 @@ def released(s: TableState, cmd: Release) -> None:
     """A bot's move after its pacing delay: played if the position is still the one it answered."""
     s.bots.thinking = None
     if _current(s, cmd.seat, cmd.key):
-        release(s, cmd.seat, cmd.action)
+        if release(s, cmd.seat, cmd.action):
+            _stood_in(s, cmd.seat)
     else:
         kick(s)
 
@@ -162,7 +165,27 @@ def step(s: TableState) -> bool:
         return False
     seat = m.to_move()
     bot, rng = found
-    return release(s, seat, bot.act(m.state.view(seat), rng))
+    return release(s, seat, bot.act(m.state.view(seat), rng)) and _stood_in(s, seat)
+
+
+def _stood_in(s: TableState, seat: int) -> bool:
+    """After a move made for ``seat``: if an away person's stand-in made it at a rated table, it
+    counts as a timeout (the table has no clock: a clock's table times away people itself), and
+    after :data:`.moveclock.DEFAULT`'s number of them the person has abandoned the seat, ranked
+    last as when their clock runs out too often. A bot of its own is not a stand-in."""
+    from .moveclock import DEFAULT
+    from .seating import abandon
+
+    m = s.match
+    if not s.row.rated or m is None or seat in m.bots or seat not in s.bots.standins:
+        return True
+    timeouts = s.moves.timeouts[seat] = s.moves.timeouts.get(seat, 0) + 1
+    if timeouts >= int(DEFAULT["timeouts"]) and s.row.seats[seat].kind == "human":
+        if m.is_over:  # the stand-in's move ended the game: the seat was abandoned all the same
+            s.left.add(seat)
+        else:
+            abandon(s, seat, "you were away too long: a bot plays this seat now")
+    return True
 
 
 def release(s: TableState, seat: int, action: Action) -> bool:

@@ -54,12 +54,18 @@ def make_host(s: TableState) -> None:
         """Every accepted arrival is numbered and stored with the change (a player's, a bot's, a timer's)."""
         if not arrival.accepted:
             return
-        from .lifecycle import client_seq_of
+        from .lifecycle import acked, client_seq_of
 
         assert s.match is not None
         s.match.seq += 1
         seat = -1 if arrival.seat is None else arrival.seat
         client_seq = client_seq_of(s, seat) if arrival.source == "player" else None
+        held = s.flow.held.get(seat, [])
+        was_held = next((h for h in held if arrival.source == "player" and h[1] is arrival.action), None)
+        if client_seq is None and was_held is not None:  # a play SP-10 held back, applied now: the seat's own
+            held.remove(was_held)
+            client_seq = was_held[0]
+            acked(s, seat, client_seq, s.match.seq)  # a resend of its seq is a duplicate from now on
         s.fx.persist("append", s.id, s.match.seq, seat, str(arrival.action), client_seq, fenced=True)
         s.clock.accepted.append(s.match.seq)
 
@@ -88,6 +94,8 @@ def act(s: TableState, seat: int, client_seq: int | None, action: Action, seen: 
     if any(a.accepted for a in arrivals):
         after_change(s)
     if mine is None:  # held back by the one-hand interval (SP-10): applied when due
+        if client_seq is not None:  # its seq goes into the log with it then (:func:`make_host`)
+            s.flow.held.setdefault(seat, []).append((client_seq, action))
         wake(s)
         return {"type": "ack", "seq": client_seq, "version": None, "queued": True}
     if not mine.accepted:  # another arrival got there first (SP-13)

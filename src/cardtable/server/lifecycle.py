@@ -192,6 +192,8 @@ def act(s: TableState, seat: int, client_seq: int | None, text: str, seen: int |
             # a resend (R2, R3): answer with the original result, apply nothing
             return {"type": "ack", "seq": client_seq, "version": last[1] if client_seq == last[0] else None,
                     "dup": True}
+        if any(seq == client_seq for seq, _ in s.flow.held.get(seat, [])):  # held back still (SP-10)
+            return {"type": "ack", "seq": client_seq, "version": None, "queued": True, "dup": True}
     try:
         action = s.game.parse_action(text)
     except CardtableError as exc:

@@ -196,3 +196,65 @@ def test_p_clock_a_casual_table_sends_no_clock_frame_and_a_rated_spit_table_says
     _, fx = run(spit, Attach("b", 0, None))
     (frame,) = clock_frames(fx, "b")
     assert frame == {"type": "clock", "rated": True, "clock": None, "turn": None, "banks": None, "timeouts": None}
+
+
+class Wall:
+    """The store's clocks (the log stamps each stored action with ``time()``), moved with the test's."""
+
+    def __init__(self, now: Now) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return 1_700_000_000.0 + self.now.t
+
+    def monotonic(self) -> float:
+        return self.now.t
+
+
+def test_p_clock_s2_a_restart_gives_back_neither_a_spent_bank_nor_a_timeout(now: Now, tmp_path: Any,
+                                                                          monkeypatch: pytest.MonkeyPatch):
+    """S2 for the clock of rated play: after a restart the banks and timeouts are rebuilt from the
+    log (a person's move spent what it took over the move's seconds, a move a stand-in made at a
+    person's seat was a timeout), and only the move being played gets its full time again."""
+    from cardtable.server import store as store_module
+
+    monkeypatch.setattr(store_module, "time", Wall(now))
+    path = tmp_path / "s.sqlite3"
+    hub = Hub(Store(path))
+    t, _ = hub.create("trex", None, {}, rated=True, clock=CLOCK)
+    t.sit(0, "P0")
+    for seat in (1, 2, 3):
+        t.now(AddBot(seat, "random"))
+    t.start(5)
+
+    def to_person() -> Any:
+        m = t.match
+        assert m is not None
+        for _ in range(200):
+            if m.to_move() == 0:
+                return m
+            t.now(StepBot())
+        raise AssertionError("the person never came to move")
+
+    m = to_person()
+    now.t += 14.0  # four seconds of the bank
+    assert t.act(0, 1, str(m.state.legal_actions(0)[0]))["type"] == "ack"
+    to_person()
+    deal = moveclock._deal(t.s)
+    hub.close_all()
+
+    hub = Hub(Store(path))  # a restart: the table replayed from its log
+    t = hub.get(t.id)
+    assert moveclock._deal(t.s) == deal
+    assert t.s.moves.banks == {0: pytest.approx(16.0)} and t.s.moves.timeouts == {}
+    m = to_person()
+    t.now(Attach("a", 0, None))  # the person is back: their move is timed afresh from now
+    assert t.s.moves.turn == (0, m.seq)
+    now.t += 26.5  # the whole move and the bank left: a timeout
+    t.now(MoveTimeUp(0, m.seq))
+    assert t.s.moves.timeouts == {0: 1}
+    to_person()
+    hub.close_all()
+
+    t = Hub(Store(path)).get(t.id)  # another restart: the timeout is still counted
+    assert t.s.moves.timeouts == {0: 1} and t.s.moves.banks == {0: 0.0}

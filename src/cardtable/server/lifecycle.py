@@ -21,7 +21,7 @@ from ..host.clock import PausableClock
 from ..host.factory import match_clock
 from ..host.match import Match
 from ..records.fairness import FAIR_SEED
-from . import botplay, driver, fairplay, fanout, presence, talk
+from . import botplay, driver, fairplay, fanout, moveclock, presence, talk
 from .connection import Outgoing
 from .lobby import LobbyError, error_frame
 from .ports import LogError
@@ -111,10 +111,13 @@ def replay(s: TableState, actions: list[ActionRow], undone: dict[int, int]) -> N
     flow.last_seq = {}
     flow.points, flow.people_moves = [], []
     parsed: dict[str, Action] = {}  # a game plays few distinct actions many times: each is read once
+    clock = moveclock.Rebuild(s) if s.row.clock is not None and not s.game.realtime else None
     for row in actions:
         action = parsed.get(row.action)
         if action is None:
             action = parsed[row.action] = s.game.parse_action(row.action)
+        if clock is not None:
+            clock.before(match.state, row)
         if s.row.undo and row.client_seq is not None:
             _mark_person_move(s, row.seat, row.version, row.action, match.state.clone)
         match.state.play(action)
@@ -127,6 +130,8 @@ def replay(s: TableState, actions: list[ActionRow], undone: dict[int, int]) -> N
     for seat, seq in undone.items():  # a resend of a move taken back stays a resend
         if seq > flow.last_seq.get(seat, (0, 0))[0]:
             flow.last_seq[seat] = (seq, match.seq)
+    if clock is not None:
+        clock.done(match.state)
     if s.game.realtime:
         driver.make_host(s)  # over the replayed state: its running timers are due again
         presence.update_pause(s)

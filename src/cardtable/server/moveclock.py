@@ -12,8 +12,8 @@ The clock is a concern of the table's actor: :func:`settle` runs after every com
 the clock of a new move (a scheduled :class:`~.commands.MoveTimeUp`), :func:`time_up` answers
 that command. What the pages see is a ``clock`` frame (:func:`frame`): the table's settings,
 whose move is timed and the seconds left, each seat's bank and timeouts; nothing of the game.
-After a restart the move being played gets its full time again (downtime is not charged) and
-the timeouts counted so far are forgotten.
+After a restart the move being played gets its full time again (downtime is not charged); the
+banks and timeouts so far are rebuilt from the log (:class:`Rebuild`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..core.chance import derive
 from .commands import MoveTimeUp
 from .lobby import LobbyError
 from .state import TableState
+from .store import ActionRow
 
 DEFAULT = {"move": 15.0, "bank": 30.0, "timeouts": 3}
 """A rated turn-based table's clock unless its creator chooses another: 15 seconds a move, a
@@ -63,8 +64,58 @@ def check(clock: Any, *, rated: bool, realtime: bool) -> dict[str, Any] | None:
 def _deal(s: TableState) -> Any:
     """Which deal (hand) the game is in, from the public view: a bank is per deal."""
     assert s.match is not None
-    view = s.match.state.view(None)
+    return _deal_of(s.match.state)
+
+
+def _deal_of(state: Any) -> Any:
+    view = state.view(None)
     return getattr(view, "deal_number", getattr(view, "hand_number", 0))
+
+
+class Rebuild:
+    """The clock's banks and timeouts as the log tells them, worked out while a table's game is
+    replayed after a restart (:func:`~.lifecycle.replay` calls :meth:`before` for each stored
+    action): a person's move spent from the bank what it took over the move's seconds (from the
+    time the action before it was stored to its own), and a move a stand-in made at a person's
+    seat was a timeout. So a restart gives back neither a bank spent nor a timeout counted; the
+    move being played when it happened still gets its full time again."""
+
+    def __init__(self, s: TableState) -> None:
+        self.s = s
+        self.cfg = s.row.clock
+        self.deal: Any = None
+        self.banks: dict[int, float] = {}
+        self.timeouts: dict[int, int] = {}
+        self.last_at: float | None = None
+
+    def before(self, state: Any, row: ActionRow) -> None:
+        """``row`` is about to be replayed on ``state``."""
+        cfg, seats = self.cfg, self.s.row.seats
+        if cfg is not None and 0 <= row.seat < len(seats) and seats[row.seat].kind == "human":
+            deal = _deal_of(state)
+            if deal != self.deal:
+                self.deal = deal
+                self.banks = {seat.seat: float(cfg["bank"]) for seat in seats if seat.kind == "human"}
+            if row.client_seq is None:  # the clock's stand-in made it: the time ran out
+                self.banks[row.seat] = 0.0
+                self.timeouts[row.seat] = self.timeouts.get(row.seat, 0) + 1
+            elif row.at is not None and self.last_at is not None:
+                spent = row.at - self.last_at - float(cfg["move"])
+                if spent > 0:
+                    self.banks[row.seat] = max(0.0, self.banks.get(row.seat, 0.0) - spent)
+        if row.at is not None:
+            self.last_at = row.at
+
+    def done(self, state: Any) -> None:
+        """The replay is over: the clock goes on from the banks and timeouts the log gave."""
+        if self.cfg is None:
+            return
+        mc = self.s.moves
+        mc.turn, mc.timeouts = None, dict(self.timeouts)
+        if self.deal is not None and _deal_of(state) == self.deal:  # still in the deal the banks are of
+            mc.deal, mc.banks = self.deal, dict(self.banks)
+        else:
+            mc.deal, mc.banks = None, {}  # a new deal: full banks when its first move is timed
 
 
 def _timed(s: TableState, seat: int) -> bool:

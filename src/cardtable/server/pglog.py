@@ -303,7 +303,7 @@ class PgLog:
                 " RETURNING table_id, epoch", (ids,))
             found = conn.execute("SELECT " + TABLE_COLUMNS + " FROM tables WHERE id = ANY(%s)", (ids,))
             seated = conn.execute(SEATS, (ids,))
-            played = conn.execute("SELECT table_id, version, seat, action, client_seq FROM actions"
+            played = conn.execute("SELECT table_id, version, seat, action, client_seq, at FROM actions"
                                   " WHERE table_id = ANY(%s) ORDER BY table_id, version", (ids,))
             taken_back = conn.execute("SELECT table_id, seat, MAX(client_seq) FROM undone WHERE table_id = ANY(%s)"
                                       " AND client_seq IS NOT NULL GROUP BY table_id, seat", (ids,))
@@ -420,7 +420,7 @@ class PgLog:
     @_log_errors
     def actions(self, table_id: str) -> list[ActionRow]:
         with self._connection() as conn:
-            rows = conn.execute("SELECT version, seat, action, client_seq FROM actions WHERE table_id = %s"
+            rows = conn.execute("SELECT version, seat, action, client_seq, at FROM actions WHERE table_id = %s"
                                 " ORDER BY version", (table_id,)).fetchall()
         return [ActionRow(*r) for r in rows]
 

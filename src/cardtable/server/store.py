@@ -153,6 +153,7 @@ class ActionRow:
     seat: int
     action: str
     client_seq: int | None
+    at: float | None = None  # when it was stored (epoch seconds): a rated clock's banks are rebuilt from it
 
 
 @dataclass
@@ -482,7 +483,7 @@ class Store:
     @_log_errors
     def actions(self, table_id: str) -> list[ActionRow]:
         cur = self.db.execute(
-            "SELECT version, seat, action, client_seq FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
+            "SELECT version, seat, action, client_seq, at FROM actions WHERE table_id = ? ORDER BY version", (table_id,)
         )
         return [ActionRow(*r) for r in cur.fetchall()]
 

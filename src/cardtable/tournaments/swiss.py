@@ -169,11 +169,16 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
     nodes: list[str] = list(ranked)
     odd = len(nodes) % 2 == 1
     n = len(nodes)
-    # Weights in three tiers, whole numbers so that the matching is exact; each tier outweighs
+    # Weights in five tiers, whole numbers so that the matching is exact; each tier outweighs
     # everything below it over a whole round: (1) no repeat, (2) the bye's holder, the lower in the
-    # standings the better, (3) each pair's cost: the square of the score difference (in half
-    # points), then the distance in the standings.
+    # standings the better, (3) the seats FIDE's Dutch rules make absolute: two who must both hold
+    # seat 0 next (or both seat 1: they held it two more times, or the last two rounds) meet only
+    # if no pairing avoids it, (4) each pair's cost: the square of the score difference (in half
+    # points), then the distance in the standings, (5) the seats wanted: two who would both
+    # rather hold the same seat meet only if the round cannot do better.
     spread = n + 1
+    want = {p: _seat_wanted(p, games) for p in nodes}
+    clash_top = n // 2 + 1  # more than every clash of a round together
     groups: dict[float, list[int]] = {}
     for i, p in enumerate(nodes):
         groups.setdefault(score[p], []).append(i)
@@ -181,13 +186,19 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
 
     def cost(i: int, j: int) -> int:
         diff = round(2 * abs(score[nodes[i]] - score[nodes[j]]))
+        clash = int(want[nodes[i]][0] != 0 and want[nodes[i]][0] == want[nodes[j]][0])
         if diff == 0:  # one score group: its top half against its bottom half
             (ki, size), (kj, _) = place[i], place[j]
-            return abs(abs(ki - kj) - size // 2)
-        return diff * diff * spread + abs(i - j)
+            return abs(abs(ki - kj) - size // 2) * clash_top + clash
+        return (diff * diff * spread + abs(i - j)) * clash_top + clash
+
+    def must_clash(i: int, j: int) -> bool:
+        (wi, must_i), (wj, must_j) = want[nodes[i]], want[nodes[j]]
+        return must_i and must_j and wi == wj
 
     pair_top = max(cost(i, j) for i in range(n) for j in range(i + 1, n)) + 1
-    bye_step = (n // 2 + 1) * pair_top
+    seat_step = (n // 2 + 1) * pair_top
+    bye_step = (n // 2 + 1) * (seat_step + pair_top)
     fresh = (n + 2) * bye_step
     # imported here, not with the module: networkx takes about 0.25 s of CPU to import, which every
     # start of `cardtable serve` (and of other commands) would pay for a pairing it may never make
@@ -197,7 +208,8 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
     for i in range(n):
         for j in range(i + 1, n):
             repeat = frozenset((nodes[i], nodes[j])) in seen
-            graph.add_edge(nodes[i], nodes[j], weight=(0 if repeat else fresh) + pair_top - cost(i, j))
+            graph.add_edge(nodes[i], nodes[j], weight=(0 if repeat else fresh) + (0 if must_clash(i, j) else seat_step)
+                           + pair_top - cost(i, j))
         if odd:
             graph.add_edge(nodes[i], _BYE_NODE, weight=(0 if nodes[i] in had_bye else fresh) + (i + 1) * bye_step)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
@@ -213,8 +225,34 @@ def pair_round(ranked: Sequence[str], games: Sequence[Game], round_number: int) 
     return Pairing(round_number, tuple(pairs), bye)
 
 
+def _seat_history(p: str, games: Sequence[Game]) -> list[int]:
+    """The seats ``p`` held, round by round (0 or 1; byes left out)."""
+    mine = sorted((g for g in games if not g.bye and p in (g.first, g.second)), key=lambda g: g.round)
+    return [0 if g.first == p else 1 for g in mine]
+
+
+def _seat_wanted(p: str, games: Sequence[Game]) -> tuple[int, bool]:
+    """The seat ``p`` should hold next, as FIDE's Dutch rules weigh colours: ``+1`` seat 0 (held
+    it less, or seat 1 the last two rounds), ``-1`` seat 1, ``0`` either; and whether that is
+    absolute (two more of the other seat, or the other seat the last two rounds: a third in a
+    row or a difference of three is what the rules avoid)."""
+    seats = _seat_history(p, games)
+    held_first = seats.count(0) - seats.count(1)
+    if held_first < 0 or seats[-2:] == [1, 1]:
+        return 1, held_first <= -2 or seats[-2:] == [1, 1]
+    if held_first > 0 or seats[-2:] == [0, 0]:
+        return -1, held_first >= 2 or seats[-2:] == [0, 0]
+    return 0, False
+
+
 def _seats(a: str, b: str, games: Sequence[Game], rank: dict[str, int]) -> tuple[str, str]:
-    """Who of ``a`` and ``b`` holds seat 0: fewer times first, then seat 1 last time, then the higher-ranked."""
+    """Who of ``a`` and ``b`` holds seat 0: an absolute want first (:func:`_seat_wanted`: never
+    a third same seat in a row or a difference of three when the other may take the seat), then
+    fewer times first, then seat 1 last time, then the higher-ranked."""
+    def must(p: str) -> int:
+        wanted, absolute = _seat_wanted(p, games)
+        return -wanted if absolute else 0
+
     def balance(p: str) -> int:
         return sum(1 if g.first == p else -1 for g in games if not g.bye and p in (g.first, g.second))
 
@@ -222,6 +260,6 @@ def _seats(a: str, b: str, games: Sequence[Game], rank: dict[str, int]) -> tuple
         mine = [g for g in games if not g.bye and p in (g.first, g.second)]
         return 1 if mine and max(mine, key=lambda g: g.round).first == p else 0
 
-    key_a = (balance(a), last_first(a), rank[a])
-    key_b = (balance(b), last_first(b), rank[b])
+    key_a = (must(a), balance(a), last_first(a), rank[a])
+    key_b = (must(b), balance(b), last_first(b), rank[b])
     return (a, b) if key_a <= key_b else (b, a)

@@ -43,16 +43,36 @@ def test_t4_a_hand_scored_twice_at_one_table_is_refused():
         matchpoints([Board((0, 0), 0, "x", "A", 1), Board((0, 0), 0, "x", "B", 2)])
 
 
-def test_t5_seating_rotates_and_changes_who_is_compared():
-    field = [f"p{i}" for i in range(8)]
+def _repeats(field: list[str], rounds: int) -> tuple[int, int]:
+    """Pairs compared on the same cards again, and pairs at one table again, over ``rounds``."""
+    import itertools
+
     compared: set[frozenset[str]] = set()
-    for r in range(4):
+    met: set[frozenset[str]] = set()
+    again = [0, 0]
+    for r in range(rounds):
         tables = duplicate_seating(field, r)
         assert sorted(p for t in tables for p in t) == sorted(field)  # everyone once
         assert all(len(t) == 4 for t in tables)
-        pairs = {frozenset((tables[0][s], tables[1][s])) for s in range(4)}
-        assert not pairs & compared  # new opponents on the same cards each round
-        compared |= pairs
-    assert duplicate_seating(field, 1)[0] == ["p1", "p2", "p3", "p0"]
+        for seen, groups, k in ((compared, [[t[s] for t in tables] for s in range(4)], 0), (met, tables, 1)):
+            for group in groups:
+                for pair in map(frozenset, itertools.combinations(group, 2)):
+                    again[k] += pair in seen
+                    seen.add(pair)
+    return again[0], again[1]
+
+
+def test_t5_each_round_changes_who_is_compared_and_who_meets():
+    """T5: the movement changes, as far as the field allows, who holds the same cards at other
+    tables and who sits at one table. Eight players: nobody compared with the same player twice in
+    four rounds. Twenty, five rounds: 56 pairs compared again and 25 met again, where turning each
+    table's seats (the movement before) gave 76 and 120 (the same four at a table every round, and
+    tables four apart comparing the same pairs every round). The seating is the same every time."""
+    assert _repeats([f"p{i}" for i in range(8)], 4)[0] == 0
+    field = [f"s{i:02}" for i in range(20)]
+    compared, met = _repeats(field, 5)
+    assert compared <= 56 and met <= 25, (compared, met)
+    assert duplicate_seating(field, 3) == duplicate_seating(list(field), 3)
+    assert duplicate_seating(field, 0)[0] == field[:4]  # the first round in the seeding's order
     with pytest.raises(ValueError, match="whole tables"):
         duplicate_seating(field[:6], 0)

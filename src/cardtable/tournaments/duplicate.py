@@ -8,14 +8,16 @@ compared: a player earns **1 matchpoint for every other player outscored with th
 player's total is the sum of their matchpoints, shown as a percentage of the sum of their tops
 (50 % is average, whatever the luck of the cards).
 
-Seating (:func:`duplicate_seating`): the field is split into tables of four in order; in round
-``r`` the players of table ``t`` turn ``r × (t + 1)`` seats. So the players who hold the same
-cards at two tables differ from round to round (tables 0 and 1 differ by ``r`` seats), and a bot
-that fills a table is compared like anyone.
+Seating (:func:`duplicate_seating`): the first round splits the field into tables of four in
+order (the seeding's); each later round is a movement chosen to change, as far as the field
+allows, both who meets whom at a table and who is compared with whom on the same cards, and the
+seat each player holds. A bot that fills a table is compared like anyone.
 """
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -95,9 +97,63 @@ def duplicate_seating(players: Sequence[str], round_number: int, seats: int = 4)
         raise ValueError("a player is entered twice")
     if not players or len(players) % seats:
         raise ValueError(f"a duplicate field is whole tables of {seats}: fill it with bots first")
-    tables = []
-    for t in range(len(players) // seats):
-        group = players[t * seats:(t + 1) * seats]
-        turn = round_number * (t + 1)
-        tables.append([group[(s + turn) % seats] for s in range(seats)])
-    return tables
+    if round_number < 0:
+        raise ValueError("rounds are numbered from 0")
+    order = _movement(len(players), round_number, seats)[round_number]
+    return [[players[i] for i in order[t * seats:(t + 1) * seats]] for t in range(len(players) // seats)]
+
+
+MOVEMENT_TRIES = 100
+"""Seeded arrangements a round's movement is chosen among."""
+MOVEMENT_WEIGHTS = (3, 2, 1)
+"""What a round's movement avoids, most first: two players compared on the same cards again
+(the same seat at two tables), two players at one table again, a player at the same seat again."""
+
+
+@functools.lru_cache(maxsize=256)
+def _movement(n: int, last_round: int, seats: int) -> tuple[tuple[int, ...], ...]:
+    """Rounds 0 to ``last_round`` of a field of ``n``, each the order of player indices table by
+    table and seat by seat: round 0 in order, each later round the seeded arrangement (of
+    :data:`MOVEMENT_TRIES`, the first of the cheapest) that repeats the least of the earlier
+    rounds by :data:`MOVEMENT_WEIGHTS`. Deterministic: the same field size gives the same rounds
+    (each round is worked out once and kept with those before it)."""
+    if last_round == 0:
+        return (tuple(range(n)),)
+    earlier = _movement(n, last_round - 1, seats)
+    tables = n // seats
+    compared: set[frozenset[int]] = set()
+    met: set[frozenset[int]] = set()
+    held: set[tuple[int, int]] = set()
+    for order in earlier:
+        for t in range(tables):
+            at = order[t * seats:(t + 1) * seats]
+            met.update(frozenset((a, b)) for i, a in enumerate(at) for b in at[i + 1:])
+            held.update((p, s) for s, p in enumerate(at))
+        for s in range(seats):
+            same = order[s::seats]
+            compared.update(frozenset((a, b)) for i, a in enumerate(same) for b in same[i + 1:])
+
+    def cost(order: list[int]) -> int:
+        again_compared = again_met = again_seat = 0
+        for s in range(seats):
+            same = order[s::seats]
+            again_compared += sum(frozenset((a, b)) in compared for i, a in enumerate(same) for b in same[i + 1:])
+        for t in range(tables):
+            at = order[t * seats:(t + 1) * seats]
+            again_met += sum(frozenset((a, b)) in met for i, a in enumerate(at) for b in at[i + 1:])
+            again_seat += sum((p, s) in held for s, p in enumerate(at))
+        w_compared, w_met, w_seat = MOVEMENT_WEIGHTS
+        return w_compared * again_compared + w_met * again_met + w_seat * again_seat
+
+    rng = random.Random(f"duplicate movement {n} {seats} {last_round}")
+    best: tuple[int, list[int]] | None = None
+    for _ in range(MOVEMENT_TRIES):
+        arrangement = list(range(n))
+        rng.shuffle(arrangement)
+        c = cost(arrangement)
+        if best is None or c < best[0]:
+            best = (c, arrangement)
+        if c == 0:
+            break
+    assert best is not None
+    return (*earlier, tuple(best[1]))

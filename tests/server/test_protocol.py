@@ -314,6 +314,41 @@ def test_r3_resends_are_applied_once(client: TestClient):
     assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == 1
 
 
+def test_r3_an_older_seq_gets_its_own_result_and_a_refused_one_is_not_acknowledged(db_path: Path):
+    """R3: a resend of any applied seq (not only the last) is answered with that move's version;
+    a seq that was refused (or never sent) below the last applied one is an error, never an ack,
+    whatever action it carries now; after a restart the log gives the same answers."""
+    from cardtable.server.hub import Hub
+    from cardtable.server.store import Store
+
+    hub = Hub(Store(db_path))
+    table, _ = hub.create("trash", None, {"target_size": 3})
+    table.sit(0, "Ana")
+    table.sit(1, "Ben")
+    table.start(7)
+    m = table.match
+    assert m is not None
+    mover = m.to_move()
+    assert table.act(mover, 1, "wild 99")["code"] == "bad_action"  # seq 1 refused
+    first = table.act(mover, 2, str(m.state.legal_actions(mover)[0]))
+    assert first["type"] == "ack"
+    while m.to_move() != mover:  # the other seat plays until it is the first one's turn again
+        other = m.to_move()
+        assert table.act(other, 100 + m.seq, str(m.state.legal_actions(other)[0]))["type"] == "ack"
+    assert table.act(mover, 4, str(m.state.legal_actions(mover)[0]))["type"] == "ack"  # seq 3 never sent
+    version = table.version
+    legal = str(m.state.legal_actions(mover)[0]) if m.to_move() == mover else "stock"
+    for seq in (1, 3):
+        again = table.act(mover, seq, legal)
+        assert again["type"] == "error" and again["code"] == "stale_seq", again
+    assert table.act(mover, 2, legal) == {"type": "ack", "seq": 2, "version": first["version"], "dup": True}
+    assert table.version == version  # nothing applied
+    hub.close_all()
+    table = Hub(Store(db_path)).get(table.id)  # a restart: the answers come from the log
+    assert table.act(mover, 2, legal) == {"type": "ack", "seq": 2, "version": first["version"], "dup": True}
+    assert table.act(mover, 3, legal)["code"] == "stale_seq"
+
+
 def test_a5_the_newest_socket_wins(client: TestClient):
     table_id, _, tokens = new_table(client)
     with client.websocket_connect(f"/ws/{table_id}") as old:

@@ -108,7 +108,7 @@ def replay(s: TableState, actions: list[ActionRow], undone: dict[int, int]) -> N
     match = new_match(s, host=False)
     flow = s.flow
     s.fan.checkpoints.clear()
-    flow.last_seq = {}
+    flow.last_seq, flow.applied = {}, {}
     flow.points, flow.people_moves = [], []
     parsed: dict[str, Action] = {}  # a game plays few distinct actions many times: each is read once
     clock = moveclock.Rebuild(s) if s.row.clock is not None and not s.game.realtime else None
@@ -126,7 +126,7 @@ def replay(s: TableState, actions: list[ActionRow], undone: dict[int, int]) -> N
         # take-over would replay the whole game again for its missed events
         fanout.keep_checkpoint(s, len(match.state.history), match.state)
         if row.client_seq is not None:
-            flow.last_seq[row.seat] = (row.client_seq, row.version)
+            acked(s, row.seat, row.client_seq, row.version)
     for seat, seq in undone.items():  # a resend of a move taken back stays a resend
         if seq > flow.last_seq.get(seat, (0, 0))[0]:
             flow.last_seq[seat] = (seq, match.seq)
@@ -175,9 +175,30 @@ def client_seq_of(s: TableState, seat: int) -> int | None:
     return None
 
 
+APPLIED_KEPT = 64
+"""A seat's newest applied client seqs kept with their versions, for answering resends."""
+
+
 def acked(s: TableState, seat: int, client_seq: int | None, version: int) -> None:
     if client_seq is not None:
         s.flow.last_seq[seat] = (client_seq, version)
+        applied = s.flow.applied.setdefault(seat, {})
+        applied[client_seq] = version
+        if len(applied) > APPLIED_KEPT:
+            del applied[next(iter(applied))]  # the oldest
+
+
+def _resent(s: TableState, seat: int, client_seq: int, last: tuple[int, int]) -> dict[str, Any]:
+    """The answer to a seq at or below the seat's last applied one (R2, R3): the original result
+    of one applied (its version), an error for one that was refused or never sent (nothing was
+    applied for it); one older than the seqs kept is a duplicate of unknown version."""
+    applied = s.flow.applied.get(seat, {})
+    if client_seq == last[0] or client_seq in applied:
+        version = last[1] if client_seq == last[0] else applied[client_seq]
+        return {"type": "ack", "seq": client_seq, "version": version, "dup": True}
+    if len(applied) >= APPLIED_KEPT and client_seq < min(applied):
+        return {"type": "ack", "seq": client_seq, "version": None, "dup": True}
+    return error_frame("stale_seq", f"seq {client_seq} was not applied; the last applied is {last[0]}", client_seq)
 
 
 def act(s: TableState, seat: int, client_seq: int | None, text: str, seen: int | None = None) -> dict[str, Any]:
@@ -193,10 +214,8 @@ def act(s: TableState, seat: int, client_seq: int | None, text: str, seen: int |
         return error_frame("not_started", "the game has not started", client_seq)
     if client_seq is not None:
         last = s.flow.last_seq.get(seat)
-        if last is not None and client_seq <= last[0]:
-            # a resend (R2, R3): answer with the original result, apply nothing
-            return {"type": "ack", "seq": client_seq, "version": last[1] if client_seq == last[0] else None,
-                    "dup": True}
+        if last is not None and client_seq <= last[0]:  # a resend (R2, R3): the original result, nothing applied
+            return _resent(s, seat, client_seq, last)
         if any(seq == client_seq for seq, _ in s.flow.held.get(seat, [])):  # held back still (SP-10)
             return {"type": "ack", "seq": client_seq, "version": None, "queued": True, "dup": True}
     try:
@@ -343,3 +362,5 @@ def _go_back(s: TableState, point: UndoPoint, position: State) -> None:
     flow.points = [p for p in flow.points if p.version < point.version]
     flow.people_moves = [(v, who) for v, who in flow.people_moves if v <= point.version]
     flow.last_seq = {who: (seq, min(version, point.version)) for who, (seq, version) in flow.last_seq.items()}
+    flow.applied = {who: {seq: min(version, point.version) for seq, version in seqs.items()}
+                    for who, seqs in flow.applied.items()}  # a resend of a move taken back stays a resend

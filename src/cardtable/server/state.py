@@ -54,6 +54,7 @@ class FlowData:
     last_seq: dict[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (last client seq, its version)
     pending: tuple[int, int | None] | None = None  # the seat's action being applied, and its client seq
     held: dict[int, list[tuple[int, Any]]] = field(default_factory=dict)  # seat -> (client seq, action) held (SP-10)
+    applied: dict[int, dict[int, int]] = field(default_factory=dict)  # seat -> {client seq: version}, the newest
     undos: int = 0  # undos since the table was loaded: a bot that thought before one drops its move
     undo_buckets: dict[int, TokenBucket] = field(default_factory=dict)
     points: list[UndoPoint] = field(default_factory=list)  # an undo table's positions to go back to

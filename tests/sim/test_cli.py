@@ -20,6 +20,7 @@ def run(capsys, *argv):
         (["simulate", "chess", "--games", "5", "--bots", "random"], "unknown game"),
         (["simulate", "trash", "--games", "5", "--bots", "genius"], "no trash bot named 'genius'"),
         (["simulate", "trash", "--games", "0", "--bots", "random"], "--games"),
+        (["simulate", "trash", "--games", "100000000000", "--bots", "random"], "from 1 to 1,000,000"),
         (["simulate", "trash", "--games", "many", "--bots", "random"], "not a whole number"),
         (["simulate", "trash", "--games", "5"], "--bots"),
         (["simulate", "trash", "--games", "5", "--bots", "random", "-o", "wild_mode=queens"], "wild_mode"),

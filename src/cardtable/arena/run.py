@@ -183,6 +183,10 @@ def tables_for(bots: Sequence[str], seats: int) -> list[tuple[str, ...]]:
     return list(itertools.combinations(bots, seats))
 
 
+MAX_DEALS = 1_000_000
+"""The most deals one arena run plays (each in every seating, its games listed and kept in memory)."""
+
+
 def run_arena(
     game: str,
     bots: Sequence[str],
@@ -198,8 +202,8 @@ def run_arena(
     """Play ``deals`` duplicate deals (each once per seat rotation) and summarise; ``progress``
     makes a bar for the number of games to play (``cardtable arena`` passes the simulations'
     ``rich`` bar), which is told of every game played."""
-    if deals < 1:
-        raise ConfigError(f"--games must be at least 1, not {deals}")
+    if not 1 <= deals <= MAX_DEALS:
+        raise ConfigError(f"--games must be from 1 to {MAX_DEALS:,}, not {deals}")
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, not {workers}")
     g = load_for_bots(game, preset, options or {}, len(bots))

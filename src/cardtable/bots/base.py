@@ -10,6 +10,7 @@ from the view by sampling the hidden cards (:mod:`cardtable.bots.worlds`).
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import time
 from collections.abc import Callable
@@ -41,8 +42,8 @@ class Budget:
     def __post_init__(self) -> None:
         if self.iterations is not None and self.iterations < 1:
             raise ConfigError(f"a budget needs at least 1 iteration, not {self.iterations}")
-        if self.seconds is not None and self.seconds <= 0:
-            raise ConfigError(f"a time budget must be positive, not {self.seconds}")
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds > 0):
+            raise ConfigError(f"a time budget must be a positive number of seconds, not {self.seconds}")
 
     def limit(self, default_iterations: int) -> Budget:
         """This budget, with ``default_iterations`` when it sets no limit at all."""

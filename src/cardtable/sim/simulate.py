@@ -62,6 +62,11 @@ class RunResult:
         return self.played / self.cpu_seconds if self.played and self.cpu_seconds > 0 else 0.0
 
 
+MAX_GAMES = 1_000_000
+"""The most matches one run holds (its rows are read back and summarised in memory); a bigger
+study is several runs under different seeds."""
+
+
 def chunks(pending: Sequence[int], workers: int, size: int | None = None) -> list[list[int]]:
     """Split pending match numbers into chunks: small enough that an interruption
     loses little and every worker stays busy, big enough to amortise a task."""
@@ -111,8 +116,8 @@ def simulate(
     "interruption"). Returns the run's first ``games`` rows and this
     invocation's speed; writes ``summary.json`` and a line in ``timings.jsonl``.
     """
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, not {games}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"--games must be from 1 to {MAX_GAMES:,}, not {games}")
     if workers < 1:
         raise ConfigError(f"--workers must be at least 1, not {workers}")
     if backend not in BACKENDS:

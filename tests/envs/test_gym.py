@@ -90,3 +90,28 @@ def test_illegal_action_raises_and_the_episode_goes_on():
     for bad in (0, -5, 2.5, "10"):  # the Spit seat env checks its arguments as spit_v0 does
         with pytest.raises(ConfigError, match="max_ticks"):
             gymnasium.make("cardtable/Spit-v0", max_ticks=bad)
+
+
+@pytest.mark.parametrize(("env_id", "kwargs", "says"), [
+    ("cardtable/Trash-v0", {"illegal_penalty": True}, "illegal_penalty"),
+    ("cardtable/Trash-v0", {"illegal_penalty": "x"}, "illegal_penalty"),
+    ("cardtable/Trex-v0", {"seat": True}, "seat"),
+    ("cardtable/Spit-v0", {"seat": True}, "seat"),
+    ("cardtable/Spit-v0", {"opponents": "nosuch"}, "no spit bot"),
+    ("cardtable/Spit-v0", {"max_ticks": True}, "max_ticks"),
+    ("cardtable/Spit-v0", {"reward_scale": "x"}, "reward_scale"),
+])
+def test_gym_keywords_are_checked_when_the_env_is_made(env_id, kwargs, says):
+    """A bool is no seat, tick count or penalty, and an unknown opponent is refused when the env
+    is made, not at its first reset."""
+    with pytest.raises(ConfigError, match=says):
+        gymnasium.make(env_id, **kwargs)
+
+
+def test_a_spit_step_with_an_agent_that_is_not_in_the_episode_is_refused():
+    from cardtable.envs import spit_v0
+
+    env = spit_v0.parallel_env()
+    env.reset(seed=1)
+    with pytest.raises(ConfigError, match="no such agent"):  # refused before any action is looked at
+        env.step({**dict.fromkeys(env.agents, 0), "player_7": 0})

@@ -231,3 +231,18 @@ def test_the_env_is_its_own_order_checker():
         env.step(0)
     with pytest.raises(ConfigError, match="call reset"):
         env.observe("player_0")
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda: trash_v0.env(reward_scale="abc"), "reward_scale"),
+    (lambda: trash_v0.env(reward_scale=float("nan")), "reward_scale"),
+    (lambda: trash_v0.env(seconds_per_action="1"), "seconds_per_action"),
+    (lambda: trash_v0.env(seconds_per_action=float("inf")), "seconds_per_action"),
+    (lambda: trex_v0.env(per_trick_rewards="yes"), "per_trick_rewards"),
+    (lambda: trash_v0.env(illegal_penalty=True), "illegal_penalty"),
+])
+def test_every_env_keyword_is_checked_at_construction(make, says):
+    """Bad input gets a clear error: a keyword of the wrong type or a number that is not finite is
+    a ConfigError when the env is made (not a raw ValueError, nor rewards that are all NaN)."""
+    with pytest.raises(ConfigError, match=says):
+        make()

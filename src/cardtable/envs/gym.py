@@ -34,7 +34,7 @@ from .aec import observation_space
 from .encode_trash import TrashEncoder
 from .encode_trex import TrexEncoder
 from .render import spectator_text
-from .session import Encoder, TurnSession, check_illegal_mode, seed_stream
+from .session import Encoder, TurnSession, check_illegal_mode, seat_number, seed_stream
 
 ENV_KEYS = ("illegal", "illegal_penalty", "reward_scale", "per_deal_rewards", "per_trick_rewards",
             "seconds_per_action")
@@ -76,13 +76,13 @@ class TurnSeatEnv(gymnasium.Env):
     ) -> None:
         env_kw = {k: kwargs.pop(k) for k in list(kwargs) if k in ENV_KEYS}
         self.game = load(game, preset, **kwargs)
-        if not 0 <= seat < self.game.num_players:
-            raise ConfigError(f"seat {seat}: {game} has seats 0 to {self.game.num_players - 1}")
+        seat = seat_number(seat, self.game.num_players)
         if render_mode not in (None, "ansi"):
             raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.illegal = env_kw.pop("illegal", "raise")
-        self.illegal_penalty = float(env_kw.pop("illegal_penalty", -1.0))
-        check_illegal_mode(self.illegal, self.illegal_penalty)
+        penalty = env_kw.pop("illegal_penalty", -1.0)
+        check_illegal_mode(self.illegal, penalty)
+        self.illegal_penalty = float(penalty)
         self.render_mode = render_mode
         self.seat = seat
         self.session = TurnSession(self.game, encoder_for(self.game), **env_kw)

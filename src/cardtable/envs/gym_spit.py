@@ -22,7 +22,7 @@ from ..core.seats import next_seat
 from ..host.realtime import RealtimeBot
 from .aec import observation_space
 from .render import spectator_text
-from .session import seed_stream
+from .session import seat_number, seed_stream
 from .spit_session import NUM_LOCAL, EveryTick, spit_session
 
 
@@ -45,8 +45,7 @@ class SpitSeatEnv(gymnasium.Env):
         max_ticks: int | None = None,
         **options: Any,
     ) -> None:
-        if seat not in (0, 1):
-            raise ConfigError(f"seat {seat}: Spit has seats 0 and 1")
+        seat = seat_number(seat, 2)
         if isinstance(opponents, (list, tuple)):
             if len(opponents) != 1:
                 raise ConfigError(f"opponents: Spit has one other seat, got {len(opponents)} bots")
@@ -62,6 +61,7 @@ class SpitSeatEnv(gymnasium.Env):
         self.illegal_penalty = float(illegal_penalty)
         self.max_ticks = max_ticks
         self._opponent = opponents
+        self._bot()  # a bot name that does not exist is refused now, not at the first reset
         self.observation_space = observation_space(self.session.encoder.size, NUM_LOCAL)
         self.action_space = spaces.Discrete(NUM_LOCAL)
         self._seeds = seed_stream(None)

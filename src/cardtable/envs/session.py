@@ -8,6 +8,7 @@ The PettingZoo, Gymnasium and vector envs are thin shells around it.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Protocol
 
@@ -34,8 +35,30 @@ OBS_BOUND = 10.0
 def check_illegal_mode(illegal: str, penalty: float) -> None:
     if illegal not in ILLEGAL_MODES:
         raise ConfigError(f"illegal must be one of {', '.join(ILLEGAL_MODES)}, not {illegal!r}")
-    if not isinstance(penalty, (int, float)) or isinstance(penalty, bool):
-        raise ConfigError(f"illegal_penalty must be a number, not {penalty!r}")
+    number("illegal_penalty", penalty)
+
+
+def number(name: str, value: Any, *, positive: bool = False) -> float:
+    """``value`` as the finite number an env's keyword ``name`` takes (a bool or a text is no
+    number); :class:`ConfigError` otherwise."""
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or (positive and value <= 0)):
+        raise ConfigError(f"{name} must be a {'positive ' if positive else ''}finite number, not {value!r}")
+    return float(value)
+
+
+def flag(name: str, value: Any) -> bool:
+    """``value`` as the bool an env's keyword ``name`` takes; :class:`ConfigError` otherwise."""
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def seat_number(value: Any, seats: int) -> int:
+    """``value`` as a seat of a game of ``seats`` (a bool is no seat); :class:`ConfigError` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        raise ConfigError(f"seat {value!r}: seats are 0 to {seats - 1}")
+    return value
 
 
 def seed_stream(seed: int | None) -> random.Random:
@@ -80,15 +103,14 @@ class TurnSession:
         seconds_per_action: float = 1.0,
     ) -> None:
         for name, on in (("per_deal_rewards", per_deal_rewards), ("per_trick_rewards", per_trick_rewards)):
-            if on and game.name != "trex":
+            if flag(name, on) and game.name != "trex":
                 raise ConfigError(f"{name} is a Trex option")
-        if not seconds_per_action > 0:
-            raise ConfigError(f"seconds_per_action must be positive, not {seconds_per_action!r}")
+        seconds_per_action = number("seconds_per_action", seconds_per_action, positive=True)
         self.game = game
         self.encoder = encoder
         self.n = game.num_players
         self.num_actions = game.num_distinct_actions
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = number("reward_scale", reward_scale)
         self.per_deal = per_deal_rewards or per_trick_rewards
         self.per_trick = per_trick_rewards
         self.reverse = bool(per_trick_rewards and game.options.get("reverse_scores"))  # TX-V7

@@ -39,7 +39,7 @@ from ..host.clock import VirtualClock
 from ..host.factory import realtime_host
 from ..host.realtime import RealtimeBot
 from .encode_spit import SpitEncoder
-from .session import check_illegal_mode
+from .session import check_illegal_mode, number
 
 SEAT_ACTIONS: tuple[tuple[SpitAction, ...], ...] = tuple(
     tuple(a for a in ALL_ACTIONS if a.seat == s) for s in (0, 1)
@@ -65,7 +65,7 @@ def spit_session(preset: str | None, options: Mapping[str, Any], *, tick_ms: int
     if render_mode not in (None, "ansi"):
         raise ConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
     check_illegal_mode(illegal, illegal_penalty)
-    if max_ticks is not None and (not isinstance(max_ticks, int) or max_ticks < 1):
+    if max_ticks is not None and (isinstance(max_ticks, bool) or not isinstance(max_ticks, int) or max_ticks < 1):
         raise ConfigError(f"max_ticks must be a positive whole number, not {max_ticks!r}")
     game = load("spit", preset, **options)
     assert isinstance(game, SpitGame)
@@ -81,7 +81,7 @@ class SpitSession:
         self.game = game
         self.encoder = SpitEncoder()
         self.tick_ms = tick_ms
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = number("reward_scale", reward_scale)
         self.bots: dict[int, RealtimeBot] = {}
         self.reset(0)
 

@@ -88,6 +88,9 @@ class SpitParallelEnv(ParallelEnv):  # type: ignore[misc]
         missing = [a for a in self.agents if a not in actions]
         if missing:
             raise ConfigError(f"every agent submits an action or the no-op each tick; missing: {', '.join(missing)}")
+        unknown = [str(a) for a in actions if a not in self.agents]
+        if unknown:
+            raise ConfigError(f"no such agent in this episode: {', '.join(unknown)} (agents: {', '.join(self.agents)})")
         seats = {AGENTS.index(a): actions[a] for a in self.agents}
         bad = [s for s, a in seats.items() if not session.is_legal(s, a)]
         if bad and self.illegal == "penalty":

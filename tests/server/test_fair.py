@@ -104,7 +104,8 @@ def finished_record(game: str, rng: random.Random, tmp_path: Path) -> tuple[Reco
 def play_to_end(table: Any, rng: random.Random, limit: int = 20_000) -> None:
     """Random legal actions through :meth:`Table.act` (timers by the host) until the game is over."""
     match = table.match
-    seq = dict.fromkeys(range(table.num_players), 0)
+    # each seat's seqs go on from its last applied one (a table replayed after a restart remembers them)
+    seq = {s: table.s.flow.last_seq.get(s, (0, 0))[0] for s in range(table.num_players)}
     for _ in range(limit):
         if match.is_over:
             return

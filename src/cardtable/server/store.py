@@ -153,7 +153,8 @@ class ActionRow:
     seat: int
     action: str
     client_seq: int | None
-    at: float | None = None  # when it was stored (epoch seconds): a rated clock's banks are rebuilt from it
+    # when it was stored (epoch seconds): a rated clock's banks are rebuilt from it; not part of what the row is
+    at: float | None = field(default=None, compare=False)
 
 
 @dataclass

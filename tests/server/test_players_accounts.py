@@ -71,11 +71,13 @@ def test_p10_a_username_cannot_pass_for_a_bot_a_label_or_another_name(store: Acc
     name wholly in another script, Arabic or Cyrillic, is a name of its own."""
     accounts = Accounts(store, CHEAP)
     run(accounts.create("Ana", "password1"))
-    for bad in ("expert", "Hard", "SPAR-PRO", "anonymous-3f9a2c", "Player 1", "player2",
-                "\u0410na", "\u0391na", "\u0391\u039d\u0391", "\u0410\u041e\u0421"):
+    for bad, code in (("expert", "reserved"), ("Hard", "reserved"), ("SPAR-PRO", "reserved"),
+                      ("anonymous-3f9a2c", "reserved"), ("Player 1", "reserved"), ("player2", "reserved"),
+                      ("\u0410na", "lookalike"), ("\u0391na", "lookalike"), ("\u0391\u039d\u0391", "lookalike"),
+                      ("\u0410\u041e\u0421", "lookalike")):
         with pytest.raises(LobbyError) as err:
             run(accounts.create(bad, "password1"))
-        assert err.value.code == "bad_username", bad
+        assert err.value.code == f"{code}_username", bad
     for good in ("\u0410\u043d\u0430", "\u0645\u062d\u0645\u062f", "Zoë", "Ana_99", "Expert Ana"):
         assert run(accounts.create(good, "password1")).username == good
 
@@ -182,7 +184,7 @@ def test_bots_have_public_accounts_without_passwords(store: AccountStore):
     assert err.value.code == "bad_login"
     with pytest.raises(LobbyError) as taken:  # a person may not take a bot's name (P10)
         run(accounts.create("expert", "password1"))
-    assert taken.value.code == "bad_username" and accounts.named("expert") == expert
+    assert taken.value.code == "reserved_username" and accounts.named("expert") == expert
 
 
 def test_a_store_that_cannot_be_used_raises_its_one_error_type(tmp_path: Path):

@@ -203,9 +203,14 @@ def test_login_limit_per_account_holds_for_every_spelling_of_the_name(tmp_path: 
 
 
 def test_signup_limit_per_address(tmp_path: Path):
-    """Account creation limit: one address makes a burst of accounts, then 429."""
+    """Account creation limit: one address makes a burst of accounts, then 429. A sign-up refused
+    for its name or password costs none of it (a person mending a name is not locked out)."""
     app, store, players = make_app(tmp_path, limits=Limits(signup_address=(1e-6, 2)))
     c = client(app, "10.0.0.5")
+    for bad, code in (({"username": "x"}, "bad_username"), ({"username": "expert"}, "reserved_username"),
+                      ({"username": "Nine", "password": "short"}, "bad_password")):
+        r = c.post("/api/players/signup", json={"password": "password1", **bad}, headers=JSON)
+        assert (r.status_code, r.json()["error"]) == (400, code)
     signup(c, "One")
     signup(c, "Two")
     r = c.post("/api/players/signup", json={"username": "Three", "password": "password1"}, headers=JSON)

@@ -76,18 +76,20 @@ name (``АОС`` as ``AOC``), so it is not a name of its own."""
 def username_of(raw: Any) -> str:
     """``raw`` as a username under the server's name rules (the display rules of
     :func:`~..lobby.clean_name`, and no more than ``MAX_NAME`` characters once cleaned); a name
-    that could pass for another is refused: a bot's level, a label the server shows, letters of
-    two scripts (``Аna`` with a Cyrillic А) or only letters that look Latin in another script.
-    :class:`LobbyError` ``bad_username`` otherwise."""
+    that could pass for another is refused: a bot's level or a label the server shows
+    (``reserved_username``), letters of two scripts (``Аna`` with a Cyrillic А) or only letters
+    that look Latin in another script (``lookalike_username``); ``bad_username`` for a length
+    out of bounds. Each a :class:`LobbyError` (400)."""
     name = clean_name(raw, "", limit=10 * MAX_NAME)
     if not MIN_USERNAME <= len(name) <= MAX_NAME:
         raise LobbyError(400, "bad_username", f"a username has {MIN_USERNAME} to {MAX_NAME} visible characters")
     if name.casefold() in _bot_levels() or RESERVED.fullmatch(name):
-        raise LobbyError(400, "bad_username", "that name is kept for the server's bots and labels")
+        raise LobbyError(400, "reserved_username", "that name is kept for the server's bots and labels")
     letters = [c for c in name if c.isalpha()]
     scripts = {unicodedata.name(c, "?").split(" ")[0] for c in letters}
     if len(scripts) > 1 or (letters and "LATIN" not in scripts and all(c in LOOKALIKE for c in letters)):
-        raise LobbyError(400, "bad_username", "a username's letters are of one script, and not look-alikes of another")
+        raise LobbyError(400, "lookalike_username",
+                         "a username's letters are of one script, and not look-alikes of another")
     return name
 
 

@@ -45,7 +45,7 @@ from ..edge import Endpoint, answering, client_address, only, read_body
 from ..lobby import LobbyError, clean_name
 from ..pages import endpoint
 from ..ports import LogError
-from .accounts import Account
+from .accounts import Account, check_password, username_of
 from .quickplay import QuickPlay
 from .service import Players
 from .sessions import COOKIE, CSRF_HEADER, SECURE_COOKIE, session_cookie
@@ -115,9 +115,12 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
     async def signup(request: Request) -> Response:
         data = await body(request)
         only(data, "username", "password", "seats")
+        # what can be mended is said before the limit is taken: a mistyped name costs no new account
+        username_of(data.get("username"))
+        check_password(data.get("password"))
+        claims = players.seat_claims(data.get("seats", []))  # checked before the account is made
         if not players.limits.signup_address.take(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many new accounts from this address; wait a little")
-        claims = players.seat_claims(data.get("seats", []))  # checked before the account is made
         account = await players.accounts.create(data.get("username"), data.get("password"))
         linked = players.claim_seats(account, claims, client_address(request))
         return logged_in(account, request, 201, linked=linked)

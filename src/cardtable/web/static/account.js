@@ -18,6 +18,8 @@ const ERRORS = {
   bad_login: "web.players.error.bad_login",
   name_taken: "web.players.error.name_taken",
   bad_username: "web.players.error.bad_username",
+  reserved_username: "web.players.error.reserved_username",
+  lookalike_username: "web.players.error.lookalike_username",
   bad_password: "web.players.error.bad_password",
   rate_limited: "web.players.error.rate_limited",
   no_player: "web.players.no_player",

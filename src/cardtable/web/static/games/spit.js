@@ -22,7 +22,11 @@ let drawn = null; // the view drawn last
 let current = null; // {root, view, ctx} of the last drawing, for the timers' redraws
 
 function later(ms) {
-  setTimeout(() => { if (current && current.root.isConnected) render(current.root, current.view, current.ctx); }, ms);
+  setTimeout(() => {
+    if (!current || !current.root.isConnected) return;
+    render(current.root, current.view, current.ctx);
+    if (current.ctx.redrawn) current.ctx.redrawn(); // the page's own parts of the board (the end banner's links)
+  }, ms);
 }
 
 // An action in words (table/assist.js: the hint): "play A♠ from pile 1 onto S0".

@@ -221,14 +221,19 @@ export class TablePage {
     this.renderer.render(this.board, view, {
       t, h, lang, names: this.names(), kinds: this.kinds(), act: (a) => this.act(a), seat: this.mine ? this.mine.seat : null,
       table: this.info, resume: () => this.answerAlone(),
+      redrawn: () => this.endBanner(), // a board that redraws itself (Spit's flashes) keeps the banner's links
     });
     animate(this.board, before, this.renderer.exitTo ? (code) => this.renderer.exitTo(code, view) : null);
-    const banner = this.view.outcome && this.board.querySelector("[data-testid=status]");
-    if (banner) {  // the end banner: watch the game again, as this seat saw it
-      banner.append(h("a", { href: replayLink(this.info.id, this.view.seat), "data-link": true, class: "again",
-        "data-testid": "replay" }, t("web.replay.open")));
-      const again = this.rematchButton("rematch");
-      if (again) banner.append(" ", again);
-    }
+    this.endBanner();
+  }
+
+  // the end banner's links: watch the game again as this seat saw it, and play again
+  endBanner() {
+    const banner = this.view && this.view.outcome && this.board.querySelector("[data-testid=status]");
+    if (!banner || banner.querySelector("[data-testid=replay]")) return;
+    banner.append(h("a", { href: replayLink(this.info.id, this.view.seat), "data-link": true, class: "again",
+      "data-testid": "replay" }, t("web.replay.open")));
+    const again = this.rematchButton("rematch");
+    if (again) banner.append(" ", again);
   }
 }

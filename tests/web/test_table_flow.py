@@ -145,3 +145,28 @@ def test_trex_the_end_of_deal_summary_waits_for_the_player(server: Server, watch
     sync_api.expect(summary).to_have_count(0)
     sync_api.expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(13)  # the next deal
     assert not w.errors, w.errors
+
+
+def test_a5_a_page_whose_seat_another_window_took_says_so_sends_nothing_and_can_take_it_back(
+        server: Server, watched: Any):
+    """A5 on the page: when a second window opens the same seat, the first is told so, its board
+    takes no move (a key pressed there is answered "not sent", not swallowed) and it offers
+    "Play here", which takes the seat back, so the other window is the one told."""
+    table_id, tokens = server.table({1: "random"}, game="trash", target_size=9)
+    first, second = watched(width=1280), watched(width=1280)
+    a = first.open_as(server, table_id, tokens[0])
+    sync_api.expect(a.get_by_test_id("board")).not_to_have_class(re.compile(r"\boffline\b"))
+    sync_api.expect(a.locator("[data-legal]").first).to_be_visible()
+    b = second.open_as(server, table_id, tokens[0])
+    sync_api.expect(b.locator("[data-legal]").first).to_be_visible()
+    sync_api.expect(a.get_by_test_id("elsewhere")).to_be_visible()
+    sync_api.expect(a.get_by_test_id("board")).to_have_class(re.compile(r"\boffline\b"))
+    version = server.get(f"/api/tables/{table_id}")["table"]["version"]
+    a.keyboard.press("Enter")  # stock, were the page live
+    sync_api.expect(a.get_by_test_id("flash")).to_contain_text("not sent")
+    assert server.get(f"/api/tables/{table_id}")["table"]["version"] == version  # nothing was played
+    a.get_by_test_id("play-here").click()
+    sync_api.expect(b.get_by_test_id("elsewhere")).to_be_visible()
+    sync_api.expect(a.get_by_test_id("board")).not_to_have_class(re.compile(r"\boffline\b"))
+    sync_api.expect(a.get_by_test_id("elsewhere")).to_have_count(0)
+    assert not first.errors and not second.errors, (first.errors, second.errors)

@@ -86,16 +86,27 @@ export class TablePage {
   closed(code) {
     this.seated = false;
     this.chat.close();
+    this.board.classList.add("offline"); // nothing played here is sent until the table is back
     if (FORGET_SEAT.includes(code)) { store.set(`ct.seat.${this.info.id}`, null); this.mine = null; }
     if (code === 4003) flash(t("web.left"));
     if (code === 4005) flash(t("web.freed"));
-    if (code === REPLACED) { connStatus(t("web.replaced")); return false; }
+    if (code === REPLACED) { this.elsewhere(); return false; }
     return true;
+  }
+
+  // another window took this seat: this one is only a picture until the person plays here again
+  elsewhere() {
+    connStatus(t("web.replaced"));
+    const note = h("p", { class: "elsewhere", role: "status", "data-testid": "elsewhere" }, t("web.replaced"), " ",
+      h("button", { type: "button", "data-testid": "play-here", onclick: () => { note.remove(); this.socket.connect(); } },
+        t("web.play_here")));
+    this.board.before(note);
   }
 
   send(msg) { this.socket.send(msg); }
 
   act(action) {
+    if (!this.socket.open) { flash(t("web.not_sent")); return; } // said, not lost: made again once back
     this.assist.acted(this.version);
     this.seq += 1;
     store.set(`ct.seq.${this.info.id}`, this.seq);
@@ -115,6 +126,7 @@ export class TablePage {
     switch (f.type) {
       case "welcome":
         this.socket.welcomed();
+        this.board.classList.remove("offline");
         this.seated = f.seat !== null; // this socket speaks for a seat: chat and hints go
         // a new socket: what the page answered or sent on the old one may never have arrived, so a
         // question still open (the state that follows says) is answered again

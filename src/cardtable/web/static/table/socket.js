@@ -18,7 +18,10 @@ export class TableSocket {
     this.backoff = FIRST_WAIT_MS;
     this.stopped = false;
     this.ws = null;
+    this.live = false; // welcomed on the socket open now: what is sent reaches the table
   }
+
+  get open() { return this.live && !!this.ws && this.ws.readyState === 1; }
 
   connect() {
     if (this.stopped) return;
@@ -30,6 +33,7 @@ export class TableSocket {
     ws.onmessage = (ev) => this.onFrame(JSON.parse(ev.data));
     ws.onclose = (ev) => {
       if (this.ws !== ws || this.stopped) return;
+      this.live = false;
       connStatus(t("web.offline"));
       if (this.onClose(ev.code) === false) return;
       const wait = this.backoff * (0.75 + Math.random() / 2);
@@ -41,6 +45,7 @@ export class TableSocket {
   // the server welcomed this socket: the next drop waits the shortest time again
   welcomed() {
     this.backoff = FIRST_WAIT_MS;
+    this.live = true;
     connStatus(t("web.online"));
   }
 

@@ -34,8 +34,10 @@ def test_every_file_a_page_names_is_shipped(name: str):
         assert (WEB / "static" / file).is_file(), file
 
 
-def test_the_players_pages_have_their_menu_and_the_table_page_has_none():
-    assert 'id="players-nav"' not in html("table") and "data-page" not in html("table")
+def test_every_page_has_the_players_menu_and_the_players_pages_their_data_page():
+    """The players' menu (log in, leaderboard, tournaments) is in every page's header, the lobby
+    and the table's too; the players' pages say which they are for their scripts."""
+    assert 'id="players-nav"' in html("table") and "data-page" not in html("table")
     for name in PAGES.keys() - {"table"}:
         assert 'id="players-nav"' in html(name) and f'<body data-page="{name}">' in html(name)
 

@@ -170,3 +170,19 @@ def test_a5_a_page_whose_seat_another_window_took_says_so_sends_nothing_and_can_
     sync_api.expect(a.get_by_test_id("board")).not_to_have_class(re.compile(r"\boffline\b"))
     sync_api.expect(a.get_by_test_id("elsewhere")).to_have_count(0)
     assert not first.errors and not second.errors, (first.errors, second.errors)
+
+
+def test_the_lobby_and_a_table_have_the_players_menu(server: Server, watched: Any):
+    """Every page's header has the players' menu: log in, the leaderboard and the tournaments,
+    from the lobby and from a table too (not only from the players' own pages)."""
+    w = watched(width=1280)
+    page = w.page
+    page.goto(server.http + "/")
+    for testid, path in (("nav-account", "/account"), ("nav-leaderboard", "/leaderboard"), ("nav-events", "/events")):
+        sync_api.expect(page.get_by_test_id(testid)).to_have_attribute("href", path)
+    page.get_by_test_id("nav-events").click()
+    page.wait_for_url("**/events")
+    table_id, tokens = server.table({1: "random"}, game="trash", target_size=9)
+    w.open_as(server, table_id, tokens[0])
+    sync_api.expect(page.get_by_test_id("nav-leaderboard")).to_be_visible()
+    assert not w.errors, w.errors

@@ -2,8 +2,9 @@
 
 Every page has the same header (the brand, the connection status, the language menu) and an empty
 ``<main>`` that its script fills. The table page (``/``, ``/t/{id}``, ``/howto/{game}``) loads
-``app.js``; the players' and tournaments' pages add their stylesheets, their scripts, the
-``data-page`` their scripts read and the players' menu (``#players-nav``, filled by ``account.js``).
+``app.js``; the players' and tournaments' pages add their stylesheets, their scripts and the
+``data-page`` their scripts read. Every page has the players' menu (``#players-nav``, filled by
+``account.js``'s ``fillNav``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ NAV = '  <nav class="players-nav" id="players-nav" data-testid="players-nav"></n
 @dataclass(frozen=True)
 class Page:
     """What a page adds to the shell: ``styles`` and ``scripts`` under ``/static``, the body's
-    ``data-page`` (``None``: none, and no players' menu) and the HTML after ``<main>``."""
+    ``data-page`` (``None``: none) and the HTML after ``<main>``."""
 
     scripts: tuple[str, ...]
     styles: tuple[str, ...] = ()
@@ -55,7 +56,7 @@ def html(name: str) -> str:
     head += "".join(f'<script type="module" src="/static/{s}"></script>\n' for s in page.scripts)
     shell = Template((WEB / "page.html").read_text(encoding="utf-8"))
     return shell.substitute(head=head, page="" if page.name is None else f' data-page="{page.name}"',
-                            nav="" if page.name is None else NAV, after=page.after)
+                            nav=NAV, after=page.after)
 
 
 def endpoint(name: str) -> Callable[[Request], Awaitable[Response]]:

@@ -85,16 +85,26 @@ export async function boot(render) {
   langSel.value = await loadLang(preferredLang());
   langSel.addEventListener("change", () => { localStorage.setItem("ct.lang", langSel.value); location.reload(); });
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  await refreshSession().catch(() => null);
+  await fillNav();
+  await render(document.getElementById("app"));
+}
+
+// The players' menu of the header (every page has one): the leaderboard, the tournaments, and
+// the account (log in) or its profile; the catalog is loaded already. A server without accounts
+// (one on PostgreSQL, for now) answers no session: no menu.
+export async function fillNav() {
   const nav = document.getElementById("players-nav");
+  const served = await refreshSession().then(() => true, () => false);
+  if (!nav) return;
+  if (!served) { nav.hidden = true; return; }
   const me = session.account;
-  const links = [h("a", { href: "/leaderboard", "data-testid": "nav-leaderboard" }, t("web.players.leaderboard")), " · "];
+  const links = [h("a", { href: "/leaderboard", "data-testid": "nav-leaderboard" }, t("web.players.leaderboard")), " · ",
+    h("a", { href: "/events", "data-testid": "nav-events" }, t("web.events.title")), " · "];
   if (me) {
     links.push(h("a", { href: profileLink(me.username), "data-testid": "nav-profile" }, me.username), " · ",
       h("a", { href: "/account", "data-testid": "nav-account" }, t("web.players.account")));
   } else links.push(h("a", { href: "/account", "data-testid": "nav-account" }, t("web.players.login")));
   fill(nav, links);
-  await render(document.getElementById("app"));
 }
 
 // ----------------------------------------------------------------- the account page

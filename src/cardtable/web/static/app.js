@@ -6,6 +6,7 @@
 //   seats panel, the log and chat, the countdown, play again), replay.js, howto.js, fair.js,
 //   motion.js, events.js, words.js, i18n.js, and one renderer per game in games/.
 import { loadLang, preferredLang, t } from "./i18n.js";
+import { fillNav } from "./account.js";
 import { api } from "./api.js";
 import { connStatus, h } from "./dom.js";
 import { howtoPage } from "./howto.js";
@@ -78,5 +79,6 @@ langSel.addEventListener("change", async () => {
 (async () => {
   langSel.value = await loadLang(preferredLang());
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  fillNav(); // the header's players' menu: log in, leaderboard, tournaments (not waited for)
   route();
 })();

@@ -186,3 +186,19 @@ def test_the_lobby_and_a_table_have_the_players_menu(server: Server, watched: An
     w.open_as(server, table_id, tokens[0])
     sync_api.expect(page.get_by_test_id("nav-leaderboard")).to_be_visible()
     assert not w.errors, w.errors
+
+
+def test_bad_addresses_say_what_is_wrong(server: Server, watched: Any):
+    """An address no table can have says there is no such table (not the lobby), a leaderboard
+    of a game that is not rated says so (not another game's board), and a quick play of no game
+    leaves no button to press."""
+    w = watched(width=1280)
+    page = w.page
+    page.goto(server.http + "/t/bad!id")
+    sync_api.expect(page.get_by_test_id("no-table")).to_be_visible()
+    page.goto(server.http + "/leaderboard/nosuch")
+    sync_api.expect(page.locator("main")).to_contain_text("No leaderboard for that game")
+    page.goto(server.http + "/quick/nosuch")
+    sync_api.expect(page.get_by_test_id("quick-status")).not_to_have_text("")
+    sync_api.expect(page.get_by_test_id("quick-bots-now")).to_be_hidden()
+    sync_api.expect(page.get_by_test_id("quick-cancel")).to_be_hidden()

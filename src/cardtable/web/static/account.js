@@ -23,6 +23,7 @@ const ERRORS = {
   bad_password: "web.players.error.bad_password",
   rate_limited: "web.players.error.rate_limited",
   no_player: "web.players.no_player",
+  no_game: "web.players.no_game",
 };
 
 export class ApiError extends Error {

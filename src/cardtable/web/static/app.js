@@ -34,6 +34,11 @@ function route() {
   if (r) return replay(r[1]);
   const how = location.pathname.match(/^\/howto\/([a-z0-9_-]{1,32})$/);
   if (how) return howto(how[1]);
+  if (location.pathname.startsWith("/t/")) {  // an address of a table no table can have
+    app.replaceChildren(h("p", { class: "card-panel", "data-testid": "no-table" }, t("web.no_table")),
+      h("a", { href: "/", "data-link": true }, t("web.back")));
+    return null;
+  }
   return lobby(app);
 }
 

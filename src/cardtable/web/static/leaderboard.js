@@ -5,12 +5,12 @@ import { api, boot, fill, h, number, profileLink } from "./account.js";
 const GAMES = ["trash", "trex", "spit"];
 
 async function render(app) {
-  const m = /^\/leaderboard\/([a-z]+)$/.exec(location.pathname);
-  const game = m && GAMES.includes(m[1]) ? m[1] : "trex";
+  const m = /^\/leaderboard\/([^/]+)$/.exec(location.pathname);
+  const game = m ? decodeURIComponent(m[1]) : "trex"; // a game that is not rated: the server says so
   let board;
   let titles = {};
   try {
-    board = await api(`/api/players/leaderboard/${game}`);
+    board = await api(`/api/players/leaderboard/${encodeURIComponent(game)}`);
     titles = Object.fromEntries((await api("/api/games")).games.map((g) => [g.name, g.title]));
   } catch (e) {
     fill(app, h("p", { class: "card-panel" }, e.text || e.message));

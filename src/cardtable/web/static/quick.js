@@ -73,7 +73,7 @@ async function render(app) {
       sessionStorage.setItem(`ct.quick.${game}`, ticket);
       show(joined);
     }
-  } catch (e) { failed(e); return; }
+  } catch (e) { failed(e); buttons.hidden = true; return; } // no wait to act on
   if (over) return;
   timer = setInterval(tick, 250);
   const loop = async () => { while (!over) { await new Promise((r) => setTimeout(r, POLL_MS)); if (!over) await poll(); } };

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from cardtable.core.game import Outcome
 from cardtable.server import migrations
 from cardtable.server.app import create_app
@@ -211,10 +213,27 @@ def test_p_rated_a_person_without_an_account_who_left_ranks_last_after_a_restart
     players.close()
 
 
-def test_p_clock_a_person_whose_clock_ran_out_three_times_ranks_last(tmp_path: Path, monkeypatch: Any):
-    """Repeated timeouts count as abandoning: the seat ranks last in the recorded result."""
+def _ana_against_random(hub: Hub, **create: Any) -> tuple[Any, Any]:
+    """A started Trash table (target size 3): Ana, who never connects, at seat 0, "random" at seat 1."""
+    from cardtable.server.commands import AddBot
+
+    table, _ = hub.create("trash", None, {"target_size": 3}, **create)
+    table.sit(0, "Ana")
+    table.now(AddBot(1, "random"))
+    table.start(7)
+    assert table.match is not None
+    return table, table.match
+
+
+@pytest.mark.parametrize("hold", [60.0, 0.0])
+def test_p_clock_r5_a_person_whose_clock_ran_out_three_times_ranks_last(tmp_path: Path, monkeypatch: Any,
+                                                                        hold: float):
+    """Repeated timeouts count as abandoning: the seat ranks last in the recorded result. R5 at a
+    clocked table: a person away past the hold (here: never came; ``hold`` 0) gets no stand-in
+    moving for them at once; their clock runs as if they were there, so the game is not rated as
+    theirs by a bot's play."""
     from cardtable.server import moveclock
-    from cardtable.server.commands import AddBot, MoveTimeUp, StepBot
+    from cardtable.server.commands import MoveTimeUp, StepBot
 
     class Now:
         t = 1000.0
@@ -226,58 +245,14 @@ def test_p_clock_a_person_whose_clock_ran_out_three_times_ranks_last(tmp_path: P
     monkeypatch.setattr(moveclock, "time", now)
     store = Store(tmp_path / "server.sqlite3")
     players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
-    table, _ = Hub(store).create("trash", None, {"target_size": 3}, rated=True)
-    table.sit(0, "Ana")
-    table.now(AddBot(1, "random"))
-    table.start(7)
-    m = table.match
-    assert m is not None
-    for _ in range(5000):
-        if m.is_over:
-            break
-        if table.row.seats[0].kind == "human" and m.to_move() == 0:
-            now.t += 100.0
-            table.now(MoveTimeUp(0, m.seq))
-        else:
-            table.now(StepBot())
-    assert m.is_over and table.row.seats[0].kind == "bot" and table.s.moves.timeouts == {0: 3}
-    done = players.record_table(table)
-    assert done is not None and done.ranks[0] == 2 and players.store.result(table.id).abandoned == (0,)  # type: ignore[union-attr]
-    store.close()
-    players.close()
-
-
-def test_r5_p_clock_an_away_person_at_a_clocked_table_is_timed_not_played_for(tmp_path: Path, monkeypatch: Any):
-    """R5 at a rated table with a clock: a person who is away (here: never came) past the hold
-    gets no stand-in moving for them at once; their clock runs as if they were there, each move
-    whose time runs out is a timeout, and the third is abandoning: ranked last, the game not
-    rated as theirs by a bot's play."""
-    from cardtable.server import moveclock
-    from cardtable.server.commands import AddBot, MoveTimeUp, StepBot
-
-    class Now:
-        t = 1000.0
-
-        def monotonic(self) -> float:
-            return self.t
-
-    now = Now()
-    monkeypatch.setattr(moveclock, "time", now)
-    store = Store(tmp_path / "server.sqlite3")
-    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
-    table, _ = Hub(store, hold=0.0).create("trash", None, {"target_size": 3}, rated=True)
-    table.sit(0, "Ana")
-    table.now(AddBot(1, "random"))
-    table.start(7)
-    m = table.match
-    assert m is not None
+    table, m = _ana_against_random(Hub(store, hold=hold), rated=True)
     for _ in range(5000):
         if m.is_over:
             break
         if table.row.seats[0].kind == "human" and m.to_move() == 0:
             before = m.seq
-            table.now(StepBot())  # the hold is past: the old rule's stand-in would move now
-            assert m.seq == before and table.s.moves.timeouts.get(0, 0) < 3
+            table.now(StepBot())  # no stand-in moves for her, away or not: her clock decides
+            assert m.seq == before
             now.t += 100.0
             table.now(MoveTimeUp(0, m.seq))
         else:
@@ -293,17 +268,12 @@ def test_r5_p_rated_an_away_persons_stand_in_counts_its_moves_as_timeouts_withou
     """R5 at a rated table without a clock: the stand-in moves for a person away past the hold,
     and each of its moves counts as a timeout; the third is abandoning (ranked last). At a casual
     table the stand-in plays for them as long as they are away, and nothing is counted."""
-    from cardtable.server.commands import AddBot, StepBot
+    from cardtable.server.commands import StepBot
 
     store = Store(tmp_path / "server.sqlite3")
     players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
     for rated in (True, False):
-        table, _ = Hub(store, hold=0.0).create("trash", None, {"target_size": 3}, rated=rated, clock=None)
-        table.sit(0, "Ana")
-        table.now(AddBot(1, "random"))
-        table.start(7)
-        m = table.match
-        assert m is not None
+        table, m = _ana_against_random(Hub(store, hold=0.0), rated=rated, clock=None)
         for _ in range(5000):
             if m.is_over:
                 break

@@ -93,3 +93,17 @@ def test_h6_an_unfinished_game_has_no_replay(server: Server, watched: Any):
     page.goto(f"{server.http}/t/{table_id}/replay?seat=0")
     sync_api.expect(page.get_by_test_id("replay-error")).to_contain_text("once it is over")
     assert page.locator(".card.face").count() == 0
+
+
+def test_in_arabic_the_replay_steps_run_left_to_right_as_their_keys(server: Server, watched: Any):
+    """The page is right to left in Arabic, but the replay's steps keep the order of their keys
+    (← back, → next) and of their arrows: first and back on the left, next and last on the right."""
+    table_id = finished(server, target_size=9)
+    w = watched(width=1280)
+    page = w.open_as(server, table_id, None, lang="ar", path="/replay?seat=0&step=0")
+    sync_api.expect(page.get_by_test_id("replay-step")).to_be_visible()
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    buttons = ("replay-first", "replay-back", "replay-next", "replay-last")
+    xs = [page.get_by_test_id(b).bounding_box()["x"] for b in buttons]
+    assert xs == sorted(xs), xs
+    assert not w.errors, w.errors

@@ -93,11 +93,13 @@ export async function replayPage(app, id, { h, api, names, kinds, renderer, info
     onclick: () => r.show(to()) }, text);
   const controls = h("div", { class: "replay-controls card-panel", "data-testid": "replay-controls" },
     h("label", {}, t("web.replay.as"), " ", seatSel), " ",
-    button("replay-first", "|◀", `Home · ${t("web.replay.first")}`, () => 0),
-    button("replay-back", "◀", `← · ${t("web.replay.back")}`, () => r.step - 1),
-    counter,
-    button("replay-next", "▶", `→ · ${t("web.replay.next")}`, () => r.step + 1),
-    button("replay-last", "▶|", `End · ${t("web.replay.last")}`, () => r.steps),
+    // the steps run left to right as the ← → keys do, in Arabic too (as a media player's bar)
+    h("span", { class: "replay-steps" },
+      button("replay-first", "|◀", `Home · ${t("web.replay.first")}`, () => 0),
+      button("replay-back", "◀", `← · ${t("web.replay.back")}`, () => r.step - 1),
+      counter,
+      button("replay-next", "▶", `→ · ${t("web.replay.next")}`, () => r.step + 1),
+      button("replay-last", "▶|", `End · ${t("web.replay.last")}`, () => r.steps)),
     REVIEWED.has(info.game) ? h("button", { type: "button", "data-testid": "review-open",
       onclick: () => (review.hidden ? r.review() : (review.hidden = true)) }, t("web.review.open")) : null,
     h("p", { class: "muted replay-keys" }, t("web.replay.keys")));

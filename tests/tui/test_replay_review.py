@@ -4,6 +4,7 @@ a decision chosen in it moves the replay to that step."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import cardtable
 import cardtable.tui.replay as replay
@@ -58,6 +59,38 @@ async def test_the_replay_review_lists_the_costliest_decisions_and_jumps_to_one(
         assert len(threads) == 1
         await pilot.press("escape")
         await settle(pilot, lambda: app.screen is main)
+
+
+@sync
+async def test_the_review_of_a_game_not_over_judges_from_the_seats_views_only(monkeypatch):
+    """H-threats for the review: a saved game still to be played on is reviewed from the seat's
+    views alone, never with all cards known (which would tell the hands it may yet play against);
+    a finished game's review adds that judgement."""
+    asked: list[bool] = []
+    compute = replay.review
+
+    def watched(*args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(kwargs["hindsight"])
+        return compute(*args, **kwargs)
+
+    monkeypatch.setattr(replay, "review", watched)
+    done = _record()
+    unfinished = replace(done, actions=done.actions[:len(done.actions) // 2], result=None)
+    for record, over in ((unfinished, False), (done, True)):
+        review = await _review_pane(record)
+        assert asked[-1] is over
+        assert any(d.hindsight for d in review.decisions) is (over and bool(review.decisions))
+
+
+async def _review_pane(record):  # type: ignore[no-untyped-def]
+    """The review ``r`` opens in the replay of ``record`` as seat 0 saw it, once computed."""
+    app = ReplayApp(record, 0, pace=0)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None,
+                     limit=20_000)
+        return app.screen.review  # type: ignore[attr-defined]
 
 
 @sync

@@ -242,7 +242,8 @@ class ReplayScreen(Screen[None]):
         record, seat = self.record, self.seat
 
         def work() -> None:
-            result = review(record, seat, worlds=REVIEW_WORLDS, hindsight=True)  # the game is over: all cards known too
+            # with all cards known only once the game is over: a saved game may still be played on
+            result = review(record, seat, worlds=REVIEW_WORLDS, hindsight=record.replay().is_terminal())
             with suppress(RuntimeError):  # the app has closed meanwhile
                 self.app.call_from_thread(self._reviewed, result)
 

@@ -410,3 +410,20 @@ async def test_a_hand_shown_for_a_redeal_leaves_the_table_once_the_redealt_deal_
         await settle(pilot, ready(app))
         assert s.view(0).phase in ("trick", "trex") and s.view(0).redeal_shown  # the engine still knows
         assert saw_shown and "showed" not in table_text(app)
+
+
+@sync
+async def test_a_menu_choice_longer_than_its_cell_wraps_and_is_read_whole():
+    """In Spanish at 80×24 the redeal choice ("repartir de nuevo (mostrar mi mano)") is longer
+    than its half of the menu: it takes a second line rather than losing the warning that the hand
+    is shown to everyone."""
+    game = cardtable.load("trex")
+    s = Session.start(game, parse_seats("human,hard,hard,hard", "trex"), seed=SEED, bot_seed=1, lang="es")
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, ready(app))
+        await pilot.pause(0.1)
+        assert s.view(0).phase == "redeal"
+        assert screen(app).query_one("#menu-0").region.height == 2
+        text = " ".join(screen_text(app).split())  # row by row: the choice's second line is below it
+        assert "1 repartir de nuevo" in text and "(mostrar mi mano)" in text, text

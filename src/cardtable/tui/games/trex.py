@@ -163,8 +163,8 @@ class TrexTable(GameTable):
     TrexTable #trex-scroll { height: 1fr; }
     TrexTable #trex-head { height: auto; padding: 0 1; }
     TrexTable #trex-centre { height: auto; padding: 0 1; }
-    TrexTable #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; }
-    TrexTable .menu-item { height: 1; width: 1fr; }
+    TrexTable #trex-menu { height: auto; padding: 0 1; layout: grid; grid-size: 2; grid-gutter: 0 2; grid-rows: auto; }
+    TrexTable .menu-item { height: auto; width: 1fr; }
     TrexTable .menu-item.-cursor { background: $warning 50%; text-style: bold; }
     TrexTable .menu-item.-hint { background: $accent 70%; }
     TrexTable #trex-info { height: auto; padding: 0 1; }

@@ -26,6 +26,8 @@ def help_text(game: Game, lang: str, keys: list[tuple[str, str]]) -> str:
     rules_key = f"tui.{cls.name}.rules"
     if rules_key in catalog(lang) or rules_key in catalog("en"):
         lines += ["", f"[b]{tr('help.rules', lang)}[/b]", _esc(tr(f"{cls.name}.rules", lang))]
+        if any(game.options[spec.name] != spec.default for spec in cls.OPTIONS):  # a preset or options change them
+            lines.append(f"[b]{_esc(tr('help.rules_changed', lang))}[/b]")
     lines += ["", _esc(tr("help.howto", lang, game=cls.name))]
     lines += ["", f"[b]{tr('help.keys', lang)}[/b]"]
     mark = "\u200e" if lang == "ar" else ""  # Arabic: a key's name is drawn as it is written (LRM)

@@ -409,6 +409,21 @@ async def test_a_new_match_with_the_same_seats_after_the_result():
 
 
 @sync
+async def test_after_looking_at_the_table_n_plays_again_and_a_click_closes_the_result():
+    """docs/tui.md: `n` (at the end) plays again, also from the table once the result box is
+    closed; played by mouse alone, a click closes the result box (as Enter: look at the table)."""
+    s = session("sensible,stock", seed=2, target_size=9)
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await pilot.click("#result")
+        await settle(pilot, lambda: app.screen is app.table_screen)
+        await pilot.press("n")
+        await settle(pilot, lambda: app.session is not s and len(app.session.match.state.history) > 3)
+        assert app.session.seats == s.seats
+
+
+@sync
 async def test_trv2_time_up_is_shown_before_the_move_that_found_it():
     from cardtable.host import VirtualClock
 

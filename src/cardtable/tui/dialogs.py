@@ -48,6 +48,10 @@ class CoverScreen(Screen[None]):
             event.stop()
             self.on_quit()
 
+    def on_click(self, event: events.Click) -> None:  # played by mouse alone: a click takes the seat
+        event.stop()
+        self.dismiss(None)
+
 
 class HelpScreen(ModalScreen[None]):
     """Rules, options of the preset and keys."""
@@ -98,6 +102,10 @@ class ResultScreen(ModalScreen[str]):
             event.stop()
             self.dismiss(answers[event.key])
 
+    def on_click(self, event: events.Click) -> None:  # as Enter: look at the table
+        event.stop()
+        self.dismiss("table")
+
 
 class SummaryScreen(ModalScreen[None]):
     """A summary the player reads before play goes on (the end of a Trex deal)."""
@@ -119,6 +127,10 @@ class SummaryScreen(ModalScreen[None]):
         if event.key in ("enter", "space", "escape"):
             event.stop()
             self.dismiss(None)
+
+    def on_click(self, event: events.Click) -> None:  # as Enter: play goes on
+        event.stop()
+        self.dismiss(None)
 
 
 class QuitScreen(ModalScreen[str]):
@@ -181,6 +193,12 @@ class ReadyScreen(ModalScreen[None]):
         elif event.key == "q":
             event.stop()
             self.app.exit(0)
+
+    def on_click(self, event: events.Click) -> None:  # as Enter: ready
+        event.stop()
+        if self.counting is None:
+            self.counting = self.COUNT
+            self._tick()
 
     def _tick(self) -> None:
         if self.counting is None:

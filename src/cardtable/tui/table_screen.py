@@ -242,6 +242,10 @@ class TableScreen(Screen[None]):
                 event.stop()
                 self.skip_animation()
             return
+        if self.session.is_over and key == "n":  # play again, from the table as from the result box
+            event.stop()
+            self._after_result("new")
+            return
         if self.session.is_over and key in ("enter", "escape"):
             event.stop()
             view = self.table.current

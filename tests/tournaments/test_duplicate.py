@@ -65,13 +65,13 @@ def _repeats(field: list[str], rounds: int) -> tuple[int, int]:
 def test_t5_each_round_changes_who_is_compared_and_who_meets():
     """T5: the movement changes, as far as the field allows, who holds the same cards at other
     tables and who sits at one table. Eight players: nobody compared with the same player twice in
-    four rounds. Twenty, five rounds: 56 pairs compared again and 25 met again, where turning each
+    four rounds. Twenty, five rounds: 52 pairs compared again and 33 met again, where turning each
     table's seats (the movement before) gave 76 and 120 (the same four at a table every round, and
     tables four apart comparing the same pairs every round). The seating is the same every time."""
     assert _repeats([f"p{i}" for i in range(8)], 4)[0] == 0
     field = [f"s{i:02}" for i in range(20)]
     compared, met = _repeats(field, 5)
-    assert compared <= 56 and met <= 25, (compared, met)
+    assert compared <= 52 and met <= 33, (compared, met)
     assert duplicate_seating(field, 3) == duplicate_seating(list(field), 3)
     assert duplicate_seating(field, 0)[0] == field[:4]  # the first round in the seeding's order
     with pytest.raises(ValueError, match="whole tables"):

@@ -17,9 +17,10 @@ seat each player holds. A bot that fills a table is compared like anyone.
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+
+from ..core.chance import derive
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ def _movement(n: int, last_round: int, seats: int) -> tuple[tuple[int, ...], ...
         w_compared, w_met, w_seat = MOVEMENT_WEIGHTS
         return w_compared * again_compared + w_met * again_met + w_seat * again_seat
 
-    rng = random.Random(f"duplicate movement {n} {seats} {last_round}")
+    rng = derive(0, "duplicate movement", n, seats, last_round)
     best: tuple[int, list[int]] | None = None
     for _ in range(MOVEMENT_TRIES):
         arrangement = list(range(n))

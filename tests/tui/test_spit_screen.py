@@ -386,3 +386,13 @@ async def test_each_spit_card_stack_is_on_its_owners_side_with_its_count_at_the_
     assert bottom.startswith("you") and f"spit cards: {mine} " in bottom
     assert top.startswith("Ben") and f"spit cards: {theirs} " in top
     assert f"· {held[0]} cards left" in bottom and f"· {held[1]} cards left" in top and held[0] != held[1]
+
+
+def test_the_spit_title_names_the_bot_by_its_level_in_the_players_language():
+    """The title's "bot: …" is the level in the player's words, as the seat line says it."""
+    from cardtable.tui.games.spit import SpitTable
+
+    s, _ = spit_session(bot="medium")
+    s.lang = "es"
+    table = SpitTable(s)
+    assert table.bot_level() == "medio"

@@ -30,6 +30,7 @@ from ...core.cards import Card
 from ...core.game import Action, PlayerView
 from ...games.spit.actions import SpitAction
 from ...games.spit.view import SpitView
+from ...i18n.bots import bot_level
 from ..cards import card_text
 from ..rtl import ui, ui_line
 from ..session import Session, shown, tr
@@ -310,9 +311,10 @@ class SpitTable(GameTable):
 
     # -------------------------------------------------------------- texts
     def bot_level(self) -> str:
+        """The other seat's bot by its level in the player's language (a person: their name)."""
         other = 1 - self.me
         spec = self.session.seats[other]
-        return spec.name or spec.kind
+        return spec.name or bot_level(spec.kind, self.lang)
 
     def subtitle(self) -> str:
         view = self.sview

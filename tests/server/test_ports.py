@@ -116,6 +116,30 @@ def test_s3_a_stale_epoch_writes_nothing(log: ActionLog):
     assert [r.version for r in log.actions(table)] == [1]
 
 
+def test_s3_a_stale_epoch_changes_no_seat_status_fair_deal_or_chat(log: ActionLog):
+    """S3 (docs/deploy.md: a paused or cut-off owner never writes again): every write of a
+    table's owner, not only its actions, is refused with the epoch of an owner the table was
+    claimed from since, and nothing of it is written; the newer owner's goes through."""
+    table = a_table(log)
+    old = log.claim(table)
+    new = log.claim(table)
+    row = log.table(table)
+    assert row is not None
+    seat = SeatRow(1, "bot", "random")
+    writes = [lambda e: log.set_seat(table, seat, epoch=e), lambda e: log.start(table, 7, epoch=e),
+              lambda e: log.set_fair(table, {"scheme": "x"}, epoch=e),
+              lambda e: log.add_chat(table, 0, "A", "hi", epoch=e), lambda e: log.set_status(table, "over", epoch=e)]
+    for write in writes:
+        with pytest.raises(StaleLease):
+            write(old)
+    assert log.table(table) == row and log.chat(table, 10) == []
+    for write in writes:
+        write(new)
+    after = log.table(table)
+    assert after is not None and after.status == "over" and after.seats[1].kind == "bot"
+    assert log.chat(table, 10) == [{"seat": 0, "name": "A", "text": "hi"}]
+
+
 def test_s3_two_clients_claim_one_table_and_only_the_newer_can_append(database: Database):
     """Two clients of one database, as two server processes: the first owns the table, the
     second takes it over; from then on only the second's appends and undos are written."""

@@ -63,7 +63,7 @@ def load(s: TableState) -> None:
 def _save(s: TableState, deal: FairDeal | None) -> None:
     """The protocol as it now stands, to be stored with the table."""
     data = None if deal is None else deal.to_json()
-    s.fx.persist("set_fair", s.id, data)
+    s.fx.persist("set_fair", s.id, data, fenced=True)
     s.row.fair, s.fair.deal = data, deal
 
 

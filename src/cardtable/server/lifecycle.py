@@ -54,7 +54,7 @@ def start(s: TableState, seed: int | None = None) -> None:
             return
         seed = FAIR_SEED
     seed = secrets.randbits(64) if seed is None else seed
-    s.fx.persist("start", s.id, seed)
+    s.fx.persist("start", s.id, seed, fenced=True)
     s.row.seed = seed
     s.row.status = "playing"
     match = new_match(s)
@@ -259,7 +259,7 @@ def _mark_person_move(s: TableState, seat: int, version: int, move: str, copy: C
 def after_change(s: TableState) -> None:
     """Mark the end, fan the new state out and let the bots move."""
     if s.match is not None and s.match.is_over and s.row.status != "over":
-        s.fx.persist("set_status", s.id, "over")
+        s.fx.persist("set_status", s.id, "over", fenced=True)
         s.row.status = "over"
         s.fx.finished()
         fanout.broadcast_table(s)

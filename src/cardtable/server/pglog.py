@@ -228,25 +228,31 @@ class PgLog:
                                 [(row.id, s.seat, s.kind, s.name, s.token_hash) for s in row.seats])
 
     @_log_errors
-    def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        with self._connection() as conn:
-            conn.execute("UPDATE seats SET kind = %s, name = %s, token_hash = %s WHERE table_id = %s AND seat = %s",
-                         (seat.kind, seat.name, seat.token_hash, table_id, seat.seat))
+    def set_seat(self, table_id: str, seat: SeatRow, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE seats SET kind = %s, name = %s, token_hash = %s"
+                     " WHERE table_id = %s AND seat = %s", (seat.kind, seat.name, seat.token_hash, table_id, seat.seat))
 
     @_log_errors
-    def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None:
-        with self._connection() as conn:
-            conn.execute("UPDATE tables SET fair = %s WHERE id = %s", (fair_text(fair), table_id))
+    def set_fair(self, table_id: str, fair: dict[str, Any] | None, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE tables SET fair = %s WHERE id = %s", (fair_text(fair), table_id))
 
     @_log_errors
-    def start(self, table_id: str, seed: int) -> None:
-        with self._connection() as conn:
-            conn.execute("UPDATE tables SET status = 'playing', seed = %s WHERE id = %s", (i64(seed), table_id))
+    def start(self, table_id: str, seed: int, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE tables SET status = 'playing', seed = %s WHERE id = %s",
+                     (i64(seed), table_id))
 
     @_log_errors
-    def set_status(self, table_id: str, status: str) -> None:
-        with self._connection() as conn:
-            conn.execute("UPDATE tables SET status = %s WHERE id = %s", (status, table_id))
+    def set_status(self, table_id: str, status: str, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE tables SET status = %s WHERE id = %s", (status, table_id))
+
+    def _fenced(self, table_id: str, epoch: int | None, sql: str, args: tuple[Any, ...]) -> None:
+        """One write of the table's owner; with ``epoch``, the lease row is locked in the same
+        transaction and the write refused (:class:`StaleLease`), nothing written, if the table was
+        claimed since."""
+        with self._connection() as conn, conn.transaction():
+            if epoch is not None:
+                self._check_epoch(conn, table_id, epoch)
+            conn.execute(sql, args)
 
     # ------------------------------------------------------------- the log
     @_log_errors
@@ -404,10 +410,9 @@ class PgLog:
         return {int(seat): int(seq) for seat, seq in rows}
 
     @_log_errors
-    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
-        with self._connection() as conn:
-            conn.execute("INSERT INTO chat (table_id, seat, name, text, at) VALUES (%s, %s, %s, %s, %s)",
-                         (table_id, seat, name, text, time.time()))
+    def add_chat(self, table_id: str, seat: int, name: str, text: str, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "INSERT INTO chat (table_id, seat, name, text, at) VALUES (%s, %s, %s, %s, %s)",
+                     (table_id, seat, name, text, time.time()))
 
     @_log_errors
     def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:

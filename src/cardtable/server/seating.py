@@ -124,7 +124,7 @@ def rename(s: TableState, seat: Any, name: str) -> None:
 
 def _write(s: TableState, row: SeatRow, kind: str, name: str, digest: str | None) -> None:
     """The seat's new holder, stored with the change."""
-    s.fx.persist("set_seat", s.id, SeatRow(row.seat, kind, name, digest))
+    s.fx.persist("set_seat", s.id, SeatRow(row.seat, kind, name, digest), fenced=True)
     row.kind, row.name, row.token_hash = kind, name, digest
 
 

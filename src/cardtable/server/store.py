@@ -303,28 +303,35 @@ class Store:
                 )
 
     @_log_errors
-    def set_seat(self, table_id: str, seat: SeatRow) -> None:
-        with self._writing():
-            self.db.execute(
-                "UPDATE seats SET kind = ?, name = ?, token_hash = ? WHERE table_id = ? AND seat = ?",
-                (seat.kind, seat.name, seat.token_hash, table_id, seat.seat),
-            )
+    def set_seat(self, table_id: str, seat: SeatRow, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE seats SET kind = ?, name = ?, token_hash = ?"
+                     " WHERE table_id = ? AND seat = ?", (seat.kind, seat.name, seat.token_hash, table_id, seat.seat))
 
     @_log_errors
-    def set_fair(self, table_id: str, fair: dict[str, Any] | None) -> None:
+    def set_fair(self, table_id: str, fair: dict[str, Any] | None, epoch: int | None = None) -> None:
         """The table's fair-deal protocol as it stands (every commitment and reveal; ``None``: a seeded game)."""
-        with self._writing():
-            self.db.execute("UPDATE tables SET fair = ? WHERE id = ?", (fair_text(fair), table_id))
+        self._fenced(table_id, epoch, "UPDATE tables SET fair = ? WHERE id = ?", (fair_text(fair), table_id))
 
     @_log_errors
-    def start(self, table_id: str, seed: int) -> None:
-        with self._writing():
-            self.db.execute("UPDATE tables SET status = 'playing', seed = ? WHERE id = ?", (i64(seed), table_id))
+    def start(self, table_id: str, seed: int, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE tables SET status = 'playing', seed = ? WHERE id = ?",
+                     (i64(seed), table_id))
 
     @_log_errors
-    def set_status(self, table_id: str, status: str) -> None:
+    def set_status(self, table_id: str, status: str, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+    def _fenced(self, table_id: str, epoch: int | None, sql: str, args: tuple[Any, ...]) -> None:
+        """One write of the table's owner; with ``epoch``, refused (:class:`StaleLease`) in the same
+        transaction, and nothing written, if the table was claimed since."""
         with self._writing():
-            self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+            if epoch is None:
+                self.db.execute(sql, args)
+                return
+            with self.db:
+                self.db.execute("BEGIN IMMEDIATE")
+                self._check_epoch(table_id, epoch)
+                self.db.execute(sql, args)
 
     @_log_errors
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
@@ -468,9 +475,9 @@ class Store:
         return {int(seat): int(seq) for seat, seq in rows}
 
     @_log_errors
-    def add_chat(self, table_id: str, seat: int, name: str, text: str) -> None:
-        with self._writing():
-            self.db.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?)", (table_id, seat, name, text, time.time()))
+    def add_chat(self, table_id: str, seat: int, name: str, text: str, epoch: int | None = None) -> None:
+        self._fenced(table_id, epoch, "INSERT INTO chat VALUES (?, ?, ?, ?, ?)",
+                     (table_id, seat, name, text, time.time()))
 
     @_log_errors
     def chat(self, table_id: str, last: int) -> list[dict[str, Any]]:

@@ -36,7 +36,7 @@ def chat(s: TableState, seat: int, text: str) -> dict[str, Any] | None:
     if not line:
         return error_frame("bad_message", "chat.text is empty")
     name = s.row.seats[seat].name
-    s.fx.persist("add_chat", s.id, seat, name, line)
+    s.fx.persist("add_chat", s.id, seat, name, line, fenced=True)
     entry = {"seat": seat, "name": name, "text": line}
     s.talk.log.append(entry)
     fanout.to_everyone(s, Outgoing({"type": "chat", "messages": [entry]}))

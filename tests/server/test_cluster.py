@@ -11,6 +11,7 @@ import asyncio
 import random
 import re
 import signal
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -1092,3 +1093,32 @@ def test_ld8_a_node_that_starts_lists_no_open_table_older_than_keep(tmp_path: Pa
         assert b.get(f"/api/tables/{old}")["table"]["id"] == old
     finally:
         b.stop()
+
+
+def test_s10_a_bus_that_cannot_be_reached_or_a_node_name_in_use_is_refused_in_one_line(tmp_path: Path,
+                                                                                      redis_url: str):
+    """Bad configuration gets a clear error before the server starts: a Redis URL nothing answers
+    at, and a second process with the name of a living node (each would take commands forwarded to
+    the other); a node's name is free again once it has stopped."""
+    import subprocess
+    import sys
+
+    def serve(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "cardtable.cli.main", "serve", "--port", "0",
+                               "--db", f"sqlite:///{tmp_path / 'other.sqlite3'}", *args],
+                              capture_output=True, text=True, timeout=120)
+
+    with socket.socket() as closed:  # a port nothing listens at
+        closed.bind(("127.0.0.1", 0))
+        nowhere = f"redis://127.0.0.1:{closed.getsockname()[1]}/0"
+    done = serve("--bus", nowhere)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("cardtable: --bus") and "Redis cannot be used" in done.stderr
+    (a,) = _nodes(tmp_path, redis_url, "a")
+    try:
+        twin = serve("--bus", redis_url, "--node", "a")
+        assert twin.returncode == 2 and "a node of that name is running" in twin.stderr, twin.stderr
+    finally:
+        a.stop()
+    (again,) = _nodes(tmp_path, redis_url, "a")  # stopped: its name may be used again
+    again.stop()

@@ -187,6 +187,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             store.close()
             raise ConfigError("--node is 1 to 32 letters, digits, - or _")
         cluster = Cluster(args.bus, node=args.node)
+        try:
+            cluster.preflight()
+        except ConfigError:
+            sock.close()
+            store.close()
+            raise
     players = None
     from .store import Store
 

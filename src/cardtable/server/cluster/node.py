@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ...core.errors import ConfigError
 from ..commands import Command, Detach
 from ..lobby import LobbyError
 from ..ports import LogError
@@ -91,6 +92,26 @@ class Cluster:
         print(f"{utc_stamp(time.time())} cardtable serve: node {self.node}: {text}", file=sys.stderr, flush=True)
 
     # ------------------------------------------------------------ start and stop
+    def preflight(self) -> None:
+        """Before the server starts: Redis answers at the URL, and no live node has this node's
+        name (two processes of one name would each take the other's forwarded commands). A node
+        of the name that just stopped is waited for, until its counts expire. :class:`ConfigError`
+        otherwise, in one line."""
+        import redis
+
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+            deadline = time.monotonic() + 3 * LEASE_TTL
+            while client.exists(f"ct:count:{self.node}"):  # renewed while that node lives
+                if time.monotonic() > deadline:
+                    raise ConfigError(f"--node {self.node}: a node of that name is running; give each its own")
+                time.sleep(LEASE_TTL / 4)
+        except redis.RedisError as exc:
+            raise ConfigError(f"--bus {self.url}: Redis cannot be used: {exc}") from None
+        finally:
+            client.close()
+
     async def start(self, hub: Hub) -> None:
         self.hub = hub
         await self.redis.ping()

@@ -396,3 +396,26 @@ def test_the_spit_title_names_the_bot_by_its_level_in_the_players_language():
     s.lang = "es"
     table = SpitTable(s)
     assert table.bot_level() == "medio"
+
+
+def test_the_keys_line_folds_between_items_when_it_is_wider_than_the_screen():
+    """The app works in 80×24: a keys' line longer than the screen goes on a second line, broken
+    between two items, so "q quit" is read whole (Spit's line is 84 characters in English)."""
+    from cardtable.tui.table_screen import fold_keys
+
+    line = "1–5 pile · ←/→ play · Space spit · c choose · ? help · s save · l language · q quit"
+    folded = fold_keys(line, 78)
+    first = "1–5 pile · ←/→ play · Space spit · c choose · ? help · s save · l language"
+    assert folded.split("\n") == [first, "q quit"]
+    assert fold_keys(line, 200) == line
+
+
+@sync
+async def test_at_80x24_the_spit_keys_line_shows_every_key_whole():
+    s, _ = spit_session()
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.2)
+        keys = app.table_screen.query_one("#keys")
+        text = str(keys.render())
+        assert "q quit" in text and keys.region.height == 2, (text, keys.region)

@@ -53,6 +53,21 @@ def table_layout(table: GameTable) -> ComposeResult:
     yield Static(id="keys")
 
 
+
+def fold_keys(line: str, width: int) -> str:
+    """The keys' line (items joined by " · ") on two lines when it is longer than ``width``,
+    broken between two items, never inside one ("q quit" stays whole)."""
+    if width <= 0 or len(line) <= width:
+        return line
+    items = line.split(" · ")
+    first = items[0]
+    for k in range(1, len(items)):
+        longer = first + " · " + items[k]
+        if len(longer) > width:
+            return first + "\n" + " · ".join(items[k:])
+        first = longer
+    return line
+
 class TableScreen(Screen[None]):
     """The table of one match: title, the game's table, the event log, the prompt and the keys.
 
@@ -69,7 +84,7 @@ class TableScreen(Screen[None]):
     TableScreen #log { width: 1fr; min-width: 20; max-width: 60; border-left: solid $panel-lighten-2; }
     TableScreen #table { max-width: 70%; }
     TableScreen #status { height: auto; min-height: 2; max-height: 4; padding: 0 1; }
-    TableScreen #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
+    TableScreen #keys { height: auto; max-height: 2; background: $panel; color: $text-muted; padding: 0 1; }
     """
 
     class NewMatch(Message):
@@ -140,7 +155,7 @@ class TableScreen(Screen[None]):
         extra = self.table.subtitle()
         title = tr("title", lang, game=s.game.title, preset=preset_label(s.game.name, s.game.preset, lang), who=who)
         self.query_one("#title", Static).update(ui(title + (f" · {extra}" if extra else ""), lang))
-        self.query_one("#keys", Static).update(ui(self._keys_line(), lang))
+        self.query_one("#keys", Static).update(ui(fold_keys(self._keys_line(), self.size.width - 2), lang))
         line = self._status_line()
         status = self.query_one("#status", Static)
         status.update(ui(Text.assemble(line, "\n", (self.message, "bold red" if self.error else "bold cyan")), lang))

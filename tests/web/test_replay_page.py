@@ -107,3 +107,16 @@ def test_in_arabic_the_replay_steps_run_left_to_right_as_their_keys(server: Serv
     xs = [page.get_by_test_id(b).bounding_box()["x"] for b in buttons]
     assert xs == sorted(xs), xs
     assert not w.errors, w.errors
+
+
+def test_an_edited_replay_address_shows_the_nearest_replay_not_an_error(server: Server, watched: Any):
+    """A step past the game's end shows the last step, and a seat the table does not have the
+    spectator's view, in the page's language, rather than the server's English refusal."""
+    table_id = finished(server, target_size=9)
+    steps = server.get(f"/api/tables/{table_id}/replay?seat=0&step=0")["steps"]
+    w = watched(width=1280)
+    page = w.open_as(server, table_id, None, lang="es", path="/replay?seat=7&step=99999")
+    counter = page.get_by_test_id("replay-step")
+    sync_api.expect(counter).to_contain_text(str(steps))
+    sync_api.expect(page.get_by_test_id("replay-error")).to_have_count(0)
+    assert "seat=none" in page.url and f"step={steps}" in page.url

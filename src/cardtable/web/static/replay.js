@@ -74,9 +74,11 @@ document.addEventListener("keydown", (e) => {
 export async function replayPage(app, id, { h, api, names, kinds, renderer, info }) {
   const params = new URLSearchParams(location.search);
   const seatParam = params.get("seat");
+  const seatNo = /^[0-9]+$/.test(seatParam || "") ? Number(seatParam) : -1;
   const r = {
     id, board: h("section", { class: "board", "data-testid": "board" }), step: 0, steps: 0,
-    seat: seatParam === null || seatParam === "" || seatParam === "none" ? null : Number(seatParam),
+    // a seat the table does not have (an edited address): the spectator's view
+    seat: seatNo >= 0 && seatNo < info.seats.length ? seatNo : null,
     asked: 0, reviews: new Map(), // seat -> the review's answer (a promise), asked for once
   };
   active = r;
@@ -169,9 +171,11 @@ export async function replayPage(app, id, { h, api, names, kinds, renderer, info
     controls,
     h("div", { class: "layout" }, r.board,
       h("aside", {}, review, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), log))));
+  // the step the address asks for, within the game (past its end: the last step)
   const step = params.get("step");
-  await r.show(step === null || step === "end" ? 0 : Math.max(0, Number(step) || 0));
-  if (step === "end") await r.show(r.steps);
+  const wanted = step === "end" ? Infinity : Math.max(0, Math.floor(Number(step)) || 0);
+  await r.show(0);
+  if (wanted > 0 && r.steps) await r.show(Math.min(wanted, r.steps));
   return r;
 }
 

@@ -142,3 +142,31 @@ def test_t8_t10_a_duplicate_event_of_eight_from_registration_to_the_final_table_
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert "الترتيب النهائي" in page.inner_text("main")
     assert not w.errors, w.errors
+
+
+def test_t6_the_form_names_the_games_and_offers_each_games_presets(served: Server, watched: Any) -> None:
+    """T6 on the page: the form's games are named as the lobby names them, and the preset is
+    chosen from the game's own presets (by their names in the page's language), not typed; the
+    event made with them says the game's name in the list."""
+    zoe = Person(served, "Zoe", "10.0.0.98")
+    w = watched()
+    page = w.page
+    w.context.add_cookies([{"name": "ct_session", "value": zoe.http.cookies["ct_session"], "url": served.http}])
+    page.goto(f"{served.http}/events")
+    game = page.get_by_test_id("event-game")
+    game.wait_for()
+    assert game.locator("option").all_inner_texts() == ["Spit", "Trash", "Trex"]
+    page.get_by_test_id("event-kind").select_option("duplicate")  # Trex
+    presets = page.get_by_test_id("event-preset").locator("option")
+    values = presets.evaluate_all("els => els.map(e => e.value)")
+    assert "complex" in values and "standard" in values and "nonsense" not in values
+    page.get_by_test_id("event-name").fill("Presets night")
+    page.get_by_test_id("event-preset").select_option("complex")
+    page.get_by_test_id("event-create-submit").click()
+    page.wait_for_url("**/events/*")
+    event = served.client.get(f"{served.http}/api/events").json()["events"][0]
+    assert (event["game"], event["preset"]) == ("trex", "complex"), event
+    page.goto(f"{served.http}/events")
+    page.get_by_test_id("event-row").first.wait_for()
+    assert "Trex" in page.get_by_test_id("events").inner_text()
+    assert not w.errors, w.errors

@@ -1,6 +1,7 @@
 // The tournaments' list and, for a logged-in account, the form that creates one.
 import { has, t } from "./i18n.js";
 import { api, ApiError, boot, fill, h, number, session } from "./account.js";
+import { presetLabel } from "./words.js";
 
 export const statusText = (s) => t(`web.events.status.${s}`);
 
@@ -18,14 +19,21 @@ function startText(e, now) {
   return t("web.events.starts_full");
 }
 
-function createForm() {
+// games: /api/games's list (name, title, presets), for the game and preset menus
+function createForm(games) {
   const input = (name, attrs = {}) => h("input", { name, "data-testid": `event-${name}`, ...attrs });
   const name = input("name", { required: true, minlength: 3, maxlength: 60 });
   const kind = h("select", { name: "kind", "data-testid": "event-kind" },
     ["swiss", "duplicate"].map((k) => h("option", { value: k }, t(`web.events.kind.${k}`))));
+  const titles = Object.fromEntries(games.map((g) => [g.name, g]));
   const game = h("select", { name: "game", "data-testid": "event-game" },
-    ["spit", "trash", "trex"].map((g) => h("option", { value: g }, g)));
-  const preset = input("preset", { placeholder: "standard" });
+    ["spit", "trash", "trex"].map((g) => h("option", { value: g }, titles[g] ? titles[g].title : g)));
+  const preset = h("select", { name: "preset", "data-testid": "event-preset" });
+  const presets = () => {  // the chosen game's presets, by their names in the page's language
+    const names = Object.keys((titles[game.value] || {}).presets || { standard: "" });
+    fill(preset, names.map((p) => h("option", { value: p }, presetLabel(game.value, p))));
+  };
+  game.addEventListener("change", presets);
   const rounds = input("rounds", { type: "number", min: 1, max: 11, value: 3 });
   const max = input("max_entrants", { type: "number", min: 2, max: 64, value: 8 });
   const starts = input("starts_at", { type: "datetime-local" });
@@ -42,7 +50,8 @@ function createForm() {
     deals.hidden = length.value !== "deals";
   };
   length.addEventListener("change", shown);
-  kind.addEventListener("change", () => { game.value = kind.value === "duplicate" ? "trex" : "spit"; shown(); });
+  kind.addEventListener("change", () => { game.value = kind.value === "duplicate" ? "trex" : "spit"; presets(); shown(); });
+  presets();
   shown();
   const note = h("p", { class: "muted", role: "alert", "data-testid": "event-error" });
   const label = (key, el) => h("label", {}, t(key), " ", el);
@@ -51,7 +60,7 @@ function createForm() {
     note.textContent = "";
     const body = { name: name.value, kind: kind.value, game: game.value, rounds: Number(rounds.value),
       max_entrants: Number(max.value), when_full: full.checked, rated: rated.checked };
-    if (preset.value.trim()) body.preset = preset.value.trim();
+    if (preset.value) body.preset = preset.value;
     if (kind.value === "swiss") body.bots = bots.checked;
     else body.deals = length.value === "deals" ? Number(deals.value) : length.value;
     if (starts.value) body.starts_at = new Date(starts.value).getTime() / 1000;
@@ -73,10 +82,15 @@ function createForm() {
 async function render(app) {
   document.title = `cardtable · ${t("web.events.title")}`;
   let data;
-  try { data = await api("/api/events"); } catch (e) { fill(app, h("p", { class: "card-panel" }, e.text || e.message)); return; }
+  let games = [];
+  try {
+    data = await api("/api/events");
+    games = (await api("/api/games")).games;
+  } catch (e) { fill(app, h("p", { class: "card-panel" }, e.text || e.message)); return; }
+  const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
   const rows = data.events.map((e) => h("tr", { "data-testid": "event-row" },
     h("td", {}, h("a", { href: `/events/${e.id}` }, e.name)),
-    h("td", {}, t(`web.events.kind.${e.kind}`), " · ", e.game, e.rated ? ` · ${t("web.events.rated")}` : ""),
+    h("td", {}, t(`web.events.kind.${e.kind}`), " · ", title(e.game), e.rated ? ` · ${t("web.events.rated")}` : ""),
     h("td", {}, t("web.events.entrants_count", { n: number(e.entrants), max: number(e.max_entrants) })),
     h("td", {}, startText(e, data.now))));
   fill(app,
@@ -86,7 +100,7 @@ async function render(app) {
       h("thead", {}, h("tr", {}, ["web.events.name", "web.events.kind", "web.events.entrants", "web.events.status"]
         .map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))
       : h("p", { class: "muted", "data-testid": "events-empty" }, t("web.events.none"))),
-    session.account ? createForm() : h("p", { class: "card-panel muted" }, h("a", { href: "/account" }, t("web.events.login_to_create"))));
+    session.account ? createForm(games) : h("p", { class: "card-panel muted" }, h("a", { href: "/account" }, t("web.events.login_to_create"))));
 }
 
 if (document.body.dataset.page === "events") boot(render);

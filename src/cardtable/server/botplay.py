@@ -165,10 +165,13 @@ def step(s: TableState) -> bool:
         return False
     seat = m.to_move()
     bot, rng = found
-    return release(s, seat, bot.act(m.state.view(seat), rng)) and _stood_in(s, seat)
+    moved = release(s, seat, bot.act(m.state.view(seat), rng))
+    if moved:
+        _stood_in(s, seat)
+    return moved
 
 
-def _stood_in(s: TableState, seat: int) -> bool:
+def _stood_in(s: TableState, seat: int) -> None:
     """After a move made for ``seat``: if an away person's stand-in made it at a rated table, it
     counts as a timeout (the table has no clock: a clock's table times away people itself), and
     after :data:`.moveclock.DEFAULT`'s number of them the person has abandoned the seat, ranked
@@ -178,14 +181,13 @@ def _stood_in(s: TableState, seat: int) -> bool:
 
     m = s.match
     if not s.row.rated or m is None or seat in m.bots or seat not in s.bots.standins:
-        return True
+        return
     timeouts = s.moves.timeouts[seat] = s.moves.timeouts.get(seat, 0) + 1
     if timeouts >= int(DEFAULT["timeouts"]) and s.row.seats[seat].kind == "human":
         if m.is_over:  # the stand-in's move ended the game: the seat was abandoned all the same
             s.left.add(seat)
         else:
             abandon(s, seat, "you were away too long: a bot plays this seat now")
-    return True
 
 
 def release(s: TableState, seat: int, action: Action) -> bool:

@@ -321,17 +321,17 @@ class Store:
     def set_status(self, table_id: str, status: str, epoch: int | None = None) -> None:
         self._fenced(table_id, epoch, "UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
 
-    def _fenced(self, table_id: str, epoch: int | None, sql: str, args: tuple[Any, ...]) -> None:
-        """One write of the table's owner; with ``epoch``, refused (:class:`StaleLease`) in the same
-        transaction, and nothing written, if the table was claimed since."""
+    def _fenced(self, table_id: str, epoch: int | None, sql: str, args: tuple[Any, ...]) -> int:
+        """One write of the table's owner (the rows it changed); with ``epoch``, refused
+        (:class:`StaleLease`) in the same transaction, and nothing written, if the table was
+        claimed since."""
         with self._writing():
             if epoch is None:
-                self.db.execute(sql, args)
-                return
+                return int(self.db.execute(sql, args).rowcount)
             with self.db:
                 self.db.execute("BEGIN IMMEDIATE")
                 self._check_epoch(table_id, epoch)
-                self.db.execute(sql, args)
+                return int(self.db.execute(sql, args).rowcount)
 
     @_log_errors
     def append(self, table_id: str, version: int, seat: int, action: str, client_seq: int | None,
@@ -340,15 +340,8 @@ class Store:
         (:class:`~cardtable.server.ports.VersionConflict`) unless ``version`` is the next one of the
         log; with ``epoch``, refused (:class:`~cardtable.server.ports.StaleLease`) in the same
         transaction if the table was claimed since."""
-        row = (table_id, version, seat, action, client_seq, time.time(), table_id, version)
-        with self._writing():
-            if epoch is None:
-                added = self.db.execute(_APPEND, row).rowcount
-            else:
-                with self.db:
-                    self.db.execute("BEGIN IMMEDIATE")
-                    self._check_epoch(table_id, epoch)
-                    added = self.db.execute(_APPEND, row).rowcount
+        added = self._fenced(table_id, epoch, _APPEND,
+                             (table_id, version, seat, action, client_seq, time.time(), table_id, version))
         if not added:
             raise VersionConflict(f"table {table_id}: version {version} is not the next one of its log")
 

@@ -77,20 +77,21 @@ async def test_the_review_of_a_game_not_over_judges_from_the_seats_views_only(mo
     done = _record()
     unfinished = replace(done, actions=done.actions[:len(done.actions) // 2], result=None)
     for record, over in ((unfinished, False), (done, True)):
-        review = await _review_pane(record)
-        assert asked[-1] is over
+        app = ReplayApp(record, 0, pace=0)
+        async with app.run_test(size=(110, 34)) as pilot:
+            review = (await _reviewed(app, pilot)).review
+        assert asked[-1] is over and review is not None
         assert any(d.hindsight for d in review.decisions) is (over and bool(review.decisions))
 
 
-async def _review_pane(record):  # type: ignore[no-untyped-def]
-    """The review ``r`` opens in the replay of ``record`` as seat 0 saw it, once computed."""
-    app = ReplayApp(record, 0, pace=0)
-    async with app.run_test(size=(110, 34)) as pilot:
-        await pilot.pause()
-        await pilot.press("r")
-        await settle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None,
-                     limit=20_000)
-        return app.screen.review  # type: ignore[attr-defined]
+async def _reviewed(app: ReplayApp, pilot, limit: int = 20_000) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    """The review pane ``r`` opens in the replay ``app``, once its review is computed."""
+    await pilot.pause()
+    await pilot.press("r")
+    await settle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None, limit=limit)
+    pane = app.screen
+    assert isinstance(pane, ReviewScreen)
+    return pane
 
 
 @sync
@@ -112,12 +113,8 @@ async def test_a_finished_trex_games_review_lists_its_costliest_decisions_and_co
     record = record_of(play_out(game, [make_bot("trex", "random") for _ in range(4)], seed=5))
     app = ReplayApp(record, 1, pace=0)
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("r")
-        await settle(pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen.review is not None,
-                     limit=60_000)
-        pane = app.screen
-        assert isinstance(pane, ReviewScreen) and pane.review is not None
+        pane = await _reviewed(app, pilot, limit=60_000)
+        assert pane.review is not None
         assert pane.costliest and pane.review.contract_choices()
         text = str(pane.query_one("#review-text").render())
         assert f"step {pane.costliest[0]} " in text

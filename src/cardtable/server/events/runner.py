@@ -414,16 +414,10 @@ class Runner:
         m = _EVENT_TABLE.fullmatch(table.id)
         if m is None or self.players is None or table.match is None:
             return
-        outcome = table.match.state.outcome()
         row = self.store.event(m.group(1))
-        if outcome is None or row is None or not row.rated:
+        if row is None or not row.rated:
             return
-        seats = table.row.seats
-        held = self.players.seat_players(table.id, seats)
-        finished_by_stand_ins = {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)}
-        abandoned = sorted(table.left_seats() | finished_by_stand_ins)
-        self.players.record_result(table.id, table.row.game, held, outcome, abandoned, rated=True,
-                                   view=table.match.state.view(None))
+        self.players.record_table(table, rated=True)  # who left and who held each seat, as any table
 
     # ------------------------------------------------------------- the end
     def _finish(self, row: EventRow, progress: dict[str, Any]) -> None:

@@ -170,8 +170,8 @@ class Players:
         return self.ratings.record_result(table_id, game, seat_accounts, outcome, abandoned_seats, rated=rated,
                                           view=view, finished=self.clock())
 
-    def record_table(self, table: Table) -> Rated | None:
-        """A finished table's result, rated if the table is: who held each seat
+    def record_table(self, table: Table, rated: bool | None = None) -> Rated | None:
+        """A finished table's result, rated if the table is (``rated``: as its event says): who held each seat
         (:meth:`seat_players`), and the seats abandoned, ranked last: a person who left the game
         in progress or whose clock ran out too often (the table's :attr:`~..state.TableState.left`,
         and any seat a bot holds now whose moves a person made: the log tells that after a restart
@@ -186,8 +186,8 @@ class Players:
         held = [None if s.seat in left and not isinstance(who, int) else who
                 for s, who in zip(seats, self.seat_players(table.id, seats), strict=True)]
         abandoned = sorted(left | {s.seat for s in seats if s.kind == "bot" and isinstance(held[s.seat], int)})
-        return self.record_result(table.id, table.row.game, held, outcome, abandoned, rated=table.row.rated,
-                                  view=match.state.view(None))
+        return self.record_result(table.id, table.row.game, held, outcome, abandoned,
+                                  rated=table.row.rated if rated is None else rated, view=match.state.view(None))
 
     # ------------------------------------------------------------- accounts
     async def delete(self, account: Account, password: Any,

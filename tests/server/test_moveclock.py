@@ -127,6 +127,29 @@ def test_p_clock_when_time_runs_out_a_stand_in_moves_and_the_bank_is_spent(now: 
     assert timers(stale) == [] and s.moves.timeouts == {0: 1}
 
 
+def test_p_clock_a_move_that_comes_after_its_time_and_bank_is_refused_and_the_stand_in_moves(now: Now):
+    """A loaded machine may handle the timer's command late: a person's move that arrives after
+    the move's seconds and the bank ran out is too late all the same (the clock is the server's)."""
+    s = table()
+    run(s, Start(5))
+    run(s, Attach("a", 0, None))
+    to_person(s)
+    m = s.match
+    assert m is not None
+    version = m.seq
+    late = str(m.state.legal_actions(0)[0])
+    now.t += 29.9  # within the move's ten seconds and the bank's twenty: played
+    kept = s.moves.started
+    run(s, Act(0, 7, "nonsense"))  # a refused move does not restart the clock
+    assert s.moves.started == kept
+    now.t += 0.2  # past them, the timer's command not handled yet
+    reply, _ = run(s, Act(0, 8, late))
+    assert reply["type"] == "error" and reply["code"] == "time_up" and reply["seq"] == 8
+    assert m.seq > version and s.moves.timeouts == {0: 1} and s.moves.banks[0] == 0.0
+    stale = run(s, MoveTimeUp(0, version))[1]  # the timer, handled at last, does nothing
+    assert timers(stale) == [] and s.moves.timeouts == {0: 1}
+
+
 def test_p_clock_repeated_timeouts_count_as_abandoning(now: Now):
     s = table()
     run(s, Start(5))

@@ -22,6 +22,7 @@ from ..host.factory import match_clock
 from ..host.match import Match
 from ..records.fairness import FAIR_SEED
 from . import botplay, driver, fairplay, fanout, moveclock, presence, talk
+from .commands import MoveTimeUp
 from .connection import Outgoing
 from .lobby import LobbyError, error_frame
 from .ports import LogError
@@ -225,6 +226,9 @@ def act(s: TableState, seat: int, client_seq: int | None, text: str, seen: int |
     named = action.seat
     if named is not None and named != seat:  # Spit actions name a seat: it must be the token's (P7)
         return error_frame("illegal", "that action belongs to another seat", client_seq)
+    if client_seq is not None and moveclock.overdue(s, seat):  # the clock ran out before it came
+        moveclock.time_up(s, MoveTimeUp(seat, m.seq))
+        return error_frame("time_up", "your time for this move ran out: a bot made it for you", client_seq)
     if s.rt is not None:
         return driver.act(s, seat, client_seq, action, seen)
     before = m.seq

@@ -150,6 +150,16 @@ def settle(s: TableState) -> None:
     broadcast(s)
 
 
+def overdue(s: TableState, seat: int) -> bool:
+    """Whether ``seat``'s move, timed now, has used up its seconds and the bank: a move that
+    arrives then is too late, even if the timer's command has not been handled yet (a loaded
+    machine runs it late). :func:`~.lifecycle.act` then lets the clock's stand-in move."""
+    cfg, m, mc = s.row.clock, s.match, s.moves
+    return (cfg is not None and m is not None and s.rt is None and not m.is_over
+            and mc.turn == (seat, m.seq) and _timed(s, seat)
+            and time.monotonic() - mc.started >= float(cfg["move"]) + mc.banks.get(seat, 0.0))
+
+
 def time_up(s: TableState, cmd: MoveTimeUp) -> None:
     """The clock of ``cmd``'s move ran out (if that move is still to be made): a stand-in bot
     makes it; the seat's bank is spent, and its timeouts counted (too many: it abandons)."""

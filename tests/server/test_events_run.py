@@ -389,6 +389,51 @@ def test_t8_t10_tx_v10_a_duplicate_event_of_short_rounds_compares_only_the_deals
     asyncio.run(main())
 
 
+def test_t10_the_boards_a_duplicate_leavers_stand_in_finishes_count_against_them(tmp_path: Path):
+    """A person who leaves a duplicate game after its first deal: that deal is theirs, and the
+    second, which their stand-in finished, counts against them as an absent person's board (no
+    matchpoint, its top counted), as leaving a Swiss game loses it."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        people = accounts(5)
+        row = server.events.create(people[0], {"name": "Leaver", "kind": "duplicate", "game": "trex",
+                                               "deals": 2, "rounds": 1, "max_entrants": 5}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+        gone: list[str] = []
+
+        async def step() -> None:
+            await server.runner.step()
+            now = server.events.store.event(row.id)
+            if now is None or now.status != "running":
+                return
+            for g in now.progress["rounds"][-1]["games"]:  # type: ignore[index]
+                table = server.hub.find(g["table"])
+                people_here = [s for s, p in enumerate(g["players"]) if p.startswith("a")]
+                if (gone or table is None or table.match is None or len(people_here) < 2
+                        or len(table.match.state.view(None).deal_scores) != 1):
+                    continue  # one leaver, at a table where a person stays, during the second deal
+                await table.ask(Leave(seat_token(now.secret, table.id, people_here[0])))
+                gone.append(g["players"][people_here[0]])
+            script.absent = {int(p[1:]) for p in gone}
+            await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        final = server.events.store.event(row.id)
+        assert final is not None and final.progress is not None
+        (leaver,) = gone
+        theirs = {b["deal"]: b["player"] for b in final.progress["boards"] if b["player"].endswith(leaver)}
+        assert theirs == {1: leaver, 2: f"absent:{leaver}"}
+        standing = {s["player"]: s for s in final.progress["final"]}
+        assert all(s["top"] == 2.0 for s in standing.values())  # two deals, one other table each
+        assert standing[leaver]["matchpoints"] <= 1.0  # at most deal 1's: nothing from deal 2
+        server.close()
+
+    asyncio.run(main())
+
+
 class RatedPlayers:
     """The players layer as the runner reads it: ratings in the event's game (mu − 3σ), seat links."""
 

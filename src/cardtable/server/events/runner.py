@@ -18,7 +18,8 @@ starts once every person at it is connected; after :attr:`Runner.no_show` second
   table is never started: once the event's progress says so it is closed (:meth:`Runner._close`);
 - duplicate: the table starts anyway and a stand-in bot plays the absent seat (the others still
   play the event's deals); the absent scores no matchpoint on those boards, which count against
-  them.
+  them. A person who leaves a duplicate game in progress is treated so from then on: the boards
+  of every deal not finished when they left, which their stand-in finished, count against them.
 
 A person with two no-shows is dropped: no longer paired (Swiss), a bot in their seat (duplicate).
 
@@ -294,6 +295,7 @@ class Runner:
                 continue
             changed |= await self._tend_table(row, progress, rnd, g, table)
         if row.kind == "duplicate":
+            changed |= self._note_leavers(rnd)
             changed |= self._compare(row, progress, rnd)
         if all(g.get("points") is not None or g.get("done") for g in rnd["games"]):
             rnd["done"] = True
@@ -363,6 +365,26 @@ class Runner:
             progress["dropped"].append(player)
 
     # ------------------------------------------------------------- duplicate comparisons
+    def _note_leavers(self, rnd: dict[str, Any]) -> bool:
+        """The people who left a duplicate table in progress, noted once each with the deals their
+        table had finished then (``g["left"]``: hand → deal numbers): the later deals are their
+        stand-in's, and :meth:`_compare` counts them as an absent person's boards."""
+        changed = False
+        for g in rnd["games"]:
+            table = self.hub.find(g["table"])
+            if g.get("void") or table is None or table.match is None:
+                continue
+            noted = g.get("left", {})
+            for hand in sorted(table.left_seats()):
+                if (str(hand) in noted or hand in g.get("absent", [])
+                        or not g["players"][hand].startswith("a")):  # a no-show is absent already
+                    continue
+                view: Any = table.match.state.view(None)
+                noted[str(hand)] = sorted(int(d) for d, *_ in view.deal_scores)
+                g["left"] = noted
+                changed = True
+        return changed
+
     def _compare(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any]) -> bool:
         """The deals every table of the round has finished, compared (each once)."""
         finished: list[dict[int, tuple[str, tuple[float, ...]]]] = []
@@ -384,7 +406,8 @@ class Runner:
                 code, deltas = deals[d]
                 for hand, score in enumerate(deltas):
                     player = g["players"][hand]
-                    if hand in g.get("absent", []):
+                    left = g.get("left", {}).get(str(hand))
+                    if hand in g.get("absent", []) or (left is not None and d not in left):
                         player = f"absent:{player}"  # a stand-in played their cards: it counts against them
                     elif g.get("stand_ins") and hand in g["stand_ins"]:
                         player = f"bot:{player}"  # dropped before this round: a bot held the seat

@@ -107,6 +107,37 @@ def test_sp10_min_action_interval_ms_delays_a_seats_next_action():
     assert [(a.time, a.accepted) for a in host.log] == [(1.0, True), (1.5, True)]
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_sp10_sp13_a_seats_held_back_plays_keep_the_order_they_came_in(seed):
+    """Three plays of one seat within the interval, each legal after the one before: all are
+    applied, in the order the server received them, whatever the host's seed for ties."""
+    st = position(piles("QC 6H", "QD 7H", "QS 8H"), piles("KC", "KD"), "2C", "2D", s0="5S", s1="TS",
+                  min_action_interval_ms=100)
+    host = RealtimeHost(st, VirtualClock(), seed=seed)
+    for i, (pile, card) in enumerate(((1, "6H"), (2, "7H"), (3, "8H"))):
+        host.submit(f"0 play {pile} {card} S0", at=1.0 + i / 100)
+    host.run(until=2.0)
+    assert [(round(a.time, 2), str(a.action), a.accepted) for a in host.log] == [
+        (1.0, "0 play 1 6H S0", True), (1.1, "0 play 2 7H S0", True), (1.2, "0 play 3 8H S0", True)]
+
+
+def test_sp10_sp17_a_request_moves_no_card_and_is_not_held_back():
+    """SP-10's interval paces the actions that move a card: a spit request withdrawn before the
+    other player asks (SP-17) is withdrawn then, so no spit happens."""
+    st = position(piles("QC 6H"), piles("KC 9D"), "2C 3C", "2D 3D", s0="5S", s1="TS",
+                  min_action_interval_ms=100)
+    host = RealtimeHost(st, VirtualClock(), seed=0)
+    host.submit("0 spit", at=1.00)
+    host.submit("0 unspit", at=1.01)
+    host.submit("1 spit", at=1.05)
+    host.run(until=2.0)
+    assert [(a.time, str(a.action), a.accepted) for a in host.log] == [
+        (1.0, "0 spit", True), (1.01, "0 unspit", True), (1.05, "1 spit", True)]
+    assert [len(s) for s in st.spitcards] == [2, 2]  # nobody spat: seat 0's request was withdrawn
+    assert st.one_handed(cardtable.load("spit").parse_action("0 play 1 6H S0"))
+    assert not any(st.one_handed(cardtable.load("spit").parse_action(a)) for a in ("0 spit", "0 unspit"))
+
+
 def test_bots_registered_and_seeded_virtual_games_are_deterministic():
     assert isinstance(make_bot("spit", "expert"), SpitBot)
     game = cardtable.load("spit", max_rounds=20)

@@ -251,6 +251,11 @@ class State(ABC):
         when its time runs out (SP-16). Turn-based games run none."""
         return ()
 
+    def one_handed(self, action: Action) -> bool:
+        """Whether a real-time host holds ``action`` to its one-hand interval (SP-10): the
+        actions that move a card. Every action by default."""
+        return True
+
     def tie_rank(self, action: Action) -> int:
         """How a real-time host orders actions that arrive at the same time, lowest first, before
         its seeded draw (SP-20). All alike by default."""

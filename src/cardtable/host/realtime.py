@@ -16,7 +16,9 @@ into the state:
   (``(action, seconds)`` pairs, e.g. Spit's ``timer spit`` after ``spit_delay``)
   and feeds each timer action in when it expires, unless the state moved on.
 * **One hand.** An option ``min_action_interval_ms`` (SP-10) delays a seat's
-  action until that long after its previous applied action.
+  action that moves a card (``state.one_handed(action)``) until that long after the
+  previous one it applied; the seat's delayed actions keep their arrival order. A spit
+  request, its withdrawal, a choice or a slap is not delayed.
 * **Bots.** A :class:`RealtimeBot` is asked to ``react`` to its seat's view
   after every change; it answers with an action and the time it will arrive
   (its reaction time), or a time to look again. The host keeps one intent per
@@ -131,6 +133,7 @@ class RealtimeHost:
         self._timers_of: Callable[[], Any] | None = state.timers
         self._tie_rank: Callable[[Action], int] | None = state.tie_rank
         self._illegal: Callable[[Action], str | None] | None = state.illegal_reason
+        self._one_handed: Callable[[Action], bool] = state.one_handed
         self._refresh(clock.now())
 
     # -------------------------------------------------------------- inputs
@@ -257,16 +260,16 @@ class RealtimeHost:
     def _one(self, e: _Entry, t: float, done: list[Arrival]) -> None:
         """Process one due entry at ``t``, unless SP-10's interval holds it back."""
         seat = e[3]
-        if seat is not None and self.min_interval and e[2] != _TIMER:
+        if seat is not None and self.min_interval and e[2] != _TIMER and e[4] is not None and self._one_handed(e[4]):
             ready = self._last_applied.get(seat, -1e18) + self.min_interval
-            if ready > t:  # SP-10: one hand, one card at a time
-                self._push(ready, e[2], seat, e[4], 0, None)
+            if ready > t:  # SP-10: one hand, one card at a time; held back in the order they came
+                self._push(ready, e[2], seat, e[4], 0, e[6] if e[6] != _INF else e[1])
                 return
         done.append(self._process(e, t))
 
     # ------------------------------------------------------------ internals
     def _push(self, when: float, kind: int, seat: int | None, action: Action | None, version: int,
-              order: int | None) -> None:
+              order: float | None) -> None:
         self._count += 1
         heapq.heappush(self._heap, (when, self._count, kind, seat, action, version, _INF if order is None else order))
 
@@ -310,7 +313,7 @@ class RealtimeHost:
             state.apply(action)
         if kind == _TIMER:
             self._timers.pop(action.index, None)
-        if seat is not None:
+        if seat is not None and self.min_interval and self._one_handed(action):
             self._last_applied[seat] = t
         arrival = _new_arrival(Arrival, (len(self.log), t, action, source, seat, True, len(state.history) - 1, None))
         self.log.append(arrival)

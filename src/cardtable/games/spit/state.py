@@ -60,6 +60,8 @@ _INDEX: Final = attrgetter("index")
 _OwnPart = tuple[tuple[tuple[tuple[bool, ...], "SpitAction", "SpitAction"], ...], tuple["SpitAction", ...], bool]
 _Shown = tuple[tuple[tuple[Card, ...], ...], tuple[int, ...], int]
 """A seat's stock piles as views show them: face-up cards, face-down counts, cards in all."""
+_ONE_CARD: Final = frozenset((PLAY, FILL, STACK, FLIP))
+"""The kinds of action that move a card, which SP-10's one-hand interval paces."""
 _CANONICAL: Final = frozenset(map(id, ALL_ACTIONS))
 """The ids of the action table's objects (they live as long as the module): an action whose id is
 here is well-formed and canonical, so legality is a matter of identity."""
@@ -417,6 +419,11 @@ class SpitState(State):
         if self.phase is Phase.SLAP:
             return ((ALL_ACTIONS[TIMER_BASE + 1], float(self.game.options.slap_timeout)),)
         return ()
+
+    def one_handed(self, action: Action) -> bool:
+        """SP-10's interval holds back the actions that move one card (a play, a fill, a stack,
+        a flip); a spit request or its withdrawal, a choice of pile and a slap move none."""
+        return not isinstance(action, SpitAction) or action.kind in _ONE_CARD
 
     def tie_rank(self, action: Action) -> int:
         """How the host orders actions with identical timestamps, before its seeded RNG:

@@ -96,3 +96,41 @@ def test_a_question_with_several_answers_waits(own_server: Server, watched: Any)
 
 # Trash's lone draw from the stock is the player's key press (host/forced.py PACE): see
 # test_words_and_keys.py::test_trash_the_draw_from_the_stock_stays_the_players_key_press.
+
+
+PACE_CHECK = """async () => {
+  const { Assist } = await import('/static/table/assist.js');
+  let now = 0;
+  performance.now = () => now;
+  const pauses = [];
+  window.setTimeout = (fn, ms) => { pauses.push(ms); return 0; };
+  const view = (version, legal) => ({ seat: 0, current_player: 0, legal_actions: legal, outcome: null });
+  const page = { mine: { seat: 0 }, seated: true, view: null, version: null, renderer: null };
+  const assist = new Assist(page);
+  const show = (version, legal) => { page.version = version; page.view = view(version, legal); assist.answerAlone(); };
+  const out = { first: [], chosen: [400, 1700, 650], later: [] };
+  show(1, ['keep']);  // a one-answer question before the person has chosen anything
+  out.first.push(pauses.pop());
+  let v = 2;
+  for (const took of out.chosen) {  // the person's own choices, each taking `took` ms
+    show(v, ['a', 'b']);
+    now += took;
+    assist.acted(v);
+    v += 1;
+  }
+  for (let i = 0; i < 200; i += 1) { show(v, ['done']); out.later.push(pauses.pop()); v += 1; }
+  return out;
+}"""
+
+
+def test_h3_a_one_answer_question_is_answered_at_the_persons_own_pace(server: Server, watched: Any):
+    """Every seat and spectator sees when a seat's answer comes: a page that answered a forced
+    question after a fixed 0.7 s, where a real choice takes a person seconds, told the table that
+    the seat had one legal move (a singleton, nothing to double, no redeal to show). The pause is
+    drawn from the person's own last choices, so a forced answer takes as long as a chosen one."""
+    w = watched()
+    w.page.goto(server.http + "/")
+    out = w.page.evaluate(PACE_CHECK)
+    assert 1000 <= out["first"][0] <= 3500  # before any choice of the person's own: one to 3.5 s
+    assert set(out["later"]) == set(out["chosen"])  # afterwards, the times the person took
+    assert not w.errors, w.errors

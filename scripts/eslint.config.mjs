@@ -4,7 +4,7 @@
 // (a name that shadows another, == where === is meant, var).
 const browser = Object.fromEntries([
   "window", "document", "navigator", "location", "history", "localStorage", "sessionStorage", "console", "fetch", "WebSocket",
-  "setTimeout", "clearTimeout", "setInterval", "clearInterval", "requestAnimationFrame", "crypto", "TextEncoder",
+  "setTimeout", "clearTimeout", "setInterval", "clearInterval", "requestAnimationFrame", "crypto", "TextEncoder", "performance",
   "URLSearchParams", "CSS", "Node", "Element", "NodeFilter", "confirm", "getComputedStyle",
 ].map((name) => [name, "readonly"]));
 

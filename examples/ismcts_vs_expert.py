@@ -70,7 +70,8 @@ def play(game: pyspiel.Game, seed: int, ismcts_seats: tuple[int, ...], seconds: 
     budget = Budget(seconds=seconds)
     expert_times: list[float] = []
     state = game.new_initial_state()
-    state.apply_action(seed % game.seeds)
+    for digit in osm.seed_actions(game, seed):  # the chance nodes draw the seed
+        state.apply_action(digit)
     while not state.is_terminal():
         p = state.current_player()
         if p in ismcts_seats:

@@ -11,6 +11,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
 import cardtable.envs.openspiel as osm
+from cardtable.core.errors import ConfigError
 from cardtable.envs.encode_trex import TrexEncoder
 
 
@@ -44,7 +45,7 @@ def test_openspiel_random_sim_test_every_trex_preset(preset):
 
 
 def test_chance_node_draws_the_seed_and_histories_replay():
-    game = pyspiel.load_game("python_trex", {"preset": "complex", "seeds": 10})
+    game = pyspiel.load_game("python_trex", {"preset": "complex", "seeds": 10, "draws": 1})
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 10
     state.apply_action(4)
@@ -59,10 +60,33 @@ def test_chance_node_draws_the_seed_and_histories_replay():
     assert game.deserialize_state(state.serialize()).information_state_string(1) == state.information_state_string(1)
 
 
+def test_h1_the_seed_has_64_bits_so_a_seats_own_hand_does_not_find_the_others():
+    """With a seed among 65,536 a seat could try every seed against its own 13 cards and find
+    the whole deal (1.2 s in a reviewer's run). By default four chance nodes draw the seed's
+    digits, one of 2**64 seeds; it deals as the cardtable game with that seed does."""
+    game = pyspiel.load_game("python_trex")
+    assert (game.seeds, game.draws, game.max_chance_outcomes()) == (1 << 16, 4, 1 << 16)
+    seed = 0x0123_4567_89AB_CDEF
+    state = game.new_initial_state()
+    for i, digit in enumerate(osm.seed_actions(game, seed)):
+        assert state.is_chance_node(), f"digit {i} is drawn by a chance node"
+        state.apply_action(digit)
+    assert not state.is_chance_node()
+    assert state.st.view(None) == game.rules.new_state(seed=seed).view(None)
+    assert state.st.hand(0) == game.rules.new_state(seed=seed).hand(0)
+    again = game.deserialize_state(state.serialize())
+    assert again.history() == state.history() and again.st.hand(1) == state.st.hand(1)
+    with pytest.raises(ConfigError):
+        osm.seed_actions(game, 1 << 64)
+    with pytest.raises(ConfigError):
+        pyspiel.load_game("python_trash", {"draws": 0})
+
+
 def test_observer_tensors_and_strings_come_from_the_view():
     game = pyspiel.load_game("python_trex")
     state = game.new_initial_state()
-    state.apply_action(11)
+    for a in osm.seed_actions(game, 11):
+        state.apply_action(a)
     view = state.st.view(2)
     assert np.array_equal(np.array(state.observation_tensor(2), np.float32), TrexEncoder().encode(view))
     obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
@@ -77,7 +101,8 @@ def test_observer_tensors_and_strings_come_from_the_view():
 def test_resampler_keeps_the_infostate_and_redeals_the_hidden_cards():
     game = pyspiel.load_game("python_trex")
     state = game.new_initial_state()
-    state.apply_action(5)
+    for a in osm.seed_actions(game, 5):
+        state.apply_action(a)
     rng = np.random.RandomState(1)
     for _ in range(9):
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -99,7 +124,8 @@ def test_ismcts_plays_a_whole_trash_hand_against_mcts():
                               allow_inconsistent_action_sets=True)
     plain = mcts.MCTSBot(game, 2.0, 10, evaluator, random_state=np.random.RandomState(2))
     state = game.new_initial_state()
-    state.apply_action(3)
+    for a in osm.seed_actions(game, 3):
+        state.apply_action(a)
     while not state.is_terminal():
         state.apply_action(search.step(state) if state.current_player() == 0 else plain.step(state))
     assert sorted(state.returns()) == [0.0, 1.0]
@@ -112,7 +138,8 @@ def test_ismcts_and_mcts_play_a_whole_trex_game():
                               allow_inconsistent_action_sets=True)
     plain = mcts.MCTSBot(game, 2.0, 3, evaluator, random_state=np.random.RandomState(2))
     state = game.new_initial_state()
-    state.apply_action(7)
+    for a in osm.seed_actions(game, 7):
+        state.apply_action(a)
     rng = np.random.RandomState(3)
     moves = 0
     while not state.is_terminal():

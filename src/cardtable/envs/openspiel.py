@@ -14,9 +14,12 @@ them with ``pyspiel.register_game`` (the ``openspiel`` extra).
 * **Parameters.** ``preset`` and ``options`` (``"key=value,key=value"``, any
   option of docs/rules/, as on the command line); Trash also ``players`` and
   ``max_hands`` (0: none), for short games.
-* **Chance.** The first node is a chance node: it draws the game's seed, uniformly
-  among ``seeds`` outcomes (default 65536); every shuffle of the game derives from
-  it (docs/rules/index.md §0.3), so a history of actions is a whole game and replays exactly.
+* **Chance.** The first ``draws`` nodes (default 4) are chance nodes: each draws a
+  digit of the game's seed, uniformly among ``seeds`` outcomes (default 65536), so the
+  seed is one of ``seeds ** draws`` (2**64 by default: a seat's own cards cannot be
+  matched against every seed to find the others' hands). Every shuffle of the game
+  derives from the seed (docs/rules/index.md §0.3), so a history of actions is a whole
+  game and replays exactly; :func:`seed_actions` gives the chance actions of a seed.
 * **Observations** come from ``state.view(player)`` only: the observation tensor
   is the env encoding (docs/rl.md), the observation string the view as text. The
   information state string is perfect recall: a digest of everything the player
@@ -48,6 +51,7 @@ from .encode_trex import TrexEncoder
 from .render import view_line
 
 SEEDS = 1 << 16
+DRAWS = 4
 DEAL_EVENTS = frozenset({"deal", "redeal_deal", "tiebreak_deal"})
 
 
@@ -73,11 +77,11 @@ def _game_type(name: str, long_name: str, utility: Any, players: tuple[int, int]
 
 TRASH_TYPE = _game_type(
     "python_trash", "Python Trash (cardtable)", pyspiel.GameType.Utility.CONSTANT_SUM, (2, 8),
-    {"preset": "standard", "players": 2, "max_hands": 0, "options": "", "seeds": SEEDS},
+    {"preset": "standard", "players": 2, "max_hands": 0, "options": "", "seeds": SEEDS, "draws": DRAWS},
 )
 TREX_TYPE = _game_type(
     "python_trex", "Python Trex (cardtable)", pyspiel.GameType.Utility.GENERAL_SUM, (4, 4),
-    {"preset": "standard", "options": "", "seeds": SEEDS},
+    {"preset": "standard", "options": "", "seeds": SEEDS, "draws": DRAWS},
 )
 TREX_UTILITY_BOUND = 10_000.0
 """|side total| stays below this under every option (four kingdoms of doubled, quadrupled penalties)."""
@@ -132,6 +136,9 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         seeds = int(p["seeds"])
         if not 1 <= seeds <= 1 << 24:
             raise ConfigError(f"seeds must be from 1 to {1 << 24}, not {seeds}")
+        draws = int(p["draws"])
+        if not 1 <= draws <= 8:
+            raise ConfigError(f"draws must be from 1 to 8, not {draws}")
         n = rules.num_players
         encoder: Any
         if name == "trash":
@@ -148,7 +155,7 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
                 utility_sum=None, max_game_length=20_000,
             )
         super().__init__(game_type, info, p)
-        self._data = _Ref((rules, encoder, seeds))
+        self._data = _Ref((rules, encoder, seeds, draws))
 
     @property
     def rules(self) -> Game:
@@ -164,6 +171,12 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
     def seeds(self) -> int:
         seeds: int = self._data.value[2]
         return seeds
+
+    @property
+    def draws(self) -> int:
+        """How many chance nodes draw the seed, a digit of base :attr:`seeds` each."""
+        draws: int = self._data.value[3]
+        return draws
 
     def new_initial_state(self) -> CardtableState:
         return CardtableState(self)
@@ -192,28 +205,30 @@ def _digest(old: str, token: str) -> str:
 class _Core:
     """The mutable part of a state, cloned the cheap way (``State.clone``) when OpenSpiel clones.
 
-    ``st`` is the cardtable state (``None`` before the chance node). The perfect-recall chains
+    ``st`` is the cardtable state (``None`` before the chance nodes; ``seed`` is then the
+    digits ``drawn`` so far, the lowest first). The perfect-recall chains
     are synced lazily: ``chains`` hold for ``synced`` (a state nobody mutates), ``pending`` are
     the actions applied since; searches that never ask for an information state pay nothing."""
 
-    __slots__ = ("chains", "pending", "seed", "st", "synced")
+    __slots__ = ("chains", "drawn", "pending", "seed", "st", "synced")
 
     def __init__(self, st: State | None, chains: tuple[str, ...], synced: State | None,
-                 pending: list[Action], seed: int | None = None) -> None:
+                 pending: list[Action], seed: int | None = None, drawn: int = 0) -> None:
         self.st = st
         self.chains = chains
         self.synced = synced
         self.pending = pending
         self.seed = seed
+        self.drawn = drawn
 
     def __deepcopy__(self, memo: Any) -> _Core:
         st = None if self.st is None else self.st.clone()
-        return _Core(st, self.chains, self.synced, list(self.pending), self.seed)
+        return _Core(st, self.chains, self.synced, list(self.pending), self.seed, self.drawn)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Serialised as the seed and the actions (a replay); a resampled world has no seed."""
         if self.st is None:
-            return (_Core, (None, self.chains, None, []))
+            return (_Core, (None, self.chains, None, [], self.seed, self.drawn))
         if self.seed is None:
             raise TypeError("a resampled world (a search's sample) is not serialised")
         game = self.st.game
@@ -270,8 +285,12 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         core = self._core
         if core.st is None:
-            core.st = self.g.rules.new_state(seed=int(action))
-            core.seed = int(action)
+            g = self.g
+            core.seed = (core.seed or 0) + int(action) * g.seeds ** core.drawn
+            core.drawn += 1
+            if core.drawn < g.draws:
+                return
+            core.st = g.rules.new_state(seed=core.seed)
             core.synced = core.st.clone()
             core.chains = tuple(_digest("", t) for t in _tokens(core.synced, None))
             return
@@ -281,7 +300,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return f"seed digit {action}"
         return str(self.g.rules.action_from_index(int(action)))
 
     def is_terminal(self) -> bool:
@@ -298,7 +317,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         st = self._core.st
         if st is None:
-            return "chance: the seed is not drawn yet"
+            return f"chance: {self._core.drawn} of the seed's {self.g.draws} digits drawn"
         return view_line(st.view(None))
 
     # --------------------------------------------------- perfect recall
@@ -334,6 +353,18 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         )
         out._core = _Core(world, chains, world.clone(), [])
         return out
+
+
+def seed_actions(game: CardtableGame, seed: int) -> list[int]:
+    """The chance actions that draw ``seed`` (its digits in base ``game.seeds``, the lowest
+    first), so that the game deals as ``game.rules.new_state(seed=seed)`` does."""
+    if not 0 <= seed < game.seeds ** game.draws:
+        raise ConfigError(f"seed must be from 0 to {game.seeds ** game.draws - 1}, not {seed}")
+    out = []
+    for _ in range(game.draws):
+        seed, digit = divmod(seed, game.seeds)
+        out.append(digit)
+    return out
 
 
 def _tokens(state: State, action: Action | None) -> list[str]:

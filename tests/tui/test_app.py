@@ -12,7 +12,7 @@ from cardtable.core.registry import game_names
 from cardtable.games.trash.actions import TrashAction
 from cardtable.records import Record
 from cardtable.tui.app import TableApp
-from cardtable.tui.dialogs import CoverScreen, HelpScreen, ResultScreen
+from cardtable.tui.dialogs import CoverScreen, HelpScreen, QuitScreen, ResultScreen
 from cardtable.tui.games import class_name, table_class
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
@@ -186,6 +186,32 @@ async def test_save_and_resume_round_trip(tmp_path):
         assert app2.table_screen.table.current == s.view(0)
         await pilot.press(trash_key(s.view(0)))  # and play on
         await settle(pilot, lambda: len(again.match.state.history) > len(record.actions))
+
+
+@sync
+async def test_a_save_that_fails_on_quit_keeps_the_game_says_why_and_asks(tmp_path):
+    """Quitting with a save file that cannot be written (its folder is gone) ended the app with a
+    traceback and lost the game. The game stays, the status says why, and the quit question lets
+    the person stay, save elsewhere or quit without saving."""
+    s = session(seed=4)
+    s.save_path = tmp_path / "gone" / "game.json"
+    app = TableApp(s, pace=0, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await settle(pilot, ready(app))
+            await pilot.press(trash_key(s.view(0)))
+        await settle(pilot, ready(app))
+        await pilot.press("q")
+        await settle(pilot, lambda: isinstance(app.screen, QuitScreen))
+        assert "Could not save: No such file or directory" in status(app)
+        await pilot.press("s")  # saving again fails again: the game stays open
+        await settle(pilot, lambda: not isinstance(app.screen, QuitScreen))
+        assert app.is_running and "Could not save" in status(app)
+        (tmp_path / "gone").mkdir()
+        await pilot.press("q")  # now the folder is there: saved, and the app ends
+        await settle(pilot, lambda: not app.is_running)
+    saved = Record.load(tmp_path / "gone" / "game.json")
+    assert list(saved.actions) == [str(a) for a in s.match.state.history] and saved.actions
 
 
 @sync

@@ -211,7 +211,7 @@ class TableScreen(Screen[None]):
         view = self.session.view(self.viewer)
         self.table.show(view)
         if self.session.save_path is not None:
-            self.session.save()
+            self._save_quietly()
         self._texts()
         self.app.push_screen(ResultScreen(self.result_text(view), self.session.lang), callback=self._after_result)
 
@@ -320,18 +320,29 @@ class TableScreen(Screen[None]):
         self.table.highlight(action)
         self.say(tr("status.hint", lang, bot=self.session.hint_bot_name, action=self.table.describe(action)))
 
-    def action_save(self) -> None:
+    def action_save(self) -> bool:
+        """Save the record and say where; if it cannot be written, say why (the game goes on)."""
+        if not self._save_quietly():
+            return False
+        self.say(tr("status.saved", self.session.lang, path=str(self.session.save_path)))
+        return True
+
+    def _save_quietly(self) -> bool:
+        """Save the record; said only if it cannot be written (a missing folder, a full disk)."""
         try:
-            path = self.session.save()
+            self.session.save()
         except OSError as exc:
             self.say(tr("status.save_failed", self.session.lang, error=exc.strerror or str(exc)), error=True)
-            return
-        self.say(tr("status.saved", self.session.lang, path=str(path)))
+            return False
+        return True
 
     def action_quit_game(self) -> None:
-        """Quit; with a save file the game is saved first, without one an unfinished game asks."""
+        """Quit; with a save file the game is saved first, without one an unfinished game asks. A
+        save that fails keeps the game open, says why and asks (quitting without saving is a choice)."""
         if self.session.save_path is not None:
-            self.session.save()
+            if not self._save_quietly():
+                self.app.push_screen(QuitScreen(self.session.lang), callback=self._after_quit_question)
+                return
         elif not self.session.is_over:
             self.app.push_screen(QuitScreen(self.session.lang), callback=self._after_quit_question)
             return
@@ -339,8 +350,8 @@ class TableScreen(Screen[None]):
 
     def _after_quit_question(self, answer: str | None) -> None:
         if answer == "save":
-            self.action_save()
-            self.app.exit(0)
+            if self.action_save():  # else it said why, and the game stays open
+                self.app.exit(0)
         elif answer == "quit":
             self.app.exit(0)
 

@@ -26,6 +26,22 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     assert err.count("\n") == 0 and "pip install 'cardtable[web]'" in err
 
 
+@pytest.mark.parametrize("option, value", [
+    ("--header-timeout", "nan"), ("--header-timeout", "0"), ("--rate", "-1"), ("--rate", "inf"),
+    ("--keep", "nan"), ("--keep", "0.5"), ("--hold", "-5"), ("--bot-workers", "-1"), ("--bot-workers", "1.5"),
+    ("--max-per-ip", "-1"), ("--max-conn-per-ip", "1"), ("--quick-wait", "-1"), ("--bot-delay", "nan"),
+    ("--countdown", "-0.1"), ("--unjoined", "nan"), ("--create-rate", "0"), ("--burst", "0"),
+])
+def test_serve_refuses_a_setting_out_of_range_in_one_line(option: str, value: str, capsys: pytest.CaptureFixture[str]):
+    """``--header-timeout nan`` started a server whose every request failed with a traceback, and
+    negative limits were taken as they came: every numeric setting is checked before the start."""
+    with pytest.raises(SystemExit) as stop:
+        main(["serve", option, value, "--port", "0"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert f"argument {option}: " in err[-1] and "Traceback" not in "\n".join(err)
+
+
 def test_database_urls(monkeypatch, tmp_path: Path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_db_path() == tmp_path / "cardtable" / "server.sqlite3"

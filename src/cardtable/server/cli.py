@@ -26,6 +26,31 @@ def port_number(text: str) -> int:
     return port
 
 
+def _figure(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
+
+
+def bounded(low: float, high: float, *, whole: bool = False, above: bool = False) -> Any:
+    """An argument type: a finite number from ``low`` (above it, if ``above``) to ``high``; a
+    whole number if ``whole``. NaN, infinities and numbers out of range are refused in one line."""
+    kind = "a whole number" if whole else "a number"
+    span = f"{'above' if above else 'from'} {_figure(low)} to {_figure(high)}"
+
+    def parse(text: str) -> float | int:
+        try:
+            value: float | int = int(text) if whole else float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {kind} ({span})") from None
+        if not (low < value if above else low <= value) or not value <= high:  # NaN fails both
+            raise argparse.ArgumentTypeError(f"{text} is out of range: {kind} {span}")
+        return value
+
+    parse.__name__ = "whole number" if whole else "number"  # argparse names the type in its messages
+    return parse
+
+
+DAY = 86_400.0
+LOTS = 1_000_000
 NO_SHOW_RANGE = (5.0, 3600.0)
 """``--no-show``: the shortest and longest wait, in seconds."""
 
@@ -57,40 +82,42 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     serve.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                        help="comma-separated proxy addresses whose X-Forwarded-For is trusted "
                             "(default: none; clients are known by their own address)")
-    serve.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before it moves")
-    serve.add_argument("--rate", type=float, default=20.0, help="messages a second per connection (default 20)")
-    serve.add_argument("--burst", type=float, default=40.0, help="burst of messages per connection (default 40)")
-    serve.add_argument("--create-rate", type=float, default=0.5,
+    serve.add_argument("--bot-delay", type=bounded(0, 60), default=0.6, help="seconds a bot waits before it moves")
+    serve.add_argument("--rate", type=bounded(0, LOTS, above=True), default=20.0,
+                       help="messages a second per connection (default 20)")
+    serve.add_argument("--burst", type=bounded(1, LOTS), default=40.0,
+                       help="burst of messages per connection (default 40)")
+    serve.add_argument("--create-rate", type=bounded(0, LOTS, above=True), default=0.5,
                        help="new tables a second per address, after a burst of 30 (default 0.5)")
-    serve.add_argument("--hold", type=float, default=60.0,
+    serve.add_argument("--hold", type=bounded(0, DAY), default=60.0,
                        help="seconds a disconnected player's turn waits before a stand-in bot moves (0: never)")
-    serve.add_argument("--countdown", type=float, default=3.0,
+    serve.add_argument("--countdown", type=bounded(0, 600), default=3.0,
                        help="Spit stands still while a player is disconnected (up to --hold seconds) and goes on "
                             "this many seconds after everyone is back (default 3; 0: never stand still)")
-    serve.add_argument("--keep", type=float, default=600.0,
+    serve.add_argument("--keep", type=bounded(1, 30 * DAY), default=600.0,
                        help="seconds an open or finished table nobody is at stays in memory (default 600; "
                             "the database keeps it and it is loaded again when asked for)")
-    serve.add_argument("--max-per-ip", type=int, default=20,
+    serve.add_argument("--max-per-ip", type=bounded(1, LOTS, whole=True), default=20,
                        help="open WebSockets allowed from one address (default 20)")
-    serve.add_argument("--max-open-tables", type=int, default=10,
+    serve.add_argument("--max-open-tables", type=bounded(1, LOTS, whole=True), default=10,
                        help="open (not started) tables one address may hold (default 10)")
-    serve.add_argument("--max-open-per-host", type=int, default=5,
+    serve.add_argument("--max-open-per-host", type=bounded(1, LOTS, whole=True), default=5,
                        help="open tables one host token may hold: a page hosts its tables with one token, "
                             "so people behind one address share its cap, not this one (default 5)")
-    serve.add_argument("--unjoined", type=float, default=120.0,
+    serve.add_argument("--unjoined", type=bounded(1, DAY), default=120.0,
                        help="seconds an open table nobody sat at or connected to stays listed (default 120)")
-    serve.add_argument("--max-conn-per-ip", type=int, default=64,
+    serve.add_argument("--max-conn-per-ip", type=bounded(2, LOTS, whole=True), default=64,
                        help="open connections (HTTP and WebSocket) allowed from one address (default 64)")
-    serve.add_argument("--header-timeout", type=float, default=10.0,
+    serve.add_argument("--header-timeout", type=bounded(0, 3600, above=True), default=10.0,
                        help="seconds a request's headers may take before its connection is closed (default 10)")
-    serve.add_argument("--bot-workers", type=int, default=None,
+    serve.add_argument("--bot-workers", type=bounded(0, 1024, whole=True), default=None,
                        help="processes bots think in, each address's tables taking turns "
                             "(default: one per core; 0: on the server's event loop)")
     serve.add_argument("--sync", choices=("NORMAL", "FULL"), default="NORMAL",
                        help="SQLite synchronous: NORMAL survives a crash of the process, FULL a power cut too")
     serve.add_argument("--bus", default=None, metavar="URL",
                        help="redis://host:port/N: join a cluster of server processes sharing --db (docs/deploy.md)")
-    serve.add_argument("--quick-wait", type=float, default=20.0, metavar="SECONDS",
+    serve.add_argument("--quick-wait", type=bounded(0, 3600), default=20.0, metavar="SECONDS",
                        help="seconds quick play waits for people before bots fill the empty seats (default 20)")
     serve.add_argument("--no-show", type=no_show_seconds, default=120.0, metavar="SECONDS",
                        help="seconds a tournament table waits for its people before the absent forfeit "
@@ -154,10 +181,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
     except ImportError:
         raise ConfigError(MISSING) from None
-    if args.keep < 1:
-        raise ConfigError("--keep is at least 1 second")
-    if args.max_conn_per_ip < 2 or args.header_timeout <= 0:
-        raise ConfigError("--max-conn-per-ip is at least 2 and --header-timeout above 0")
     from .app import create_app
     from .botpool import machine_workers
     from .guard import ConnectionGuard, guarded_http, raise_open_file_limit

@@ -1122,3 +1122,44 @@ def test_s10_a_bus_that_cannot_be_reached_or_a_node_name_in_use_is_refused_in_on
         a.stop()
     (again,) = _nodes(tmp_path, redis_url, "a")  # stopped: its name may be used again
     again.stop()
+
+
+def test_h12_a4_a_dead_token_gets_nothing_through_a_node_that_read_the_table_before_it_died(
+        tmp_path: Path, redis_url: str):
+    """A node that does not own a table reads its row when a socket opens; the seat was found
+    there at ``hello``, up to ten seconds later. P opens a socket through b, leaves seat 0 (its
+    token dies), Q sits there and the game starts; P's ``hello`` with the dead token was welcomed
+    as seat 0: Q's cards went to P and Q's socket was closed as replaced. The owner checks the
+    token as it is now: P's socket is closed as an unknown token, and Q plays on."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        created = a.post("/api/tables", game="trash", options={})
+        table_id, host = created["table"]["id"], created["host"]
+        dead = a.post(f"/api/tables/{table_id}/sit", seat=0, name="P")["token"]
+        a.post(f"/api/tables/{table_id}/bot", host=host, seat=1, bot="random")
+
+        async def scenario() -> None:
+            import json
+
+            from websockets.asyncio.client import connect
+            from websockets.exceptions import ConnectionClosed
+
+            async with connect(f"{b.ws}/ws/{table_id}") as stale:  # b reads the row: P holds seat 0
+                a.post(f"/api/tables/{table_id}/leave", token=dead)
+                alive = a.post(f"/api/tables/{table_id}/sit", seat=0, name="Q")["token"]
+                a.post(f"/api/tables/{table_id}/start", host=host)
+                async with GameClient(a.ws, table_id, alive) as q:
+                    await q.wait_turn()
+                    await stale.send(json.dumps({"type": "hello", "token": dead, "lang": "en"}))
+                    with pytest.raises(ConnectionClosed) as closed:
+                        for _ in range(10):  # until the socket closes: no welcome, no state before
+                            frame = json.loads(await asyncio.wait_for(stale.recv(), 20))
+                            assert frame.get("type") not in ("welcome", "state"), frame
+                    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
+                    await q.act(q.view["legal_actions"][0])  # type: ignore[index]  # Q still holds the seat
+                    assert q.close_code is None
+
+        asyncio.run(scenario())
+    finally:
+        _stop_living(a, b)
+

@@ -33,9 +33,9 @@ from cardtable.server.handle import handle
 from cardtable.server.hub import Hub
 from cardtable.server.lobby import LobbyError
 from cardtable.server.ports import LogError
-from cardtable.server.protocol import CLOSE_FREED, CLOSE_LEFT, CLOSE_REPLACED
+from cardtable.server.protocol import CLOSE_BAD_TOKEN, CLOSE_FREED, CLOSE_LEFT, CLOSE_REPLACED
 from cardtable.server.state import TableState
-from cardtable.server.store import Store
+from cardtable.server.store import Store, token_hash
 from cardtable.server.tables import Table
 
 
@@ -104,6 +104,23 @@ def test_a_newer_socket_for_a_seat_replaces_the_older_one():
     _, fx = run(s, Attach("new", 0, None))
     assert of(Close, fx)[0] == Close("old", CLOSE_REPLACED, "replaced by a newer connection")
     assert s.players[0] == "new"
+
+
+def test_h12_a4_a_socket_whose_token_no_longer_holds_its_seat_is_closed_and_sent_nothing():
+    """An attach carries the digest of the token its socket said hello with (a node that does not
+    own the table, or a socket following its table to a new owner, found the seat earlier): if the
+    seat's token is another now, the socket is closed as an unknown token and the seat's holder
+    keeps it; the same digest as the seat's is welcomed."""
+    _, s = new()
+    old = run(s, Sit(0, "Ana"))[0]["token"]
+    run(s, Leave(old))
+    now = run(s, Sit(0, "Ben"))[0]["token"]
+    run(s, Attach("ben", 0, None, "en", token_hash(now)))
+    _, fx = run(s, Attach("ana", 0, None, "en", token_hash(old)))
+    assert of(Close, fx) == [Close("ana", CLOSE_BAD_TOKEN, "unknown seat token")]
+    assert frames(fx, "ana") == [] and s.players[0] == "ben"
+    _, fx = run(s, Attach("ben2", 0, None, "en", token_hash(now)))
+    assert [f["type"] for f in frames(fx, "ben2")][:1] == ["welcome"] and s.players[0] == "ben2"
 
 
 # ------------------------------------------------------------------ undo

@@ -59,12 +59,17 @@ class Start:
 # ------------------------------------------------------------------ a socket
 @dataclass(frozen=True, slots=True)
 class Attach:
-    """A socket said hello: ``seat`` (``None``: a spectator), the version it saw last."""
+    """A socket said hello: ``seat`` (``None``: a spectator), the version it saw last. ``holder``:
+    the digest of the seat token it said hello with, which the table checks against the seat's
+    token now (a node that does not own the table found the seat in a copy of the row that may be
+    older; a socket following its table to a new owner carries it too). ``None``: a caller in the
+    table's own process that found the seat itself (tests)."""
 
     conn: str
     seat: int | None
     since: int | None
     lang: str = "en"
+    holder: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,8 +70,8 @@ def _apply(s: TableState, cmd: Command) -> Any:
         case Hint():
             hint = cmd
             return _socket(s, hint.conn, hint.seat, None, "hint", lambda: talk.hint(s, hint.seat))
-        case Attach(conn, seat, since, lang):
-            presence.attach(s, conn, seat, since, lang)
+        case Attach(conn, seat, since, lang, holder):
+            presence.attach(s, conn, seat, since, lang, holder)
             moveclock.attached(s, conn)
             return None
         case Detach(conn):

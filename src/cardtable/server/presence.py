@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hmac
 import time
 from typing import Any
 
 from ..host.clock import PausableClock
 from . import botplay, fanout
 from .commands import HoldOver, UpdatePause
-from .protocol import CLOSE_REPLACED
+from .protocol import CLOSE_BAD_TOKEN, CLOSE_REPLACED
 from .state import TableState
 
 MAX_WAIT = 60.0
@@ -19,8 +20,16 @@ SPECTATOR_PACE = 0.03
 
 
 # ------------------------------------------------------------ connections
-def attach(s: TableState, conn: str, seat: int | None, since: int | None, lang: str) -> None:
-    """A connection that said hello: the welcome, missed events, the state."""
+def attach(s: TableState, conn: str, seat: int | None, since: int | None, lang: str,
+           holder: str | None = None) -> None:
+    """A connection that said hello: the welcome, missed events, the state. A seat whose token is
+    no longer the one the socket said hello with (``holder``: the person left, another sat) is
+    refused as an unknown token (A1): the socket closes, and nothing of the game is sent (H12)."""
+    if seat is not None and holder is not None:
+        now = s.row.seats[seat].token_hash if 0 <= seat < len(s.row.seats) else None
+        if now is None or not hmac.compare_digest(now, holder):
+            s.fx.close(conn, CLOSE_BAD_TOKEN, "unknown seat token")
+            return
     s.touched = time.monotonic()
     s.joined = True
     if seat is None:

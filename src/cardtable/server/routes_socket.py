@@ -35,6 +35,7 @@ from .protocol import (
     TokenBucket,
     parse_message,
 )
+from .store import token_hash
 from .tables import Table
 
 HELLO_TIMEOUT = 10.0
@@ -118,6 +119,7 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
     dropped = 0
     cid: str | None = None
     seat: int | None = None
+    holder: str | None = None  # the digest of the seat token of the socket's hello
     loop = asyncio.get_running_loop()
     hello_by = loop.time() + HELLO_TIMEOUT  # one deadline from the accept: pings and bad frames do not move it
     try:
@@ -168,6 +170,7 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                     if seat is None:  # nothing about the game has been sent (A1)
                         conn.close_soon(CLOSE_BAD_TOKEN, "unknown seat token")
                         break
+                    holder = token_hash(msg["token"])  # the table checks it too, as it is then (H12)
                     bucket = table.bucket(seat, bucket)  # the seat's limit: reconnecting does not refill it
                 conn.lang = msg.get("lang", "en")
                 since = msg.get("since")
@@ -175,7 +178,7 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                 if behind and not await may_resume():
                     since = None
                 cid = table.join(conn, seat)
-                if not await _asked(table, Attach(cid, seat, since, conn.lang), conn):
+                if not await _asked(table, Attach(cid, seat, since, conn.lang, holder), conn):
                     break
             elif cid is None:
                 conn.close_soon(CLOSE_POLICY, "hello first")

@@ -73,6 +73,7 @@ class RemoteTable:
         self.conn: Connection | None = None
         self.cid: str | None = None
         self.seat: int | None = None
+        self.holder: str | None = None  # the digest of the token of the socket's hello (its seat's)
         self.seen: int | None = None  # the version of the last state its owner sent the socket
         self.detached = False
         self._attaching = 0  # attaches of this socket waiting for an owner's answer
@@ -106,6 +107,8 @@ class RemoteTable:
         if isinstance(cmd, Detach):
             self.detached = True
             self.cluster.unwatch(self)
+        elif isinstance(cmd, Attach):
+            self.holder = cmd.holder  # the new owner checks it again when the socket follows the table
         deadline = asyncio.get_running_loop().time() + ASK_TIMEOUT
         self._attaching += isinstance(cmd, Attach)
         try:
@@ -163,7 +166,7 @@ class RemoteTable:
 
     async def _attach(self, conn: Connection, cid: str) -> None:
         try:
-            await self.ask(Attach(cid, self.seat, self.seen, conn.lang))
+            await self.ask(Attach(cid, self.seat, self.seen, conn.lang, self.holder))
         except (LogError, LobbyError):
             conn.close_soon(CLOSE_RESTART, "the table moved to another server process; reconnect")
 

@@ -1163,3 +1163,59 @@ def test_h12_a4_a_dead_token_gets_nothing_through_a_node_that_read_the_table_bef
     finally:
         _stop_living(a, b)
 
+
+def test_r5_r8_after_a_redis_restart_the_owner_forgets_the_sockets_another_node_closed(
+        tmp_path: Path, redis: Redis, redis_url: str):
+    """Redis restarts: a node closes its sockets to other nodes' tables (their pages reconnect),
+    and the detach each sent then was lost, so the owner showed the seat online and counted the
+    spectators for good: no hold, no stand-in, the others waiting. The owner lets go of those
+    connections when Redis is back: the seat is away and the watchers are gone."""
+    from websockets.exceptions import ConnectionClosed
+
+    a, b = _nodes(tmp_path, redis_url, "a", "b")
+    try:
+        table_id, tokens = a.table({1: "random"})
+
+        async def scenario() -> None:
+            player = GameClient(b.ws, table_id, tokens[0])
+            watchers = [GameClient(b.ws, table_id) for _ in range(2)]
+            for client in (player, *watchers):
+                await client.connect()
+            seat = a.get(f"/api/tables/{table_id}")["table"]["seats"][0]
+            assert seat["online"] is True
+            redis.stop()
+            redis.start()
+            for client in (player, *watchers):  # b closed them: Redis went away under them
+                with pytest.raises((ConnectionClosed, OSError)):
+                    for _ in range(1000):
+                        await client.recv()
+            wait("the owner shows the seat away and no watcher",
+                 lambda: (lambda t: t["seats"][0]["online"] is False and not t.get("watchers"))(
+                     a.get(f"/api/tables/{table_id}")["table"]))
+
+        asyncio.run(scenario())
+        assert not re.findall(r"node \w+ stopped.*", a.log.read_text())  # both nodes write this log
+    finally:
+        _stop_living(a, b)
+
+
+def test_r1_a_renewal_after_redis_restarted_empty_makes_the_nodes_counts_again(redis: Redis, redis_url: str):
+    """A node counts as living by its counts' hash (``ct:count:{node}``). Redis restarted empty:
+    the renewer put the node back among the nodes at once, but the hash only came back with the
+    loop's next refresh, and another node's look in between logged it as stopped. A renewal
+    makes the hash again."""
+    from cardtable.server.cluster import Cluster, LeaseRenewer
+
+    async def main() -> None:
+        node = Cluster(redis_url, node="a")
+        node.hub = LosesNothing()  # type: ignore[assignment]
+        renewer = LeaseRenewer(node, asyncio.get_running_loop())
+        try:
+            await node.keeper.flushall()  # as a Redis that restarted without its data
+            renewer.renew()
+            assert await node.keeper.exists("ct:count:a") and await node.keeper.sismember("ct:nodes", "a")
+            assert await node.keeper.pttl("ct:count:a") > 0  # it runs out with the node, as before
+        finally:
+            await node.stop()
+
+    asyncio.run(main())

@@ -378,6 +378,19 @@ class Cluster:
                 if cid.partition(".")[0] in nodes - alive:
                     table.post(Detach(cid))
 
+    def _drop_remote_connections(self) -> None:
+        """Redis came back: the sockets other nodes had at this node's tables were closed there
+        when they lost it (their pages reconnect), and the detach each sent meanwhile was lost.
+        So their connections leave these tables now (a seat shows away and its hold runs, a
+        spectator is no longer counted), and any such socket still open is closed, to reconnect
+        and resync. Its commands come through Redis, so none came since it came back."""
+        assert self.hub is not None
+        for table in list(self.hub.tables.values()):
+            for cid in table.s.connections():
+                if cid.partition(".")[0] != self.node:
+                    table.post(Detach(cid))
+                    self.bus.close(cid, CLOSE_RESTART, "the cluster's bus restarted; reconnect")
+
     # ------------------------------------------------------------ routing
     def to_node(self, node: str, message: dict[str, Any]) -> None:
         self._outbox.put_nowait((f"ct:node:{node}", json.dumps(message)))
@@ -496,6 +509,7 @@ class Cluster:
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(f"ct:node:{self.node}", "ct:all")
         if again:
+            self._drop_remote_connections()
             await self._announce_live()
         async for message in pubsub.listen():
             if message.get("type") != "message":

@@ -84,7 +84,9 @@ class LeaseRenewer(BesideTheLoop):
             pipe.eval(RENEW_SCRIPT, 1, f"ct:lease:{table_id}", cluster.node, ttl)
         if owned:
             pipe.sadd("ct:live", *owned)  # again after a Redis restart
-        pipe.pexpire(f"ct:count:{cluster.node}", ttl)
+        count = f"ct:count:{cluster.node}"
+        pipe.hsetnx(count, "up", 1)  # made again if Redis restarted empty: never a living node counted dead
+        pipe.pexpire(count, ttl)
         pipe.sadd("ct:nodes", cluster.node)
         for table_id in released:
             pipe.eval(RELEASE_SCRIPT, 1, f"ct:lease:{table_id}", cluster.node, table_id)

@@ -70,11 +70,14 @@ class Record:
 
     @classmethod
     def loads(cls, text: str) -> Record:
-        """A record from JSON text; :class:`ParseError` with the reason otherwise."""
+        """A record from JSON text; :class:`ParseError` with the reason otherwise (also for
+        JSON nested too deeply to parse)."""
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ParseError(f"not a record: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+        except RecursionError:  # arrays or objects nested deeper than the parser goes
+            raise ParseError("not a record: the JSON is nested too deeply") from None
         return cls.from_json(data)
 
     @classmethod
@@ -115,6 +118,8 @@ class Record:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise ParseError(f"cannot read {path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"cannot read {path}: not UTF-8 text (byte {exc.start})") from None
         return cls.loads(text)
 
     def new_state(self) -> State:

@@ -14,8 +14,12 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import math
+import os
+import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,11 +66,23 @@ class Record:
         return json.dumps(self.to_json(), indent=1, ensure_ascii=False)
 
     def save(self, path: str | Path) -> None:
-        """Write atomically (a temporary file renamed over the target)."""
+        """Write atomically: a new temporary file in the target's folder, renamed over the target.
+
+        The temporary file has a name of its own (see :func:`open_beside`), so no file of the
+        user's is overwritten but the target, and it is removed when the write fails. A failure
+        is an :class:`OSError` that names ``path``, not the temporary file."""
         target = Path(path)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(self.dumps() + "\n", encoding="utf-8")
-        tmp.replace(target)
+        fd, tmp = open_beside(target)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(self.dumps() + "\n")
+            os.replace(tmp, target)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, exc.strerror, str(target)) from None
+            raise
 
     @classmethod
     def loads(cls, text: str) -> Record:
@@ -148,6 +164,32 @@ class Record:
         for _, state in self.steps():  # noqa: B007
             pass
         return state
+
+
+def open_beside(target: Path) -> tuple[int, Path]:
+    """A new file in ``target``'s folder, open for writing: its descriptor and path.
+
+    Its name (``.NAME.<random>.tmp``) is created exclusively, so an existing file is never
+    opened; its permissions are those of a new file (the umask applies). An :class:`OSError`
+    (no such folder, no permission) names ``target``."""
+    while True:
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue  # one chance in 2^32: draw another name
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(target)) from None
+
+
+def check_writable(target: Path) -> None:
+    """Raise :class:`OSError` (naming ``target``) unless :meth:`Record.save` could write ``target``:
+    its folder exists and takes a new file, and ``target`` is not a folder. Nothing is left behind."""
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    fd, tmp = open_beside(target)
+    os.close(fd)
+    tmp.unlink()
 
 
 def record_of(state: State, deck: list[Card] | None = None, fairness: Fairness | None = None) -> Record:

@@ -31,7 +31,7 @@ from ..core.game import Game
 from ..core.options import parse_pairs
 from ..core.registry import game_class, game_names
 from ..host.match import Match
-from ..records.record import Record
+from ..records.record import Record, check_writable
 from .style import Style, want_color
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
@@ -117,6 +117,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if lang not in languages():
         raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
     save = Path(args.save) if args.save else None
+    if save is not None:
+        _check_save(save)
     if args.plain or not _terminal():  # Spit with --plain: the real-time screen of cli.spit_play
         _plain_in_english(args.lang)
         return _play_plain(args, game, seats, record, save)
@@ -135,6 +137,20 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     pace = 0.25 if args.pace is None else max(0.0, args.pace)
     return run_play(session, pace=pace, bot_delay=1.5 * pace, undo=args.undo)
+
+
+def _check_save(save: Path) -> None:
+    """Refuse a ``--save`` path that could not be written before the game starts, not after it."""
+    folder = save.parent
+    if not folder.is_dir():
+        raise ConfigError(f"--save {save}: " + (f"{folder} is not a folder" if folder.exists()
+                                                 else f"there is no folder {folder}"))
+    try:
+        check_writable(save)
+    except IsADirectoryError:
+        raise ConfigError(f"--save {save}: that is a folder; name a file to save the game in") from None
+    except OSError as exc:
+        raise ConfigError(f"--save {save}: cannot write in {save.parent} ({exc.strerror or exc})") from None
 
 
 def _terminal() -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,9 @@ from ..records.record import Record, check_writable
 from .style import Style, want_color
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
+
+MAX_PACE = 60.0
+"""The longest ``--pace`` in seconds: a bot's move is never held back longer."""
 
 EXTRA_COMMANDS = ("cardtable.sim.cli", "cardtable.cli.arena", "cardtable.server.cli", "cardtable.tui.cli",
                   "cardtable.review.cli", "cardtable.cli.verify")
@@ -87,6 +91,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from ..tui.seats import SeatSpec, default_seats, parse_seats
     from ..tui.session import Session, languages
 
+    if args.pace is not None and not (math.isfinite(args.pace) and 0 <= args.pace <= MAX_PACE):
+        raise ConfigError(f"--pace {args.pace:g}: a number of seconds from 0 to {MAX_PACE:g}")
     record = Record.load(args.resume) if args.resume else None
     name = game_class(record.game if record is not None else args.game or "trash").name
     if record is not None:
@@ -135,7 +141,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         session = Session.start(game, seats, seed=args.seed, lang=lang, save_path=save)
     from ..tui.launch import run_play
 
-    pace = 0.25 if args.pace is None else max(0.0, args.pace)
+    pace = 0.25 if args.pace is None else args.pace
     return run_play(session, pace=pace, bot_delay=1.5 * pace, undo=args.undo)
 
 
@@ -337,7 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")
     play.add_argument("--lang", help="the app's language: en, ar, es or pt (default: from the locale; "
                       "the plain text loop is in English)")
-    play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move (--plain)")
+    play.add_argument("--pace", type=float, help="seconds per animation step (the app) or after a bot move "
+                      f"(--plain): 0 to {MAX_PACE:g}")
     play.add_argument("--undo", action="store_true",
                       help="let the person take moves back with u (the app; only against bots, never in Spit)")
     play.add_argument("--plain", action="store_true",

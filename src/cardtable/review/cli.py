@@ -20,6 +20,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         raise ConfigError(f"--lang {lang}: languages are {', '.join(LANGUAGES)}")
     if args.worlds < 1:
         raise ConfigError("--worlds must be at least 1")
+    if args.top < 1:
+        raise ConfigError("--top must be at least 1")
     record = Record.load(args.record)
 
     def progress(done: int, total: int) -> None:
@@ -45,7 +47,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("record", help="a saved game (cardtable play --save, or a record from the server)")
     p.add_argument("--seat", type=int, default=0, help="the seat to review (default 0)")
     p.add_argument("--worlds", type=int, default=32, help="worlds sampled per decision (default 32)")
-    p.add_argument("--top", type=int, default=5, help="how many costly decisions to list (default 5)")
+    p.add_argument("--top", type=int, default=5, help="how many costly decisions to list, at least 1 (default 5)")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
     p.add_argument("--no-hindsight", action="store_true", help="skip the all-cards-known evaluation")
     p.add_argument("--json", action="store_true", help="every decision as JSON")

@@ -53,9 +53,11 @@ def review_lines(review: Review, lang: str = "en", costliest: int = 5) -> list[s
     """The summary: the costliest decisions, then (Trex) every contract choice with its value."""
     out = [translate("review.title", lang, seat=review.seat, decisions=len(review.decisions),
                      cost=_cost(review, review.total_loss, lang), worlds=review.worlds)]
-    worst = review.costliest(costliest)
-    out.append(translate("review.costliest", lang) if worst else translate("review.none_costly", lang))
-    out += ["  " + decision_line(review, d, lang) for d in worst]
+    # "none cost a point" only when none did: ``costliest=0`` lists none of them, and the
+    # second line is then the list's heading (the replay's review pane takes line 0 and lines 2 on)
+    costly = review.costliest(len(review.decisions))
+    out.append(translate("review.costliest", lang) if costly else translate("review.none_costly", lang))
+    out += ["  " + decision_line(review, d, lang) for d in costly[:max(0, costliest)]]
     choices = review.contract_choices()
     if choices:
         out.append(translate("review.contracts", lang))

@@ -1,0 +1,42 @@
+"""``cardtable review``: --top is at least 1, and "none cost a point" only when true."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.cli.main import main
+from cardtable.host.match import play_out
+from cardtable.records.record import Record, record_of
+from cardtable.review import Review, review
+from cardtable.review.text import review_lines
+
+
+@cache
+def trash_record() -> Record:
+    game = cardtable.load("trash", max_hands=3)
+    return record_of(play_out(game, [make_bot("trash", "random"), make_bot("trash", "hard")], seed=11))
+
+
+@cache
+def one_world() -> Review:
+    rev = review(trash_record(), 0, worlds=1, hindsight=False)
+    assert rev.costliest(1), "the random seat's moves cost something"
+    return rev
+
+
+@pytest.mark.parametrize("top", ["0", "-1"])
+def test_review_cli_refuses_top_below_1(top, tmp_path, capsys):
+    path = tmp_path / "g.json"
+    trash_record().save(path)
+    assert main(["review", str(path), "--worlds", "1", f"--top={top}"]) == 2
+    assert capsys.readouterr().err == "cardtable: --top must be at least 1\n"
+
+
+def test_review_lines_listing_none_do_not_say_no_decision_cost_a_point():
+    lines = review_lines(one_world(), "en", costliest=0)
+    assert lines[1:] == ["The costliest decisions:"]  # listed: none (Trash has no contract choices)
+    assert review_lines(one_world(), "en", costliest=1)[1:2] == ["The costliest decisions:"]

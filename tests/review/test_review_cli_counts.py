@@ -1,4 +1,5 @@
-"""``cardtable review``: --top is at least 1, and "none cost a point" only when true."""
+"""``cardtable review``: --top is at least 1, "none cost a point" only when true, and numbers
+agree with their nouns in every language."""
 
 from __future__ import annotations
 
@@ -40,3 +41,22 @@ def test_review_lines_listing_none_do_not_say_no_decision_cost_a_point():
     lines = review_lines(one_world(), "en", costliest=0)
     assert lines[1:] == ["The costliest decisions:"]  # listed: none (Trash has no contract choices)
     assert review_lines(one_world(), "en", costliest=1)[1:2] == ["The costliest decisions:"]
+
+
+@pytest.mark.parametrize("lang, one, wrong", [
+    ("en", "1 world per decision", "1 worlds"),
+    ("es", "1 mundo por decisión", "1 mundos"),
+    ("pt", "1 mundo por decisão", "1 mundos"),
+    ("ar", "احتمال واحد لكل قرار", "1 احتمال"),
+])
+def test_review_title_says_one_world_in_the_singular(lang, one, wrong):
+    title = review_lines(one_world(), lang)[0]
+    assert one in title and wrong not in title
+    assert "review." not in title
+
+
+def test_review_title_counts_decisions_and_worlds_in_the_plural():
+    rev = review(trash_record(), 0, worlds=2, hindsight=False)
+    title = review_lines(rev, "en")[0]
+    assert f": {len(rev.decisions)} decisions with a choice;" in title and "(2 worlds per decision" in title
+    assert "(2 mundos por decisión" in review_lines(rev, "es")[0]

@@ -17,6 +17,12 @@ def _cost(review: Review, loss: float, lang: str) -> str:
     return translate("review.unit.points", lang, value=f"{tenths:.1f}" if tenths else "0")
 
 
+def _count(key: str, n: int, lang: str) -> str:
+    """``n`` with its noun in ``lang`` ("1 world", "32 worlds"): the catalog's ``KEY.one`` for 1,
+    ``KEY.other`` for any other number (Arabic words ``other`` so that it fits every number)."""
+    return translate(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n)
+
+
 def _action(review: Review, text: str, lang: str) -> str:
     """An action in words ("draw from the stock", "10♠", "King of Hearts"), not its engine text."""
     kind, _, arg = text.partition(" ")
@@ -51,8 +57,10 @@ def decision_line(review: Review, d: Decision, lang: str) -> str:
 
 def review_lines(review: Review, lang: str = "en", costliest: int = 5) -> list[str]:
     """The summary: the costliest decisions, then (Trex) every contract choice with its value."""
-    out = [translate("review.title", lang, seat=review.seat, decisions=len(review.decisions),
-                     cost=_cost(review, review.total_loss, lang), worlds=review.worlds)]
+    out = [translate("review.title", lang, seat=review.seat,
+                     decisions=_count("review.decisions", len(review.decisions), lang),
+                     cost=_cost(review, review.total_loss, lang),
+                     worlds=_count("review.worlds", review.worlds, lang))]
     # "none cost a point" only when none did: ``costliest=0`` lists none of them, and the
     # second line is then the list's heading (the replay's review pane takes line 0 and lines 2 on)
     costly = review.costliest(len(review.decisions))

@@ -1,5 +1,5 @@
-"""``cardtable review``: --top is at least 1, "none cost a point" only when true, and numbers
-agree with their nouns in every language."""
+"""``cardtable review``: --top is at least 1, "none cost a point" only when true, numbers agree
+with their nouns in every language, and --help names every language."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.cli.main import main
 from cardtable.host.match import play_out
+from cardtable.i18n import LANGUAGES
 from cardtable.records.record import Record, record_of
 from cardtable.review import Review, review
 from cardtable.review.text import review_lines
@@ -60,3 +61,11 @@ def test_review_title_counts_decisions_and_worlds_in_the_plural():
     title = review_lines(rev, "en")[0]
     assert f": {len(rev.decisions)} decisions with a choice;" in title and "(2 worlds per decision" in title
     assert "(2 mundos por decisión" in review_lines(rev, "es")[0]
+
+
+def test_review_help_names_every_language(capsys):
+    with pytest.raises(SystemExit):
+        main(["review", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    lang_help = help_text.split("--lang LANG", 2)[-1]
+    assert all(f" {lang}" in lang_help.split("(default")[0] for lang in LANGUAGES)

@@ -51,5 +51,5 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the sampling (default 0)")
     p.add_argument("--no-hindsight", action="store_true", help="skip the all-cards-known evaluation")
     p.add_argument("--json", action="store_true", help="every decision as JSON")
-    p.add_argument("--lang", help="en, es or pt (default: from the locale)")
+    p.add_argument("--lang", help="en, ar, es or pt (default: from the locale)")
     p.set_defaults(run=cmd_review)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.game import PlayerView
 from ..games.trash.view import TrashView
-from .style import Style
+from .style import Style, count
 
 ACTION_HELP = """\
 On your turn:
@@ -50,12 +50,12 @@ def render(view: PlayerView, *, color: bool) -> str:
         mark = st(" ◀ to play", "yellow") if seat == view.current_player else ""
         lines.append(
             st(f"{who(view, seat)}", "cyan", "bold")
-            + f": {view.sizes[seat]} slots, {view.hands_won[seat]} hands won{mark}"
+            + f": {count(view.sizes[seat], 'slot')}, {count(view.hands_won[seat], 'hand')} won{mark}"
         )
         lines += _layout(view, seat, st)
     top = view.top_discard
     lines.append(
-        f"Stock: {view.stock_count} cards   Discard: "
+        f"Stock: {count(view.stock_count, 'card')}   Discard: "
         + (st.card(top, 2) + st(f" ({len(view.discard)})", "dim") if top else st("empty", "dim"))
     )
     if view.card_in_hand is not None:

@@ -124,7 +124,8 @@ def render(view: PlayerView, *, color: bool) -> str:
             extra.append(st(f"out {PLACES[view.finishing.index(q)]}", "green"))
         visible = view.hands[q] if q != view.seat else None  # open hands (TX-V6)
         cards = f"  {_cards(st, visible)}" if visible is not None else ""
-        lines.append(f"{who(view, q):<7} {view.hand_sizes[q]:>2} cards  " + "  ".join(extra) + cards + mark)
+        held = f"{view.hand_sizes[q]:>2} {'card ' if view.hand_sizes[q] == 1 else 'cards'}"  # as wide either way
+        lines.append(f"{who(view, q):<7} {held}  " + "  ".join(extra) + cards + mark)
     if view.doubled:
         lines.append("Doubled: " + ", ".join(f"{st.card(c)} by {who(view, q).lower()}" for c, q in view.doubled))
     if view.contract == "TR":

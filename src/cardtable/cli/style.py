@@ -22,6 +22,11 @@ def want_color(stream: TextIO = sys.stdout, flag: bool | None = None) -> bool:
     return stream.isatty()
 
 
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its English noun: "1 slot", "9 slots" (``plural``: when it is not noun + "s")."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 class Style:
     def __init__(self, color: bool) -> None:
         self.color = color

@@ -1,12 +1,16 @@
-"""The plain text loop's boards: English numbers agree with their nouns, and columns line up."""
+"""The plain text loop's boards: English numbers agree with their nouns, columns line up, and
+the board after the last hand names that hand."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 
 import cardtable
 from cardtable.cli import render_trash, render_trex
+
+from .walk import walked
 
 
 def test_plain_trash_board_says_1_slot_1_hand_won_and_1_card():
@@ -17,6 +21,14 @@ def test_plain_trash_board_says_1_slot_1_hand_won_and_1_card():
     assert "You: 1 slot, 9 hands won" in text
     assert "Stock: 1 card " in text
     assert not re.search(r"\b1 (slots|hands|cards)\b", text)
+
+
+def test_plain_trash_final_board_names_the_last_hand_played():
+    state = walked(cardtable.load("trash").new_state(seed=1), random.Random(1))
+    assert state.is_terminal()
+    last = state.hands_played
+    head = render_trash.render(state.view(0), color=False).splitlines()[0]
+    assert head.startswith(f"Trash — hand {last} ")
 
 
 def test_plain_trex_board_says_1_card_in_the_same_column():

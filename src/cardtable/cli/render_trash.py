@@ -44,7 +44,9 @@ def render(view: PlayerView, *, color: bool) -> str:
     """The table as ``view.seat`` sees it."""
     assert isinstance(view, TrashView)
     st = Style(color)
-    lines = [st(f"Trash — hand {view.hand_number}", "bold") + st(f"  (wild: {view.wild_mode})", "dim")]
+    # after the last hand the view counts the hand that would come next: show the one just played
+    hand = view.hand_number - 1 if view.outcome is not None else view.hand_number
+    lines = [st(f"Trash — hand {hand}", "bold") + st(f"  (wild: {view.wild_mode})", "dim")]
     order = [s for s in range(view.num_players) if s != view.seat] + ([view.seat] if view.seat is not None else [])
     for seat in order:
         mark = st(" ◀ to play", "yellow") if seat == view.current_player else ""

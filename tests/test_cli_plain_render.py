@@ -38,3 +38,15 @@ def test_plain_trex_board_says_1_card_in_the_same_column():
             if re.match(r"(You|Seat \d) ", line)]
     assert "Seat 1   1 card " in rows[1] and "1 cards" not in "\n".join(rows)
     assert len({row.index("card") for row in rows}) == 1
+
+
+def test_plain_trex_score_sheet_totals_line_up_with_the_seat_columns():
+    view = cardtable.load("trex").new_state(seed=1).view(0)
+    view = dataclasses.replace(view, deal_scores=((1, 0, 0, "KH", (-75, 0, 0, 0)),),
+                               kingdom_scores=((-75, 0, 0, 0),), totals=(-75, 0, 0, 0))
+    rows = render_trex.score_sheet(view, render_trex.Style(False))
+    head, deal, kingdom, total = rows
+    assert kingdom.startswith("  kingdom 1 total") and total.startswith("  total")
+    ends = [m.end() for m in re.finditer(r"seat \d", head)]  # each seat column ends under its name
+    for row in (deal, kingdom, total):
+        assert [m.end() for m in re.finditer(r"[-+]\d+", row)][-4:] == ends, row

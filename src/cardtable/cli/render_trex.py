@@ -73,7 +73,8 @@ def layout_rows(view: TrexView, st: Style) -> list[str]:
 
 def score_sheet(view: TrexView, st: Style) -> list[str]:
     """Scores by deal, kingdom totals and game totals."""
-    head = "  deal  kingdom  holder  contract " + "".join(f"{'seat ' + str(q):>9}" for q in range(view.num_players))
+    first = "  deal  kingdom  holder  contract "  # the columns before the seats' (totals pad to its width)
+    head = first + "".join(f"{'seat ' + str(q):>9}" for q in range(view.num_players))
     rows = [st(head, "bold")]
     for number, kingdom, holder, contract, deltas in view.deal_scores[-8:]:
         rows.append(
@@ -83,8 +84,8 @@ def score_sheet(view: TrexView, st: Style) -> list[str]:
         rows.insert(1, st(f"  … {len(view.deal_scores) - 8} earlier deals", "dim"))
     for k, row in enumerate(view.kingdom_scores):
         if any(row):
-            rows.append(st(f"  kingdom {k + 1} total          " + "".join(f"{d:>+9d}" for d in row), "dim"))
-    rows.append(st("  total                     " + "".join(f"{t:>+9d}" for t in view.totals), "bold"))
+            rows.append(st(f"  kingdom {k + 1} total".ljust(len(first)) + "".join(f"{d:>+9d}" for d in row), "dim"))
+    rows.append(st("  total".ljust(len(first)) + "".join(f"{t:>+9d}" for t in view.totals), "bold"))
     if view.team_totals is not None:
         rows.append(f"  teams: seats 0+2 {view.team_totals[0]:+d}, seats 1+3 {view.team_totals[1]:+d}")
     return rows

@@ -50,3 +50,20 @@ def test_plain_trex_score_sheet_totals_line_up_with_the_seat_columns():
     ends = [m.end() for m in re.finditer(r"seat \d", head)]  # each seat column ends under its name
     for row in (deal, kingdom, total):
         assert [m.end() for m in re.finditer(r"[-+]\d+", row)][-4:] == ends, row
+
+
+def test_plain_trash_help_says_what_d_takes_under_the_options():
+    import cardtable.cli.textplay as textplay
+    from cardtable.host import Match
+
+    def help_shown(**options):
+        out: list[str] = []
+        replies = iter(["?", "q"])
+        match = Match(cardtable.load("trash", **options), seed=1, bots={})
+        textplay.play_text(match, 0, color=False, ask=lambda p: next(replies), say=out.append)
+        return "\n".join(out)
+
+    assert "take the top discard (only when you can place it)" in help_shown()
+    anything = help_shown(discard_take_requires_playable=False)
+    assert "only when you can place it" not in anything
+    assert "take the top discard (any card: one you cannot place ends your turn)" in anything

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core.game import PlayerView
+from ..core.game import Game, PlayerView
 from ..games.trash.view import TrashView
 from .style import Style, count
 
@@ -16,6 +16,17 @@ When a number can displace your wild:
   y  or Enter   displace it (never worse: the wild moves to a face-down slot)
   n             decline: the number is discarded
 Any time:  ?  help    q  quit (with --save the game is saved)"""
+
+
+TAKE_PLACEABLE = "take the top discard (only when you can place it)"
+TAKE_ANY = "take the top discard (any card: one you cannot place ends your turn)"
+
+
+def help_text(game: Game) -> str:
+    """:data:`ACTION_HELP` as ``game``'s options have it: what ``d`` may take (TR-7)."""
+    if game.options["discard_take_requires_playable"]:
+        return ACTION_HELP
+    return ACTION_HELP.replace(TAKE_PLACEABLE, TAKE_ANY)
 
 
 def _layout(view: TrashView, seat: int, st: Style) -> list[str]:

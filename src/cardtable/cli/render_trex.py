@@ -3,14 +3,14 @@
 ``render(view, color=...)`` draws the table for ``view.seat``: the deal and
 kingdom, the contract, the hand sorted by suit, the current and last trick,
 captured and doubled cards, the Trex layout as four suit rows and the score
-sheet. ``ACTION_HELP`` explains the action texts. It uses only the view, never
-a state.
+sheet. ``ACTION_HELP`` explains the action texts (``help_text(game)`` gives it to the text
+loop). It uses only the view, never a state.
 """
 
 from __future__ import annotations
 
 from ..core.cards import Card
-from ..core.game import PlayerView
+from ..core.game import Game, PlayerView
 from ..games.trex.view import PLACES, TrexView
 from .style import Style
 
@@ -25,6 +25,12 @@ Kingdom holder, announcing:  contract KH | QN | DI | TK | TR | CX (Complex)
 Doubling (King of Hearts, Queens):  double KH   double QS   done
 Redeal request (a qualifying hand):  redeal   keep
 Any time:  ?  help    q  quit"""
+
+
+def help_text(game: Game) -> str:
+    """:data:`ACTION_HELP`, the same under every option."""
+    return ACTION_HELP
+
 
 SUITS = "♣♦♥♠"
 _RANK_TEXT = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10", 11: "J", 12: "Q", 13: "K",

@@ -1,9 +1,10 @@
 """A turn-based game at the terminal: the human seat types, bots answer.
 
 Game-specific pieces come from a renderer module ``cardtable.cli.render_<game>``
-with ``render(view, *, color) -> str``, ``ACTION_HELP``, ``prompt(view) -> str``
-(what the person is asked) and ``interpret(view, text) -> str`` (what they typed,
-as an action's text). Only the human seat's view is ever shown.
+with ``render(view, *, color) -> str``, ``help_text(game) -> str`` (the keys, as the
+game's options have them), ``prompt(view) -> str`` (what the person is asked) and
+``interpret(view, text) -> str`` (what they typed, as an action's text). Only the
+human seat's view is ever shown.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def play_text(
                 say("Goodbye.")
                 return _finish(match, save, say)
             if word in ("?", "h", "help"):
-                say(r.ACTION_HELP)
+                say(r.help_text(match.game))
                 continue
             try:
                 match.submit(human, interpret(view, answer))

@@ -100,6 +100,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise ConfigError(f"--resume: {args.resume} is a {name} game, not {args.game}")
         if args.preset or args.option or args.bots is not None or args.seed is not None:
             raise ConfigError("--resume takes the game, its options and its seed from the record")
+    if args.seats and args.seat is not None:
+        raise ConfigError("use --seats or --seat, not both: --seats says which seat is yours")
+    if args.seats and args.bot is not None:
+        raise ConfigError("use --seats or --bot, not both: --seats names each seat's bot")
     seats: tuple[SeatSpec, ...] | None = parse_seats(args.seats, name) if args.seats else None
     if record is not None:
         game = cardtable.load(record.game, record.preset, **record.options)
@@ -114,14 +118,15 @@ def cmd_play(args: argparse.Namespace) -> int:
                 options.setdefault("players", str(len(seats)))
         game = load_game(name, args.preset, options, args.bots)
     if seats is None:
-        if not 0 <= args.seat < game.num_players:
-            raise ConfigError(f"--seat {args.seat}: seats are 0 to {game.num_players - 1}")
-        seats = default_seats(game.num_players, name, args.seat, args.bot)
+        human = 0 if args.seat is None else args.seat
+        if not 0 <= human < game.num_players:
+            raise ConfigError(f"--seat {human}: seats are 0 to {game.num_players - 1}")
+        seats = default_seats(game.num_players, name, human, args.bot)
     elif len(seats) != game.num_players:
         raise ConfigError(f"--seats names {len(seats)} seats; {game.title} is played by {game.num_players}")
-    lang = args.lang or default_language()
+    lang = default_language() if args.lang is None else args.lang  # --lang "" is refused, not the default
     if lang not in languages():
-        raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
+        raise ConfigError(f"--lang {lang!r}: languages are {', '.join(languages())}")
     save = Path(args.save) if args.save else None
     if save is not None:
         _check_save(save)
@@ -259,9 +264,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         from ..tui.launch import run_replay
         from ..tui.session import languages
 
-        lang = args.lang or default_language()
+        lang = default_language() if args.lang is None else args.lang
         if lang not in languages():
-            raise ConfigError(f"--lang {lang}: languages are {', '.join(languages())}")
+            raise ConfigError(f"--lang {lang!r}: languages are {', '.join(languages())}")
         return run_replay(record, seat, lang=lang)
     who = "a spectator" if seat is None else f"seat {seat}"
     print(st(f"Replay of a {game.title} game ({len(record.actions)} actions) as {who} saw it", "bold"))
@@ -337,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=int, help="number of bot opponents (Trash: sets the player count)")
     play.add_argument("--bot", help="the bots' kind: a level (easy, medium, hard, expert) "
                       "or a bot name (see: cardtable rules GAME)")
-    play.add_argument("--seat", type=int, default=0, help="your seat with --bots (default 0)")
+    play.add_argument("--seat", type=int, help="your seat, without --seats (default 0)")
     play.add_argument("--seed", type=int, help="seed the deal, to replay the same game")
     play.add_argument("--save", metavar="FILE", help="save the game record to FILE (s in the app, at the end, on quit)")
     play.add_argument("--resume", metavar="FILE", help="continue a saved game")

@@ -25,7 +25,7 @@ from typing import Any
 
 import cardtable
 
-from ..bots.base import bot_names, make_bot
+from ..bots.base import bot_names, make_bot, reacts
 from ..core.build import build_name
 from ..core.errors import CardtableError, ConfigError
 from ..core.game import Game
@@ -66,6 +66,13 @@ def needs_extra(command: str, exc: ModuleNotFoundError) -> str:
     """One line: which extra ``cardtable COMMAND`` needs."""
     extra = missing_extra(exc)
     return f"cardtable {command} needs the {extra} extra ({exc.name} is missing): pip install 'cardtable[{extra}]'"
+
+
+def seat_bots(game: Game) -> list[str]:
+    """The bots that can take a seat of ``game``: in a real-time game (Spit), only those that
+    play in real time (not ``random``, which only answers when asked)."""
+    names = bot_names(game.name)
+    return [n for n in names if reacts(make_bot(game.name, n))] if game.realtime else names
 
 
 def load_game(name: str, preset: str | None, options: dict[str, Any], bots: int | None) -> Game:
@@ -181,11 +188,18 @@ def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record
     color = want_color(sys.stdout, False if args.no_color else None)
     name = game.name
     if name == "spit":
+        # a new game, you at seat 0 against one bot: what the app offers beyond that is refused
+        for flag, given in (("--resume", record is not None), ("--seats", bool(args.seats)),
+                            (f"--seat {args.seat}", args.seat not in (None, 0))):
+            if given:
+                raise ConfigError(f"{flag}: Spit's plain loop plays a new game, you (seat 0) against one bot; "
+                                  "it takes --bot, --seed and --save")
         try:
             spit = importlib.import_module("cardtable.cli.spit_play")
         except ImportError:
             raise ConfigError("Spit terminal play is not available in this version") from None
-        code: int = spit.play_spit(game, seed=args.seed, level=args.bot or "medium", color=color)
+        code: int = spit.play_spit(game, seed=args.seed, level=args.bot or DEFAULT_BOT["spit"], color=color,
+                                   save=save)
         return code
     from .textplay import play_text, renderer_for  # the terminal's modules, for this command only
 
@@ -246,8 +260,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
               + st(f"   (default {_value(spec.default)}" + (f"; {allowed}" if allowed else "") + f") [{spec.rule}]",
                    "dim"))
         print(f"      {spec.doc}")
-    bots = bot_names(cls.name)
-    print(f"\nBots: {', '.join(bots)}")
+    print(f"\nBots: {', '.join(seat_bots(game))}")
     return 0
 
 

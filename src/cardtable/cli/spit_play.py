@@ -27,17 +27,19 @@ import random
 import select
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TextIO
 
-from ..bots.spit import LEVEL_ORDER, SpitBot
+from ..bots.base import make_bot
 from ..core.cards import Card
 from ..core.errors import CardtableError
-from ..core.game import Game
+from ..core.game import Game, State
 from ..games.spit.actions import SpitAction
 from ..games.spit.view import SpitView
 from ..host.clock import SystemClock
 from ..host.factory import realtime_host
-from ..host.realtime import Arrival
+from ..host.realtime import Arrival, RealtimeBot
+from ..records.record import record_of
 from ..tui.session import tr, without_rule_ids
 from ..tui.spit_controls import SpitControls
 
@@ -191,34 +193,45 @@ def _raw(stream: TextIO) -> Iterator[int]:
         sys.stdout.flush()
 
 
-def play_spit(game: Game, *, seed: int | None, level: str, color: bool) -> int:
-    """Play ``game`` (a loaded Spit game) in this terminal against a bot; the exit code.
+def play_spit(game: Game, *, seed: int | None, level: str, color: bool, save: Path | None = None) -> int:
+    """Play ``game`` (a loaded Spit game) in this terminal against the bot ``level`` (a level such
+    as ``medium`` or any Spit bot that plays in real time, as ``cardtable rules spit`` lists them);
+    with ``save``, the record is written there when the game ends or is left. The exit code.
 
     0 when the game was played to its end or quit, 2 for bad input (no terminal,
-    unknown level), 1 for an unexpected failure, which is reported in one line."""
-    if level not in LEVEL_ORDER:
-        print(f"no Spit bot level {level!r}; levels: {', '.join(LEVEL_ORDER)}", file=sys.stderr)
-        return 2
+    unknown bot), 1 for an unexpected failure, which is reported in one line."""
+    from .main import seat_bots
+
     if game.name != "spit":
-        print("play_spit needs the game spit", file=sys.stderr)
+        print("cardtable: play_spit needs the game spit", file=sys.stderr)
+        return 2
+    if level not in seat_bots(game):
+        print(f"cardtable: no Spit bot {level!r} that plays in real time; bots: {', '.join(seat_bots(game))}",
+              file=sys.stderr)
         return 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("Spit is played in real time: run it in an interactive terminal.", file=sys.stderr)
+        print("cardtable: Spit is played in real time: run it in an interactive terminal.", file=sys.stderr)
         return 2
-    try:
-        return _loop(game, seed, level, color)
-    except KeyboardInterrupt:
-        return 130
-    except CardtableError as exc:
-        print(f"spit: {exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # never a traceback in the terminal
-        print(f"spit: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
-
-
-def _loop(game: Game, seed: int | None, level: str, color: bool) -> int:
+    bot: RealtimeBot = make_bot("spit", level)  # type: ignore[assignment]  # seat_bots: it reacts
     state = game.new_state(seed=seed)
+    try:
+        code = _loop(state, bot, seed, level, color)
+    except KeyboardInterrupt:
+        code = 130
+    except CardtableError as exc:
+        print(f"cardtable: {exc}", file=sys.stderr)
+        code = 2
+    except Exception as exc:  # never a traceback in the terminal
+        print(f"cardtable: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        code = 1
+    if save is not None:  # the game so far, however the loop ended
+        record_of(state).save(save)
+        print(f"Saved the game to {save} (cardtable replay {save} --seat {HUMAN}).")
+    return code
+
+
+def _loop(state: State, bot: RealtimeBot, seed: int | None, level: str, color: bool) -> int:
+    game = state.game
     clock = SystemClock()
     log: list[str] = []
 
@@ -230,7 +243,7 @@ def _loop(game: Game, seed: int | None, level: str, color: bool) -> int:
             log.append(f"rejected: {without_rule_ids(a.reason or '')}")
 
     host_seed = seed if seed is not None else random.SystemRandom().getrandbits(32)
-    host = realtime_host(game, state, clock, bots={BOT: SpitBot(level)}, seed=host_seed, on_arrival=on_arrival)
+    host = realtime_host(game, state, clock, bots={BOT: bot}, seed=host_seed, on_arrival=on_arrival)
     ctl = Controller(HUMAN)
     with _raw(sys.stdin) as fd:
         dirty = True

@@ -189,7 +189,8 @@ class Session:
 
     @property
     def hot_seat(self) -> bool:
-        """Several humans share the keyboard: hands are covered between their turns."""
+        """Several humans share the keyboard (a game with private cards covers the table between
+        their turns: :attr:`covers`)."""
         return len(self.humans) > 1
 
     @property

@@ -756,6 +756,7 @@ def test_r1_news_of_a_moved_table_sends_its_sockets_after_it_with_the_version_th
         node.bus.close = lambda cid, code, reason: closed.append(cid)  # type: ignore[method-assign]
         try:
             behind, behind_conn = _socket_to(node, "t1", "dead", seat=0)
+            behind.holder = "digest of its token"  # the new owner checks it (H12)
             ahead, _ = _socket_to(node, "t1", "b", seat=None)
             other, _ = _socket_to(node, "t2", "b", seat=1)
             state = '{"type": "state", "version": 7}'
@@ -766,7 +767,8 @@ def test_r1_news_of_a_moved_table_sends_its_sockets_after_it_with_the_version_th
             await sent.until(lambda s: len(s.commands("b")) == 1)
             attach = sent.commands("b")[0]
             assert attach["kind"] == "Attach" and attach["table"] == "t1"
-            assert attach["fields"] == {"conn": behind.cid, "seat": 0, "since": 7, "lang": "en"}
+            assert attach["fields"] == {"conn": behind.cid, "seat": 0, "since": 7, "lang": "en",
+                                        "holder": "digest of its token"}
             assert behind.owner_node == "b" and ahead.owner_node == "b" and other.owner_node == "b"
             late = '{"type": "state", "version": 8}'  # the former owner's, cut off: not heard
             node.bus.deliver({"op": "send", "to": behind.cid, "from": "dead", "text": late, "latest": "state",

@@ -17,6 +17,7 @@ from cardtable.cli.main import main
     (["--seats", "human,sensible", "--bot", "random"], "use --seats or --bot, not both"),
     (["--seats", "human,sensible", "--bots", "1"], "use --seats or --bots, not both"),
     (["--lang", ""], "--lang '': languages are "),
+    (["--undo"], "the plain text loop has no undo"),
 ])
 def test_cli_play_refuses_conflicting_or_empty_options_in_one_line(argv, says, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))

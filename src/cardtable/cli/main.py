@@ -138,6 +138,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if save is not None:
         _check_save(save)
     if args.plain or not _terminal():  # Spit with --plain: the real-time screen of cli.spit_play
+        if args.undo:
+            raise ConfigError("--undo is the app's (u takes a move back); the plain text loop has no undo")
         _plain_in_english(args.lang)
         return _play_plain(args, game, seats, record, save)
     if importlib.util.find_spec("textual") is None:  # the base install: the text loop, if it can

@@ -63,8 +63,10 @@ def test_arabic_placeholders_are_the_english_ones(namespace):
 def test_keys_only_spanish_has_are_in_arabic_too_with_the_same_fields(namespace):
     """The event sentences (common) and the option texts (tui) live in es, not en."""
     es, ar = written("es", namespace), written("ar", namespace)
-    assert sorted(set(es) - set(ar)) == []
+    assert sorted(k for k in set(es) - set(ar) if not k.endswith(".one")) == []  # Arabic's counts read for any n
     for key in es:
+        if key.endswith(".one"):
+            continue
         assert set(placeholders(ar[key])) == arabic_fields(es[key]), key
         if ".event." in key:
             assert {name for name, _ in placeholders(ar[key])} <= events.FIELDS, key

@@ -21,7 +21,7 @@ import pytest
 
 import cardtable
 from cardtable.core.cards import Card
-from cardtable.core.game import Event
+from cardtable.core.game import Event, PlayerView
 from cardtable.core.registry import game_names
 from cardtable.games.spit import view as spit_view
 from cardtable.games.trash import view as trash_view
@@ -60,7 +60,8 @@ def covered(game: str, lang: str) -> set[str]:
     """The event kinds of ``game`` the ``lang`` catalog translates."""
     prefix = f"{game}.event."
     return {
-        k[len(prefix) :].removesuffix(".you").removesuffix(".none") for k in catalog(lang) if k.startswith(prefix)
+        k[len(prefix) :].removesuffix(".one").removesuffix(".you").removesuffix(".none")
+        for k in catalog(lang) if k.startswith(prefix)
     }
 
 
@@ -267,3 +268,20 @@ def test_second_person_and_seatless_forms_have_a_third_person_form(lang):
         if ".event." in key and key.endswith((".you", ".none")):
             assert key.rsplit(".", 1)[0] in keys, key
             assert "{who}" not in catalog(lang)[key], key
+
+
+@pytest.mark.parametrize(("lang", "kind", "seat", "says"), [
+    ("es", "shrink", 0, "tu tablero tiene ahora 1 casilla"),
+    ("es", "shrink", 1, "el tablero de asiento 1 tiene ahora 1 casilla"),
+    ("es", "free_draw", 0, "te queda 1 turno libre"),
+    ("pt", "shrink", 0, "o seu layout agora tem 1 posição"),
+    ("pt", "free_draw", 1, "lugar 1 tem 1 turno livre"),
+])
+def test_tr_a_count_of_one_reads_in_the_singular_in_spanish_and_portuguese(lang, kind, seat, says):
+    """The last hand of a Trash match leaves a layout of 1 slot: Spanish and Portuguese said
+    "1 casillas", "1 posições", "te quedan 1 turnos libres"; a ``.one`` sentence is taken for 1."""
+    view = PlayerView("trash", 0, 2, 0, (), (), None)
+    text = event_text("trash", Event(3, kind, seat, None, None, 1, "English", ()), view, lang)
+    assert text == says
+    many = event_text("trash", Event(3, kind, seat, None, None, 4, "English", ()), view, lang)
+    assert "4 " in many and many != text

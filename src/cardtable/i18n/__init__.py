@@ -64,12 +64,14 @@ def event_text(game: str, event: Event, view: PlayerView, lang: str = DEFAULT) -
 
     The template is ``<game>.event.<kind>``: ``.you`` added for the viewer's own
     event, ``.none`` for an event of no seat (a shared win), where the catalog has
-    them. It is filled with ``who`` (the seat), ``c`` (the card), ``n`` (the
-    event's value, else its slot) and ``s`` (a plural ``s`` for ``n``), and with
-    the event's :attr:`~cardtable.core.game.Event.args` by name, each int arg also
-    with its plural ``<name>_s``; a ``contract`` code is written as its name, a
-    ``place`` as an ordinal (the ``tui.<game>.contract.*`` and ``tui.<game>.place.*``
-    keys the screens use).
+    them, and then ``.one`` when the number is 1 and the catalog has it (a singular
+    that differs in more than a plural ``s``: "te queda 1 turno libre"). It is filled
+    with ``who`` (the seat), ``c`` (the card), ``n`` (the event's value, else its
+    slot) and ``s`` (a plural ``s`` for ``n``), and with the event's
+    :attr:`~cardtable.core.game.Event.args` by name, each int arg also with its
+    plural ``<name>_s``; a ``contract`` code is written as its name, a ``place`` as
+    an ordinal (the ``tui.<game>.contract.*`` and ``tui.<game>.place.*`` keys the
+    screens use).
 
     >>> from cardtable.core.game import Event
     >>> view = PlayerView("spit", 1, 2, -2, (), (), None)
@@ -90,6 +92,8 @@ def event_text(game: str, event: Event, view: PlayerView, lang: str = DEFAULT) -
     if key not in templates:  # not translated yet: the engine's English sentence
         return event.text
     number = event.value if event.value is not None else event.slot
+    if number == 1 and key + ".one" in templates:  # a language whose singular is not "s" less
+        key += ".one"
     values: dict[str, Any] = {
         "who": translate("seat", lang, n=seat) if seat is not None else "",
         "c": event.card.unicode() if event.card else "",

@@ -336,6 +336,7 @@ async def test_help_in_spanish_translates_the_option_docs():
         await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = app.screen.text
         assert "Reglas" in text and "Comodines" in text and "preajuste Estándar" in text
+        assert "Intro, Espacio" in text and "Space" not in text  # the keys by their Spanish names too
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "pt", "ar"])
@@ -546,3 +547,14 @@ def test_each_game_table_has_its_own_class_name_and_its_css_selects_it(game):
     assert cls.__name__ == class_name(game)
     assert re.search(r"(?<![\w.-])Table\b", cls.DEFAULT_CSS) is None
     assert re.search(rf"^\s*{cls.__name__} {{", cls.DEFAULT_CSS, re.MULTILINE)
+
+
+@pytest.mark.parametrize("game", ["trash", "trex", "spit"])
+@pytest.mark.parametrize(("lang", "space"), [("es", "Espacio"), ("pt", "Espaço"), ("ar", "المسافة")])
+def test_the_help_names_the_keys_in_the_language_of_the_app(game, lang, space):
+    """The help's keys section said "Enter, Space" in every language, where the prompts and the
+    keys line say "Intro" and "Espacio" (es), "Espaço" (pt)."""
+    from types import SimpleNamespace
+
+    names = " ".join(key for key, _ in table_class(game).key_help(SimpleNamespace(lang=lang)))  # type: ignore[arg-type]
+    assert space in names and "Space," not in names and not names.startswith("Space")

@@ -359,7 +359,7 @@ class SpitTable(GameTable):
         return [
             ("1 … 5", tr("spit.key.pile", lang)),
             ("← / →, a / d", tr("spit.key.play", lang)),
-            ("Space", tr("spit.key.spit", lang)),
+            (tr("key.space", lang), tr("spit.key.spit", lang)),
             ("c", tr("spit.key.choose", lang)),
             ("Esc", tr("spit.key.cancel", lang)),
             (tr("spit.key.mouse", lang), tr("spit.key.mouse_what", lang)),

@@ -390,7 +390,7 @@ class TrashTable(GameTable):
     def key_help(self) -> list[tuple[str, str]]:
         lang = self.lang
         return [
-            ("Enter, Space", tr("trash.key.stock", lang)),
+            (tr("key.enter_space", lang), tr("trash.key.stock", lang)),
             ("d", tr("trash.key.discard", lang)),
             ("1 … 9, 0", tr("trash.key.wild", lang)),
             ("y / n", tr("trash.key.displace", lang)),

@@ -789,7 +789,7 @@ class TrexTable(GameTable):
         lang = self.lang
         return [
             ("← → ↑ ↓", tr("trex.key.cursor", lang)),
-            ("Enter, Space", tr("trex.key.play", lang)),
+            (tr("key.enter_space", lang), tr("trex.key.play", lang)),
             ("1 … 9", tr("trex.key.menu", lang)),
             ("t", tr("trex.key.last", lang)),
             ("c", tr("trex.key.sheet", lang)),

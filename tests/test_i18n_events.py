@@ -285,3 +285,12 @@ def test_tr_a_count_of_one_reads_in_the_singular_in_spanish_and_portuguese(lang,
     assert text == says
     many = event_text("trash", Event(3, kind, seat, None, None, 4, "English", ()), view, lang)
     assert "4 " in many and many != text
+
+
+def test_sp16_portuguese_says_who_spits_alone_without_a_gender():
+    """The log puts a person's or a bot's name where the sentence says the seat (Ana, Ben …):
+    "Ana vai cuspir sozinho" was the masculine for every name. "só" is the same for anyone."""
+    view = PlayerView("spit", 1, 2, -2, (), (), None)
+    for seat in (0, 1):
+        text = event_text("spit", Event(5, "choose", seat, None, None, 1, "English", ()), view, "pt")
+        assert "cuspir só em S1" in text and "sozinh" not in text, text

@@ -172,14 +172,15 @@ def open_beside(target: Path) -> tuple[int, Path]:
     Its name (``.NAME.<random>.tmp``) is created exclusively, so an existing file is never
     opened; its permissions are those of a new file (the umask applies). An :class:`OSError`
     (no such folder, no permission) names ``target``."""
-    while True:
-        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    for _ in range(100):
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(8)}.tmp")
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
         except FileExistsError:
-            continue  # one chance in 2^32: draw another name
+            continue  # one chance in 2^64: draw another name
         except OSError as exc:
             raise OSError(exc.errno, exc.strerror, str(target)) from None
+    raise FileExistsError(errno.EEXIST, "no free temporary name beside it", str(target))
 
 
 def check_writable(target: Path) -> None:

@@ -1190,7 +1190,7 @@ def test_r5_r8_after_a_redis_restart_the_owner_forgets_the_sockets_another_node_
             for client in (player, *watchers):  # b closed them: Redis went away under them
                 with pytest.raises((ConnectionClosed, OSError)):
                     for _ in range(1000):
-                        await client.recv()
+                        await asyncio.wait_for(client.recv(), 60)
             wait("the owner shows the seat away and no watcher",
                  lambda: (lambda t: t["seats"][0]["online"] is False and not t.get("watchers"))(
                      a.get(f"/api/tables/{table_id}")["table"]))

@@ -337,3 +337,110 @@ def test_r5_r9_dropping_just_before_the_hold_again_and_again_pauses_spit_for_one
             hello(back, tokens[0])
             assert not table.public()["seats"][0]["auto"]
     store.close()
+
+
+def _held_table(tmp_path, covered: bool = False, **options: object):
+    """A Spit table of two people under SP-10's interval whose time the test moves, with seat 0
+    at a position where it has a play and another after it: the table, its virtual clock, the
+    two plays and a socket of seat 0 whose frames the test reads (``conn.queue``)."""
+    from cardtable.host.clock import PausableClock, VirtualClock
+    from cardtable.server.commands import Attach
+    from cardtable.server.connection import Connection
+
+    async def ignore(*args: object) -> None:
+        return None
+
+    hub = Hub(Store(tmp_path / "s.sqlite3"))
+    for seed in range(200):
+        table = _two_humans(hub, seed, min_action_interval_ms=300, **options)
+        clock = table.match.clock  # type: ignore[union-attr]
+        assert isinstance(clock, PausableClock)
+        virtual = clock.base = VirtualClock(clock.base.now())
+        state = table.match.state  # type: ignore[union-attr]
+        first = next((str(a) for a in state.legal_actions(0) if " play " in str(a)), None)
+        if first is None:
+            continue
+        after = state.clone()
+        after.play(first)
+        second = next((str(a) for a in after.legal_actions(0) if " play " in str(a)
+                       and str(a).split()[2] != first.split()[2]), None)
+        if second is not None and covered:  # seat 1 can play onto that pile so that it no longer fits
+            pile = second.split()[-1]
+            if not any(str(a).endswith(pile) and " play " in str(a) and _covers(after, a, second)
+                       for a in after.legal_actions(1)):
+                continue
+        if second is not None:
+            conn = Connection(ignore, ignore)  # its queue is read, never sent
+            cid = table.join(conn, 0)
+            table.now(Attach(cid, 0, None, "en"))
+            return table, virtual, first, second, conn
+    raise AssertionError("no deal with two plays in a row")
+
+
+def _covers(state, action, held: str) -> bool:
+    trial = state.clone()
+    trial.play(action)
+    return held not in [str(b) for b in trial.legal_actions(0)]
+
+
+def test_r3_sp10_a_held_play_applied_after_later_seqs_leaves_them_resends(tmp_path):
+    """R3 with SP-10: seq 2, a play held back, is applied after seqs 3 and 4 (a spit request and
+    its withdrawal, which move no card and are not held). The seat's last applied seq stays 4:
+    a resend of 3 or 4 is its original answer and applies nothing again, before a restart and
+    after one (the log holds the rows in the order 1, 3, 4, 2)."""
+    from cardtable.server.commands import Advance
+
+    table, virtual, first, second, _ = _held_table(tmp_path)
+    assert table.act(0, 1, first)["type"] == "ack"
+    assert table.act(0, 2, second)["queued"] is True
+    spit = table.act(0, 3, "0 spit")
+    unspit = table.act(0, 4, "0 unspit")
+    assert spit["version"] is not None and unspit["version"] is not None
+    virtual.advance(0.3)
+    table.now(Advance())
+    version = table.version
+    assert table.act(0, 3, "0 spit") == {"type": "ack", "seq": 3, "version": spit["version"], "dup": True}
+    assert table.act(0, 4, "0 unspit") == {"type": "ack", "seq": 4, "version": unspit["version"], "dup": True}
+    assert table.version == version and table.s.flow.last_seq[0][0] == 4
+    again = Hub(Store(tmp_path / "s.sqlite3")).find(table.id)
+    assert again is not None and again.s.flow.last_seq[0][0] == 4
+    assert again.act(0, 3, "0 spit")["dup"] is True and again.version == version
+
+
+def test_r2_r3_sp10_a_held_play_refused_when_due_is_answered_and_not_queued_for_ever(tmp_path):
+    """SP-10 with SP-13: a held play that no longer fits when it comes due is refused; the seat
+    that was told ``queued`` is told ``lost_race`` with its seq, and a resend is judged afresh
+    (before, nothing was said and every resend answered ``queued``)."""
+    from cardtable.server.commands import Advance
+
+    table, virtual, first, second, conn = _held_table(tmp_path, covered=True)
+    assert table.act(0, 1, first)["type"] == "ack"
+    assert table.act(0, 2, second)["queued"] is True
+    pile = second.split()[-1]  # seat 1 covers that pile with a card the held play does not fit
+    state = table.match.state  # type: ignore[union-attr]
+    cover = next(str(a) for a in state.legal_actions(1) if str(a).endswith(pile) and " play " in str(a)
+                 and _covers(state, a, second))
+    assert table.act(1, 1, cover)["type"] == "ack"
+    conn.queue.clear()
+    virtual.advance(0.3)
+    table.now(Advance())
+    told = [item[1].data for item in conn.queue if not isinstance(item[0], int)
+            and item[1].data.get("type") == "error"]
+    assert [(f["code"], f["seq"]) for f in told] == [("lost_race", 2)]
+    assert table.s.flow.held.get(0) == []
+    again = table.act(0, 2, second)
+    assert again["type"] == "error" and not again.get("queued")
+
+
+def test_s1_sp10_a_play_still_held_when_the_server_stops_is_said_not_applied(tmp_path):
+    """A graceful stop closes every socket: a play SP-10 still holds back is not applied (the log
+    never had it), and its seat, told ``queued``, is told so before the close, to make it again."""
+    table, _, first, second, conn = _held_table(tmp_path)
+    assert table.act(0, 1, first)["type"] == "ack"
+    assert table.act(0, 2, second)["queued"] is True
+    conn.queue.clear()
+    table.close_all()
+    told = [item[1].data for item in conn.queue if not isinstance(item[0], int)]
+    assert [(f["type"], f.get("code"), f.get("seq")) for f in told] == [("error", "server", 2)]
+    assert table.s.flow.held == {}
+    assert [a.client_seq for a in table.s.log.actions(table.id) if a.seat == 0] == [1]

@@ -51,21 +51,33 @@ def make_host(s: TableState) -> None:
         bots[seat] = realtime_bot(s.row.game, stand_in(s.row.game))
 
     def arrived(arrival: Arrival) -> None:
-        """Every accepted arrival is numbered and stored with the change (a player's, a bot's, a timer's)."""
-        if not arrival.accepted:
-            return
+        """Every accepted arrival is numbered and stored with the change (a player's, a bot's, a
+        timer's). A held play (SP-10) that is refused when it comes due is answered then: its seat
+        was told ``queued``, and now learns it was not applied (a resend is judged afresh)."""
         from .lifecycle import acked, client_seq_of
+
+        if not arrival.accepted:
+            if arrival.source == "player" and arrival.seat is not None:
+                refused = next((h for h in s.flow.held.get(arrival.seat, []) if h[1] is arrival.action), None)
+                if refused is not None:
+                    s.flow.held[arrival.seat].remove(refused)
+                    conn = s.players.get(arrival.seat)
+                    if conn is not None:
+                        s.fx.send(conn, error_frame("lost_race", arrival.reason or "too late", refused[0],
+                                                    version=s.version))
+            return
 
         assert s.match is not None
         s.match.seq += 1
         seat = -1 if arrival.seat is None else arrival.seat
-        client_seq = client_seq_of(s, seat) if arrival.source == "player" else None
         held = s.flow.held.get(seat, [])
         was_held = next((h for h in held if arrival.source == "player" and h[1] is arrival.action), None)
-        if client_seq is None and was_held is not None:  # a play SP-10 held back, applied now: the seat's own
+        if was_held is not None:  # a play SP-10 held back, applied now (maybe while the seat sends another)
             held.remove(was_held)
-            client_seq = was_held[0]
+            client_seq: int | None = was_held[0]
             acked(s, seat, client_seq, s.match.seq)  # a resend of its seq is a duplicate from now on
+        else:
+            client_seq = client_seq_of(s, seat) if arrival.source == "player" else None
         s.fx.persist("append", s.id, s.match.seq, seat, str(arrival.action), client_seq, fenced=True)
         s.clock.accepted.append(s.match.seq)
 
@@ -103,6 +115,18 @@ def act(s: TableState, seat: int, client_seq: int | None, action: Action, seen: 
     version = s.clock.accepted[[a for a in arrivals if a.accepted].index(mine)]
     acked(s, seat, client_seq, version)
     return {"type": "ack", "seq": client_seq, "version": version}
+
+
+def drop_held(s: TableState) -> None:
+    """The table closes (the server stops): the plays SP-10 still holds back are not applied,
+    and each seat that was told ``queued`` is told so, to make the play again once back (its
+    resend is judged afresh: the log never had it)."""
+    for seat, held in s.flow.held.items():
+        conn = s.players.get(seat)
+        for seq, action in held:
+            if conn is not None:
+                s.fx.send(conn, error_frame("server", f"{action} was not applied: the server is restarting", seq))
+    s.flow.held = {}
 
 
 def wake(s: TableState) -> None:

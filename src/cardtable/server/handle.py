@@ -126,6 +126,7 @@ def _apply(s: TableState, cmd: Command) -> Any:
         case Show():
             return fanout.public(s)
         case CloseAll(code):
+            driver.drop_held(s)
             fanout.close_all(s, code)
     return None
 

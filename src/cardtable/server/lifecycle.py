@@ -181,8 +181,13 @@ APPLIED_KEPT = 64
 
 
 def acked(s: TableState, seat: int, client_seq: int | None, version: int) -> None:
+    """``seat``'s action of ``client_seq`` was applied as ``version``. The seat's last seq stays
+    its highest: a play SP-10 held back is applied after later seqs of the seat's that were not
+    held (a spit request), and a resend of those stays a resend (R3)."""
     if client_seq is not None:
-        s.flow.last_seq[seat] = (client_seq, version)
+        last = s.flow.last_seq.get(seat)
+        if last is None or client_seq >= last[0]:
+            s.flow.last_seq[seat] = (client_seq, version)
         applied = s.flow.applied.setdefault(seat, {})
         applied[client_seq] = version
         if len(applied) > APPLIED_KEPT:
@@ -214,11 +219,11 @@ def act(s: TableState, seat: int, client_seq: int | None, text: str, seen: int |
     if m is None:
         return error_frame("not_started", "the game has not started", client_seq)
     if client_seq is not None:
+        if any(seq == client_seq for seq, _ in s.flow.held.get(seat, [])):  # held back still (SP-10)
+            return {"type": "ack", "seq": client_seq, "version": None, "queued": True, "dup": True}
         last = s.flow.last_seq.get(seat)
         if last is not None and client_seq <= last[0]:  # a resend (R2, R3): the original result, nothing applied
             return _resent(s, seat, client_seq, last)
-        if any(seq == client_seq for seq, _ in s.flow.held.get(seat, [])):  # held back still (SP-10)
-            return {"type": "ack", "seq": client_seq, "version": None, "queued": True, "dup": True}
     try:
         action = s.game.parse_action(text)
     except CardtableError as exc:

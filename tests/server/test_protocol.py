@@ -209,6 +209,8 @@ def test_p1_p4_p5_bad_messages_get_error_frames(client: TestClient, text: str):
         assert err["code"] in ("bad_json", "bad_message")
         ws.send_json({"type": "ping"})  # the connection and the game go on
         receive_until(ws, "pong")
+    refused = client.get("/api/health").json()["refused"]  # counted where an operator looks (P5)
+    assert refused.get(err["code"], 0) >= 1, refused
 
 
 def test_p1_too_many_bad_messages_close_1008(client: TestClient):
@@ -218,6 +220,8 @@ def test_p1_too_many_bad_messages_close_1008(client: TestClient):
         for _ in range(25):
             ws.send_text("{")
         assert closed_code(ws) == CLOSE_POLICY
+    refused = client.get("/api/health").json()["refused"]
+    assert refused["bad_json"] >= 20 and refused["closed_bad_messages"] == 1, refused
 
 
 def test_p2_binary_frame_closes_1003(client: TestClient):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cluster import Cluster, RemoteTable
@@ -34,6 +35,9 @@ class AppContext:
     create_burst: float
     ready: bool = False
     """This process serves (its cluster joined): ``/api/health`` answers 200."""
+    refused: Counter[str] = field(default_factory=Counter)
+    """What the sockets of this process refused since it started, by code (a bad or unknown
+    message, a rate limit, a socket closed by policy), shown by ``/api/health`` (P5)."""
 
     async def locate(self, table_id: Any) -> Table | RemoteTable:
         """The table ``table_id`` here or on its owner in a cluster; a 404 if there is none, a 410

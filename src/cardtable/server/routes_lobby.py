@@ -48,8 +48,10 @@ def lobby_routes(ctx: AppContext) -> list[BaseRoute]:
 
     async def api_health(request: Request) -> Response:
         """For a load balancer: 200 once this process serves (its cluster joined), else 503;
-        ``?table=ID`` adds which node owns that table (a cluster)."""
-        out: dict[str, Any] = {"status": "ok" if ctx.ready else "starting", "tables": len(hub.tables)}
+        ``?table=ID`` adds which node owns that table (a cluster). ``refused``: what its sockets
+        refused since it started, by code (P5)."""
+        out: dict[str, Any] = {"status": "ok" if ctx.ready else "starting", "tables": len(hub.tables),
+                               "refused": dict(ctx.refused)}
         if cluster is not None:
             out["node"] = cluster.node
             out["owned"] = len(cluster.owned)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -75,7 +76,7 @@ def socket_routes(ctx: AppContext) -> list[BaseRoute]:
             if table is None:
                 await websocket.close(code=CLOSE_NO_TABLE)
                 return
-            await serve_socket(websocket, table, ctx.rate, ctx.burst, may_resume, may_undo)
+            await serve_socket(websocket, table, ctx.rate, ctx.burst, may_resume, may_undo, ctx.refused)
         finally:
             if table is not None:
                 table.visitors -= 1
@@ -102,12 +103,15 @@ async def _always() -> bool:
 
 async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: float, burst: float,
                        may_resume: Callable[[], Awaitable[bool]] = _always,
-                       may_undo: Callable[[], Awaitable[bool]] = _always) -> None:
+                       may_undo: Callable[[], Awaitable[bool]] = _always,
+                       refused: Counter[str] | None = None) -> None:
     """One client: hello first, then actions and pings, until it goes away. Each message becomes a
     command to the table's actor; the answers and the table's frames come back through the bus.
     A ``hello`` with ``since`` gets the events it missed only while ``may_resume()`` (the
     address's resume rate); otherwise it gets the state alone, which is all a client needs to go
-    on. An undo is refused while ``may_undo()`` says no (the address's undo rate)."""
+    on. An undo is refused while ``may_undo()`` says no (the address's undo rate). What the socket
+    refuses is counted in ``refused`` by code (:attr:`.context.AppContext.refused`)."""
+    counts: Counter[str] = Counter() if refused is None else refused
 
     async def close(code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
@@ -146,8 +150,10 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
             except ProtocolError as exc:
                 bad += 1
                 conn.push({"type": "error", "code": exc.code, "message": exc.message})
+                counts[exc.code] += 1
                 if bad >= MAX_BAD:
                     conn.close_soon(CLOSE_POLICY, "too many bad messages")
+                    counts["closed_bad_messages"] += 1
                 continue
             kind = msg["type"]
             if kind == "ping":
@@ -155,10 +161,12 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                 continue
             if not bucket.take():
                 dropped += 1
+                counts["rate_limited"] += 1
                 conn.push({"type": "error", "code": "rate_limited", "message": "too many messages; slow down",
                            **({"seq": msg["seq"]} if kind == "act" else {})})
                 if dropped >= MAX_BAD:
                     conn.close_soon(CLOSE_POLICY, "rate limit")
+                    counts["closed_rate_limit"] += 1
                 continue
             dropped = 0
             if kind == "hello":

@@ -65,7 +65,7 @@ def test_clone_is_independent(name, preset):
 
 
 @pytest.mark.parametrize(("name", "preset"), CASES)
-def test_replay_determinism_and_card_conservation(name, preset):
+def test_i1_replay_determinism_and_card_conservation(name, preset):
     state = cardtable.load(name, preset).new_state(seed=3)
     cards = Counter(state.all_cards())
     for _ in random_walk(state, random.Random(3), STEPS):
@@ -105,7 +105,7 @@ def test_views_are_json_and_hold_no_seed(name, preset):
 
 
 @pytest.mark.parametrize(("name", "preset"), CASES)
-def test_whole_games_end_with_an_outcome(name, preset):
+def test_i3_whole_games_end_with_an_outcome(name, preset):
     game = cardtable.load(name, preset)
     state = walked(game.new_state(seed=5), random.Random(5), 200_000)
     assert state.current_player() == TERMINAL

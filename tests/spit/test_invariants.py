@@ -35,7 +35,7 @@ def random_game(seed: int, preset: str = "standard", **opts):
 
 
 @pytest.mark.parametrize(("preset", "opts"), PRESETS)
-def test_invariants_conservation_adjacency_five_piles_fill_turns_up(preset, opts):
+def test_i1_invariants_conservation_adjacency_five_piles_fill_turns_up(preset, opts):
     for seed in range(8):
         prev_tops = None
         prev_round = None

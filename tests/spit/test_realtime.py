@@ -78,7 +78,7 @@ def test_sp16_host_feeds_spit_timer_after_spit_delay():
     assert str(arrival.action) == "timer spit" and arrival.source == "timer" and st.phase is Phase.PLAY
 
 
-def test_sp20_slap_race_on_host_and_timeout():
+def test_sp20_c6_slap_race_on_host_and_timeout():
     st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS", slap_timeout=3.0)
     clock = VirtualClock()
     host = RealtimeHost(st, clock)

@@ -149,7 +149,7 @@ def test_sp20_tie_after_a_blocked_ending_is_left_to_the_seeded_rng():
     assert st.tie_rank(SpitAction.parse("0 slap S0")) == st.tie_rank(SpitAction.parse("1 slap S0"))
 
 
-def test_sp20_different_piles_each_gets_the_pile_slapped():
+def test_sp20_c6_different_piles_each_gets_the_pile_slapped():
     st = position(piles("4H"), piles("6D", "KD"), "2C", "2D", s0="5S", s1="9D TS")
     st.play("0 play 1 4H S0")
     st.play("1 slap S1")

@@ -54,7 +54,7 @@ def check_slot_invariant(state: TrashState) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(variant, seeds, st.integers(0, 400))
-def test_card_conservation_and_slot_invariant(options, seed, steps):
+def test_i1_card_conservation_and_slot_invariant(options, seed, steps):
     state = cardtable.load("trash", **options).new_state(seed=seed)
     cards = sorted(state.game.cards)
     rng = random.Random(seed)
@@ -72,7 +72,7 @@ def test_card_conservation_and_slot_invariant(options, seed, steps):
 
 @settings(max_examples=15, deadline=None)
 @given(variant, seeds)
-def test_matches_terminate(options, seed):
+def test_i3_matches_terminate(options, seed):
     state = random_state(options, seed, 200_000)
     assert state.is_terminal()
     outcome = state.outcome()

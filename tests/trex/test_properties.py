@@ -46,7 +46,7 @@ SEEDS = st.integers(min_value=0, max_value=2**63)
 @pytest.mark.parametrize("preset", ZERO_SUM_PRESETS)
 @settings(max_examples=25, deadline=None)
 @given(seed=SEEDS)
-def test_zero_sum_whole_games(preset: str, seed: int) -> None:
+def test_i2_zero_sum_whole_games(preset: str, seed: int) -> None:
     state = random_game(load(preset).new_state(seed=seed), random.Random(seed))
     check_zero_sum(state)
 
@@ -66,7 +66,7 @@ def test_zero_sum_whole_games(preset: str, seed: int) -> None:
 )
 @settings(max_examples=10, deadline=None)
 @given(seed=SEEDS)
-def test_zero_sum_under_options(options: dict[str, object], seed: int) -> None:
+def test_i2_zero_sum_under_options(options: dict[str, object], seed: int) -> None:
     state = random_game(load(**options).new_state(seed=seed), random.Random(seed))
     check_zero_sum(state)
 

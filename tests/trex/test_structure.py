@@ -78,7 +78,7 @@ def test_tx4_only_the_first_deal_is_stacked() -> None:
     assert [len(set(c // 13 for c in state.hand(p))) for p in range(4)] != [1, 1, 1, 1]
 
 
-def test_tx5_twenty_deals_and_redeals_do_not_count() -> None:
+def test_tx5_i3_twenty_deals_and_redeals_do_not_count() -> None:
     game = cardtable.load("trex")
     state = random_game(game.new_state(seed=3), random.Random(3))
     assert game.num_deals == 20 and len(state.records) == 20  # type: ignore[attr-defined]

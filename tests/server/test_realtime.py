@@ -444,3 +444,80 @@ def test_s1_sp10_a_play_still_held_when_the_server_stops_is_said_not_applied(tmp
     assert [(f["type"], f.get("code"), f.get("seq")) for f in told] == [("error", "server", 2)]
     assert table.s.flow.held == {}
     assert [a.client_seq for a in table.s.log.actions(table.id) if a.seat == 0] == [1]
+
+
+def test_c2_plays_on_different_spit_piles_at_the_same_moment_are_both_accepted():
+    """C2: both players play, each chosen on version 0, onto *different* spit piles; neither play
+    changes what the other aims at, so both are accepted (no table-wide lock-out: a play is checked
+    against the state when it arrives, SP-13), in either arrival order."""
+    hub = Hub(Store(":memory:"))
+    orders = set()
+    for seed in range(400):  # deals where seat 0 can play onto one pile and seat 1 onto the other
+        table = _two_humans(hub, seed)
+        state = table.match.state  # type: ignore[union-attr]
+        mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
+        theirs = {str(a).split()[-1]: str(a) for a in state.legal_actions(1) if " play " in str(a)}
+        pairs = [(mine[p], theirs[q]) for p in sorted(mine) for q in sorted(theirs) if p != q]
+        if not pairs:
+            continue
+        play0, play1 = pairs[0]
+        first, second = (play0, play1) if seed % 2 else (play1, play0)
+        a = table.act(int(first[0]), 1, first, seen=0)
+        b = table.act(int(second[0]), 1, second, seen=0)
+        assert a["type"] == "ack" and a["version"] == 1, a
+        assert b["type"] == "ack" and b["version"] == 2, b
+        assert [str(x) for x in state.history[-2:]] == [first, second]
+        orders.add(int(first[0]))
+        if orders == {0, 1}:
+            return
+    raise AssertionError(f"different-pile plays seen first from seats {orders} only")
+
+
+def test_c5_a_slower_player_loses_by_arrival_and_cannot_stamp_its_own_time(client: TestClient):
+    """C5: the policy is arrival order on the server's clock. A seat whose play reaches the table
+    80 ms after the other's (both chosen on version 0, onto the same pile) loses the race whichever
+    seat is the slow one; and a client cannot claim an earlier time: an action carrying a time
+    stamp of its own is refused by the closed schema and changes nothing."""
+    from cardtable.host.clock import PausableClock, VirtualClock
+
+    hub = Hub(Store(":memory:"))
+    slow_seats = set()
+    for seed in range(400):
+        table = _two_humans(hub, seed)
+        clock = table.match.clock  # type: ignore[union-attr]
+        assert isinstance(clock, PausableClock)
+        virtual = clock.base = VirtualClock(clock.base.now())
+        state = table.match.state  # type: ignore[union-attr]
+        mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
+        theirs = {str(a).split()[-1]: str(a) for a in state.legal_actions(1) if " play " in str(a)}
+        both = sorted(set(mine) & set(theirs))
+        if not both:
+            continue
+        fast, slow = (mine[both[0]], theirs[both[0]]) if seed % 2 else (theirs[both[0]], mine[both[0]])
+        assert table.act(int(fast[0]), 1, fast, seen=0)["type"] == "ack"
+        virtual.advance(0.080)  # the slow seat's play comes 80 ms later
+        if any(str(x) == slow for x in state.legal_actions(int(slow[0]))):
+            continue  # it fits the new top too (C3): no race to lose in this deal
+        lost = table.act(int(slow[0]), 1, slow, seen=0)
+        assert lost["code"] == "lost_race" and table.version == 1, lost
+        slow_seats.add(int(slow[0]))
+        if slow_seats == {0, 1}:
+            break
+    else:
+        raise AssertionError(f"races lost only by seats {slow_seats}")
+
+    table_id, _, tokens = new_table(client, {}, game="spit", sit=(0, 1))
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        state_frame = None
+        while state_frame is None:
+            frame = ws.receive_json()
+            if frame["type"] == "state":
+                state_frame = frame
+        action = (state_frame["view"]["legal_actions"] or ["0 spit"])[0]
+        for stamp in ({"at": 0}, {"time": 0.0}, {"ts": 1}, {"client_time": -1.0}, {"sent": 0}):
+            ws.send_json({"type": "act", "seq": 1, "action": action, "version": state_frame["version"], **stamp})
+            while (frame := ws.receive_json())["type"] != "error":
+                assert frame["type"] not in ("ack", "state"), frame
+            assert frame["code"] == "bad_message", frame
+    assert client.get(f"/api/tables/{table_id}").json()["table"]["version"] == state_frame["version"]

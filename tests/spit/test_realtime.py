@@ -10,10 +10,15 @@ import pytest
 import cardtable
 from cardtable.bots import make_bot
 from cardtable.bots.spit import LEVEL_ORDER, LEVELS, SpitBot
+from cardtable.core.cards import Card
 from cardtable.games.spit.state import Phase
 from cardtable.host import RealtimeHost, VirtualClock
 
 from .util import conserved, piles, position
+
+
+def C(text: str) -> int:
+    return Card.parse(text).id
 
 
 def race_position(**opts):
@@ -253,3 +258,42 @@ def test_bot_slaps_the_smaller_pile():
     assert {str(a) for a in picks} == {"1 slap S1"}
     picks = [str(SpitBot("beginner").react(st.view(1), 0.0, rng)[0]) for _ in range(400)]
     assert 0.45 < picks.count("1 slap S1") / 400 < 0.75  # slap_accuracy 0.6
+
+
+def test_c7_sp17_a_spit_request_asked_over_and_over_turns_the_centre_once_and_only_when_both_ask():
+    """C7: seat 0 asks to spit ten times; the centre does not turn until seat 1 asks too, every
+    repeat is refused (the request already stands), and then the centre turns exactly once (one
+    spit card each), however often seat 0 keeps asking."""
+    st = position(piles("4H", "9H"), piles("6D"), "5C 3C", "7D 3D", s0="5S", s1="TS")
+    host = RealtimeHost(st, VirtualClock())
+    for i in range(10):
+        host.submit("0 spit", at=1.0 + i / 10)
+    host.run(until=2.5)
+    assert [a.accepted for a in host.log] == [True] + [False] * 9
+    assert [len(s) for s in st.spitcards] == [2, 2] and [s[-1] for s in st.spit] == [C("5S"), C("TS")]
+    host.submit("1 spit", at=3.0)
+    for i in range(10):
+        host.submit("0 spit", at=3.0 + (i + 1) / 100)
+    host.run(until=10.0)
+    assert [len(s) for s in st.spitcards] == [1, 1]  # one spit, not one per request
+    assert [s[-1] for s in st.spit] == [C("5C"), C("7D")]
+    # the first repeat after the spit is a new request, which waits for seat 1 like the first one
+    assert [str(a.action) for a in host.log[10:] if a.accepted] == ["1 spit", "0 spit"]
+    assert st.requests == [True, False]
+    assert not st.blocked() and st.phase is Phase.PLAY and conserved(st)
+
+
+def test_c8_sp15_a_blocked_position_is_resolved_by_one_spit_whatever_the_players_ask():
+    """C8: in a blocked position the host turns the centre once (the spit timer, SP-15/SP-16);
+    requests both players send while it is pending change nothing, so there is no second spit."""
+    st = position(piles("4H"), piles("6D"), "5C 3C", "7D 3D", s0="9S", s1="TS", spit_delay=0.5)
+    assert st.blocked()
+    st._after_change()
+    host = RealtimeHost(st, VirtualClock())
+    for i in range(8):
+        host.submit(f"{i % 2} spit", at=0.05 * (i + 1))
+    host.run(until=10.0)
+    assert [len(s) for s in st.spitcards] == [1, 1]
+    assert [s[-1] for s in st.spit] == [C("5C"), C("7D")]
+    assert [str(a.action) for a in host.log if a.accepted] == ["timer spit"]
+    assert not st.blocked() and st.phase is Phase.PLAY and conserved(st)

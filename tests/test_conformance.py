@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -102,6 +103,31 @@ def test_views_are_json_and_hold_no_seed(name, preset):
                 assert view.legal_actions == ()
             else:
                 assert set(view.legal_actions) == set(state.legal_actions(seat))
+
+
+CARD_TEXT = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9TJQKA])[CDHS♣♦♥♠](?![0-9A-Za-z])")
+
+
+def _cards_shown(view: PlayerView) -> set[str]:
+    return set(CARD_TEXT.findall(json.dumps(view.to_json(), ensure_ascii=False)))
+
+
+@pytest.mark.parametrize(("name", "preset"), CASES)
+def test_h11_the_spectators_view_shows_only_what_every_seat_sees(name, preset):
+    """H11: every card the spectators' view names, every seat's view names too (spectators see the
+    public part only), and it carries nothing of a seat: no seat and no legal actions. Over every
+    game and preset; the server sends spectators exactly this view (A7, LD6)."""
+    game = cardtable.load(name, preset)
+    checked = 0
+    for state, _ in walk(name, preset, seed=11, steps=300):
+        public = state.view(None)
+        assert public.seat is None and public.legal_actions == ()
+        shown = _cards_shown(public)
+        for seat in range(game.num_players):
+            hidden = shown - _cards_shown(state.view(seat))
+            assert not hidden, f"the spectators see {sorted(hidden)}, which seat {seat} does not"
+        checked += bool(shown)
+    assert checked, "no card was ever public: is the card pattern right?"
 
 
 @pytest.mark.parametrize(("name", "preset"), CASES)

@@ -89,10 +89,14 @@ def _shuffle_hidden(st: SpitState, rng: random.Random) -> SpitState:
 
 
 @pytest.mark.parametrize(("preset", "opts"), PRESETS)
-def test_view_invariance_under_hidden_cards(preset, opts):
+def test_h8_view_invariance_under_hidden_cards(preset, opts):
     """No view carries a face-down stock card or a spit card, the owner's included (SP-4,
     docs/rules/index.md §0.3): re-dealing them changes no view. Over every preset, so that face-down tops
-    (auto_flip off), stacked piles and the points variant are covered."""
+    (auto_flip off), stacked piles and the points variant are covered.
+
+    H8: cardtable sends no identifier for a face-down or spit card, only counts and which piles
+    have face-down cards; that no view depends on which cards they are (so nothing could be derived
+    from them or follow them through the reshuffle of a new round) is what this checks."""
     rng = random.Random(0)
     for seed in range(4):
         for i, st in enumerate(random_game(seed, preset, **opts)):

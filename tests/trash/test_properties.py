@@ -92,8 +92,12 @@ def test_replay_determinism(options, seed, steps):
 
 @settings(max_examples=40, deadline=None)
 @given(variant, seeds, st.integers(0, 300), st.integers(0, 2**32))
-def test_view_invariance_under_hidden_cards(options, seed, steps, reseed):
-    """A seat's view is the same whatever the face-down cards and the stock are (TR-14)."""
+def test_h8_view_invariance_under_hidden_cards(options, seed, steps, reseed):
+    """A seat's view is the same whatever the face-down cards and the stock are (TR-14).
+
+    H8: cardtable sends no identifier for a face-down card at all, only which slots are face down
+    and how many cards the stock holds; that nothing in a view depends on which card lies face down
+    (so no handle could be derived from it or follow it through a shuffle) is what this checks."""
     state = random_state(options, seed, steps)
     other = state.clone()
     hidden = list(other.stock)

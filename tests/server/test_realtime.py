@@ -239,7 +239,7 @@ def test_s2_sp13_a_spit_game_starts_after_its_countdown_with_everyone_there(db_p
     store.close()
 
 
-def test_r5_s2_a_restarted_spit_game_waits_for_its_player_but_not_longer_than_the_hold(db_path):
+def test_r5_s2_s9_a_restarted_spit_game_waits_for_its_player_but_not_longer_than_the_hold(db_path):
     from .conftest import _client
 
     store = Store(db_path)

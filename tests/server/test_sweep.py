@@ -12,7 +12,7 @@ from cardtable.server.hub import Hub
 from cardtable.server.store import Store
 
 from .conftest import _client
-from .helpers import new_table, receive_until
+from .helpers import new_table, receive_until, wait
 
 
 def _finished_trash(hub: Hub, seed: int) -> str:
@@ -124,3 +124,29 @@ def test_ld8_a_game_in_progress_nobody_has_been_at_leaves_the_lobby_listing_but_
     assert hub.get(table.id) is table and table.row.status == "playing"  # the link still works
     table.touched = time.monotonic()  # somebody came back
     assert [t["id"] for t in hub.listing()] == [table.id]
+
+
+def test_s9_after_downtime_a_game_whose_people_never_come_back_is_played_out_by_stand_ins(tmp_path: Path):
+    """S9: a Trash game with two people is stored, the server is down, and neither person comes
+    back to the new one. The policy is R5's, the same every time: once the hold has run out a
+    stand-in bot plays each away seat, to the end of the game, and every move it makes is in the
+    log under its seat; the table says which seats are played for their owners."""
+    path = tmp_path / "s.sqlite3"
+    store = Store(path)
+    hub = Hub(store)
+    table, _ = hub.create("trash", None, {})
+    for seat in range(2):
+        table.sit(seat, f"P{seat}")
+    table.start(seed=5)
+    assert table.version == 0
+    store.close()
+    store = Store(path)
+    with _client(store, bot_delay=0.0, hold=0.3, rate=1e6, burst=1e6) as client:  # the restart
+        def over() -> dict | None:  # type: ignore[type-arg]
+            info = client.get(f"/api/tables/{table.id}").json()["table"]
+            return info if info["status"] == "over" else None
+
+        info = wait("the away seats played to the end by stand-ins", over, deadline=120, every=0.05)
+        assert [s["auto"] for s in info["seats"]] == [True, True]
+        assert {r.seat for r in store.actions(table.id)} == {0, 1}
+    store.close()

@@ -12,7 +12,7 @@ import cardtable
 from cardtable.core import IllegalActionError
 from cardtable.games.spit import SpitState
 from cardtable.games.spit.actions import ALL_ACTIONS
-from cardtable.games.spit.state import ADJ
+from cardtable.games.spit.state import ADJ, Phase
 
 from ..walk import walk
 from .util import conserved
@@ -163,3 +163,39 @@ def test_property_random_legal_prefixes(seed, picks, preset, stacking, auto_flip
     for a in st.history:
         replay.apply(a)
     assert str(replay) == str(st)
+
+
+def _reference_plays(st: SpitState, seat: int) -> set[str]:
+    """The card plays the rules allow ``seat`` (SP-2, SP-7, SP-12), worked out from the position
+    alone: the face-up top of each of its stock piles onto each spit pile in use whose top is one
+    rank above or below (A and K adjacent), written as the action text."""
+    from cardtable.core.cards import Card
+
+    if st.phase is not Phase.PLAY:
+        return set()
+    plays = set()
+    for j, pile in enumerate(st.stock[seat]):
+        if not pile or st.up[seat][j] < 1:
+            continue
+        card = Card.from_id(pile[-1])
+        for k, centre in enumerate(st.spit):
+            if not st.live[k] or not centre:
+                continue
+            gap = abs(card.rank - Card.from_id(centre[-1]).rank)
+            if gap in (1, 12):
+                plays.add(f"{seat} play {j + 1} {card} S{k}")
+    return plays
+
+
+@pytest.mark.parametrize(("preset", "opts"), [("standard", {}), ("points", {}), ("standard", {"auto_flip": False})])
+def test_i4_card_plays_agree_with_an_independent_reference(preset, opts):
+    """I4: at every position of random games, each seat's legal card plays are exactly those the
+    reference above derives from the rules (the engine's own adjacency table is not used)."""
+    compared = 0
+    for seed in range(4):
+        for st in random_game(seed, preset, **opts):
+            for seat in (0, 1):
+                engine = {str(a) for a in st.legal_actions(seat) if a.kind == "play"}
+                assert engine == _reference_plays(st, seat), (seat, str(st))
+                compared += bool(engine)
+    assert compared > 100

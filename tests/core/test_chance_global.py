@@ -17,10 +17,6 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "cardtable"
 SEEDED = {"Random", "SystemRandom"}  # classes: a generator made from a seed, or the OS source
-TIMING_ONLY = {
-    # the spread of a spectator's state sends (LD6): when a frame leaves, never what a game draws
-    "server/connection.py",
-}
 
 
 def global_random_uses(tree: ast.AST) -> list[str]:
@@ -43,7 +39,7 @@ def test_f2_no_module_uses_the_global_random_generator():
     for path in sorted(SRC.rglob("*.py")):
         where = path.relative_to(SRC).as_posix()
         uses = global_random_uses(ast.parse(path.read_text(encoding="utf-8")))
-        if uses and where not in TIMING_ONLY:
+        if uses:
             offenders[where] = uses
     assert not offenders, f"the global random generator is used: {offenders}"
 

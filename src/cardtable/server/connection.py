@@ -20,6 +20,10 @@ MAX_QUEUE = 256
 SEND_TIMEOUT = 20.0
 MAX_MERGED_EVENTS = 500
 
+_JITTER = random.Random()
+"""Spreads spectators' state sends over time (timing only, never the game): a generator of its
+own, seeded from the system, not the global one (F2)."""
+
 
 class Outgoing:
     """A frame to send, turned into JSON text once however many connections send it
@@ -129,7 +133,7 @@ class Connection:
                     # follows it, at most 45 ms late.
                     index = next((i for i, item in enumerate(self.queue) if item[0] != "state"), -1)
                     if index < 0:
-                        await asyncio.sleep(self.pace * (0.5 + random.random()))
+                        await asyncio.sleep(self.pace * (0.5 + _JITTER.random()))
                         if not self.queue:
                             continue
                         index = 0

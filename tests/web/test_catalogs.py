@@ -104,3 +104,17 @@ def test_every_error_the_server_sends_a_seat_is_said_in_the_pages_language(lang:
     unsaid = sorted(c for c in codes - SPECIFIC_ERRORS
                     if f"web.error.{c}" not in catalog and f"web.undo.{c}" not in catalog)
     assert not unsaid, f"no {lang} sentence for the error codes {unsaid}"
+
+
+EUROPEAN_PT = re.compile(
+    r"\b(tu|teu|tua|teus|tuas|ti|contigo|tens|podes|estás|queres|sabes|vais|fazes|és|vós|vosso|vossa)\b"
+    r"|«|»|\ba (jogar|esperar|pensar)\b|\baté ao\b|\bbaralhad", re.IGNORECASE)
+"""What marks a text as European Portuguese: the second person "tu" (its pronouns and verbs), the
+angle quotes, "a jogar" for "jogando", "até ao", "baralhar" for "embaralhar"."""
+
+
+def test_brazilian_portuguese_says_voce_never_european_tu():
+    """pt is Brazilian (as its tui texts): "Você pode retirar as suas jogadas", never "Podes
+    retirar as tuas jogadas" or "não tens" (the undo texts were European)."""
+    european = {key: text for key, text in web_catalog("pt").items() if EUROPEAN_PT.search(text)}
+    assert european == {}

@@ -1,7 +1,7 @@
 // What the game pages share: card faces, a keyboard that is live only while its page is shown,
 // panels that stay open across redraws, the help panel, the key legend and the final standings.
 // Not a game: the page only imports games/<game>.js for a registered game's name (table/page.js, app.js).
-import { isolate } from "../i18n.js";
+import { isolate, t as catalogText } from "../i18n.js";
 import { optionText, presetLabel } from "../words.js";
 
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -13,10 +13,11 @@ export function cardLabel(code) {
   return isolate(rank + SUITS[code[1]]);
 }
 
-// A card face (code like "QH", "TD", "JK"), or a back for null/undefined. `cls` adds classes.
+// A card face (code like "QH", "TD", "JK"), or a back for null/undefined, which a screen reader
+// reads as "face-down card" in the page's language. `cls` adds classes.
 export function card(h, code, attrs = {}, cls = "") {
   if (code === null || code === undefined) {
-    return h("div", { class: `card back ${cls}`, ...attrs }, h("span", { class: "sr" }, "face down"));
+    return h("div", { class: `card back ${cls}`, ...attrs }, h("span", { class: "sr" }, catalogText("web.card.face_down")));
   }
   const red = code[1] === "H" || code[1] === "D" || code === "JK";
   const ten = code[0] === "T" ? "ten" : ""; // "10♣": three characters in the corner
@@ -36,7 +37,9 @@ export function seatHead(ctx, s, me) {
   return [ctx.h("b", {}, seatWord(ctx, s, me)), kind ? ctx.h("span", { class: "kind" }, kind) : null];
 }
 
-// An element that acts when clicked, or on Enter/Space while it has the focus.
+// An element that acts when clicked, or on Enter/Space while it has the focus. `label` is what a
+// screen reader says for it: the move in the page's words (the game's describe()), never the
+// action's code.
 export function actionable(el, action, act, label) {
   el.classList.add("legal");
   el.setAttribute("data-legal", action);
@@ -47,7 +50,7 @@ export function actionable(el, action, act, label) {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(action); }
     });
   }
-  el.setAttribute("aria-label", label || action);
+  el.setAttribute("aria-label", label);
   el.addEventListener("click", () => act(action));
   return el;
 }

@@ -178,7 +178,7 @@ export function render(root, view, ctx) {
   if (choosing && !(view.phase === "play" || view.phase === "spit_pending")) choosing = false;
   if (note && Date.now() >= note.until) note = null;
   const targets = selected === null ? new Map() : (moves.get(selected) || new Map());
-  const mark = (el, action, label) => actionable(el, action, goClick, label);
+  const mark = (el, action) => actionable(el, action, goClick, describe(action, ctx));
   const goClick = (action) => { selected = null; choosing = false; act(action); };
   const changed = (a, b) => JSON.stringify(a) !== JSON.stringify(b);
 

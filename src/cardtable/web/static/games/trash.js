@@ -81,7 +81,7 @@ export function render(root, view, ctx) {
   const legal = new Set(view.legal_actions);
   const name = (s) => seatWord(ctx, s, me); // "you", or the player's name
   const face = (code, attrs = {}) => card(h, code, attrs, code && isWild(code, view.wild_mode) ? "wild" : "");
-  const clickable = (action, el) => (legal.has(action) ? actionable(el, action, act) : el);
+  const clickable = (action, el) => (legal.has(action) ? actionable(el, action, act, describe(action, ctx)) : el);
 
   // the seats' layouts: mine first, then the others in turn order
   const order = [];

@@ -146,7 +146,7 @@ export function render(root, view, ctx) {
   const contractName = (code) => code.split("+").map((c) => t(`web.trex.contract.${c}`)).join(" + ");
   const mark = (action, el) => {
     if (!legal.has(action)) return el;
-    actionable(el, action, act);
+    actionable(el, action, act, describe(action, ctx));
     if (keyed && action === cursor) el.classList.add("cursor");
     return el;
   };

@@ -49,6 +49,7 @@ export class TablePage {
     this.version = null; // of the last state frame
     this.logged = null; // the version the log has the events of
     this.view = null;
+    this.sentOn = null; // {version, action, seq}: the last action sent, and the state it was chosen on
     this.stopped = false;
     this.socket = new TableSocket(info.id, {
       hello: () => this.hello(), onFrame: (f) => this.onFrame(f), onClose: (code) => this.closed(code),
@@ -107,12 +108,34 @@ export class TablePage {
 
   act(action) {
     if (!this.socket.open) { flash(t("web.not_sent")); return; } // said, not lost: made again once back
+    if (this.repeats(action)) return;
     this.assist.acted(this.version);
     this.seq += 1;
     store.set(`ct.seq.${this.info.id}`, this.seq);
     const msg = { type: "act", seq: this.seq, action };
     if (this.version !== null) msg.version = this.version; // a Spit play overtaken by another: lost_race
+    this.sentOn = { version: this.version, action, seq: this.seq };
     this.send(msg);
+  }
+
+  // One move per state shown: a second action on the state this seat already acted on (a double
+  // click, a key pressed twice) would reach the server after the move it follows and be refused.
+  // In a turn-based game (the view's current_player is a seat) any second action is held back, in
+  // a real-time one (Spit: current_player is -2, simultaneous; several plays on one state are
+  // fine) the same action again. A refused action, a new socket and an undo let the seat act on
+  // the state again.
+  repeats(action) {
+    const last = this.sentOn;
+    if (!last || this.version === null || last.version !== this.version) return false;
+    const turn = this.view ? this.view.current_player : null;
+    return last.action === action || (typeof turn === "number" && turn >= 0);
+  }
+
+  // An `illegal` refusal of this seat's last action after the table moved on (a timer's or a
+  // stand-in's move came first): the turn had passed, said in the page's language.
+  turnPassed(f) {
+    const last = this.sentOn;
+    return f.code === "illegal" && last !== null && f.seq === last.seq && last.version !== this.version;
   }
 
   // this page sat at a seat: reconnect as that seat
@@ -131,6 +154,7 @@ export class TablePage {
         // a new socket: what the page answered or sent on the old one may never have arrived, so a
         // question still open (the state that follows says) is answered again
         this.assist.reset();
+        this.sentOn = null;
         this.seatNo = f.seat;
         this.chat.clear(); // the table's chat lines follow the welcome again
         if (typeof f.seq === "number") this.seq = Math.max(this.seq, f.seq);
@@ -157,17 +181,22 @@ export class TablePage {
         this.assist.showHint(f);
         break;
       case "undo":
+        this.sentOn = null;
         this.assist.undone(f);
         break;
       case "clock":
         this.clock.update(f, this.names(), this.seatNo ?? null);
         break;
-      case "error":
+      case "error": {
+        const passed = this.turnPassed(f);
+        if (this.sentOn && f.seq === this.sentOn.seq) this.sentOn = null; // refused: the seat may act on this state again
         if (f.code === "lost_race") flash(t("web.too_late"));
+        else if (passed) flash(t("web.turn_passed"));
         else if (UNDO_REFUSALS.includes(f.code)) flash(t(`web.undo.${f.code}`));
         else if (has(`web.error.${f.code}`)) flash(t(`web.error.${f.code}`)); // said in the page's language
         else flash(f.message); // an illegal or malformed action: the server's words name what was wrong
         break;
+      }
       default: break;
     }
   }

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardtable.i18n import LANGUAGES
+from cardtable.i18n import LANGUAGES, catalog
 from cardtable.server.pages import PAGES, html
 from cardtable.server.routes_lobby import games_info
 
@@ -118,3 +118,43 @@ def test_brazilian_portuguese_says_voce_never_european_tu():
     retirar as tuas jogadas" or "não tens" (the undo texts were European)."""
     european = {key: text for key, text in web_catalog("pt").items() if EUROPEAN_PT.search(text)}
     assert european == {}
+
+
+OWN_WORDS = {
+    "bad_login": "web.players.error.bad_login", "name_taken": "web.players.error.name_taken",
+    "bad_username": "web.players.error.bad_username", "reserved_username": "web.players.error.reserved_username",
+    "lookalike_username": "web.players.error.lookalike_username", "bad_password": "web.players.error.bad_password",
+    "no_player": "web.players.no_player", "no_game": "web.players.no_game",
+    "bad_deals": "web.events.error.bad_deals", "bad_rounds": "web.events.error.bad_rounds",
+    "no_seat": "web.events.no_table",
+}
+"""Codes a page says with words of its own (static/account.js ERRORS: the account form's and the
+players' pages'; tournament-events.js: web.events.error.*; tournament-event.js: no_seat); every
+other code is web.error.<code> (static/errors.js)."""
+NAMED_CODES = {"bad_commitment", "bad_seed", "bad_rounds", "bad_max_entrants"}
+"""The codes the server builds from a field's name (fairplay.check_hex, events' _int)."""
+
+
+def http_error_codes() -> set[str]:
+    codes = set(NAMED_CODES)
+    for path in SERVER.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'LobbyError\(\s*\d+(?: if [^,]+ else \d+)?,\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'_bad\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'^\s+code = "([a-z_]+)"', text, re.MULTILINE))  # ports.py: store, moved
+    assert {"too_many_open", "no_event", "full", "store", "bad_login"} <= codes  # the scan finds them
+    return codes
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_of_the_http_api_is_said_in_the_pages_language(lang: str):
+    """The lobby, the table's seats, the events' and the players' pages show a refused request
+    (``{"error": code, "message", ...}``) in their language: "5 open tables from this page at
+    most" in every language, not the server's English message."""
+    page_catalog = {k: v for k, v in catalog(lang).items() if k.startswith("web.")}  # what /i18n/<lang>.json serves
+    keys = {code: [OWN_WORDS.get(code, f"web.error.{code}")] for code in http_error_codes()}
+    keys["too_many_open"] = ["web.error.too_many_open.host", "web.error.too_many_open.address"]
+    keys["full"] += ["web.error.event_full"]  # an event's (account.js) and the server's tables (the lobby)
+    keys["started"] += ["web.error.event_started"]
+    unsaid = sorted(k for code, ks in keys.items() for k in ks if k not in page_catalog)
+    assert not unsaid, f"no {lang} sentence for {unsaid}"

@@ -12,6 +12,7 @@ from cardtable.server.client import GameClient
 from tests.server.netserver import Server
 
 from .browser import SHOTS, sync_api
+from .test_catalogs import web_catalog
 
 
 def finished(server: Server, game: str = "trash", **options: Any) -> str:
@@ -91,7 +92,7 @@ def test_h6_an_unfinished_game_has_no_replay(server: Server, watched: Any):
     w = watched()
     page = w.page
     page.goto(f"{server.http}/t/{table_id}/replay?seat=0")
-    sync_api.expect(page.get_by_test_id("replay-error")).to_contain_text("once it is over")
+    sync_api.expect(page.get_by_test_id("replay-error")).to_have_text(web_catalog("en")["web.error.in_progress"])
     assert page.locator(".card.face").count() == 0
 
 

@@ -93,8 +93,8 @@ def store_error(exc: Exception) -> JSONResponse:
 
 
 def json_error(exc: LobbyError) -> JSONResponse:
-    """A refused request's answer: its status, a code and a message."""
-    return JSONResponse({"error": exc.code, "message": exc.message}, status_code=exc.status)
+    """A refused request's answer: its status, a code, a message and the error's fields."""
+    return JSONResponse({**exc.fields, "error": exc.code, "message": exc.message}, status_code=exc.status)
 
 
 def answering(fn: Endpoint, unusable: tuple[type[Exception], ...] = (LogError,)) -> Endpoint:

@@ -303,7 +303,8 @@ class Hub:
             if whose:
                 cap = self.max_open_per_host if whose == "one host token" else self.max_open_per_owner
                 raise LobbyError(429, "too_many_open", f"{cap} open tables from {whose} at most: "
-                                 "start one, or wait until an unjoined one expires")
+                                 "start one, or wait until an unjoined one expires",
+                                 {"limit": cap, "per": "host" if whose == "one host token" else "address"})
         if len(self.tables) >= self.max_tables:
             self.sweep()
             if len(self.tables) >= self.max_tables:

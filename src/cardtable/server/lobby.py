@@ -17,13 +17,16 @@ characters (``Cf``: zero-width spaces and joiners, bidi controls) go by their ca
 
 
 class LobbyError(Exception):
-    """A lobby request that cannot be done: an HTTP 4xx with ``message``."""
+    """A lobby request that cannot be done: an HTTP 4xx with ``message``. ``fields``: what the
+    answer carries besides its code and message, for the page to say it in its language (a
+    cap's number: ``too_many_open``'s ``limit`` and ``per``)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.fields = fields or {}
 
 
 def new_token() -> str:

@@ -163,7 +163,8 @@ class Events:
             raise LobbyError(429, "rate_limited", "too many new events; wait a little")
         if self.store.open_events_of(account.id) >= MAX_OPEN_PER_ACCOUNT:
             raise LobbyError(429, "too_many_events",
-                             f"{MAX_OPEN_PER_ACCOUNT} events not yet over per account at most")
+                             f"{MAX_OPEN_PER_ACCOUNT} events not yet over per account at most",
+                             {"limit": MAX_OPEN_PER_ACCOUNT})
         row = EventRow(id=secrets.token_urlsafe(8), creator=account.id, creator_name=account.username,
                        status="open", created=self.clock(), secret=secrets.token_hex(32),
                        progress=None, **settings)

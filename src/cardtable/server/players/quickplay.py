@@ -107,7 +107,8 @@ class QuickPlay:
                 if t.account == account.id and t.game == loaded.name and t.seat is None:
                     del self.tickets[t.id]
         if sum(1 for t in self.tickets.values() if t.address == address and t.seat is None) >= MAX_PER_ADDRESS:
-            raise LobbyError(429, "too_many_waiting", f"{MAX_PER_ADDRESS} waits from one address at most")
+            raise LobbyError(429, "too_many_waiting", f"{MAX_PER_ADDRESS} waits from one address at most",
+                             {"limit": MAX_PER_ADDRESS})
         rating = None if account is None else self.players.store.rating(account.id, loaded.name)
         shown = account.username if account is not None else clean_name(name, "Player")
         ticket = Ticket(secrets.token_urlsafe(24), loaded.name, loaded.preset, shown,

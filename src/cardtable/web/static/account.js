@@ -3,6 +3,7 @@
 // the JSON API with the session's CSRF token, the header's links and the language menu. Text from
 // the server is always set as text, never as HTML.
 import { h } from "./dom.js";
+import { ApiError, answer } from "./errors.js";
 import { digits, loadLang, preferredLang, t } from "./i18n.js";
 
 export { h };
@@ -13,7 +14,9 @@ export function fill(el, ...children) {
   return el;
 }
 
-// The catalog's words for the errors a person can mend; any other error shows the server's message.
+// The words of the players', tournaments' and quick play's pages (the ones that call this api) for
+// codes that mean something of their own there; every other code is said by errors.js
+// (web.error.<code>). `full` and `started` come from an event here (a table's are the lobby's).
 const ERRORS = {
   bad_login: "web.players.error.bad_login",
   name_taken: "web.players.error.name_taken",
@@ -24,12 +27,11 @@ const ERRORS = {
   rate_limited: "web.players.error.rate_limited",
   no_player: "web.players.no_player",
   no_game: "web.players.no_game",
+  full: "web.error.event_full",
+  started: "web.error.event_started",
 };
 
-export class ApiError extends Error {
-  constructor(code, message, status) { super(message); this.code = code; this.status = status; }
-  get text() { return ERRORS[this.code] ? t(ERRORS[this.code]) : this.message; }
-}
+export { ApiError };
 
 // The session as the server knows it: {account, csrf}. Every change sends the CSRF token.
 export const session = { account: null, csrf: null };
@@ -40,9 +42,7 @@ export async function api(path, body) {
     headers: { "Content-Type": "application/json", ...(session.csrf ? { "X-CSRF-Token": session.csrf } : {}) },
   };
   const r = await fetch(path, { credentials: "same-origin", ...init });
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new ApiError(data.error || "http", data.message || r.statusText, r.status);
-  return data;
+  return answer(r, ERRORS);
 }
 
 export async function refreshSession() {

@@ -1,15 +1,15 @@
 // The lobby's HTTP API (docs/web.md): one call, making a table and taking a seat.
 import { store } from "./dom.js";
+import { answer } from "./errors.js";
 import { newCommitment } from "./fair.js";
 
-// GET `path`, or POST `body` as JSON; the answer's JSON, or an Error with the server's message.
+// GET `path`, or POST `body` as JSON; the answer's JSON, or an ApiError (errors.js: its code,
+// said in the page's language by errorText) when the server refuses.
 export async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.message || r.statusText);
-  return data;
+  return answer(r);
 }
 
 // A new table, hosted with this page's one host token (the server's cap on open tables per

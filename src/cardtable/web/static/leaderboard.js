@@ -1,5 +1,6 @@
 // The leaderboards: one per rated game, people and bots together, by conservative rating.
 import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { api, boot, fill, h, number, profileLink } from "./account.js";
 
 const GAMES = ["trash", "trex", "spit"];
@@ -13,7 +14,7 @@ async function render(app) {
     board = await api(`/api/players/leaderboard/${encodeURIComponent(game)}`);
     titles = Object.fromEntries((await api("/api/games")).games.map((g) => [g.name, g.title]));
   } catch (e) {
-    fill(app, h("p", { class: "card-panel" }, e.text || e.message));
+    fill(app, h("p", { class: "card-panel" }, errorText(e)));
     return;
   }
   const title = (g) => titles[g] || g;

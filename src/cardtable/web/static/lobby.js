@@ -2,6 +2,7 @@
 // one-line explanation on the page, as a phone has no hover; what each game is and a link to its
 // How to play page) and the list of tables.
 import { joinList, t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { api, newTable, sitAt } from "./api.js";
 import { flash, h, store } from "./dom.js";
 import { go } from "./nav.js";
@@ -21,7 +22,7 @@ export async function lobby(app) {
       const data = await newTable(form.body());
       await seat.take(data.table);
       go(`/t/${data.table.id}`);
-    } catch (e) { flash(e.message); }
+    } catch (e) { flash(errorText(e)); }
   };
   app.replaceChildren(
     quick ? quickPlay(games) : "",

@@ -1,6 +1,7 @@
 // A player's profile: games played and won per game, the rating with its history drawn as a small
 // SVG chart, and every finished game with its replay and review links.
 import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { api, boot, fill, h, number, when } from "./account.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -62,7 +63,7 @@ async function render(app) {
     data = await api(`/api/players/profile/${encodeURIComponent(name)}`);
     titles = Object.fromEntries((await api("/api/games")).games.map((g) => [g.name, g.title]));
   } catch (e) {
-    fill(app, h("p", { class: "card-panel", "data-testid": "no-player" }, e.text || e.message));
+    fill(app, h("p", { class: "card-panel", "data-testid": "no-player" }, errorText(e)));
     return;
   }
   const { account } = data;

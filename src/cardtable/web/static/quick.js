@@ -4,6 +4,7 @@
 // (the person may ask for bots at once, or stop waiting). Once seated it keeps the seat's token
 // as the lobby does and opens the table.
 import { t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { api, boot, fill, h, number, session } from "./account.js";
 
 const POLL_MS = 1000;
@@ -41,7 +42,7 @@ async function render(app) {
     if (botsAt !== null) bots.textContent = t("web.quick.bots_in", { n: number(Math.max(0, Math.ceil((botsAt - Date.now()) / 1000))) });
   };
   const failed = (e) => {
-    if (e.code === "no_ticket") { sessionStorage.removeItem(`ct.quick.${game}`); done(t("web.quick.gone")); } else note.textContent = e.text || e.message;
+    if (e.code === "no_ticket") { sessionStorage.removeItem(`ct.quick.${game}`); done(t("web.quick.gone")); } else note.textContent = errorText(e);
   };
   const poll = async () => {
     try { show(await api(`/api/quick/${encodeURIComponent(ticket)}`)); } catch (e) { failed(e); }

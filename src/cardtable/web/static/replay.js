@@ -5,6 +5,7 @@
 // The Review panel (Trash and Trex) lists the chosen seat's costliest decisions from
 // GET /api/tables/<id>/review?seat=N; each entry moves the replay to the position of its decision.
 import { t, lang, digits, joinList } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { presetLabel } from "./words.js";
 import { ownText } from "./events.js";
 
@@ -127,7 +128,7 @@ export async function replayPage(app, id, { h, api, names, kinds, renderer, info
     try {
       data = await r.reviews.get(seat);
     } catch (e) {
-      if (r.seat === seat) review.replaceChildren(close, h("p", { "data-testid": "review-error" }, e.message));
+      if (r.seat === seat) review.replaceChildren(close, h("p", { "data-testid": "review-error" }, errorText(e)));
       return;
     }
     if (r.seat !== seat || review.hidden) return; // another seat was chosen meanwhile
@@ -143,7 +144,7 @@ export async function replayPage(app, id, { h, api, names, kinds, renderer, info
     try {
       data = await api(`/api/tables/${encodeURIComponent(id)}/replay?seat=${r.seat === null ? "none" : r.seat}&step=${to}&lang=${lang}`);
     } catch (e) {
-      r.board.replaceChildren(h("p", { class: "card-panel waiting", "data-testid": "replay-error" }, e.message));
+      r.board.replaceChildren(h("p", { class: "card-panel waiting", "data-testid": "replay-error" }, errorText(e)));
       return;
     }
     if (asked !== r.asked || active !== r) return; // a later step was asked for meanwhile

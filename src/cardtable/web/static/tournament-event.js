@@ -1,6 +1,7 @@
 // One tournament: its settings, entrants and countdown, registering, the entrant's table, the
 // rounds, live standings, and each duplicate deal compared across tables.
 import { has, t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { api, ApiError, boot, fill, h, number, profileLink, session } from "./account.js";
 import { countdown, statusText } from "./tournament-events.js";
 import { store } from "./dom.js";
@@ -57,7 +58,7 @@ async function render(app) {
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let data;
   try { data = await api(`/api/events/${encodeURIComponent(id)}`); } catch (e) {
-    fill(app, h("p", { class: "card-panel" }, e.text || e.message));
+    fill(app, h("p", { class: "card-panel" }, errorText(e)));
     return;
   }
   const e = data.event;

@@ -1,5 +1,6 @@
 // The tournaments' list and, for a logged-in account, the form that creates one.
 import { has, t } from "./i18n.js";
+import { errorText } from "./errors.js";
 import { api, ApiError, boot, fill, h, number, session } from "./account.js";
 import { presetLabel } from "./words.js";
 
@@ -86,7 +87,7 @@ async function render(app) {
   try {
     data = await api("/api/events");
     games = (await api("/api/games")).games;
-  } catch (e) { fill(app, h("p", { class: "card-panel" }, e.text || e.message)); return; }
+  } catch (e) { fill(app, h("p", { class: "card-panel" }, errorText(e))); return; }
   const title = (name) => (games.find((g) => g.name === name) || { title: name }).title;
   const rows = data.events.map((e) => h("tr", { "data-testid": "event-row" },
     h("td", {}, h("a", { href: `/events/${e.id}` }, e.name)),

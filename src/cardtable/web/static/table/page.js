@@ -5,6 +5,7 @@
 // answers one-answer questions and handles the hint and undo, pause.js counts a race down,
 // rematch.js makes the next table.
 import { has, lang, t } from "../i18n.js";
+import { errorText } from "../errors.js";
 import { api } from "../api.js";
 import { connStatus, flash, h, store } from "../dom.js";
 import { ownText } from "../events.js";
@@ -226,13 +227,13 @@ export class TablePage {
   fairTurn() {
     if (!this.seated) return;
     fairStep(this.info, this.mine, api).then((lost) => { if (lost) flash(t("web.fair.lost_seed")); })
-      .catch((e) => flash(e.message));
+      .catch((e) => flash(errorText(e)));
   }
 
   rematchButton(testid) {
     if (!this.host || !(this.info.status === "over" || (this.view && this.view.outcome))) return null;
     return h("button", { type: "button", class: "primary", "data-testid": testid, title: t("web.rematch.title"),
-      onclick: () => rematch(this.info, this.mine, (msg) => this.send(msg)).then((id) => go(`/t/${id}`), (e) => flash(e.message)) },
+      onclick: () => rematch(this.info, this.mine, (msg) => this.send(msg)).then((id) => go(`/t/${id}`), (e) => flash(errorText(e))) },
     t("web.rematch"));
   }
 

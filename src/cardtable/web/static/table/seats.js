@@ -3,6 +3,7 @@
 // Then the table's status, the countdown of a paused race, the watchers, and once the game is
 // over its record, its replay, play again and the fair-deal panel.
 import { t } from "../i18n.js";
+import { errorText } from "../errors.js";
 import { api, sitAt } from "../api.js";
 import { flash, h, store } from "../dom.js";
 import { fairPanel } from "../fair.js";
@@ -27,7 +28,7 @@ export class SeatsPanel {
     const start = open && page.host
       ? h("button", { type: "button", class: "primary", "data-testid": "start",
           disabled: info.seats.some((s) => s.kind === "open"),
-          onclick: () => api(`/api/tables/${info.id}/start`, { host: page.host }).catch((e) => flash(e.message)) },
+          onclick: () => api(`/api/tables/${info.id}/start`, { host: page.host }).catch((e) => flash(errorText(e))) },
         t("web.start"))
       : null;
     const record = info.status === "over"
@@ -66,7 +67,7 @@ export class SeatsPanel {
     }
     if (open && page.host && s.kind !== "open") {
       controls.push(h("button", { type: "button", "data-testid": `free-${s.seat}`, onclick: () =>
-        api(`/api/tables/${info.id}/free`, { host: page.host, seat: s.seat }).catch((e) => flash(e.message)),
+        api(`/api/tables/${info.id}/free`, { host: page.host, seat: s.seat }).catch((e) => flash(errorText(e))),
       }, t("web.free")));
     }
     return h("li", { class: mine ? "me" : "" },
@@ -93,7 +94,7 @@ export class SeatsPanel {
         const d = await sitAt(page.info, s.seat, typed);
         if (typed.trim()) store.set("ct.name", typed.trim());
         page.tookSeat({ seat: s.seat, token: d.token });
-      } catch (e) { flash(e.message); }
+      } catch (e) { flash(errorText(e)); }
     } }, t("web.sit"));
     return [name, sit];
   }
@@ -106,7 +107,7 @@ export class SeatsPanel {
     this.botNames.map((b) => h("option", { value: b }, botLevel(b))));
     if (this.botChoice[s.seat]) bots.value = this.botChoice[s.seat]; // kept across redraws
     const add = h("button", { type: "button", "data-testid": `bot-${s.seat}`, onclick: () =>
-      api(`/api/tables/${page.info.id}/bot`, { host: page.host, seat: s.seat, bot: bots.value }).catch((e) => flash(e.message)),
+      api(`/api/tables/${page.info.id}/bot`, { host: page.host, seat: s.seat, bot: bots.value }).catch((e) => flash(errorText(e))),
     }, t("web.add_bot"));
     return [bots, add];
   }
@@ -116,6 +117,6 @@ export class SeatsPanel {
     if (page.info.status === "playing" && !confirm(t("web.leave_confirm"))) return;
     try {
       await api(`/api/tables/${page.info.id}/leave`, { token: page.mine.token });
-    } catch (e) { flash(e.message); }
+    } catch (e) { flash(errorText(e)); }
   }
 }

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from cardtable.server.hub import Hub
 from cardtable.server.store import Store
 
-from .helpers import new_table
+from .helpers import new_table, receive_until
 from .test_protocol import hello
 
 if TYPE_CHECKING:
@@ -509,11 +509,7 @@ def test_c5_a_slower_player_loses_by_arrival_and_cannot_stamp_its_own_time(clien
     table_id, _, tokens = new_table(client, {}, game="spit", sit=(0, 1))
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         hello(ws, tokens[0])
-        state_frame = None
-        while state_frame is None:
-            frame = ws.receive_json()
-            if frame["type"] == "state":
-                state_frame = frame
+        state_frame, _ = receive_until(ws, "state")
         action = (state_frame["view"]["legal_actions"] or ["0 spit"])[0]
         for stamp in ({"at": 0}, {"time": 0.0}, {"ts": 1}, {"client_time": -1.0}, {"sent": 0}):
             ws.send_json({"type": "act", "seq": 1, "action": action, "version": state_frame["version"], **stamp})

@@ -99,4 +99,26 @@ def new_state(game: str, seed: int, **options: Any) -> Any:
     return cardtable.load(game, **options).new_state(seed=seed)
 
 
-__all__ = ["FakeSocket", "FakeTable", "new_state", "state_frame", "sync_api"]
+
+
+def trash_draw() -> Any:
+    """A two-player Trash deal where seat 0 is to draw (a bounded search)."""
+    for seed in range(500):
+        state = new_state("trash", seed)
+        if state.current_player() == 0 and "stock" in [str(a) for a in state.legal_actions()]:
+            return state
+    raise AssertionError("no such deal")
+
+
+def trex_trick(state: Any) -> Any:
+    """``state`` (a Trex deal) played on, the first legal action each time (bounded), until seat 0
+    has cards to play."""
+    for _ in range(400):
+        actions = [str(a) for a in state.legal_actions()]
+        if state.current_player() == 0 and any(len(a) == 2 for a in actions):
+            return state
+        state.play(actions[0])
+    raise AssertionError("seat 0 never came to play a card")
+
+
+__all__ = ["FakeSocket", "FakeTable", "new_state", "state_frame", "sync_api", "trash_draw", "trex_trick"]

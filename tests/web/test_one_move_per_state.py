@@ -12,28 +12,8 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .fakesocket import FakeTable, new_state, sync_api
+from .fakesocket import FakeTable, new_state, sync_api, trash_draw, trex_trick
 from .test_catalogs import web_catalog
-
-
-def trex_trick() -> Any:
-    """A Trex deal played on (the first legal action each time, bounded) until seat 0 has cards to play."""
-    state = new_state("trex", 1)
-    for _ in range(400):
-        actions = [str(a) for a in state.legal_actions()]
-        if state.current_player() == 0 and any(len(a) == 2 for a in actions):
-            return state
-        state.play(actions[0])
-    raise AssertionError("seat 0 never came to play a card")
-
-
-def trash_draw() -> Any:
-    """A two-player Trash deal where seat 0 is to draw (a bounded search)."""
-    for seed in range(500):
-        state = new_state("trash", seed)
-        if state.current_player() == 0 and "stock" in [str(a) for a in state.legal_actions()]:
-            return state
-    raise AssertionError("no such deal")
 
 
 def acts_after_a_hint(table: FakeTable, hints: int = 1) -> list[dict[str, Any]]:
@@ -46,7 +26,7 @@ def acts_after_a_hint(table: FakeTable, hints: int = 1) -> list[dict[str, Any]]:
 def test_a_double_click_on_a_trex_card_sends_one_play(server: Server, watched: Any):
     table = FakeTable(server, watched, "trex")
     page = table.page
-    state = trex_trick()
+    state = trex_trick(new_state("trex", 1))
     table.show(state)
     card = page.get_by_test_id("hand").locator(".legal").first
     code = card.get_attribute("data-card")
@@ -99,7 +79,7 @@ def test_an_illegal_refusal_after_the_turn_passed_is_said_in_the_pages_language(
     turn had passed, in its language."""
     table = FakeTable(server, watched, "trex", lang=lang)
     page = table.page
-    state = trex_trick()
+    state = trex_trick(new_state("trex", 1))
     table.show(state)
     card = page.get_by_test_id("hand").locator(".legal").first
     code = card.get_attribute("data-card")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.server.netserver import Server
 
-from .fakesocket import FakeTable, new_state, sync_api
+from .fakesocket import FakeTable, new_state, sync_api, trash_draw, trex_trick
 from .test_catalogs import web_catalog
 
 LABELS = """() => [...document.querySelectorAll('[data-testid=board] .legal')]
@@ -34,25 +34,6 @@ def backs_say(page: Any, lang: str) -> None:
     """Every card back on the board reads the catalog's "face-down card"."""
     said = page.evaluate(BACKS)
     assert said and set(said) == {web_catalog(lang)["web.card.face_down"]}, said
-
-
-def trash_draw() -> Any:
-    """A two-player Trash deal where seat 0 is to draw (a bounded search)."""
-    for seed in range(500):
-        state = new_state("trash", seed)
-        if state.current_player() == 0 and "stock" in [str(a) for a in state.legal_actions()]:
-            return state
-    raise AssertionError("no such deal")
-
-
-def trex_trick(state: Any) -> Any:
-    """``state`` played on (the first legal action each time, bounded) until seat 0 has cards to play."""
-    for _ in range(400):
-        actions = [str(a) for a in state.legal_actions()]
-        if state.current_player() == 0 and any(len(a) == 2 for a in actions):
-            return state
-        state.play(actions[0])
-    raise AssertionError("seat 0 never came to play a card")
 
 
 @pytest.mark.parametrize("lang", ["es", "pt", "ar"])

@@ -30,10 +30,11 @@ def _figure(x: float) -> str:
     return f"{int(x):,}" if float(x).is_integer() else f"{x:g}"
 
 
-def bounded(low: float, high: float, *, whole: bool = False, above: bool = False) -> Any:
+def bounded(low: float, high: float, *, whole: bool = False, above: bool = False, unit: str = "") -> Any:
     """An argument type: a finite number from ``low`` (above it, if ``above``) to ``high``; a
-    whole number if ``whole``. NaN, infinities and numbers out of range are refused in one line."""
-    kind = "a whole number" if whole else "a number"
+    whole number if ``whole``; ``unit`` names what it counts ("seconds"). NaN, infinities and
+    numbers out of range are refused in one line."""
+    kind = ("a whole number" if whole else "a number") + (f" of {unit}" if unit else "")
     span = f"{'above' if above else 'from'} {_figure(low)} to {_figure(high)}"
 
     def parse(text: str) -> float | int:
@@ -51,22 +52,6 @@ def bounded(low: float, high: float, *, whole: bool = False, above: bool = False
 
 DAY = 86_400.0
 LOTS = 1_000_000
-NO_SHOW_RANGE = (5.0, 3600.0)
-"""``--no-show``: the shortest and longest wait, in seconds."""
-
-
-def no_show_seconds(text: str) -> float:
-    """``--no-show``: seconds a tournament table waits for its people, 5 to 3600."""
-    low, high = NO_SHOW_RANGE
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds ({low:g} to {high:g})") from None
-    if not low <= seconds <= high:  # NaN is refused here too
-        raise argparse.ArgumentTypeError(f"{text} seconds: a tournament table waits {low:g} to {high:g} seconds")
-    return seconds
-
-
 def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser("serve", help="play in the browser: run the web server")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -119,7 +104,7 @@ def add_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
                        help="redis://host:port/N: join a cluster of server processes sharing --db (docs/deploy.md)")
     serve.add_argument("--quick-wait", type=bounded(0, 3600), default=20.0, metavar="SECONDS",
                        help="seconds quick play waits for people before bots fill the empty seats (default 20)")
-    serve.add_argument("--no-show", type=no_show_seconds, default=120.0, metavar="SECONDS",
+    serve.add_argument("--no-show", type=bounded(5, 3600, unit="seconds"), default=120.0, metavar="SECONDS",
                        help="seconds a tournament table waits for its people before the absent forfeit "
                             "(Swiss) or a stand-in plays for them (duplicate), 5 to 3600 (default 120)")
     serve.add_argument("--node", default=None, help="this process's name in a cluster (default: a random one)")

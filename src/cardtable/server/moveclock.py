@@ -171,7 +171,7 @@ def time_up(s: TableState, cmd: MoveTimeUp) -> None:
             or m.to_move() != cmd.seat or m.seq != cmd.version or not _timed(s, cmd.seat)):
         return
     seat = cmd.seat
-    if time.monotonic() - mc.started < float(cfg["move"]) + mc.banks.get(seat, 0.0):
+    if not overdue(s, seat):
         s.fx.schedule(0.1, cmd, slot=SLOT)  # early (a timer's rounding): look again
         return
     mc.banks[seat] = 0.0

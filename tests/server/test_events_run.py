@@ -435,10 +435,10 @@ def test_t10_the_boards_a_duplicate_leavers_stand_in_finishes_count_against_them
 
 
 class RatedPlayers:
-    """The players layer as the runner reads it: ratings in the event's game (mu − 3σ), seat links."""
+    """The players layer as the runner reads it: ratings in the event's game (mu − 3σ, as they
+    stand now), seat links."""
 
     def __init__(self, ratings: dict[int, float]) -> None:
-        self.store = self
         self.ratings = ratings
         self.asked: list[tuple[int, str]] = []
 

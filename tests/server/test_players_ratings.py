@@ -17,7 +17,9 @@ from openskill.models import PlackettLuce
 import cardtable
 from cardtable.core.game import Outcome
 from cardtable.server.players import Players
-from cardtable.server.players.ratings import PROVISIONAL_GAMES, result_ranks
+from cardtable.server.players.idle import DAY, IDLE_VARIANCE_PER_DAY, START_SIGMA, idle_sigma
+from cardtable.server.players.ratings import PROVISIONAL_GAMES, rating_json, result_ranks
+from cardtable.server.players.store import AccountStore
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
@@ -167,11 +169,11 @@ def test_provisional_for_the_first_games_and_history_kept(players: Players):
     point to the account's history of that game."""
     ana, bob = person(players, "Ana"), person(players, "Bob")
     for k in range(PROVISIONAL_GAMES):
-        rating = players.ratings.rating(ana, "spit")
-        assert rating is None or rating["provisional"]
+        row = players.rating(ana, "spit")
+        assert row is None or rating_json(row)["provisional"]
         players.record_result(f"s{k}", "spit", [ana, bob], Outcome((1.0, 0.0), (0,), "SP-25"))
-    rating = players.ratings.rating(ana, "spit")
-    assert rating is not None and not rating["provisional"] and rating["games"] == PROVISIONAL_GAMES
+    row = players.rating(ana, "spit")
+    assert row is not None and not rating_json(row)["provisional"] and rating_json(row)["games"] == PROVISIONAL_GAMES
     history = players.store.history(ana, "spit")
     assert [h.games for h in history] == list(range(1, PROVISIONAL_GAMES + 1))
     assert all(x.mu < y.mu for x, y in itertools.pairwise(history))  # she won every game
@@ -237,3 +239,79 @@ def test_partnership_team_of_an_abandoner_ranks_last(players: Players):
         row = players.store.rating(account, "trex")
         assert row is not None
         assert (row.mu < 25.0) == (seat % 2 == winner % 2), (seat, winner, row.mu)
+
+
+def test_idle_sigma_grows_with_the_days_and_stops_at_a_newcomers():
+    """Idle ratings: sigma² grows by IDLE_VARIANCE_PER_DAY a day, never past the start sigma, and
+    a clock that went back leaves it alone."""
+    assert idle_sigma(1.0, 0.0, 0.0) == 1.0
+    assert idle_sigma(1.0, 0.0, 30 * DAY) == pytest.approx((1.0 + 30 * IDLE_VARIANCE_PER_DAY) ** 0.5)
+    assert 1.9 < idle_sigma(1.0, 0.0, 30 * DAY) < 2.0
+    assert idle_sigma(1.0, 0.0, 10_000 * DAY) == START_SIGMA
+    assert idle_sigma(9.0, 0.0, 10 * DAY) == 9.0
+    assert idle_sigma(2.0, 50 * DAY, 10 * DAY) == 2.0
+
+
+def test_an_idle_rating_widens_on_the_profile_and_the_leaderboard_and_the_next_game_starts_from_it(
+        tmp_path: Path):
+    """Idle ratings: Ana, a little ahead of Bob after their games, stops playing; a year on, her shown sigma
+    has grown by the idle time (mu unchanged), Bob, who kept playing Cleo, ranks above her, and
+    her next rated game is rated from the grown sigma, as openskill computes it."""
+    now = [1_000_000.0]
+    players = Players(tmp_path / "players.sqlite3", hasher=CHEAP, clock=lambda: now[0])
+    ana, bob, cleo = (person(players, n) for n in ("Ana", "Bob", "Cleo"))
+    win, lose = Outcome((1.0, 0.0), (0,), "SP-25"), Outcome((0.0, 1.0), (1,), "SP-25")
+    for k in range(30):  # Ana wins 16 of 30
+        players.record_result(f"a{k}", "spit", [ana, bob], win if k % 2 == 0 or k == 29 else lose)
+        now[0] += 60.0
+    left = players.store.rating(ana, "spit")
+    assert left is not None and left.last == now[0] - 60.0
+    board = players.leaderboard("spit")["rows"]
+    assert [r["username"] for r in board][:2] == ["Ana", "Bob"]
+    for k in range(30):  # Bob plays on, level with Cleo, for a year
+        now[0] += 12 * DAY
+        players.record_result(f"b{k}", "spit", [bob, cleo], Outcome((0.5, 0.5), (0, 1), "SP-25"))
+    shown = players.profile("Ana")["games"]["spit"]["rating"]
+    sigma = idle_sigma(left.sigma, left.last, now[0])
+    assert sigma > left.sigma + 2.0
+    assert shown["mu"] == round(left.mu, 3) and shown["sigma"] == round(sigma, 3)
+    assert shown["rating"] == round(left.mu - 3 * sigma, 2)
+    board = players.leaderboard("spit")["rows"]
+    assert [r["username"] for r in board].index("Bob") < [r["username"] for r in board].index("Ana")
+    assert [r["rating"] for r in board] == sorted((r["rating"] for r in board), reverse=True)
+    b = players.store.rating(bob, "spit")
+    assert b is not None
+    rated = players.record_result("c1", "spit", [ana, bob], win)
+    model = PlackettLuce()
+    expected = model.rate([[model.rating(mu=left.mu, sigma=sigma)], [model.rating(mu=b.mu, sigma=b.sigma)]],
+                          ranks=[1, 2])
+    assert rated.changes[ana] == ((left.mu, sigma), pytest.approx((expected[0][0].mu, expected[0][0].sigma)))
+    players.close()
+
+
+def test_a_database_from_before_idle_sigmas_takes_its_last_game_from_the_history(tmp_path: Path):
+    """Idle ratings, upgrade: a players database without the ratings' ``last`` column gains it,
+    filled with each rating's last history point; nothing else changes."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE player_ratings (account_id INTEGER NOT NULL, game TEXT NOT NULL, mu REAL NOT NULL,
+            sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (account_id, game));
+        CREATE TABLE player_history (account_id INTEGER NOT NULL, game TEXT NOT NULL, table_id TEXT NOT NULL,
+            at REAL NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL,
+            PRIMARY KEY (account_id, game, table_id));
+        INSERT INTO player_ratings VALUES (7, 'trex', 30.0, 3.0, 2), (8, 'spit', 20.0, 5.0, 1);
+        INSERT INTO player_history VALUES (7, 'trex', 't1', 100.0, 27.0, 4.0, 1),
+                                          (7, 'trex', 't2', 250.0, 30.0, 3.0, 2);
+    """)
+    db.commit()
+    db.close()
+    store = AccountStore(path)
+    assert store.ratings_of(7)[0].last == 250.0 and store.ratings_of(7)[0].mu == 30.0
+    assert store.ratings_of(8)[0].last == 0.0  # no history: idle since ever, shown at a newcomer's sigma
+    store.close()
+    again = AccountStore(path)  # opened again: the column is there, nothing redone
+    assert again.rating(7, "trex").last == 250.0  # type: ignore[union-attr]
+    again.close()

@@ -214,7 +214,7 @@ class Runner:
             return {}
         out: dict[int, float] = {}
         for account in accounts:
-            found = self.players.store.rating(account, game)
+            found = self.players.rating(account, game)
             if found is not None:
                 out[account] = round(found.mu - 3 * found.sigma, 2)
         return out

@@ -16,11 +16,14 @@ A seat that abandoned a rated game ranks last (after everyone who stayed; two wh
 the last rank), and in partnership so does the abandoner's team.
 
 A rating is openskill's (mu, sigma), shown as the conservative ``mu − 3σ``. It is provisional
-for the first :data:`PROVISIONAL_GAMES` rated games of that game.
+for the first :data:`PROVISIONAL_GAMES` rated games of that game. Its sigma grows while its
+player does not play (:mod:`.idle`): what is shown, ranked and rated from is the stored sigma
+grown by the time since the last rated game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ from typing import Any
 
 from ...core.game import Outcome
 from .accounts import Accounts
+from .idle import idle_sigma
 from .ports import PlayerData
 from .store import RatingRow, ResultRow
 
@@ -138,19 +142,19 @@ class Ratings:
         people = [who for who in seat_accounts if isinstance(who, int)]
         # one person at two seats played themselves: the result is kept, and rates nobody
         contest = rated and len(people) == len(set(people))
-        rows, changes = self._rate(game, ids, ranks, view) if contest else ([], {})
+        rows, changes = self._rate(game, ids, ranks, view, when) if contest else ([], {})
         if not self.store.save_result(result, rows):  # recorded meanwhile
             stored = self.store.result(table_id)
             return Rated(table_id, stored.ranks if stored else tuple(ranks), {}, False)
         return Rated(table_id, tuple(ranks), changes, True)
 
-    def _rate(self, game: str, ids: list[int | None], ranks: list[int], view: Any
+    def _rate(self, game: str, ids: list[int | None], ranks: list[int], view: Any, when: float
               ) -> tuple[list[RatingRow], dict[int, tuple[tuple[float, float], tuple[float, float]]]]:
         model = self.model
         before: dict[int, tuple[float, float, int]] = {}
         for a in ids:
             if a is not None and a not in before:
-                row = self.store.rating(a, game)
+                row = self.current(a, game, when)
                 before[a] = (row.mu, row.sigma, row.games) if row else (model.mu, model.sigma, 0)
         # a side of people without an account takes no part: a result against someone with no
         # rating to lose (a second tab of one's own, say) moves nobody's rating
@@ -181,16 +185,25 @@ class Ratings:
         for a, (dmu, shrink) in moved.items():
             mu0, sigma0, games = before[a]
             mu, sigma = mu0 + dmu, max(sigma0 * shrink, 1e-3)
-            rows.append(RatingRow(a, game, mu, sigma, games + 1))
+            rows.append(RatingRow(a, game, mu, sigma, games + 1, when))
             changes[a] = ((mu0, sigma0), (mu, sigma))
         return rows, changes
 
-    def rating(self, account_id: int, game: str) -> dict[str, Any] | None:
-        row = self.store.rating(account_id, game)
-        return None if row is None else rating_json(row)
+    def current(self, account_id: int, game: str, now: float) -> RatingRow | None:
+        """``account_id``'s rating in ``game`` as it stands at ``now``: its sigma grown by the time
+        since its last rated game (:func:`.idle.idle_sigma`); ``None`` before its first."""
+        return grown(self.store.rating(account_id, game), now)
+
+
+def grown(row: RatingRow | None, now: float) -> RatingRow | None:
+    """``row`` with its sigma as it stands at ``now`` (:func:`.idle.idle_sigma`)."""
+    if row is None:
+        return None
+    return dataclasses.replace(row, sigma=idle_sigma(row.sigma, row.last, now))
 
 
 def rating_json(row: RatingRow | Any) -> dict[str, Any]:
-    """A rating as the API shows it: ``rating`` is mu − 3σ (what the leaderboard orders by)."""
+    """A rating as the API shows it: ``rating`` is mu − 3σ (what the leaderboard orders by);
+    give it a row :func:`grown` to the time it is shown."""
     return {"rating": round(row.mu - 3 * row.sigma, 2), "mu": round(row.mu, 3), "sigma": round(row.sigma, 3),
             "games": row.games, "provisional": row.games < PROVISIONAL_GAMES}

@@ -19,9 +19,9 @@ from ..store import BadRow, SeatRow, token_hash
 from .accounts import Account, Accounts
 from .limits import Limits
 from .ports import PlayerData
-from .ratings import GAMES, Player, Rated, Ratings, rating_json
+from .ratings import GAMES, Player, Rated, Ratings, grown, rating_json
 from .sessions import Sessions
-from .store import AccountStore, SeatLink
+from .store import AccountStore, RatingRow, SeatLink
 
 if TYPE_CHECKING:
     from ..ports import ActionLog
@@ -236,7 +236,8 @@ class Players:
         if account is None:
             raise LobbyError(404, "no_player", "no such player")
         played = self.store.played(account.id)
-        ratings = {r.game: r for r in self.store.ratings_of(account.id)}
+        now = self.clock()
+        ratings = {r.game: grown(r, now) for r in self.store.ratings_of(account.id)}
         games = {}
         for game in sorted(set(played) | set(ratings)):
             count, won = played.get(game, (0, 0))
@@ -259,10 +260,16 @@ class Players:
             out["flags"] = self.flags(account.id)
         return out
 
+    def rating(self, account_id: int, game: str) -> RatingRow | None:
+        """``account_id``'s rating in ``game`` as it stands now (its sigma grown while idle);
+        ``None`` before its first rated game of it."""
+        return self.ratings.current(account_id, game, self.clock())
+
     def leaderboard(self, game: str, page: int = 0) -> dict[str, Any]:
         if game not in GAMES:
             raise LobbyError(404, "no_game", "rated games: " + ", ".join(GAMES))
-        rows = self.store.leaderboard(game, PAGE, page * PAGE)
+        now = self.clock()
+        rows = self.store.leaderboard(game, PAGE, page * PAGE, now)
         return {"game": game, "page": page, "rows": [
-            {"place": page * PAGE + i + 1, "username": a.username, "kind": a.kind, **rating_json(r)}
+            {"place": page * PAGE + i + 1, "username": a.username, "kind": a.kind, **rating_json(grown(r, now))}
             for i, (a, r) in enumerate(rows)]}

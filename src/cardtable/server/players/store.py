@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from .idle import idle_sigma
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -77,6 +79,7 @@ CREATE TABLE IF NOT EXISTS player_ratings (
     mu REAL NOT NULL,
     sigma REAL NOT NULL,
     games INTEGER NOT NULL,
+    last REAL NOT NULL DEFAULT 0,
     PRIMARY KEY (account_id, game)
 );
 CREATE TABLE IF NOT EXISTS player_history (
@@ -138,11 +141,15 @@ class ResultRow:
 
 @dataclass(frozen=True)
 class RatingRow:
+    """A rating as its last rated game left it; ``last``: when that game finished (seconds since
+    the epoch; the sigma shown grows from there, :mod:`.idle`)."""
+
     account_id: int
     game: str
     mu: float
     sigma: float
     games: int
+    last: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -179,6 +186,13 @@ class AccountStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(_SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(player_ratings)")}
+        if "last" not in columns:  # a database from before idle sigmas: the last game from the history
+            with self._transaction() as db:
+                db.execute("ALTER TABLE player_ratings ADD COLUMN last REAL NOT NULL DEFAULT 0")
+                db.execute("UPDATE player_ratings SET last = COALESCE((SELECT MAX(h.at) FROM player_history h"
+                           " WHERE h.account_id = player_ratings.account_id AND h.game = player_ratings.game), 0)")
+        self.db.create_function("idle_sigma", 3, idle_sigma, deterministic=True)
         self.db.execute("INSERT OR IGNORE INTO player_meta VALUES ('secret', ?)", (secrets.token_hex(32),))
 
     def close(self) -> None:
@@ -297,9 +311,10 @@ class AccountStore:
                        (result.table_id, result.game, int(result.rated), result.finished, json.dumps(result.ranks),
                         json.dumps(result.abandoned), result.reason))
             for r in ratings:
-                db.execute("INSERT INTO player_ratings VALUES (?, ?, ?, ?, ?) ON CONFLICT(account_id, game)"
-                           " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
-                           (r.account_id, r.game, r.mu, r.sigma, r.games))
+                db.execute("INSERT INTO player_ratings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(account_id, game)"
+                           " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+                           " last = MAX(last, excluded.last)",
+                           (r.account_id, r.game, r.mu, r.sigma, r.games, result.finished))
                 db.execute("INSERT INTO player_history VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (r.account_id, r.game, result.table_id, result.finished, r.mu, r.sigma, r.games))
         return True
@@ -332,14 +347,14 @@ class AccountStore:
 
     @_errors
     def rating(self, account_id: int, game: str) -> RatingRow | None:
-        row = self.db.execute("SELECT account_id, game, mu, sigma, games FROM player_ratings"
+        row = self.db.execute("SELECT account_id, game, mu, sigma, games, last FROM player_ratings"
                               " WHERE account_id = ? AND game = ?", (account_id, game)).fetchone()
         return None if row is None else RatingRow(*row)
 
     @_errors
     def ratings_of(self, account_id: int) -> list[RatingRow]:
-        rows = self.db.execute("SELECT account_id, game, mu, sigma, games FROM player_ratings WHERE account_id = ?"
-                               " ORDER BY game", (account_id,)).fetchall()
+        rows = self.db.execute("SELECT account_id, game, mu, sigma, games, last FROM player_ratings"
+                               " WHERE account_id = ? ORDER BY game", (account_id,)).fetchall()
         return [RatingRow(*r) for r in rows]
 
     @_errors
@@ -349,12 +364,14 @@ class AccountStore:
         return [HistoryRow(*r) for r in rows]
 
     @_errors
-    def leaderboard(self, game: str, limit: int, offset: int) -> list[tuple[AccountRow, RatingRow]]:
-        """Every rated account of ``game`` (people and bots), by conservative rating (mu − 3σ)."""
+    def leaderboard(self, game: str, limit: int, offset: int, now: float) -> list[tuple[AccountRow, RatingRow]]:
+        """Every rated account of ``game`` (people and bots), by conservative rating at ``now``
+        (mu − 3σ, σ grown by the idle time: :func:`.idle.idle_sigma`)."""
         rows = self.db.execute(
-            f"SELECT {_ACCOUNT_A}, r.account_id, r.game, r.mu, r.sigma, r.games FROM player_ratings r"
+            f"SELECT {_ACCOUNT_A}, r.account_id, r.game, r.mu, r.sigma, r.games, r.last FROM player_ratings r"
             " JOIN player_accounts a ON a.id = r.account_id WHERE r.game = ?"
-            " ORDER BY r.mu - 3 * r.sigma DESC, a.id LIMIT ? OFFSET ?", (game, limit, offset)).fetchall()
+            " ORDER BY r.mu - 3 * idle_sigma(r.sigma, r.last, ?) DESC, a.id LIMIT ? OFFSET ?",
+            (game, now, limit, offset)).fetchall()
         return [(_account(r[:6]), RatingRow(*r[6:])) for r in rows]
 
     @_errors

@@ -204,10 +204,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     players = None
     from .store import Store
 
-    if isinstance(store, Store) and cluster is None:  # accounts on the same file (PostgreSQL: not yet)
+    if isinstance(store, Store) and cluster is None:  # accounts on the same file
         from .players import Players
 
         players = Players(store.path, log=store, quick_wait=args.quick_wait)
+    elif not isinstance(store, Store):  # PostgreSQL: accounts in the log's database, for every node
+        from .players import AccountStoreError, Players
+        from .players.pgstore import PgAccountStore
+
+        try:
+            players = Players(None, store=PgAccountStore(store), log=store, quick_wait=args.quick_wait)
+        except AccountStoreError as exc:
+            sock.close()
+            store.close()
+            raise ConfigError(f"--db {described(store)}: the players' tables cannot be made ({exc})") from None
     try:
         app = create_app(store, allow_origins=tuple(args.allow_origin), allow_hosts=hosts,
                          bot_delay=args.bot_delay, rate=args.rate, burst=args.burst, max_per_ip=args.max_per_ip,
@@ -217,12 +227,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          max_open_per_host=args.max_open_per_host, unjoined=args.unjoined,
                          bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers,
                          cluster=cluster, players=players)
-        if players is not None:  # tournaments need accounts (docs/tournaments.md)
+        if players is not None and cluster is None:  # tournaments need accounts (docs/tournaments.md)
             from .events.routes import with_events
-            from .events.store import SqliteEvents
+            from .events.store import PgEvents, SqliteEvents
 
-            with_events(app, players, SqliteEvents(store.path), allow_origins=tuple(args.allow_origin),
-                        no_show=args.no_show)
+            events = SqliteEvents(store.path) if isinstance(store, Store) else PgEvents(store.url)
+            with_events(app, players, events, allow_origins=tuple(args.allow_origin), no_show=args.no_show)
     except LogError as exc:
         sock.close()
         store.close()

@@ -28,7 +28,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 import psycopg
@@ -204,6 +204,13 @@ class PgLog:
                     if self._pool is pool:
                         self._pool = None
                 pool.close(timeout=0)
+
+    def connection(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """A connection of the log's pool for one call, in autocommit (``conn.transaction()`` for
+        several statements in one): the players' tables kept in the same database use it
+        (:class:`~cardtable.server.players.pgstore.PgAccountStore`). Its errors are the driver's
+        (:mod:`psycopg`, :class:`psycopg_pool.PoolTimeout`) or :class:`LogError` once closed."""
+        return self._connection()
 
     def close(self) -> None:
         with self._lock:

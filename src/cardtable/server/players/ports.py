@@ -1,6 +1,7 @@
 """The port the players layer stands on: :class:`PlayerData`, what any database behind it must do.
 
-Today's adapter is :class:`cardtable.server.players.store.AccountStore` (SQLite). Every method is
+Its adapters are :class:`cardtable.server.players.store.AccountStore` (SQLite) and
+:class:`cardtable.server.players.pgstore.PgAccountStore` (PostgreSQL). Every method is
 one short read or one transaction, durable when it returns, and raises
 :class:`~cardtable.server.players.store.AccountStoreError` (:class:`~cardtable.server.players.store.NameTaken`
 for a name already held) and nothing else; secrets arrive already hashed or digested.

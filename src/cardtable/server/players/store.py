@@ -1,12 +1,13 @@
 """What the players layer keeps: accounts, sessions, account→seat links, results and ratings.
 
 :class:`AccountStore` is the SQLite adapter (the standard library's ``sqlite3``, WAL journal) of
-the port :class:`~cardtable.server.players.ports.PlayerData`, and the only module of the players
-layer that knows SQL. Its tables are named ``player_*``, so it may
+the port :class:`~cardtable.server.players.ports.PlayerData`; it and ``pgstore.py`` are the only
+modules of the players layer that know SQL. Its tables are named ``player_*``, so it may
 share the database file of the action log (:class:`cardtable.server.store.Store`) or have a file
 of its own. Every method is one short statement or one transaction, committed when it returns;
-every database error leaves as :class:`AccountStoreError` (nothing half-written), so a second
-adapter (a shared database for several server processes) needs only the port's methods.
+every database error leaves as :class:`AccountStoreError` (nothing half-written). The statements
+are written once, in :class:`SqlPlayerData`, for this adapter and PostgreSQL's
+(:mod:`cardtable.server.players.pgstore`, which the nodes of a cluster share).
 
 Nothing secret is kept as given: a password is an argon2id hash (``accounts.py``), a session id a
 SHA-256 digest, an address a keyed digest (:meth:`AccountStore.secret`).
@@ -162,20 +163,260 @@ class HistoryRow:
 
 
 def _errors(method: Callable[P, R]) -> Callable[P, R]:
-    """``method`` raising :class:`AccountStoreError` for every SQLite error."""
+    """``method`` raising :class:`AccountStoreError` for every error of the store's database
+    (its adapter's :attr:`SqlPlayerData.driver_errors`)."""
 
     @functools.wraps(method)
     def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        store = args[0]
+        assert isinstance(store, SqlPlayerData)
         try:
             return method(*args, **kwargs)
-        except sqlite3.Error as exc:
+        except AccountStoreError:
+            raise
+        except store.driver_errors as exc:
+            if store.is_unique_violation(exc):
+                raise NameTaken(str(exc)) from exc
             raise AccountStoreError(f"{type(exc).__name__}: {exc}") from exc
 
     return wrapped
 
 
-class AccountStore:
+Run = Callable[[str, Sequence[Any]], Any]
+"""Runs one SQL statement (``?`` placeholders) with its parameters: a cursor with ``fetchone``,
+``fetchall`` and ``rowcount``."""
+
+
+class SqlPlayerData:
+    """The players' tables over SQL, written once for both adapters: :class:`AccountStore`
+    (SQLite) and :class:`~cardtable.server.players.pgstore.PgAccountStore` (PostgreSQL). An
+    adapter gives :meth:`_reading` and :meth:`_writing` (a statement runner outside or inside
+    one transaction), :meth:`_insert_account` and its drivers' errors; every statement here is
+    the SQL both databases read alike."""
+
+    driver_errors: tuple[type[BaseException], ...] = ()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def is_unique_violation(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is a UNIQUE constraint refusing a row."""
+        raise NotImplementedError
+
+    def _reading(self) -> contextlib.AbstractContextManager[Run]:
+        raise NotImplementedError
+
+    def _writing(self) -> contextlib.AbstractContextManager[Run]:
+        raise NotImplementedError
+
+    def _insert_account(self, run: Run, values: tuple[Any, ...]) -> int:
+        """Insert ``(kind, username, folded, password, created)``; the new account's id."""
+        raise NotImplementedError
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        with self._reading() as run:
+            return run(sql, params).fetchone()
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._reading() as run:
+            return list(run(sql, params).fetchall())
+
+    def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement in a transaction of its own; how many rows it changed."""
+        with self._writing() as run:
+            return int(run(sql, params).rowcount)
+
+    @_errors
+    def secret(self) -> bytes:
+        """A random key made when the database was first opened: session CSRF tokens and address
+        digests are keyed with it."""
+        row = self._one("SELECT value FROM player_meta WHERE key = 'secret'")
+        return bytes.fromhex(row[0])
+
+    def _make_secret(self) -> None:
+        self._write("INSERT INTO player_meta VALUES ('secret', ?) ON CONFLICT DO NOTHING", (secrets.token_hex(32),))
+
+    # ------------------------------------------------------------- accounts
+    @_errors
+    def add_account(self, kind: str, username: str, folded: str, password: str | None) -> AccountRow:
+        """A new account; :class:`NameTaken` if one of ``kind`` has ``folded`` already."""
+        now = time.time()
+        try:
+            with self._writing() as run:
+                account_id = self._insert_account(run, (kind, username, folded, password, now))
+        except self.driver_errors as exc:
+            if self.is_unique_violation(exc):
+                raise NameTaken(f"the name {username!r} is taken") from None
+            raise
+        return AccountRow(account_id, kind, username, password, False, now)
+
+    @_errors
+    def account_named(self, kind: str, folded: str) -> AccountRow | None:
+        row = self._one(f"SELECT {_ACCOUNT} FROM player_accounts WHERE kind = ? AND folded = ?", (kind, folded))
+        return None if row is None else _account(row)
+
+    @_errors
+    def account(self, account_id: int) -> AccountRow | None:
+        row = self._one(f"SELECT {_ACCOUNT} FROM player_accounts WHERE id = ?", (account_id,))
+        return None if row is None else _account(row)
+
+    @_errors
+    def set_password(self, account_id: int, password: str) -> None:
+        self._write("UPDATE player_accounts SET password = ? WHERE id = ?", (password, account_id))
+
+    @_errors
+    def set_operator(self, account_id: int, operator: bool) -> None:
+        self._write("UPDATE player_accounts SET operator = ? WHERE id = ?", (int(operator), account_id))
+
+    @_errors
+    def delete_account(self, account_id: int, label: str) -> list[SeatLink]:
+        """The account, its sessions and its ratings gone in one transaction; each seat it played
+        stays, linked to ``label`` instead. The seats relabelled."""
+        with self._writing() as run:
+            rows = run(f"SELECT {_LINK} FROM player_seats WHERE account_id = ?", (account_id,)).fetchall()
+            run("UPDATE player_seats SET account_id = NULL, label = ? WHERE account_id = ?", (label, account_id))
+            for table in ("player_sessions", "player_ratings", "player_history"):
+                run(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
+            run("DELETE FROM player_accounts WHERE id = ?", (account_id,))
+        return [SeatLink(r[0], r[1], None, label, r[4], r[5]) for r in rows]
+
+    # ------------------------------------------------------------- sessions
+    @_errors
+    def add_session(self, digest: str, account_id: int, created: float, expires: float) -> None:
+        self._write("INSERT INTO player_sessions VALUES (?, ?, ?, ?)", (digest, account_id, created, expires))
+
+    @_errors
+    def session(self, digest: str) -> tuple[int, float] | None:
+        """(account id, expiry time) of a session, or ``None``."""
+        row = self._one("SELECT account_id, expires FROM player_sessions WHERE digest = ?", (digest,))
+        return None if row is None else (int(row[0]), float(row[1]))
+
+    @_errors
+    def drop_session(self, digest: str) -> None:
+        self._write("DELETE FROM player_sessions WHERE digest = ?", (digest,))
+
+    @_errors
+    def drop_expired(self, now: float) -> int:
+        return self._write("DELETE FROM player_sessions WHERE expires <= ?", (now,))
+
+    # ------------------------------------------------------------- seats
+    @_errors
+    def link_seat(self, table_id: str, seat: int, account_id: int, address: str | None, token: str | None) -> bool:
+        """``account_id`` played ``seat`` of ``table_id`` (from ``address``, a digest), holding the
+        seat token whose digest is ``token``. A seat linked with another token (a new person sat
+        after the first left it before the start) is linked anew; otherwise the first link stays.
+        Whether this call made or changed the link."""
+        return self._write(
+            "INSERT INTO player_seats VALUES (?, ?, ?, NULL, ?, ?, ?) ON CONFLICT(table_id, seat) DO UPDATE"
+            " SET account_id = excluded.account_id, label = NULL, address = excluded.address,"
+            " linked = excluded.linked, token = excluded.token"
+            " WHERE excluded.token IS NOT NULL"
+            " AND (player_seats.token IS NULL OR player_seats.token <> excluded.token)",
+            (table_id, seat, account_id, address, time.time(), token)) == 1
+
+    @_errors
+    def drop_link(self, table_id: str, seat: int) -> None:
+        self._write("DELETE FROM player_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
+
+    @_errors
+    def seat_links(self, table_id: str) -> dict[int, SeatLink]:
+        rows = self._all(f"SELECT {_LINK} FROM player_seats WHERE table_id = ?", (table_id,))
+        return {int(r[1]): SeatLink(*r) for r in rows}
+
+    # ------------------------------------------------------------- results and ratings
+    @_errors
+    def save_result(self, result: ResultRow, ratings: Sequence[RatingRow]) -> bool:
+        """A finished table's result and the ratings it changed, in one transaction; ``False``
+        (and nothing written) if the table's result is already stored."""
+        with self._writing() as run:
+            added = run("INSERT INTO player_results VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (result.table_id, result.game, int(result.rated), result.finished,
+                         json.dumps(result.ranks), json.dumps(result.abandoned), result.reason)).rowcount
+            if added != 1:
+                return False
+            for r in ratings:
+                run("INSERT INTO player_ratings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(account_id, game)"
+                    " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+                    " last = CASE WHEN excluded.last > player_ratings.last THEN excluded.last"
+                    " ELSE player_ratings.last END",
+                    (r.account_id, r.game, r.mu, r.sigma, r.games, result.finished))
+                run("INSERT INTO player_history VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (r.account_id, r.game, result.table_id, result.finished, r.mu, r.sigma, r.games))
+        return True
+
+    @_errors
+    def result(self, table_id: str) -> ResultRow | None:
+        row = self._one(f"SELECT {_RESULT} FROM player_results WHERE table_id = ?", (table_id,))
+        return None if row is None else _result(row)
+
+    @_errors
+    def results_of(self, account_id: int, limit: int, offset: int) -> list[tuple[ResultRow, int]]:
+        """The finished games ``account_id`` played, newest first: (result, its seat)."""
+        rows = self._all(
+            f"SELECT {_RESULT_R}, s.seat FROM player_results r JOIN player_seats s ON s.table_id = r.table_id"
+            " WHERE s.account_id = ? ORDER BY r.finished DESC, r.table_id LIMIT ? OFFSET ?",
+            (account_id, limit, offset))
+        return [(_result(r[:-1]), int(r[-1])) for r in rows]
+
+    @_errors
+    def played(self, account_id: int) -> dict[str, tuple[int, int]]:
+        """Per game: (finished games, games ranked first)."""
+        out: dict[str, tuple[int, int]] = {}
+        rows = self._all(
+            "SELECT r.game, r.ranks, s.seat FROM player_results r JOIN player_seats s ON s.table_id = r.table_id"
+            " WHERE s.account_id = ?", (account_id,))
+        for game, ranks, seat in rows:
+            played, won = out.get(game, (0, 0))
+            out[game] = (played + 1, won + (json.loads(ranks)[seat] == 1))
+        return out
+
+    @_errors
+    def rating(self, account_id: int, game: str) -> RatingRow | None:
+        row = self._one(f"SELECT {_RATING} FROM player_ratings WHERE account_id = ? AND game = ?",
+                        (account_id, game))
+        return None if row is None else _rating(row)
+
+    @_errors
+    def ratings_of(self, account_id: int) -> list[RatingRow]:
+        rows = self._all(f"SELECT {_RATING} FROM player_ratings WHERE account_id = ? ORDER BY game", (account_id,))
+        return [_rating(r) for r in rows]
+
+    @_errors
+    def history(self, account_id: int, game: str) -> list[HistoryRow]:
+        rows = self._all("SELECT table_id, at, mu, sigma, games FROM player_history"
+                         " WHERE account_id = ? AND game = ? ORDER BY games", (account_id, game))
+        return [HistoryRow(str(r[0]), float(r[1]), float(r[2]), float(r[3]), int(r[4])) for r in rows]
+
+    @_errors
+    def leaderboard(self, game: str, limit: int, offset: int, now: float) -> list[tuple[AccountRow, RatingRow]]:
+        """Every rated account of ``game`` (people and bots), by conservative rating at ``now``
+        (mu − 3σ, σ grown by the idle time: :func:`.idle.idle_sigma`, a function of the database
+        that each adapter defines)."""
+        rows = self._all(
+            f"SELECT {_ACCOUNT_A}, r.account_id, r.game, r.mu, r.sigma, r.games, r.last FROM player_ratings r"
+            " JOIN player_accounts a ON a.id = r.account_id WHERE r.game = ?"
+            " ORDER BY r.mu - 3 * idle_sigma(r.sigma, r.last, ?) DESC, a.id LIMIT ? OFFSET ?",
+            (game, now, limit, offset))
+        return [(_account(r[:6]), _rating(r[6:])) for r in rows]
+
+    @_errors
+    def meetings(self, account_id: int, since: float) -> list[tuple[int, int]]:
+        """The other accounts that sat at a rated table with ``account_id`` from the same address
+        (equal digests) in a game finished at ``since`` or later: (account id, such games)."""
+        rows = self._all(
+            "SELECT b.account_id, COUNT(DISTINCT a.table_id) FROM player_seats a"
+            " JOIN player_seats b ON b.table_id = a.table_id AND b.seat <> a.seat AND b.address = a.address"
+            " JOIN player_results r ON r.table_id = a.table_id"
+            " WHERE a.account_id = ? AND b.account_id IS NOT NULL AND b.account_id <> a.account_id"
+            " AND r.rated = 1 AND r.finished >= ? GROUP BY b.account_id ORDER BY b.account_id",
+            (account_id, since))
+        return [(int(a), int(n)) for a, n in rows]
+
+
+class AccountStore(SqlPlayerData):
     """The players' tables in one SQLite database (``path``; the action log's file will do)."""
+
+    driver_errors = (sqlite3.Error,)
 
     @_errors
     def __init__(self, path: Path | str, *, busy: float = BUSY_TIMEOUT) -> None:
@@ -188,204 +429,34 @@ class AccountStore:
         self.db.executescript(_SCHEMA)
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(player_ratings)")}
         if "last" not in columns:  # a database from before idle sigmas: the last game from the history
-            with self._transaction() as db:
-                db.execute("ALTER TABLE player_ratings ADD COLUMN last REAL NOT NULL DEFAULT 0")
-                db.execute("UPDATE player_ratings SET last = COALESCE((SELECT MAX(h.at) FROM player_history h"
-                           " WHERE h.account_id = player_ratings.account_id AND h.game = player_ratings.game), 0)")
+            with self._writing() as run:
+                run("ALTER TABLE player_ratings ADD COLUMN last REAL NOT NULL DEFAULT 0", ())
+                run("UPDATE player_ratings SET last = COALESCE((SELECT MAX(h.at) FROM player_history h"
+                    " WHERE h.account_id = player_ratings.account_id AND h.game = player_ratings.game), 0)", ())
         self.db.create_function("idle_sigma", 3, idle_sigma, deterministic=True)
-        self.db.execute("INSERT OR IGNORE INTO player_meta VALUES ('secret', ?)", (secrets.token_hex(32),))
+        self._make_secret()
 
     def close(self) -> None:
         self.db.close()
 
+    def is_unique_violation(self, exc: BaseException) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError)
+
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _reading(self) -> Iterator[Run]:
+        yield self.db.execute
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[Run]:
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            yield self.db
+            yield self.db.execute
 
-    @_errors
-    def secret(self) -> bytes:
-        """A random key made when the database was first opened: session CSRF tokens and address
-        digests are keyed with it."""
-        row = self.db.execute("SELECT value FROM player_meta WHERE key = 'secret'").fetchone()
-        return bytes.fromhex(row[0])
-
-    # ------------------------------------------------------------- accounts
-    @_errors
-    def add_account(self, kind: str, username: str, folded: str, password: str | None) -> AccountRow:
-        """A new account; :class:`NameTaken` if one of ``kind`` has ``folded`` already."""
-        now = time.time()
-        try:
-            cur = self.db.execute(
-                "INSERT INTO player_accounts (kind, username, folded, password, created) VALUES (?, ?, ?, ?, ?)",
-                (kind, username, folded, password, now))
-        except sqlite3.IntegrityError:
-            raise NameTaken(f"the name {username!r} is taken") from None
+    def _insert_account(self, run: Run, values: tuple[Any, ...]) -> int:
+        cur = run("INSERT INTO player_accounts (kind, username, folded, password, created) VALUES (?, ?, ?, ?, ?)",
+                  values)
         assert cur.lastrowid is not None
-        return AccountRow(cur.lastrowid, kind, username, password, False, now)
-
-    @_errors
-    def account_named(self, kind: str, folded: str) -> AccountRow | None:
-        row = self.db.execute(f"SELECT {_ACCOUNT} FROM player_accounts WHERE kind = ? AND folded = ?",
-                              (kind, folded)).fetchone()
-        return None if row is None else _account(row)
-
-    @_errors
-    def account(self, account_id: int) -> AccountRow | None:
-        row = self.db.execute(f"SELECT {_ACCOUNT} FROM player_accounts WHERE id = ?", (account_id,)).fetchone()
-        return None if row is None else _account(row)
-
-    @_errors
-    def set_password(self, account_id: int, password: str) -> None:
-        self.db.execute("UPDATE player_accounts SET password = ? WHERE id = ?", (password, account_id))
-
-    @_errors
-    def set_operator(self, account_id: int, operator: bool) -> None:
-        self.db.execute("UPDATE player_accounts SET operator = ? WHERE id = ?", (int(operator), account_id))
-
-    @_errors
-    def delete_account(self, account_id: int, label: str) -> list[SeatLink]:
-        """The account, its sessions and its ratings gone in one transaction; each seat it played
-        stays, linked to ``label`` instead. The seats relabelled."""
-        with self._transaction() as db:
-            rows = db.execute(f"SELECT {_LINK} FROM player_seats WHERE account_id = ?", (account_id,)).fetchall()
-            db.execute("UPDATE player_seats SET account_id = NULL, label = ? WHERE account_id = ?", (label, account_id))
-            for table in ("player_sessions", "player_ratings", "player_history"):
-                db.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
-            db.execute("DELETE FROM player_accounts WHERE id = ?", (account_id,))
-        return [SeatLink(r[0], r[1], None, label, r[4], r[5]) for r in rows]
-
-    # ------------------------------------------------------------- sessions
-    @_errors
-    def add_session(self, digest: str, account_id: int, created: float, expires: float) -> None:
-        self.db.execute("INSERT INTO player_sessions VALUES (?, ?, ?, ?)", (digest, account_id, created, expires))
-
-    @_errors
-    def session(self, digest: str) -> tuple[int, float] | None:
-        """(account id, expiry time) of a session, or ``None``."""
-        row = self.db.execute("SELECT account_id, expires FROM player_sessions WHERE digest = ?", (digest,)).fetchone()
-        return None if row is None else (int(row[0]), float(row[1]))
-
-    @_errors
-    def drop_session(self, digest: str) -> None:
-        self.db.execute("DELETE FROM player_sessions WHERE digest = ?", (digest,))
-
-    @_errors
-    def drop_expired(self, now: float) -> int:
-        return self.db.execute("DELETE FROM player_sessions WHERE expires <= ?", (now,)).rowcount
-
-    # ------------------------------------------------------------- seats
-    @_errors
-    def link_seat(self, table_id: str, seat: int, account_id: int, address: str | None, token: str | None) -> bool:
-        """``account_id`` played ``seat`` of ``table_id`` (from ``address``, a digest), holding the
-        seat token whose digest is ``token``. A seat linked with another token (a new person sat
-        after the first left it before the start) is linked anew; otherwise the first link stays.
-        Whether this call made or changed the link."""
-        cur = self.db.execute(
-            "INSERT INTO player_seats VALUES (?, ?, ?, NULL, ?, ?, ?) ON CONFLICT(table_id, seat) DO UPDATE"
-            " SET account_id = excluded.account_id, label = NULL, address = excluded.address,"
-            " linked = excluded.linked, token = excluded.token"
-            " WHERE excluded.token IS NOT NULL AND player_seats.token IS NOT excluded.token",
-            (table_id, seat, account_id, address, time.time(), token))
-        return cur.rowcount == 1
-
-    @_errors
-    def drop_link(self, table_id: str, seat: int) -> None:
-        self.db.execute("DELETE FROM player_seats WHERE table_id = ? AND seat = ?", (table_id, seat))
-
-    @_errors
-    def seat_links(self, table_id: str) -> dict[int, SeatLink]:
-        rows = self.db.execute(f"SELECT {_LINK} FROM player_seats WHERE table_id = ?", (table_id,)).fetchall()
-        return {int(r[1]): SeatLink(*r) for r in rows}
-
-    # ------------------------------------------------------------- results and ratings
-    @_errors
-    def save_result(self, result: ResultRow, ratings: Sequence[RatingRow]) -> bool:
-        """A finished table's result and the ratings it changed, in one transaction; ``False``
-        (and nothing written) if the table's result is already stored."""
-        with self._transaction() as db:
-            if db.execute("SELECT 1 FROM player_results WHERE table_id = ?", (result.table_id,)).fetchone():
-                return False
-            db.execute("INSERT INTO player_results VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (result.table_id, result.game, int(result.rated), result.finished, json.dumps(result.ranks),
-                        json.dumps(result.abandoned), result.reason))
-            for r in ratings:
-                db.execute("INSERT INTO player_ratings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(account_id, game)"
-                           " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
-                           " last = MAX(last, excluded.last)",
-                           (r.account_id, r.game, r.mu, r.sigma, r.games, result.finished))
-                db.execute("INSERT INTO player_history VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (r.account_id, r.game, result.table_id, result.finished, r.mu, r.sigma, r.games))
-        return True
-
-    @_errors
-    def result(self, table_id: str) -> ResultRow | None:
-        row = self.db.execute(f"SELECT {_RESULT} FROM player_results WHERE table_id = ?", (table_id,)).fetchone()
-        return None if row is None else _result(row)
-
-    @_errors
-    def results_of(self, account_id: int, limit: int, offset: int) -> list[tuple[ResultRow, int]]:
-        """The finished games ``account_id`` played, newest first: (result, its seat)."""
-        rows = self.db.execute(
-            f"SELECT {_RESULT_R}, s.seat FROM player_results r JOIN player_seats s ON s.table_id = r.table_id"
-            " WHERE s.account_id = ? ORDER BY r.finished DESC, r.table_id LIMIT ? OFFSET ?",
-            (account_id, limit, offset)).fetchall()
-        return [(_result(r[:-1]), int(r[-1])) for r in rows]
-
-    @_errors
-    def played(self, account_id: int) -> dict[str, tuple[int, int]]:
-        """Per game: (finished games, games ranked first)."""
-        out: dict[str, tuple[int, int]] = {}
-        rows = self.db.execute(
-            "SELECT r.game, r.ranks, s.seat FROM player_results r JOIN player_seats s ON s.table_id = r.table_id"
-            " WHERE s.account_id = ?", (account_id,)).fetchall()
-        for game, ranks, seat in rows:
-            played, won = out.get(game, (0, 0))
-            out[game] = (played + 1, won + (json.loads(ranks)[seat] == 1))
-        return out
-
-    @_errors
-    def rating(self, account_id: int, game: str) -> RatingRow | None:
-        row = self.db.execute("SELECT account_id, game, mu, sigma, games, last FROM player_ratings"
-                              " WHERE account_id = ? AND game = ?", (account_id, game)).fetchone()
-        return None if row is None else RatingRow(*row)
-
-    @_errors
-    def ratings_of(self, account_id: int) -> list[RatingRow]:
-        rows = self.db.execute("SELECT account_id, game, mu, sigma, games, last FROM player_ratings"
-                               " WHERE account_id = ? ORDER BY game", (account_id,)).fetchall()
-        return [RatingRow(*r) for r in rows]
-
-    @_errors
-    def history(self, account_id: int, game: str) -> list[HistoryRow]:
-        rows = self.db.execute("SELECT table_id, at, mu, sigma, games FROM player_history"
-                               " WHERE account_id = ? AND game = ? ORDER BY games", (account_id, game)).fetchall()
-        return [HistoryRow(*r) for r in rows]
-
-    @_errors
-    def leaderboard(self, game: str, limit: int, offset: int, now: float) -> list[tuple[AccountRow, RatingRow]]:
-        """Every rated account of ``game`` (people and bots), by conservative rating at ``now``
-        (mu − 3σ, σ grown by the idle time: :func:`.idle.idle_sigma`)."""
-        rows = self.db.execute(
-            f"SELECT {_ACCOUNT_A}, r.account_id, r.game, r.mu, r.sigma, r.games, r.last FROM player_ratings r"
-            " JOIN player_accounts a ON a.id = r.account_id WHERE r.game = ?"
-            " ORDER BY r.mu - 3 * idle_sigma(r.sigma, r.last, ?) DESC, a.id LIMIT ? OFFSET ?",
-            (game, now, limit, offset)).fetchall()
-        return [(_account(r[:6]), RatingRow(*r[6:])) for r in rows]
-
-    @_errors
-    def meetings(self, account_id: int, since: float) -> list[tuple[int, int]]:
-        """The other accounts that sat at a rated table with ``account_id`` from the same address
-        (equal digests) in a game finished at ``since`` or later: (account id, such games)."""
-        rows = self.db.execute(
-            "SELECT b.account_id, COUNT(DISTINCT a.table_id) FROM player_seats a"
-            " JOIN player_seats b ON b.table_id = a.table_id AND b.seat <> a.seat AND b.address = a.address"
-            " JOIN player_results r ON r.table_id = a.table_id"
-            " WHERE a.account_id = ? AND b.account_id IS NOT NULL AND b.account_id <> a.account_id"
-            " AND r.rated = 1 AND r.finished >= ? GROUP BY b.account_id ORDER BY b.account_id",
-            (account_id, since)).fetchall()
-        return [(int(a), int(n)) for a, n in rows]
+        return int(cur.lastrowid)
 
 
 _ACCOUNT = "id, kind, username, password, operator, created"
@@ -393,10 +464,15 @@ _ACCOUNT_A = "a.id, a.kind, a.username, a.password, a.operator, a.created"
 _LINK = "table_id, seat, account_id, label, address, token"
 _RESULT = "table_id, game, rated, finished, ranks, abandoned, reason"
 _RESULT_R = "r.table_id, r.game, r.rated, r.finished, r.ranks, r.abandoned, r.reason"
+_RATING = "account_id, game, mu, sigma, games, last"
 
 
 def _account(r: Sequence[Any]) -> AccountRow:
     return AccountRow(int(r[0]), str(r[1]), str(r[2]), None if r[3] is None else str(r[3]), bool(r[4]), float(r[5]))
+
+
+def _rating(r: Sequence[Any]) -> RatingRow:
+    return RatingRow(int(r[0]), str(r[1]), float(r[2]), float(r[3]), int(r[4]), float(r[5]))
 
 
 def _result(r: Sequence[Any]) -> ResultRow:

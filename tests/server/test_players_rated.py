@@ -287,3 +287,35 @@ def test_r5_p_rated_an_away_persons_stand_in_counts_its_moves_as_timeouts_withou
             assert table.row.seats[0].kind == "human" and not table.left_seats() and not table.s.moves.timeouts
     store.close()
     players.close()
+
+
+def test_s3_a_game_that_ended_just_before_a_kill_is_recorded_and_marked_over_at_the_next_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """S3: the process dies after a rated game's last move is stored, before its result is
+    recorded (here: recording fails, as a kill at that instant leaves it). The log keeps the table
+    ``playing``; at the next start the table is loaded, marked over and its result recorded, once:
+    Ana's profile shows the game rated, and a third start changes nothing."""
+    app, store, players = _served(tmp_path)
+    real = Players.record_table
+
+    def killed(self: Players, table: Any, rated: bool | None = None) -> None:
+        raise RuntimeError("the process was killed here")
+
+    monkeypatch.setattr(Players, "record_table", killed)
+    with client(app) as c:
+        signup(c, "Ana")
+        table_id = _play(c, rated=True)
+        row = store.table(table_id)
+        assert row is not None and row.status == "playing"  # "over" is written only after the result
+        assert players.store.result(table_id) is None
+    store.close()
+    monkeypatch.setattr(Players, "record_table", real)
+    for _ in range(2):  # the next start records it; the one after finds nothing to do
+        app, store, players = _served(tmp_path)
+        with client(app) as c:
+            profile = c.get("/api/players/profile/Ana").json()
+        assert [(r["table"], r["rated"]) for r in profile["results"]] == [(table_id, True)]
+        assert profile["games"]["trash"]["rating"]["games"] == 1
+        row = store.table(table_id)
+        assert row is not None and row.status == "over"
+        store.close()

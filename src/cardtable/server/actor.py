@@ -313,12 +313,25 @@ class Actor:
                 self._schedule(e)
             elif isinstance(e, Think):
                 self._think(e)
-            elif isinstance(e, Finished) and self._finished is not None:
-                try:
-                    self._finished()
-                except Exception as exc:  # the game stands as it is; its result is not recorded
-                    print(f"cardtable serve: table {self.s.id}: the result was not recorded: {exc!r}",
-                          file=sys.stderr)
+            elif isinstance(e, Finished):
+                self.finish()
+
+    def finish(self) -> None:
+        """The game has ended (:func:`~.lifecycle.mark_over`): its result recorded (the
+        ``finished`` call), then ``over`` written in the log. If the result cannot be recorded now,
+        the log keeps the table ``playing``, and the next load of the table records it."""
+        if self._finished is not None:
+            try:
+                self._finished()
+            except Exception as exc:
+                print(f"cardtable serve: table {self.s.id}: the result was not recorded now ({exc!r});"
+                      " it will be when the table is loaded again", file=sys.stderr)
+                return
+        try:
+            self.runner.call(lambda: self.runner.raw.set_status(self.s.id, "over", epoch=self.s.epoch))
+        except LogError as exc:  # a lease lost (the new owner finishes it) or the log down: loaded again, it is
+            print(f"cardtable serve: table {self.s.id}: 'over' not written now ({exc}); it will be when the"
+                  " table is loaded again", file=sys.stderr)
 
     # ------------------------------------------------------------ timers
     def _schedule(self, e: Schedule) -> None:

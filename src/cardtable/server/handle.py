@@ -116,6 +116,7 @@ def _apply(s: TableState, cmd: Command) -> Any:
         case Heal():
             driver.heal(s)
         case Resume():
+            lifecycle.mark_over(s)  # a game that ended before the process stopped, not yet marked
             if s.match is not None:
                 presence.away_since_start(s)
             presence.update_pause(s)

@@ -267,13 +267,21 @@ def _mark_person_move(s: TableState, seat: int, version: int, move: str, copy: C
 
 def after_change(s: TableState) -> None:
     """Mark the end, fan the new state out and let the bots move."""
+    mark_over(s)
+    fanout.broadcast_state(s)
+    botplay.kick(s)
+
+
+def mark_over(s: TableState) -> None:
+    """If the game has ended and the table does not say so yet: it says so at once, and the
+    :class:`~.effects.Finished` effect records the result and only then writes ``over`` in the log
+    (:meth:`~.actor.Actor.finish`). A process killed in between leaves the log's table ``playing``
+    with a finished game; loaded again (a restart, a take-over), its :class:`~.commands.Resume`
+    comes here and the result is recorded then: once, since recording is idempotent per table."""
     if s.match is not None and s.match.is_over and s.row.status != "over":
-        s.fx.persist("set_status", s.id, "over", fenced=True)
         s.row.status = "over"
         s.fx.finished()
         fanout.broadcast_table(s)
-    fanout.broadcast_state(s)
-    botplay.kick(s)
 
 
 # ---------------------------------------------------------------- undo

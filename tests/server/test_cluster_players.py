@@ -57,6 +57,23 @@ def test_p_cluster_an_account_made_on_one_node_plays_a_rated_game_through_the_ot
         _stop_living(a, b)
 
 
+def test_p_cluster_the_login_limit_of_a_name_counts_over_every_node(tmp_path: Path, redis_url: str, pg_url: str):
+    """P (login limits) on a cluster: a name takes 5 logins at once, then one a minute, from the
+    whole cluster: wrong passwords sent to two nodes in turn are refused with 429 at the sixth, as
+    one process refuses them (not at the eleventh, two nodes' allowance)."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    try:
+        on = [httpx.Client(base_url=n.http, headers={"Origin": n.http}, timeout=30) for n in (a, b)]
+        made = on[0].post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
+        assert made.status_code == 201
+        wrong, right = ({"username": "ana", "password": p} for p in ("wrong horse", "correct horse"))
+        codes = [on[i % 2].post("/api/players/login", json=wrong).status_code for i in range(6)]
+        assert codes == [401] * 5 + [429]
+        assert on[1].post("/api/players/login", json=right).status_code == 429
+    finally:
+        _stop_living(a, b)
+
+
 def test_t7_one_server_on_postgres_keeps_accounts_and_events_across_a_restart(tmp_path: Path, pg_url: str):
     """Players and tournaments on PostgreSQL, one process (``serve --db postgresql://``): an
     account and the Swiss event it made and entered are there after a SIGKILL and a restart."""

@@ -212,8 +212,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from .players import AccountStoreError, Players
         from .players.pgstore import PgAccountStore
 
+        limits = None
+        if cluster is not None:  # the login and sign-up limits count over every node
+            from .cluster.adapters import SharedBucket
+            from .players.limits import Limits, shared
+
+            node_limits = cluster.limits
+            limits = shared(Limits(), lambda kind, rate, burst: SharedBucket(node_limits, kind, rate, burst))
         try:
-            players = Players(None, store=PgAccountStore(store), log=store, quick_wait=args.quick_wait)
+            players = Players(None, store=PgAccountStore(store), log=store, quick_wait=args.quick_wait,
+                              limits=limits)
         except AccountStoreError as exc:
             sock.close()
             store.close()

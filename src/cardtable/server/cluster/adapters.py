@@ -1,14 +1,19 @@
 """A node's bus and limits: the one process's ``LocalBus`` and ``Limits`` (``server/bus.py``,
-``server/limits.py``), extended to reach the other nodes through Redis."""
+``server/limits.py``), extended to reach the other nodes through Redis; and the players' limits
+(``server/players/limits.py``) in the same Redis buckets."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import TYPE_CHECKING, Any, cast
+
+from redis.exceptions import RedisError
 
 from ..bus import LocalBus
 from ..connection import Outgoing
 from ..limits import Limits
+from ..players.store import AccountStoreError
 from .settings import LEASE_TTL
 
 if TYPE_CHECKING:
@@ -165,3 +170,23 @@ class ClusterLimits(Limits):
             pipe.pexpire(key, int(LEASE_TTL * 1000))
             pipe.sadd("ct:nodes", self.cluster.node)
             await pipe.execute()
+
+
+class SharedBucket:
+    """One of the players' limits (:data:`cardtable.server.players.limits.KINDS`) over every
+    node: a Redis bucket per kind and key (the key's digest: a name may be long), the lobby's
+    :meth:`ClusterLimits.take`. Redis out of reach: :class:`AccountStoreError` (the players'
+    routes answer 503, and nothing is done)."""
+
+    def __init__(self, limits: ClusterLimits, kind: str, rate: float, burst: float) -> None:
+        self.limits = limits
+        self.kind = "player-" + kind
+        self.rate = rate
+        self.burst = burst
+
+    async def allow(self, key: str) -> bool:
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        try:
+            return await self.limits.take(self.kind, digest, self.rate, self.burst)
+        except (RedisError, OSError) as exc:
+            raise AccountStoreError(f"the cluster's limits cannot be read now ({exc})") from exc

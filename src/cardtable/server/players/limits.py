@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from ..protocol import TokenBucket
 
@@ -32,9 +33,20 @@ class KeyedLimit:
             bucket = self.buckets[key] = TokenBucket(self.rate, self.burst, self.clock)
         return bucket.take()
 
+    async def allow(self, key: str) -> bool:
+        """:meth:`take`, as a request handler asks it (a cluster's shared limit goes to Redis)."""
+        return self.take(key)
+
+
+class SharedLimit(Protocol):
+    """A keyed limit whose buckets several processes share (a cluster's, in Redis)."""
+
+    async def allow(self, key: str) -> bool: ...
+
 
 class Limits:
-    """The players layer's limits (each ``(rate per second, burst)``):
+    """The players layer's limits (each ``(rate per second, burst)``), in this process's memory
+    (a cluster's nodes share theirs: :func:`shared`):
 
     - ``login_address``: logins from one address, whatever the name: 10 at once, then one every
       6 seconds;
@@ -61,3 +73,17 @@ class Limits:
         self.account_address = KeyedLimit(*account_address, clock=clock)
         self.quick_address = KeyedLimit(*quick_address, clock=clock)
         self.quick_account = KeyedLimit(*quick_account, clock=clock)
+
+
+KINDS = ("login_address", "login_account", "signup_address", "account_address", "quick_address", "quick_account")
+"""The limits of :class:`Limits`, by attribute."""
+
+
+def shared(limits: Limits, make: Callable[[str, float, float], SharedLimit]) -> Limits:
+    """``limits`` with each of its :data:`KINDS` replaced by ``make(kind, rate, burst)``: the same
+    rates, in buckets every node of a cluster shares, so that an address or a name gets no more
+    tries from a cluster than from one process."""
+    for kind in KINDS:
+        own = getattr(limits, kind)
+        setattr(limits, kind, make(kind, own.rate, own.burst))
+    return limits

@@ -91,8 +91,8 @@ class QuickPlay:
     # ------------------------------------------------------------ requests
     async def join(self, game: Any, preset: Any, name: Any, account: Account | None, address: str) -> Ticket:
         """A new ticket in the queue of ``game`` and ``preset`` (``None``: the game's default)."""
-        if not self.players.limits.quick_address.take(address) or (
-                account is not None and not self.players.limits.quick_account.take(str(account.id))):
+        if not await self.players.limits.quick_address.allow(address) or (
+                account is not None and not await self.players.limits.quick_account.allow(str(account.id))):
             raise LobbyError(429, "rate_limited", "too many tries at quick play; wait a little")
         if not isinstance(game, str) or (preset is not None and not isinstance(preset, str)):
             raise LobbyError(400, "bad_request", "game and preset are texts")

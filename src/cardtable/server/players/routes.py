@@ -119,7 +119,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         username_of(data.get("username"))
         check_password(data.get("password"))
         claims = players.seat_claims(data.get("seats", []))  # checked before the account is made
-        if not players.limits.signup_address.take(client_address(request)):
+        if not await players.limits.signup_address.allow(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many new accounts from this address; wait a little")
         account = await players.accounts.create(data.get("username"), data.get("password"))
         linked = players.claim_seats(account, claims, client_address(request))
@@ -134,7 +134,8 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         # another case it is still one name), and both limits are taken whatever the name is: a
         # refusal says nothing about which names exist
         key = clean_name(name, "").casefold()
-        if not players.limits.login_address.take(client_address(request)) or not players.limits.login_account.take(key):
+        if (not await players.limits.login_address.allow(client_address(request))
+                or not await players.limits.login_account.allow(key)):
             raise LobbyError(429, "rate_limited", "too many logins; wait a little")
         account = await players.accounts.authenticate(name, data.get("password"))
         return logged_in(account, request)
@@ -151,7 +152,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         data = await body(request)
         only(data, "password")
         _, account = session(request)
-        if not players.limits.account_address.take(client_address(request)):
+        if not await players.limits.account_address.allow(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
         links = await players.delete(account, data.get("password"),
                                      live=None if hub is None else hub.tables.get)
@@ -162,7 +163,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         data = await body(request)
         only(data, "seats")
         _, account = session(request)
-        if not players.limits.account_address.take(client_address(request)):
+        if not await players.limits.account_address.allow(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
         claims = players.seat_claims(data.get("seats"))
         return JSONResponse({"linked": players.claim_seats(account, claims, client_address(request))})

@@ -143,6 +143,8 @@ class SearchTrashBot(SensibleTrashBot):
     """
 
     name = "search"
+    searches = True
+    """Its thinking time depends on its cards: see ``PimcTrexBot.searches``."""
 
     def __init__(self, iterations: int = 48, search_draw: bool = False) -> None:
         self.iterations = iterations

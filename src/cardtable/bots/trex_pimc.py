@@ -115,6 +115,9 @@ class PimcTrexBot(ExpertTrexBot):
     """Determinized search over worlds from :meth:`draw`, finished by ``policy``."""
 
     name = "pimc"
+    searches = True
+    """Its thinking time depends on its cards (a forced move is answered at once): a server
+    never lets it think where that time shows (``cardtable.server.botpool.searches``)."""
     default_iterations: int | None = None
     """Iterations a decision when neither the bot nor the budget sets a limit (``None``: the
     bot's ``seconds``); tests set it to play whole games quickly."""

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 from ..bots import Bot
 from ..core.game import Action
 from . import lifecycle
-from .botpool import QUICK, BotPool
+from .botpool import QUICK, BotPool, searches, think_aside
 from .commands import (
     Act,
     AddBot,
@@ -377,12 +377,15 @@ class Actor:
         self.post(BotMoved(e.seat, e.key, action, bot, rng, e.asked))
 
     async def _move(self, seat: int, bot: Bot, view: Any, rng: random.Random) -> tuple[Action, Bot, random.Random]:
-        """The bot's move: in the pool, or here when there is none or the bot is quick: one that
-        took under :data:`~.botpool.QUICK` seconds :data:`QUICK_RUN` times in a row in the pool
-        thinks here, until a move of it takes longer."""
+        """The bot's move: in the pool, or in a thread of this process when there is none; a
+        quick bot on the loop itself: one that took under :data:`~.botpool.QUICK` seconds
+        :data:`QUICK_RUN` times in a row in the pool thinks here, until a move of it takes longer.
+        A search never thinks on the loop (:func:`~.botpool.searches`): its thinking time tells
+        whether it had a choice, and a stall of the loop would show that time to every socket."""
         if self.pool is None:
-            return bot.act(view, rng), bot, rng
-        if self._quick.get(seat, 0) >= QUICK_RUN:
+            action, bot, rng, _ = await think_aside(bot, view, rng)
+            return action, bot, rng
+        if self._quick.get(seat, 0) >= QUICK_RUN and not searches(bot):
             start = time.perf_counter()
             action = bot.act(view, rng)
             if time.perf_counter() - start >= QUICK:

@@ -39,6 +39,21 @@ QUICK = 0.002
 """Seconds of thinking under which a bot is cheaper to run on the loop than to send to a worker."""
 
 
+def searches(bot: Any) -> bool:
+    """Whether ``bot`` (the server's adapter around a level's bot, or the bot itself) searches
+    (its class says ``searches = True``). A search's thinking time depends on the cards it holds
+    (a forced move is answered at once), so it never thinks on the event loop, whose stalls every
+    socket of the server would feel."""
+    inner = vars(bot).get("inner") if hasattr(bot, "__dict__") else None
+    return bool(getattr(inner if inner is not None else bot, "searches", False))
+
+
+async def think_aside(bot: Any, view: Any, rng: random.Random) -> tuple[Action, Any, random.Random, float]:
+    """:func:`think` in a thread of this process (no pool, or a bot the pool cannot take): the
+    event loop goes on serving while the bot thinks."""
+    return await asyncio.to_thread(think, bot, view, rng)
+
+
 def think(bot: Any, view: Any, rng: random.Random) -> tuple[Action, Any, random.Random, float]:
     """One move of ``bot`` (in a worker): the action, the bot and generator after it, and the
     seconds it thought."""
@@ -80,7 +95,7 @@ class BotPool:
         """``bot``'s move on ``view``, worked out in the pool when ``owner``'s turn comes."""
         if type(bot) in self.unpoolable:
             self.fallbacks += 1
-            return think(bot, view, rng)
+            return await think_aside(bot, view, rng)
         inner = vars(bot).get("inner") if hasattr(bot, "__dict__") else None
         plain = inner is not None and not takes_budget(inner)  # the bots' adapter around a plain bot
         try:
@@ -88,7 +103,7 @@ class BotPool:
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
             self.unpoolable.add(type(bot))
             self.fallbacks += 1
-            return think(bot, view, rng)
+            return await think_aside(bot, view, rng)
         loop = asyncio.get_running_loop()
         if self._busy < self.workers:
             self._busy += 1
@@ -111,11 +126,11 @@ class BotPool:
         except concurrent.futures.process.BrokenProcessPool:  # a worker died: new workers next time
             self._executor = None
             self.fallbacks += 1
-            return think(bot, view, rng)
+            return await think_aside(bot, view, rng)
         except Exception:  # the bot does not survive the trip (it cannot be unpickled): it thinks here
             self.unpoolable.add(type(bot))
             self.fallbacks += 1
-            return think(bot, view, rng)
+            return await think_aside(bot, view, rng)
         finally:
             self._hand_on()
 

@@ -12,11 +12,13 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cardtable.records.fairness import verify
 from cardtable.server.commands import Act, Attach, Fan, Leave
+from cardtable.server.events.routes import record_results
 from cardtable.server.events.runner import Runner, round_deal, seat_token
 from cardtable.server.events.service import Events
 from cardtable.server.events.store import SqliteEvents
@@ -207,6 +209,46 @@ def test_t10_a_duplicate_event_deals_the_same_cards_at_every_table(tmp_path: Pat
         assert sorted(s["player"] for s in standing) == sorted(field_ids)
         assert sum(s["matchpoints"] for s in standing) == 8 * 4 * 1.0  # per deal and hand, 1 point shared
         assert all(s["top"] == 8.0 for s in standing)
+        server.close()
+
+    asyncio.run(main())
+
+
+def test_t10_h_a_duplicate_rounds_results_are_recorded_once_every_table_has_finished(tmp_path: Path):
+    """T10, hidden cards: two tables of one duplicate round play the same deals; a table that
+    finishes first has its result recorded (a profile's line, a rating) only once the other has
+    finished too, since the slower table's players could read how the same deals went. Every
+    table is recorded once, with the server's own record after the runner's."""
+
+    async def main() -> None:
+        server = Server(tmp_path / "server.sqlite3")
+        recorded: list[tuple[str, bool]] = []  # (table, whether every table of the round was over then)
+        tables: list[str] = []
+
+        def server_record(table: Any) -> None:
+            over = [server.hub.find(t) for t in tables]
+            recorded.append((table.id, all(t is not None and t.match is not None and t.match.is_over for t in over)))
+
+        server.hub.finished = server_record
+        record_results(server.hub, server.runner)
+        people = accounts(5)
+        row = server.events.create(people[0], {"name": "Duplicate", "kind": "duplicate", "game": "trex",
+                                               "deals": 2, "rounds": 1, "max_entrants": 5}, "ip")
+        for who in people:
+            server.events.register(row.id, who, "ip")
+        script = People(server, row.id)
+
+        async def step() -> None:
+            await server.runner.step()
+            now = server.events.store.event(row.id)
+            if now is not None and now.progress and now.progress.get("rounds") and not tables:
+                tables.extend(g["table"] for g in now.progress["rounds"][0]["games"])
+            await script.play()
+
+        await until("the event ends", lambda: server.events.store.event(row.id).status == "over", step)  # type: ignore[union-attr]
+        assert len(tables) == 2
+        assert sorted(t for t, _ in recorded) == sorted(tables)  # each once
+        assert all(every for _, every in recorded)
         server.close()
 
     asyncio.run(main())

@@ -286,6 +286,25 @@ class EventGate:
         return gated
 
 
+def record_results(hub: Hub, runner: Runner) -> None:
+    """A finished table's result recorded by the runner (a rated event's) and then by the server
+    (``hub.finished`` as it was: every game's record): at once, but for a sealed table of a
+    duplicate round, whose result waits for the round's end (:meth:`Runner._record_sealed`)."""
+    recorded = hub.finished
+
+    def record(table: Any) -> None:
+        runner.table_finished(table)
+        if recorded is not None:
+            recorded(table)
+
+    def finished(table: Any) -> None:
+        if table.id not in runner.sealed:
+            record(table)
+
+    runner.record = record
+    hub.finished = finished
+
+
 def with_events(app: Starlette, players: Players, store: EventLog, *, allow_origins: tuple[str, ...] = (),
                 no_show: float = NO_SHOW, tick: float = 0.5) -> Runner:
     """Events on ``app`` (made by :func:`cardtable.server.app.create_app`, not started yet): their
@@ -295,14 +314,7 @@ def with_events(app: Starlette, players: Players, store: EventLog, *, allow_orig
     events = Events(store)
     runner = Runner(events, hub, players, no_show=no_show, tick=tick)
     app.router.routes[0:0] = event_routes(events, players, runner, allow_origins=allow_origins)
-    recorded = hub.finished  # the server's own record of a finished game (casual), after a rated event's
-
-    def finished(table: Any) -> None:
-        runner.table_finished(table)
-        if recorded is not None:
-            recorded(table)
-
-    hub.finished = finished
+    record_results(hub, runner)
     app.add_middleware(EventGate, runner=runner, hub=hub)
     inner = app.router.lifespan_context
 

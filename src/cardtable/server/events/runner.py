@@ -135,6 +135,9 @@ class Runner:
         """Tables of a duplicate round being played: no spectator, record, replay or review."""
         self.forfeited: set[str] = set()
         """Tables closed without play by a no-show: out of the lobby, nobody sits at them or starts them."""
+        self.record: Callable[[Table], None] = self.table_finished
+        """How a finished table's result is recorded (:func:`~.routes.with_events` adds the server's
+        own record to :meth:`table_finished`): at once, or for a sealed table at its round's end."""
         self.seal_all()
 
     def seal_all(self) -> None:
@@ -298,6 +301,7 @@ class Runner:
             changed |= self._note_leavers(rnd)
             changed |= self._compare(row, progress, rnd)
         if all(g.get("points") is not None or g.get("done") for g in rnd["games"]):
+            self._record_sealed(rnd)
             rnd["done"] = True
             self.sealed -= {g["table"] for g in rnd["games"]}
             if len(progress["rounds"]) >= row.rounds:
@@ -430,6 +434,18 @@ class Runner:
             return True
 
     # ------------------------------------------------------------- ratings
+    def _record_sealed(self, rnd: dict[str, Any]) -> None:
+        """The results of a duplicate round's tables, recorded once every table has finished (a
+        result on a profile, or a rating that moved, would tell the players of a slower table how
+        the same deals went): before the round is marked done, so a stop in between records them
+        at the next look (recording is idempotent per table)."""
+        for g in rnd["games"]:
+            if g["table"] not in self.sealed or g.get("forfeit") or g.get("void"):
+                continue
+            table = self.hub.find(g["table"])
+            if table is not None and table.match is not None and table.match.is_over:
+                self.record(table)
+
     def table_finished(self, table: Table) -> None:
         """A table's game has ended (the hub's ``finished`` call, before the server records the
         result as casual): at a rated event's table the result moves the ratings. A person who

@@ -189,7 +189,7 @@ def test_replay_shows_the_result_its_moves_give_not_the_one_the_file_claims(tmp_
 def test_bots_out_of_range_names_the_bots_not_the_player_count(bots, capsys):
     assert main(["play", "trash", "--bots", bots, "--plain"]) == 2
     err = capsys.readouterr().err
-    assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 8 players, so --bots is 1 to 7\n"
+    assert err == f"cardtable: --bots {bots}: Trash is played by 2 to 52 players, so --bots is 1 to 51\n"
 
 
 def test_every_optional_module_maps_to_an_extra_of_pyproject():

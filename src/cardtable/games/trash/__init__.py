@@ -38,7 +38,8 @@ class TrashGame(Game):
         super().__init__(options)
         o = options
         if o.first_player >= o.players:
-            raise ConfigError(f"option first_player: seat {o.first_player} does not exist with {o.players} players")
+            raise ConfigError(f"option first_player: seat {o.first_player} does not exist with {o.players} players "
+                              f"(seats 0 to {o.players - 1})")
         if o.loser_free_draws and o.players != 2:
             raise ConfigError("option loser_free_draws: TR-V8 is for two players only")
         self.cards: tuple[int, ...] = tuple(deck_for(o.players, o.decks, o.jokers))

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ...core.options import Option
 
+MAX_DECKS: Final = 26
+"""The most decks a game may shuffle together: up to 26, the card count of a game (52 or 54 a deck)
+names its decks and Jokers alone, as a seat's view must read them (bots.worlds); 27 decks of 52
+are as many cards as 26 of 54."""
+MAX_PLAYERS: Final = 2 * MAX_DECKS
+"""The largest table (TR-1): 52 players, the most that TR-2's ``ceil(players / 2)`` decks serve
+within :data:`MAX_DECKS`."""
+
 OPTIONS: tuple[Option, ...] = (
-    Option("players", int, 2, "TR-1", "Number of players, 2 to 8.", minimum=2, maximum=8),
+    Option("players", int, 2, "TR-1", f"Number of players, 2 to {MAX_PLAYERS}.", minimum=2, maximum=MAX_PLAYERS),
     Option(
         "decks", int, None, "TR-2",
         "52-card decks shuffled together; none means ceil(players / 2).",
-        nullable=True, minimum=1, maximum=8,
+        nullable=True, minimum=1, maximum=MAX_DECKS,
     ),
     Option(
         "wild_mode", str, "jacks", "TR-3",
@@ -19,7 +27,10 @@ OPTIONS: tuple[Option, ...] = (
         choices=("jacks", "kings", "all_faces"),
     ),
     Option("jokers", bool, False, "TR-V5", "Add 2 Jokers per deck; Jokers are always wild."),
-    Option("first_player", int, 0, "TR-6", "The seat that starts hand 1.", minimum=0, maximum=7),
+    Option(
+        "first_player", int, 0, "TR-6", "The seat that starts hand 1: 0 to players - 1.",
+        minimum=0, maximum=MAX_PLAYERS - 1,
+    ),
     Option(
         "discard_take_requires_playable", bool, True, "TR-7",
         "The top discard may be taken only when it is placeable; off, an unplayable take is a pass.",

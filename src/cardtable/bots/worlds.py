@@ -35,6 +35,7 @@ from ..core.errors import ConfigError
 from ..core.game import PlayerView, State
 from ..games.trash import TrashGame, TrashState, TrashView
 from ..games.trash.actions import A_DISCARD
+from ..games.trash.options import MAX_DECKS
 from ..games.trex import TrexAction, TrexGame, TrexState
 from ..games.trex.view import layout_card_ids, layout_frontier
 
@@ -63,11 +64,12 @@ def trash_game_for(view: TrashView) -> TrashGame:
     """The Trash rules a view implies: players, decks and Jokers from the card
     count, ``wild_mode`` from the view, and whether an unplayable discard may be
     taken from the legal actions. Options that only matter between hands keep
-    their defaults: a search looks no further than the current hand."""
+    their defaults: a search looks no further than the current hand. Up to
+    ``MAX_DECKS`` decks a card count is 52 × decks or 54 × decks for one pair only."""
     total = len(view.discard) + view.stock_count + (view.card_in_hand is not None)
     total += sum(len(layout) for layout in view.layouts)  # one card per slot, face-up or face-down
     decks, jokers = next(
-        ((d, j) for d in range(1, 9) for j in (False, True) if d * (54 if j else 52) == total), (None, None)
+        ((d, j) for d in range(1, MAX_DECKS + 1) for j in (False, True) if d * (54 if j else 52) == total), (None, None)
     )
     if decks is None:
         raise ConfigError(f"no Trash deck has {total} cards")

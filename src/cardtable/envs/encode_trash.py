@@ -54,7 +54,7 @@ class TrashEncoder:
         self._off = {f.name: f.offset for f in lay.fields}
         cells = ("size", "hands_won", "slot_state", "slot_card")
         self._seat_cells = tuple(tuple(self._off[f"{name}_{i}"] for name in cells) for i in range(n))
-        per_deck = max(1, self.total_cards // 52)
+        per_deck = self.total_cards // (54 if game.options.jokers else 52)  # the decks (TR-2)
         self._rank_norm = np.array([1.0 / (4 * per_deck)] * 13 + [1.0 / (2 * per_deck)], dtype=np.float32)
 
     @property

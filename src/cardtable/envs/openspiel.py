@@ -45,6 +45,7 @@ from ..bots.worlds import sample_world
 from ..core.errors import ConfigError
 from ..core.game import Action, Game, State
 from ..core.registry import load
+from ..games.trash.options import MAX_PLAYERS as TRASH_MAX_PLAYERS
 from ..games.trex import TrexView
 from .encode_trash import TrashEncoder
 from .encode_trex import TrexEncoder
@@ -76,7 +77,7 @@ def _game_type(name: str, long_name: str, utility: Any, players: tuple[int, int]
 
 
 TRASH_TYPE = _game_type(
-    "python_trash", "Python Trash (cardtable)", pyspiel.GameType.Utility.CONSTANT_SUM, (2, 8),
+    "python_trash", "Python Trash (cardtable)", pyspiel.GameType.Utility.CONSTANT_SUM, (2, TRASH_MAX_PLAYERS),
     {"preset": "standard", "players": 2, "max_hands": 0, "options": "", "seeds": SEEDS, "draws": DRAWS},
 )
 TREX_TYPE = _game_type(

@@ -67,3 +67,34 @@ def test_plain_trash_help_says_what_d_takes_under_the_options():
     anything = help_shown(discard_take_requires_playable=False)
     assert "only when you can place it" not in anything
     assert "take the top discard (any card: one you cannot place ends your turn)" in anything
+
+
+def test_tr1_a_large_table_shows_the_other_seats_one_a_line_within_80_columns():
+    state = walked(cardtable.load("trash", players=52).new_state(seed=1), random.Random(1), 3000)
+    text = render_trash.render(state.view(3), color=False)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    rows = [line for line in lines if re.match(r"Seat \d+ ", line)]
+    assert [int(row.split()[1]) for row in rows] == [s for s in range(52) if s != 3]
+    assert len({row.index(" slot") for row in rows if " 10 slots" not in row}) == 1  # the counts line up
+    numbers = lines[1].split()
+    assert numbers == [str(k) for k in range(1, 11)]
+    assert "You: " in text and text.count("\n   6   7   8   9  10") == 1  # the seat on screen: two rows
+    spectator = render_trash.render(state.view(None), color=False)
+    assert len([line for line in spectator.splitlines() if re.match(r"Seat \d+ ", line)]) == 52
+
+
+def test_tr1_up_to_four_players_keep_every_layout_in_two_rows():
+    text = render_trash.render(cardtable.load("trash", players=4).new_state(seed=1).view(0), color=False)
+    assert text.count("   6   7   8   9  10") == 4 and "Seat 1: 10 slots, 0 hands won" in text
+
+
+def test_tr1_the_plain_loop_seats_nine_bots(monkeypatch, capsys):
+    import io
+
+    from cardtable.cli.main import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # no moves: the game stops at the first prompt
+    main(["play", "trash", "--plain", "--bots", "9", "--no-color", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert all(f"Seat {s} " in out for s in range(1, 10)) and "You: 10 slots" in out

@@ -47,6 +47,26 @@ def _layout(view: TrashView, seat: int, st: Style) -> list[str]:
     return rows
 
 
+ROOMY_PLAYERS = 4
+"""Up to this many players every layout is drawn in two rows (5 lines a seat: 4 players and the
+piles fill a 24-line terminal); at a larger table the other seats take one line each."""
+
+
+def _row(view: TrashView, seat: int, st: Style) -> str:
+    """``seat``'s layout on one line under the slot numbers of :func:`_numbers`, then its counts."""
+    cards = view.layouts[seat]
+    size = view.sizes[seat]
+    faces = "".join(" " + (st.card(cards[k - 1], 3) if k <= size else st("·  ", "dim")) for k in range(1, 11))
+    mark = st(" ◀ to play", "yellow") if seat == view.current_player else ""
+    counts = f"{count(size, 'slot')}, {count(view.hands_won[seat], 'hand')} won"
+    return st(f"{who(view, seat):<8}", "cyan", "bold") + faces + " " + counts + mark  # at most 80 columns
+
+
+def _numbers() -> str:
+    """The slot numbers above the one-line layouts of :func:`_row`."""
+    return " " * 8 + "".join(f" {k:<3}" for k in range(1, 11)).rstrip()
+
+
 def who(view: PlayerView, seat: int) -> str:
     return "You" if seat == view.seat else f"Seat {seat}"
 
@@ -59,6 +79,11 @@ def render(view: PlayerView, *, color: bool) -> str:
     hand = view.hand_number - 1 if view.outcome is not None else view.hand_number
     lines = [st(f"Trash — hand {hand}", "bold") + st(f"  (wild: {view.wild_mode})", "dim")]
     order = [s for s in range(view.num_players) if s != view.seat] + ([view.seat] if view.seat is not None else [])
+    if view.num_players > ROOMY_PLAYERS:  # the others one a line; the seat on screen keeps its two rows
+        others = order[:-1] if view.seat is not None else order
+        lines.append(st(_numbers(), "dim"))
+        lines += [_row(view, seat, st) for seat in others]
+        order = order[len(others):]
     for seat in order:
         mark = st(" ◀ to play", "yellow") if seat == view.current_player else ""
         lines.append(

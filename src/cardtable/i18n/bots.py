@@ -17,14 +17,21 @@ from __future__ import annotations
 from . import translate
 
 BOT_NAMES = ("Ana", "Ben", "Cleo", "Dani", "Eva", "Fede", "Gala", "Hugo")
-"""A bot's name by its seat (seat 8 is Ana again)."""
+"""A bot's name by its seat; from seat 8 on (a Trash table of 9 or more) the names come round
+again with a number, so that no two seats share one: seat 8 is ``Ana 2``, seat 16 ``Ana 3``."""
 
 _STYLES = ("policy", "reaction")
 
 
 def bot_name(seat: int) -> str:
-    """The name of the bot at ``seat``."""
-    return BOT_NAMES[seat % len(BOT_NAMES)]
+    """The name of the bot at ``seat`` (see :data:`BOT_NAMES`).
+
+    >>> bot_name(1), bot_name(9), bot_name(17)
+    ('Ben', 'Ben 2', 'Ben 3')
+    """
+    name = BOT_NAMES[seat % len(BOT_NAMES)]
+    round_ = seat // len(BOT_NAMES)
+    return f"{name} {round_ + 1}" if round_ else name
 
 
 def bot_level(kind: str, lang: str) -> str:

@@ -138,6 +138,11 @@ class TrashTable(GameTable):
         self.hint: Action | None = None
         self.wide = False  # the other seats side by side (see fit)
         self.cols = 1
+        # a table of up to 52 seats redraws for every event: the widgets are looked up once, a
+        # text is only drawn when it changed and the box only scrolls when its seat changed
+        self._rows: list[tuple[SeatPanel, Static, list[SlotCell]]] = []
+        self._shown: dict[str, tuple[object, ...]] = {}
+        self._scrolled_to: SeatPanel | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="trash-others"):
@@ -163,6 +168,7 @@ class TrashTable(GameTable):
         self.styles.width = max(50, cols * self.WIDE_PANEL) if self.wide else 50
         self.query_one("#trash-others").styles.grid_size_columns = cols
         self.cols = cols
+        self._scrolled_to = None  # the panels moved: scroll to the seat again
         self._others_height(height)
         if self.model is not None:
             self._draw()
@@ -245,38 +251,58 @@ class TrashTable(GameTable):
         if view.seat is not None and view.phase == "place_wild":
             targets = {a.slot for a in view.legal_actions if isinstance(a, TrashAction) and a.kind == "wild"}
         hint_slot = self.hint.slot if isinstance(self.hint, TrashAction) and self.hint.kind == "wild" else 0
+        if not self._rows:
+            self._rows = [(self.query_one(f"#seat-row-{row}", SeatPanel), self.query_one(f"#seat-title-{row}", Static),
+                           [self.query_one(f"#slot-{row}-{k}", SlotCell) for k in range(1, 11)])
+                          for row in range(self.n)]
         for row, seat in enumerate(self.order):
-            panel = self.query_one(f"#seat-row-{row}", SeatPanel)
+            panel, title_cell, cells = self._rows[row]
             panel.seat = seat
             panel.set_class(seat == m.current and m.current >= 0, "-to-play")
-            if seat == (m.actor if m.actor is not None else m.current) and row < self.n - 1:
+            if (seat == (m.actor if m.actor is not None else m.current) and row < self.n - 1
+                    and panel is not self._scrolled_to):
                 self.query_one("#trash-others", VerticalScroll).scroll_to_widget(panel, animate=False)
+                self._scrolled_to = panel
             panel.set_class(seat == view.seat, "-viewer")
             narrow = self.wide and row < self.n - 1  # the name above the sizes in a narrow panel
-            title = Text.assemble(
-                (self.session.seat_label(seat, view.seat), "bold"),
-                ("\n" if narrow else "  ", ""), (tr("trash.size", lang, n=m.sizes[seat]), ""),
-                ("  " + tr("trash.won1" if m.hands_won[seat] == 1 else "trash.won", lang, n=m.hands_won[seat]), "dim"),
-            )
-            if seat == m.current and m.current >= 0:
-                title.append("  " + tr("trash.to_play", lang), style="bold yellow")
-            self.query_one(f"#seat-title-{row}", Static).update(ui(title, lang))
+            label = self.session.seat_label(seat, view.seat)
+            to_play = seat == m.current and m.current >= 0
+            if self._changed(title_cell, (lang, label, narrow, m.sizes[seat], m.hands_won[seat], to_play)):
+                title = Text.assemble(
+                    (label, "bold"), ("\n" if narrow else "  ", ""), (tr("trash.size", lang, n=m.sizes[seat]), ""),
+                    ("  " + tr("trash.won1" if m.hands_won[seat] == 1 else "trash.won", lang, n=m.hands_won[seat]),
+                     "dim"),
+                )
+                if to_play:
+                    title.append("  " + tr("trash.to_play", lang), style="bold yellow")
+                title_cell.update(ui(title, lang))
+            mine = seat == view.seat
+            cell_width = 5 if narrow else 7
             for k in range(1, 11):
-                cell = self.query_one(f"#slot-{row}-{k}", SlotCell)
+                cell = cells[k - 1]
                 cell.seat = seat
-                mine = seat == view.seat
-                number = Text(str(k), style="bold" if mine and k in targets else "dim")
-                if k > m.sizes[seat]:
-                    face = Text("·".center(5), style="dim")
-                else:
-                    card = m.layouts[seat][k - 1]
-                    face = card_text(card, wild=card is not None and view.role(card) == WILDCARD)
-                cell_width = 5 if narrow else 7
+                target = mine and k in targets
+                card = m.layouts[seat][k - 1] if k <= m.sizes[seat] else None
+                wild = card is not None and view.role(card) == WILDCARD
+                flash = m.flash == (seat, k)
+                hint = mine and k == hint_slot
+                if not self._changed(cell, (cell_width, target, k <= m.sizes[seat], card, wild, flash, hint)):
+                    continue
+                number = Text(str(k), style="bold" if target else "dim")
+                face = Text("·".center(5), style="dim") if k > m.sizes[seat] else card_text(card, wild=wild)
                 cell.update(Text.assemble(_centre(number, cell_width), "\n", _centre(face, cell_width)))
-                cell.set_class(mine and k in targets, "-target")
-                cell.set_class(m.flash == (seat, k), "-flash")
-                cell.set_class(mine and k == hint_slot, "-hint")
+                cell.set_class(target, "-target")
+                cell.set_class(flash, "-flash")
+                cell.set_class(hint, "-hint")
         self._draw_piles(m, view)
+
+    def _changed(self, widget: Static, drawn: tuple[object, ...]) -> bool:
+        """True (and remembered) when ``drawn``, what ``widget`` is to show, is not what it shows."""
+        key = widget.id or ""
+        if self._shown.get(key) == drawn:
+            return False
+        self._shown[key] = drawn
+        return True
 
     def _draw_piles(self, m: _Model, view: TrashView) -> None:
         lang = self.lang

@@ -58,7 +58,7 @@ function gameForm(games) {
   const howtoLink = h("a", { "data-testid": "howto-link", "data-link": true });
   const presetSel = h("select", { id: "preset", "data-testid": "preset" });
   const presetNote = h("p", { class: "option-doc", "data-testid": "preset-doc" });
-  const players = h("input", { id: "players", type: "number", min: 2, max: 8, value: 2, "data-testid": "players" });
+  const players = h("input", { id: "players", type: "number", min: 2, value: 2, "data-testid": "players" }); // its range: the game's, below
   const playersLabel = h("span", {}, t("web.players"));
   const playersRow = h("label", {}, playersLabel, " ", players);
   const more = h("div", { class: "options" });

@@ -12,6 +12,10 @@ const isWild = (code, mode) => code === "JK" || (WILD_RANKS[mode] || "").include
 // the number a card stands for (A = 1 … 10)
 const number = (code) => "A23456789T".indexOf(code[0]) + 1;
 
+// Up to this many players every layout has the board's width, one under the other; at a larger
+// table (TR-1) the others wrap into columns on smaller cards (style.css .players.many).
+const ROOMY_PLAYERS = 4;
+
 // Single actions the page never takes for the player (table/assist.js answerAlone; host/forced.py PACE):
 // drawing from the stock is the turn itself, a key press or a click as in the terminal.
 export const PACE = new Set(["stock"]);
@@ -161,7 +165,7 @@ export function render(root, view, ctx) {
     h("div", { class: "center" }, stock, discard, hand, h("div", { class: "actions" }, buttons)),
     h("p", { class: `tr-note ${note ? "on" : ""}`, "data-testid": "note", "data-said": said, role: "status" }, note && Date.now() < note.until ? note.text : ""),
     h("p", { class: "last", "data-testid": "last" }, last),
-    h("div", { class: "players" }, layouts),
+    h("div", { class: view.num_players > ROOMY_PLAYERS ? "players many" : "players" }, layouts),
     me === null || view.outcome ? null : legend(ctx, [["Enter", t("web.trash.legend.stock")], ["d", t("web.trash.legend.discard")],
       ["1–0", t("web.trash.legend.wild")], ["y/n", t("web.trash.legend.displace")], ["?", t("web.legend.help")]]),
     helpPanel(ctx, "trash", [t("web.trash.wild", { rank: t(`web.trash.wild.${view.wild_mode}`) }),

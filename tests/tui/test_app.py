@@ -12,12 +12,12 @@ from cardtable.core.registry import game_names
 from cardtable.games.trash.actions import TrashAction
 from cardtable.records import Record
 from cardtable.tui.app import TableApp
-from cardtable.tui.dialogs import CoverScreen, HelpScreen, QuitScreen, ResultScreen
+from cardtable.tui.dialogs import CoverScreen, HelpScreen, QuitScreen
 from cardtable.tui.games import class_name, table_class
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
-from .util import ready, screen, settle, sync, trash_key
+from .util import ready, result_shown, screen, settle, sync, trash_key
 
 SIZE = (110, 34)
 
@@ -44,7 +44,7 @@ async def test_tr_a_whole_match_against_a_bot_by_key_presses():
             view = s.view(screen(app).awaiting)
             await pilot.press(trash_key(view))
             presses += 1
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         outcome = s.match.state.outcome()
         assert outcome is not None and outcome.reason == "target_size"
         assert presses > 20
@@ -240,7 +240,7 @@ async def test_spectator_watches_bots_play_a_match_out():
     s = session("sensible,stock,random", seed=2, target_size=9)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         assert screen(app).viewer is None and s.is_over
 
 
@@ -322,7 +322,7 @@ async def test_a_real_time_game_on_the_generic_table():
                 break
             await pilot.press("1")
             await pilot.pause()
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         assert s.match.state.counts[0] >= 1 and max(s.match.state.counts) == GOAL
 
 
@@ -428,7 +428,7 @@ async def test_a_new_match_with_the_same_seats_after_the_result():
     s = session("sensible,stock", seed=2, target_size=9)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         await pilot.press("n")
         await settle(pilot, lambda: app.session is not s and len(app.session.match.state.history) > 3)
         assert app.session.seats == s.seats and app.session.game is s.game
@@ -442,7 +442,7 @@ async def test_after_looking_at_the_table_n_plays_again_and_a_click_closes_the_r
     s = session("sensible,stock", seed=2, target_size=9)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         await pilot.click("#result")
         await settle(pilot, lambda: app.screen is app.table_screen)
         await pilot.press("n")
@@ -485,7 +485,7 @@ async def test_after_the_match_the_header_shows_the_last_hand_played():
     s = session("sensible,stock", seed=2, target_size=8)
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         played = sum(s.match.state.hands_won)
         title = str(screen(app).query_one("#title").render())
         assert f"hand {played} ·" in title and f"hand {played + 1} " not in title
@@ -494,7 +494,7 @@ async def test_after_the_match_the_header_shows_the_last_hand_played():
 async def _result_text(s: Session) -> str:
     app = TableApp(s, pace=0, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         return str(app.screen.query_one("#result").render())
 
 

@@ -23,13 +23,13 @@ from cardtable.games.spit.view import SpitView
 from cardtable.host.clock import VirtualClock
 from cardtable.records import Record
 from cardtable.tui.app import TableApp
-from cardtable.tui.dialogs import HelpScreen, ResultScreen
+from cardtable.tui.dialogs import HelpScreen
 from cardtable.tui.games.spit import SpitTable
 from cardtable.tui.realtime_screen import RealtimeScreen
 from cardtable.tui.seats import parse_seats
 from cardtable.tui.session import Session
 
-from .util import settle, sync
+from .util import result_shown, settle, sync
 
 SIZE = (110, 34)
 NEVER = 1e-4
@@ -123,7 +123,7 @@ async def test_a_round_against_the_bot_by_key_presses_play_spit_and_slap():
             scr.pump()
             await pilot.pause()
         assert s.is_over
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
         state = s.match.state
         log = scr.host.log
         mine = [a for a in log if a.seat == 0 and a.accepted]
@@ -332,7 +332,7 @@ async def test_a_slap_with_the_mouse():
         await pilot.pause()
         slap = s.match.state.history[-1]
         assert isinstance(slap, SpitAction) and (slap.kind, slap.seat, slap.target) == (SLAP, 0, 1)
-        await settle(pilot, lambda: isinstance(app.screen, ResultScreen))
+        await settle(pilot, result_shown(app))
 
 
 @sync

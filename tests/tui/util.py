@@ -24,6 +24,21 @@ async def settle(pilot, check: Callable[[], bool], limit: int = 5000) -> None:
     raise AssertionError("the app did not get there")
 
 
+def result_shown(app: Any) -> Callable[[], bool]:
+    """True once the result box is on screen and laid out: the screen pushed is not enough, its
+    ``#result`` may not be composed yet (a click or a query on it would miss on a slow machine)."""
+
+    def shown() -> bool:
+        from cardtable.tui.dialogs import ResultScreen
+
+        if not isinstance(app.screen, ResultScreen):
+            return False
+        found = app.screen.query("#result")
+        return bool(found) and found.first().region.area > 0
+
+    return shown
+
+
 def screen(app: TableApp) -> TableScreen:
     return app.table_screen
 

@@ -154,3 +154,41 @@ def test_t10_a_sealed_tables_summary_leaves_its_server_seed_out(tmp_path: Path):
         runner.sealed.discard(tid)
         assert c.get(f"/api/tables/{tid}/record").status_code == 200
     store.close()
+
+
+def test_t10_h_a_sealed_tables_summary_and_lobby_line_leave_its_version_out(tmp_path: Path):
+    """Hidden cards, over the app: a sealed table's version (how many moves each of its deals
+    took, with the same cards as the other tables of the round) is in neither its summary nor
+    the lobby's list; another table's is, and the sealed one's is back once the round is over."""
+    from cardtable.server.app import create_app
+    from cardtable.server.events.routes import with_events
+    from cardtable.server.events.store import SqliteEvents
+    from cardtable.server.players import Players
+    from cardtable.server.store import Store
+
+    from .players_fixtures import CHEAP, TestClient, open_limits
+
+    path = tmp_path / "server.sqlite3"
+    store = Store(path)
+    players = Players(path, log=store, hasher=CHEAP, limits=open_limits())
+    app = create_app(store, bot_delay=0.0, allow_hosts=("testserver",), players=players)
+    runner = with_events(app, players, SqliteEvents(path), tick=3600.0)
+    origin = {"Origin": "http://testserver"}
+    with TestClient(app, base_url="http://testserver") as c:
+        ids = []
+        for _ in range(2):
+            made = c.post("/api/tables", json={"game": "trash", "options": {}}, headers=origin).json()
+            tid, host = made["table"]["id"], made["host"]
+            for seat in range(2):
+                c.post(f"/api/tables/{tid}/bot", json={"host": host, "seat": seat, "bot": "medium"}, headers=origin)
+            c.post(f"/api/tables/{tid}/start", json={"host": host}, headers=origin)
+            ids.append(tid)
+        sealed, other = ids
+        runner.sealed.add(sealed)
+        assert c.get(f"/api/tables/{sealed}").json()["table"]["version"] is None
+        assert isinstance(c.get(f"/api/tables/{other}").json()["table"]["version"], int)
+        listed = {t["id"]: t["version"] for t in c.get("/api/tables").json()["tables"]}
+        assert listed[sealed] is None and isinstance(listed[other], int)
+        runner.sealed.discard(sealed)
+        assert isinstance(c.get(f"/api/tables/{sealed}").json()["table"]["version"], int)
+    store.close()

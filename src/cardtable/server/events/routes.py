@@ -185,10 +185,12 @@ _SOCKET = re.compile(r"/ws/([^/]{1,64})")
 _ANY_TABLE_HTTP = re.compile(r"/api/tables/([^/]{1,64})(?:/.*)?")
 
 
-def _no_server_seed(send: Any) -> Callable[[Any], Awaitable[None]]:
-    """``send`` for a table's summary (``GET /api/tables/{id}``) with the fair deal's server
-    seed taken out: a sealed table that has finished its game would give it, and with it the
-    deals the other tables of the round have still to play."""
+def _sealed_summaries(send: Any, sealed: set[str]) -> Callable[[Any], Awaitable[None]]:
+    """``send`` for a table's summary (``GET /api/tables/{id}``) or the lobby's (``GET
+    /api/tables``) with what a sealed table's summary would tell of its deals taken out: the fair
+    deal's server seed (a table that has finished its game would give it, and with it the deals
+    the other tables of the round have still to play), and its version (how many moves each deal
+    took: how many passes, doubles and redeals the same cards made)."""
     start: dict[str, Any] = {}
     body = b""
 
@@ -202,10 +204,15 @@ def _no_server_seed(send: Any) -> Callable[[Any], Awaitable[None]]:
             return
         with contextlib.suppress(ValueError, TypeError, AttributeError, KeyError):
             data = json.loads(body)
-            fair = data["table"].get("fair")
-            if isinstance(fair, dict) and fair.get("server_seed"):
-                fair["server_seed"] = None
-                body = json.dumps(data).encode()
+            tables = [data["table"]] if "table" in data else data["tables"]
+            for table in tables:
+                if table.get("id") not in sealed:
+                    continue
+                fair = table.get("fair")
+                if isinstance(fair, dict) and fair.get("server_seed"):
+                    fair["server_seed"] = None
+                table["version"] = None
+            body = json.dumps(data).encode()
         headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
         headers.append((b"content-length", str(len(body)).encode()))
         await send({**start, "headers": headers})
@@ -253,8 +260,9 @@ class EventGate:
                 await response(scope, receive, send)
                 return
             m = _TABLE_HTTP.fullmatch(path)
-            if m and m.group(1) in self.runner.sealed:
-                await self.app(scope, receive, _no_server_seed(send))
+            if (m and m.group(1) in self.runner.sealed) or (path == "/api/tables" and self.runner.sealed
+                                                           and scope.get("method") == "GET"):
+                await self.app(scope, receive, _sealed_summaries(send, self.runner.sealed))
                 return
         elif scope["type"] == "websocket":
             m = _SOCKET.fullmatch(path)

@@ -116,8 +116,17 @@ class Game(ABC):
         return (type(self), (self.options,))
 
     @classmethod
-    def load(cls: type[G], preset: str | None = None, **overrides: Any) -> G:
-        """This game with ``preset`` (default ``standard``) and option overrides."""
+    def load(cls: type[G], preset: str | None = None, /, **overrides: Any) -> G:
+        """This game with ``preset`` (default ``standard``; positional, or ``preset=``) and option
+        overrides. Options are user input (a command line's ``-o``, a record, a request), so any
+        name is an option's here: ``preset`` given twice is a :class:`ConfigError`, not Python's
+        ``TypeError``."""
+        if "preset" in overrides:
+            given = overrides.pop("preset")
+            if preset is not None:
+                raise ConfigError(f"{cls.name} has no option 'preset': the preset is chosen apart"
+                                  f" (here {preset!r})")
+            preset = given
         return cls(resolve(cls.name, cls.OPTIONS, cls.PRESETS, preset, overrides))
 
     @property

@@ -32,10 +32,11 @@ def game_class(name: str) -> type[Game]:
     return _GAMES[key]
 
 
-def load(name: str, preset: str | None = None, **options: Any) -> Game:
-    """A game by name or alias, with a preset and option overrides.
+def load(name: str, preset: str | None = None, /, **options: Any) -> Game:
+    """A game by name or alias, with a preset (positional, or ``preset=``) and option overrides.
 
-    Unknown games, presets and options raise :class:`ConfigError`.
+    Unknown games, presets and options raise :class:`ConfigError`, and so does an option named
+    as a parameter here (``-o preset=x`` beside a preset: the preset is chosen apart).
     """
     return game_class(name).load(preset, **options)
 

@@ -94,6 +94,8 @@ class Record:
             raise ParseError(f"not a record: invalid JSON ({exc.msg} at line {exc.lineno})") from None
         except RecursionError:  # arrays or objects nested deeper than the parser goes
             raise ParseError("not a record: the JSON is nested too deeply") from None
+        except ValueError as exc:  # a number of more digits than Python converts (4,300)
+            raise ParseError(f"not a record: {exc}".split(";")[0]) from None
         return cls.from_json(data)
 
     @classmethod

@@ -95,6 +95,13 @@ def test_bad_input_is_one_line(capsys, argv, message):
     assert message in err and err.count("\n") == 1
 
 
+def test_a_worker_count_too_large_for_a_pool_is_one_line(capsys):
+    """--workers of 23 digits ended in an OverflowError from the process pool."""
+    assert main(["arena", "trash", "--bots", "sensible,stock", "-q", "--workers", "9" * 23]) == 2
+    err = capsys.readouterr().err
+    assert "from 1 to 4,096" in err and err.count("\n") == 1
+
+
 def test_a_turn_based_bot_cannot_sit_at_spit(capsys):
     assert main(["arena", "spit", "--bots", "expert,random", "-q", "--workers", "1"]) == 2
     assert "real time" in capsys.readouterr().err

@@ -42,6 +42,13 @@ def test_serve_refuses_a_setting_out_of_range_in_one_line(option: str, value: st
     assert f"argument {option}: " in err[-1] and "Traceback" not in "\n".join(err)
 
 
+def test_serve_refuses_a_host_that_cannot_be_a_name_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """A 64-letter --host (a DNS label is at most 63) ended in a UnicodeError traceback."""
+    code = main(["serve", "--host", "a" * 64, "--port", "0", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "not a host name or an address" in err, err
+
+
 def test_database_urls(monkeypatch, tmp_path: Path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert default_db_path() == tmp_path / "cardtable" / "server.sqlite3"

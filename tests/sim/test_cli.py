@@ -34,10 +34,12 @@ def run(capsys, *argv):
         (["simulate", "trash", "--games", "5", "--bots", "random", "--grid", "nope"], "no grid 'nope'"),
         (["simulate", "trash", "--games", "5", "--bots", "random", "-o", "time_limit=60"], "time_limit"),
         (["simulate", "trash", "--games", "5", "--bots", "random", "--preset", "d3"], "no preset"),
-        (["report", "/nonexistent/dir"], "not a directory"),
+        (["report", "{missing}"], "not a directory"),
+        (["simulate", "trash", "--games", "5", "--bots", "random", "--workers", "9" * 23], "from 1 to 4,096"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(capsys, tmp_path, argv, says):
+    argv = [a.replace("{missing}", str(tmp_path / "missing" / "dir")) for a in argv]
     code, _, err = run(capsys, *argv, *(["--out", str(tmp_path)] if argv[0] == "simulate" else []))
     assert code == 2
     assert err.count("\n") == 1, err

@@ -44,7 +44,7 @@ from ..core.errors import ConfigError
 from ..core.game import Game, Outcome
 from ..core.registry import game_class
 from ..host.factory import play_out
-from ..host.workers import end_with
+from ..host.workers import MAX_WORKERS, end_with
 from .stats import mean_ci, plackett_luce, ranks_of, rate_ci
 
 
@@ -204,8 +204,8 @@ def run_arena(
     ``rich`` bar), which is told of every game played."""
     if not 1 <= deals <= MAX_DEALS:
         raise ConfigError(f"--games must be from 1 to {MAX_DEALS:,}, not {deals}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be at least 1, not {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be from 1 to {MAX_WORKERS:,}, not {workers}")
     g = load_for_bots(game, preset, options or {}, len(bots))
     name = g.name
     realtime = g.realtime

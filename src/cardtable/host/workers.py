@@ -14,6 +14,10 @@ import select
 import threading
 import time
 
+MAX_WORKERS = 4096
+"""The most worker processes a pool of the simulations or the arena takes (``--workers``): far
+above any machine's cores, below what makes a process pool fail with an overflow."""
+
 
 def end_with(pid: int) -> None:
     """End this process (at once, with status 0) when process ``pid`` ends; call it in a worker's

@@ -7,6 +7,9 @@ import json
 import sys
 from typing import Any
 
+MAX_WORLDS = 100_000
+"""The most worlds ``--worlds`` takes: a minute or more a decision already, where 32 take a second."""
+
 
 def cmd_review(args: argparse.Namespace) -> int:
     from ..core.errors import ConfigError
@@ -18,8 +21,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     lang = args.lang or default_language()
     if lang not in LANGUAGES:
         raise ConfigError(f"--lang {lang}: languages are {', '.join(LANGUAGES)}")
-    if args.worlds < 1:
-        raise ConfigError("--worlds must be at least 1")
+    if not 1 <= args.worlds <= MAX_WORLDS:
+        raise ConfigError(f"--worlds must be from 1 to {MAX_WORLDS:,}, not {args.worlds}")
     if args.top < 1:
         raise ConfigError("--top must be at least 1")
     record = Record.load(args.record)

@@ -117,6 +117,8 @@ def bind(host: str, port: int) -> socket.socket:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
         raise ConfigError(f"--host {host}: not an address of this machine ({exc.strerror})") from None
+    except UnicodeError:  # a name that cannot be one (a label over 63 characters, say)
+        raise ConfigError(f"--host {host[:80]}: not a host name or an address") from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..host.workers import end_with
+from ..host.workers import MAX_WORKERS, end_with
 from .metrics import metrics_for
 from .progress import Progress
 from .runner import run_chunk
@@ -118,8 +118,8 @@ def simulate(
     """
     if not 1 <= games <= MAX_GAMES:
         raise ConfigError(f"--games must be from 1 to {MAX_GAMES:,}, not {games}")
-    if workers < 1:
-        raise ConfigError(f"--workers must be at least 1, not {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ConfigError(f"--workers must be from 1 to {MAX_WORKERS:,}, not {workers}")
     if backend not in BACKENDS:
         raise ConfigError(f"--backend must be local or ray, not {backend!r}")
     if address and backend != "ray":

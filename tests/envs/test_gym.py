@@ -115,3 +115,18 @@ def test_a_spit_step_with_an_agent_that_is_not_in_the_episode_is_refused():
     env.reset(seed=1)
     with pytest.raises(ConfigError, match="no such agent"):  # refused before any action is looked at
         env.step({**dict.fromkeys(env.agents, 0), "player_7": 0})
+
+
+
+@pytest.mark.parametrize("opponents", [1, 3.5, {"x": 1}])
+def test_opponents_that_are_not_bots_are_refused_at_construction(opponents):
+    """An ``opponents`` that is neither a bot's name nor a bot failed at the first reset with an
+    AttributeError; it is a ConfigError when the env is made, for every env."""
+    from cardtable.core.errors import ConfigError
+    from cardtable.envs.gym import TurnSeatEnv
+    from cardtable.envs.gym_spit import SpitSeatEnv
+
+    for make in (lambda: TurnSeatEnv("trash", opponents=opponents), lambda: TurnSeatEnv("trex", opponents=opponents),
+                 lambda: SpitSeatEnv(opponents=opponents)):
+        with pytest.raises(ConfigError, match="neither a bot's name nor a bot"):
+            make()

@@ -34,7 +34,7 @@ from .aec import observation_space
 from .encode_trash import TrashEncoder
 from .encode_trex import TrexEncoder
 from .render import spectator_text
-from .session import Encoder, TurnSession, check_illegal_mode, seat_number, seed_stream
+from .session import Encoder, TurnSession, bot_or_name, check_illegal_mode, seat_number, seed_stream
 
 ENV_KEYS = ("illegal", "illegal_penalty", "reward_scale", "per_deal_rewards", "per_trick_rewards",
             "seconds_per_action")
@@ -47,7 +47,7 @@ def opponent_bots(game: str, opponents: str | Bot | Sequence[str | Bot], seats: 
         raise ConfigError(f"opponents: {len(seats)} other seats need {len(seats)} bots, got {len(many)}")
     out: dict[int, Bot] = {}
     for seat, bot in zip(seats, many, strict=True):
-        out[seat] = adapt(make_bot(game, bot) if isinstance(bot, str) else bot)
+        out[seat] = adapt(make_bot(game, bot) if isinstance(bot_or_name(bot), str) else bot)
     return out
 
 

@@ -22,7 +22,7 @@ from ..core.seats import next_seat
 from ..host.realtime import RealtimeBot
 from .aec import observation_space
 from .render import spectator_text
-from .session import seat_number, seed_stream
+from .session import bot_or_name, seat_number, seed_stream
 from .spit_session import NUM_LOCAL, EveryTick, spit_session
 
 
@@ -60,7 +60,7 @@ class SpitSeatEnv(gymnasium.Env):
         self.illegal = illegal
         self.illegal_penalty = float(illegal_penalty)
         self.max_ticks = max_ticks
-        self._opponent = opponents
+        self._opponent = bot_or_name(opponents)
         self._bot()  # a bot name that does not exist is refused now, not at the first reset
         self.observation_space = observation_space(self.session.encoder.size, NUM_LOCAL)
         self.action_space = spaces.Discrete(NUM_LOCAL)

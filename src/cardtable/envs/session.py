@@ -61,6 +61,16 @@ def seat_number(value: Any, seats: int) -> int:
     return value
 
 
+def bot_or_name(value: Any) -> Any:
+    """An ``opponents`` entry: a bot's name (checked when the bot is made) or a bot, an object
+    with ``act(view, rng)`` or ``react(view, now, rng)``; anything else is a :class:`ConfigError`
+    now, not an ``AttributeError`` at the first reset."""
+    if isinstance(value, str) or callable(getattr(value, "act", None)) or callable(getattr(value, "react", None)):
+        return value
+    raise ConfigError(f"opponents: {value!r:.80} is neither a bot's name nor a bot (an object with"
+                      " act(view, rng))")
+
+
 def seed_stream(seed: int | None) -> random.Random:
     """The generator an env draws its games' seeds from: fixed by ``reset(seed=...)``."""
     return random.Random(fresh_seed() if seed is None else seed)

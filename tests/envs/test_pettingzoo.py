@@ -60,6 +60,8 @@ def test_trex_v0_api_and_seed_tests(preset):
         {"wild_mode": "kings", "discard_take_requires_playable": False, "target_size": 6},
         {"players": 2, "loser_free_draws": 3, "rotate_first_player": True, "max_hands": 3},
         {"time_limit": 40.0, "tiebreak_extra_hands": True},
+        {"players": 10},  # TR-1: tables above eight
+        {"players": 12, "jokers": True, "max_hands": 3},
     ],
     ids=lambda o: ",".join(o),
 )

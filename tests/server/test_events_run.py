@@ -21,7 +21,7 @@ from cardtable.server.commands import Act, Attach, Fan, Leave
 from cardtable.server.events.routes import record_results
 from cardtable.server.events.runner import Runner, round_deal, seat_token
 from cardtable.server.events.service import Events
-from cardtable.server.events.store import SqliteEvents
+from cardtable.server.events.store import EventRow, SqliteEvents
 from cardtable.server.hub import Hub
 from cardtable.server.players.accounts import Account
 from cardtable.server.players.store import RatingRow
@@ -100,6 +100,17 @@ async def until(what: str, done: Callable[[], bool], step: Callable[[], Awaitabl
 
 def accounts(n: int) -> list[Account]:
     return [Account(i + 1, "person", f"player{i + 1}") for i in range(n)]
+
+
+def short_duplicate(server: Server, name: str) -> tuple[EventRow, People]:
+    """A duplicate Trex event of one round of 2 deals, five people registered (two tables with the
+    bots), and the people's script."""
+    people = accounts(5)
+    row = server.events.create(people[0], {"name": name, "kind": "duplicate", "game": "trex", "deals": 2,
+                                           "rounds": 1, "max_entrants": 5}, "ip")
+    for who in people:
+        server.events.register(row.id, who, "ip")
+    return row, People(server, row.id)
 
 
 def test_t8_t13_a_swiss_event_runs_from_registration_to_final_standings(tmp_path: Path):
@@ -231,12 +242,7 @@ def test_t10_h_a_duplicate_rounds_results_are_recorded_once_every_table_has_fini
 
         server.hub.finished = server_record
         record_results(server.hub, server.runner)
-        people = accounts(5)
-        row = server.events.create(people[0], {"name": "Duplicate", "kind": "duplicate", "game": "trex",
-                                               "deals": 2, "rounds": 1, "max_entrants": 5}, "ip")
-        for who in people:
-            server.events.register(row.id, who, "ip")
-        script = People(server, row.id)
+        row, script = short_duplicate(server, "Duplicate")
 
         async def step() -> None:
             await server.runner.step()
@@ -438,12 +444,7 @@ def test_t10_the_boards_a_duplicate_leavers_stand_in_finishes_count_against_them
 
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
-        people = accounts(5)
-        row = server.events.create(people[0], {"name": "Leaver", "kind": "duplicate", "game": "trex",
-                                               "deals": 2, "rounds": 1, "max_entrants": 5}, "ip")
-        for who in people:
-            server.events.register(row.id, who, "ip")
-        script = People(server, row.id)
+        row, script = short_duplicate(server, "Leaver")
         gone: list[str] = []
 
         async def step() -> None:

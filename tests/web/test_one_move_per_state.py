@@ -1,8 +1,9 @@
 """One move per state on the table page (Chromium, the game socket answered by the test): a double
 click or a key pressed twice sends one action, not a second one that would reach the server after
 the turn passed and come back as the engine's English refusal; an action refused for another
-reason can be made again; and an ``illegal`` refusal that comes after the table moved on says in
-the page's language that the turn had passed."""
+reason can be made again; an ``illegal`` refusal that comes after the table moved on says in
+the page's language that the turn had passed, and any other ``illegal`` refusal is said in the
+page's language too."""
 
 from __future__ import annotations
 
@@ -90,4 +91,21 @@ def test_an_illegal_refusal_after_the_turn_passed_is_said_in_the_pages_language(
     table.socket.send({"type": "error", "code": "illegal", "message": "it is seat 1's turn, not seat 0's",
                        "seq": act["seq"]})
     sync_api.expect(page.get_by_test_id("flash").last).to_have_text(web_catalog(lang)["web.turn_passed"])
+    assert not table.w.errors, table.w.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "pt", "ar"])
+def test_another_illegal_refusal_is_said_in_the_pages_language(server: Server, watched: Any, lang: str):
+    """An ``illegal`` refusal on the state the move was chosen on: an English page shows the
+    server's words (they name what was wrong), another language says in its own words that the
+    move was not played, not the engine's English."""
+    table = FakeTable(server, watched, "trex", lang=lang)
+    page = table.page
+    table.show(trex_trick(new_state("trex", 1)))
+    page.get_by_test_id("hand").locator(".legal").first.click()
+    act = table.socket.wait_for("act")[0]
+    message = "seat 0 cannot play that card now"
+    table.socket.send({"type": "error", "code": "illegal", "message": message, "seq": act["seq"]})
+    said = message if lang == "en" else web_catalog(lang)["web.move_refused"]
+    sync_api.expect(page.get_by_test_id("flash").last).to_have_text(said)
     assert not table.w.errors, table.w.errors

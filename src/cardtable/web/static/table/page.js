@@ -195,7 +195,8 @@ export class TablePage {
         else if (passed) flash(t("web.turn_passed"));
         else if (UNDO_REFUSALS.includes(f.code)) flash(t(`web.undo.${f.code}`));
         else if (has(`web.error.${f.code}`)) flash(t(`web.error.${f.code}`)); // said in the page's language
-        else flash(f.message); // an illegal or malformed action: the server's words name what was wrong
+        else if (lang === "en") flash(f.message); // an illegal or malformed action: the server's words name what was wrong
+        else flash(t("web.move_refused")); // the server's words are English: the page says it in its own
         break;
       }
       default: break;

@@ -45,6 +45,7 @@ def test_hint_is_what_the_hint_bot_plays_and_resume_replays_exactly():
     assert s.hint(s.to_move()) == make_bot("trash", "sensible").act(view, None)
     again = Session.resume(s.record(), s.seats)
     assert str(again.match.state) == str(s.match.state) and again.match.seq == len(s.match.state.history)
+    assert s.record().seats == ("human", "random")  # who held each seat, for --resume
 
 
 def test_seat_labels():

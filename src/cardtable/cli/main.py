@@ -124,6 +124,14 @@ def cmd_play(args: argparse.Namespace) -> int:
                     raise ConfigError(f"--seats names {len(seats)} seats, but players={options['players']}")
                 options.setdefault("players", str(len(seats)))
         game = load_game(name, args.preset, options, args.bots)
+    if seats is None and record is not None and record.seats is not None and args.seat is None and args.bot is None:
+        try:  # who held each seat when the game was saved
+            seats = parse_seats(",".join(record.seats), name)
+        except ConfigError as exc:
+            raise ConfigError(f"--resume: the record's seats: {exc}") from None
+        if len(seats) != game.num_players:
+            raise ConfigError(f"--resume: the record names {len(seats)} seats; {game.title} is played by"
+                              f" {game.num_players}")
     if seats is None:
         human = 0 if args.seat is None else args.seat
         if not 0 <= human < game.num_players:
@@ -213,14 +221,16 @@ def _play_plain(args: argparse.Namespace, game: Game, seats: Any, record: Record
     if len(humans) != 1:
         raise ConfigError("--plain is for exactly one human seat (use the app for hot-seat play)")
     human = humans[0]
-    if args.bot is None and not args.seats:
+    if args.bot is None and not args.seats and (record is None or record.seats is None):
         kind = DEFAULT_BOT.get(name, "random")
+        held = tuple(str(spec) if s == human else kind for s, spec in enumerate(seats))
         bots = {s: make_bot(name, kind) for s in range(game.num_players) if s != human}
     else:
+        held = tuple(str(spec) for spec in seats)
         bots = {s: make_bot(name, spec.kind) for s, spec in enumerate(seats) if not spec.is_human}
     match = Match.from_record(record, bots=bots) if record is not None else Match(game, seed=args.seed, bots=bots)
     pace = args.pace if args.pace is not None else (0.25 if color else 0.0)
-    return play_text(match, human, color=color, pace=pace, save=save)
+    return play_text(match, human, color=color, pace=pace, save=save, seats=held)
 
 
 def _value(v: Any) -> str:

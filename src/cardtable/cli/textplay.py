@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -38,8 +39,10 @@ def play_text(
     say: OutputFn = print,
     pace: float = 0.0,
     save: Path | None = None,
+    seats: tuple[str, ...] | None = None,
 ) -> int:
-    """Play ``match`` with ``human`` typing at the terminal; returns an exit code."""
+    """Play ``match`` with ``human`` typing at the terminal; returns an exit code. ``seats``: who
+    holds each seat, as a saved record says it (``--resume`` seats them so again)."""
     r = renderer_for(match.game.name)
     st = Style(color)
     prompt = r.prompt
@@ -76,7 +79,7 @@ def play_text(
             word = answer.strip().lower()
             if word in ("q", "quit", "exit"):
                 say("Goodbye.")
-                return _finish(match, save, say)
+                return _finish(match, save, say, seats)
             if word in ("?", "h", "help"):
                 say(r.help_text(match.game))
                 continue
@@ -86,7 +89,7 @@ def play_text(
                 say(st(f"✗ {without_rule_ids(str(exc))}", "red"))
     except (EOFError, KeyboardInterrupt):
         say("\nGoodbye.")
-        return _finish(match, save, say)
+        return _finish(match, save, say, seats)
     say("")
     say(r.render(match.view(human), color=color))
     outcome = match.state.outcome()
@@ -95,11 +98,11 @@ def play_text(
             say(st("You win!" if len(outcome.winners) == 1 else "You share the win.", "green", "bold"))
         else:
             say(st(f"Seat {', '.join(map(str, outcome.winners))} wins.", "bold"))
-    return _finish(match, save, say)
+    return _finish(match, save, say, seats)
 
 
-def _finish(match: Match, save: Path | None, say: OutputFn) -> int:
+def _finish(match: Match, save: Path | None, say: OutputFn, seats: tuple[str, ...] | None = None) -> int:
     if save is not None:
-        match.record().save(save)
+        replace(match.record(), seats=seats).save(save)
         say(f"Saved the game to {save} (cardtable replay {save} --seat N).")
     return 0

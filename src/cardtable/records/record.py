@@ -48,6 +48,9 @@ class Record:
     result: dict[str, Any] | None = None
     fairness: Fairness | None = None
     """A provably fair game's commitments, reveals and deals (records/fairness.py); no seed then."""
+    seats: tuple[str, ...] | None = None
+    """Who held each seat in the game ``cardtable play`` saved: ``human`` (``human:Ana`` with a
+    name) or a bot's name; ``cardtable play --resume`` seats them so again. Other records have none."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game, "preset": self.preset,
@@ -58,6 +61,8 @@ class Record:
             out["fairness"] = self.fairness.to_json()
         else:
             out["seed"] = self.seed
+        if self.seats is not None:
+            out["seats"] = list(self.seats)
         out["actions"] = list(self.actions)
         out["result"] = self.result
         return out
@@ -112,6 +117,9 @@ class Record:
                 raise TypeError
             if not all(isinstance(a, str) for a in actions):
                 raise TypeError
+            seats = data.get("seats")
+            if seats is not None and not (isinstance(seats, list) and all(isinstance(s, str) for s in seats)):
+                raise TypeError
             deck = data.get("deck")
             seed = data.get("seed")
             fairness = Fairness.from_json(data["fairness"]) if "fairness" in data else None
@@ -126,6 +134,7 @@ class Record:
                 actions=tuple(actions),
                 result=_result(data.get("result")),
                 fairness=fairness if deck is None else None,
+                seats=None if seats is None else tuple(seats),
             )
         except (KeyError, TypeError):
             raise ParseError("not a record: game, options, actions or seed/deck are missing or malformed") from None

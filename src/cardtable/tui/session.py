@@ -392,7 +392,8 @@ class Session:
 
     # ---------------------------------------------------------------- save
     def record(self) -> Record:
-        return self.match.record()
+        """The game's record, with who holds each seat (``--resume`` seats them so again)."""
+        return replace(self.match.record(), seats=tuple(str(spec) for spec in self.seats))
 
     def save(self, path: Path | None = None) -> Path:
         """Write the record to ``path``, the session's save path, or a new file in the current folder."""

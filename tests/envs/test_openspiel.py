@@ -28,6 +28,16 @@ def test_load_game_after_import_and_types_as_data():
         pyspiel.load_game("python_trash", {"options": "colour=red"})
 
 
+def test_options_written_key_colon_value_survive_openspiels_game_strings():
+    """A game loaded with ``options`` as ``key:value;key:value`` is written as an OpenSpiel game
+    string and read back (``key=value,key=value`` clashes with that string's own ``=`` and ``,``)."""
+    game = pyspiel.load_game("python_trash", {"players": 9, "options": "wild_mode:kings;jokers:true", "max_hands": 1})
+    assert game.rules.options.wild_mode == "kings" and game.rules.options.jokers
+    again = pyspiel.load_game(str(game))
+    assert again.rules.options.wild_mode == "kings" and again.rules.options.jokers and again.num_players() == 9
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
 @pytest.mark.parametrize(
     ("name", "params"),
     [("python_trash", {"max_hands": 1}), ("python_trash", {"players": 4, "max_hands": 1, "preset": "standard"}),

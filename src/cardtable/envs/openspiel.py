@@ -11,8 +11,9 @@ them with ``pyspiel.register_game`` (the ``openspiel`` extra).
   each loaded game: sequential, imperfect information, explicit stochastic chance,
   terminal rewards. Trash is constant-sum (the match win is worth 1); Trex is
   general-sum (the inverted preset and some options break the zero sum, §2.7).
-* **Parameters.** ``preset`` and ``options`` (``"key=value,key=value"``, any
-  option of docs/rules/, as on the command line); Trash also ``players`` and
+* **Parameters.** ``preset`` and ``options`` (``"key:value;key:value"``, any
+  option of docs/rules/; ``"key=value,key=value"`` is read too, but does not survive OpenSpiel's
+  game strings); Trash also ``players`` and
   ``max_hands`` (0: none), for short games.
 * **Chance.** The first ``draws`` nodes (default 4) are chance nodes: each draws a
   digit of the game's seed, uniformly among ``seeds`` outcomes (default 65536), so the
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -89,15 +91,18 @@ TREX_UTILITY_BOUND = 10_000.0
 
 
 def parse_options(game: str, text: str) -> dict[str, Any]:
-    """``"key=value,key=value"`` as option values (validated when the game is loaded)."""
+    """``"key:value;key:value"`` (or ``"key=value,key=value"``) as option values (validated when
+    the game is loaded). OpenSpiel writes a game's parameters as ``name(key=value,key=value)``,
+    so only the first form survives a game's string being written and read back
+    (``pyspiel.deserialize_game_and_state``, ``random_sim_test(serialize=True)``)."""
     cls = type(load(game))
     specs = {o.name: o for o in cls.OPTIONS}
     out: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep or key.strip() not in specs:
-            raise ConfigError(f"options: {part!r} is not key=value with a {game} option")
-        out[key.strip()] = specs[key.strip()].parse(value)
+    for part in filter(None, (p.strip() for p in re.split(r"[;,]", text))):
+        pair = re.fullmatch(r"([^:=]+?)\s*[:=](.*)", part)
+        if pair is None or pair[1] not in specs:
+            raise ConfigError(f"options: {part!r} is not key:value with a {game} option")
+        out[pair[1]] = specs[pair[1]].parse(pair[2])
     return out
 
 

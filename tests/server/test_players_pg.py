@@ -66,12 +66,18 @@ def story(store: SqlPlayerData) -> list[Any]:
 
     first = ResultRow("t1", "trex", True, 1_000.0, (1, 2, 3), (), "best_total")
     rows = [RatingRow(ana.id, "trex", 30.0, 2.0, 1), RatingRow(bob.id, "trex", 29.0, 2.5, 1)]
-    out.append(store.save_result(first, rows))
-    out.append(store.save_result(first, [RatingRow(ana.id, "trex", 99.0, 1.0, 9)]))  # once per table
+    seen: list[dict[int, Any]] = []
+
+    def rate(new: list[RatingRow]) -> Any:
+        return lambda before: seen.append(before) or new
+
+    out.append(store.save_result(first, [ana.id, bob.id], rate(rows)))
+    out.append(store.save_result(first, [ana.id], rate([RatingRow(ana.id, "trex", 99.0, 1.0, 9)])))  # once per table
     store.link_seat("t2", 0, ana.id, "addr", None)
     store.link_seat("t2", 1, bob.id, "addr", None)
     second = ResultRow("t2", "trex", True, 1_000.0 + 400 * DAY, (2, 1), (0,), "best_total")
-    out.append(store.save_result(second, [RatingRow(bob.id, "trex", 28.0, 2.0, 2)]))
+    out.append(store.save_result(second, [ana.id, bob.id], rate([RatingRow(bob.id, "trex", 28.0, 2.0, 2)])))
+    out.append(seen)  # what each result was rated from: nothing, then the first's rows
     out.append(store.result("t1"))
     out.append([(r, seat) for r, seat in store.results_of(ana.id, 10, 0)])
     out.append(store.played(bob.id))
@@ -143,6 +149,42 @@ def test_two_processes_on_one_database_share_accounts_sessions_and_each_result_o
         assert row is not None and row.games == 1
         assert b.leaderboard("spit")["rows"][0]["username"] == "Ana"
         assert json.loads(json.dumps(b.profile("Ana")))["games"]["spit"]["played"] == 1
+    finally:
+        for lg in logs:
+            lg.close()
+
+
+def test_two_processes_recording_one_accounts_tables_at_once_apply_every_change(pg_url: str):
+    """Players on PostgreSQL, two server processes: each records 20 rated tables of the same two
+    accounts (a bot level plays at many tables on every node) at the same time. Every table's
+    change is applied on top of the one before, whichever process recorded it: 40 games, 40
+    history points numbered 1 to 40 (a rating read outside the write's transaction lost changes)."""
+    from cardtable.server.pglog import PgLog
+    from cardtable.server.players.pgstore import PgAccountStore
+
+    logs = [PgLog(pg_url), PgLog(pg_url)]
+    try:
+        nodes = [Players(None, store=PgAccountStore(lg), log=lg, hasher=CHEAP) for lg in logs]
+        ana = nodes[0].store.add_account("person", "Ana", "ana", None).id
+        win = Outcome((1.0, 0.0), (0,), "SP-25")
+        failed: list[BaseException] = []
+
+        def record(k: int) -> None:
+            try:
+                for i in range(20):
+                    nodes[k].record_result(f"n{k}-{i}", "spit", [ana, "hard"], win)
+            except BaseException as exc:  # reported below
+                failed.append(exc)
+
+        threads = [threading.Thread(target=record, args=(k,)) for k in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert not failed and not any(t.is_alive() for t in threads)
+        row = nodes[0].store.rating(ana, "spit")
+        assert row is not None and row.games == 40
+        assert [h.games for h in nodes[1].store.history(ana, "spit")] == list(range(1, 41))
     finally:
         for lg in logs:
             lg.close()

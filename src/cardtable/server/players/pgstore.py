@@ -59,6 +59,7 @@ class PgAccountStore(SqlPlayerData):
     each call on a connection of its pool."""
 
     driver_errors = (psycopg.Error, PoolTimeout, LogError)
+    lock_accounts = " FOR UPDATE"
 
     @_errors
     def __init__(self, log: PgLog) -> None:

@@ -9,7 +9,7 @@ for a name already held) and nothing else; secrets arrive already hashed or dige
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -54,8 +54,10 @@ class PlayerData(Protocol):
     def seat_links(self, table_id: str) -> dict[int, SeatLink]: ...
 
     # results and ratings
-    def save_result(self, result: ResultRow, ratings: Sequence[RatingRow]) -> bool:
-        """The result and its rating changes in one transaction; ``False`` if the table has one."""
+    def save_result(self, result: ResultRow, accounts: Sequence[int],
+                    rate: Callable[[dict[int, RatingRow | None]], Sequence[RatingRow]]) -> bool:
+        """The result and its rating changes in one transaction, ``accounts`` held meanwhile (their
+        ratings read there are what ``rate`` works from); ``False`` if the table has one."""
 
     def result(self, table_id: str) -> ResultRow | None: ...
 

@@ -142,19 +142,31 @@ class Ratings:
         people = [who for who in seat_accounts if isinstance(who, int)]
         # one person at two seats played themselves: the result is kept, and rates nobody
         contest = rated and len(people) == len(set(people))
-        rows, changes = self._rate(game, ids, ranks, view, when) if contest else ([], {})
-        if not self.store.save_result(result, rows):  # recorded meanwhile
+        changes: dict[int, tuple[tuple[float, float], tuple[float, float]]] = {}
+
+        def rate(before: dict[int, RatingRow | None]) -> list[RatingRow]:
+            """The new ratings from those stored now (read in the store's transaction, the accounts
+            locked: two processes recording two tables of one account apply both changes)."""
+            rows, moved = self._rate(game, ids, ranks, view, when, before)
+            changes.update(moved)
+            return rows
+
+        accounts = sorted({a for a in ids if a is not None}) if contest else []
+        if not self.store.save_result(result, accounts, rate):  # recorded meanwhile
             stored = self.store.result(table_id)
             return Rated(table_id, stored.ranks if stored else tuple(ranks), {}, False)
         return Rated(table_id, tuple(ranks), changes, True)
 
-    def _rate(self, game: str, ids: list[int | None], ranks: list[int], view: Any, when: float
+    def _rate(self, game: str, ids: list[int | None], ranks: list[int], view: Any, when: float,
+              stored: dict[int, RatingRow | None]
               ) -> tuple[list[RatingRow], dict[int, tuple[tuple[float, float], tuple[float, float]]]]:
+        """The rows the result makes from the ``stored`` ratings of its accounts (their sigmas
+        grown to ``when``), and each account's (mu, sigma) before and after."""
         model = self.model
         before: dict[int, tuple[float, float, int]] = {}
         for a in ids:
             if a is not None and a not in before:
-                row = self.current(a, game, when)
+                row = grown(stored.get(a), when)
                 before[a] = (row.mu, row.sigma, row.games) if row else (model.mu, model.sigma, 0)
         # a side of people without an account takes no part: a result against someone with no
         # rating to lose (a second tab of one's own, say) moves nobody's rating

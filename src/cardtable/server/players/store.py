@@ -324,16 +324,30 @@ class SqlPlayerData:
         return {int(r[1]): SeatLink(*r) for r in rows}
 
     # ------------------------------------------------------------- results and ratings
+    lock_accounts = ""
+    """What a read of the accounts a result rates adds to hold them until the transaction ends
+    (PostgreSQL: ``FOR UPDATE``; a SQLite write transaction holds the whole file already)."""
+
     @_errors
-    def save_result(self, result: ResultRow, ratings: Sequence[RatingRow]) -> bool:
-        """A finished table's result and the ratings it changed, in one transaction; ``False``
-        (and nothing written) if the table's result is already stored."""
+    def save_result(self, result: ResultRow, accounts: Sequence[int],
+                    rate: Callable[[dict[int, RatingRow | None]], Sequence[RatingRow]]) -> bool:
+        """A finished table's result and the ratings it changed, in one transaction: ``accounts``
+        (sorted) are locked, their ratings in the result's game read, and ``rate`` (given them,
+        ``None`` for an account not rated yet) says the new rows. ``False`` (and nothing written)
+        if the table's result is already stored."""
         with self._writing() as run:
             added = run("INSERT INTO player_results VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                         (result.table_id, result.game, int(result.rated), result.finished,
                          json.dumps(result.ranks), json.dumps(result.abandoned), result.reason)).rowcount
             if added != 1:
                 return False
+            before: dict[int, RatingRow | None] = {}
+            for account in accounts:  # in order: two transactions lock them in the same order
+                run(f"SELECT id FROM player_accounts WHERE id = ?{self.lock_accounts}", (account,))
+                row = run(f"SELECT {_RATING} FROM player_ratings WHERE account_id = ? AND game = ?",
+                          (account, result.game)).fetchone()
+                before[account] = None if row is None else _rating(row)
+            ratings = rate(before) if accounts else []
             for r in ratings:
                 run("INSERT INTO player_ratings VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(account_id, game)"
                     " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"

@@ -43,6 +43,9 @@ def test_p_cluster_an_account_made_on_one_node_plays_a_rated_game_through_the_ot
                 await player.play_to_end(random.Random(3))
 
         asyncio.run(play())
+        for node in (a, b):  # 'over' is written after the result, in a writer thread (S3)
+            wait("the node says the game is over",
+                 lambda node=node: node.get(f"/api/tables/{table_id}")["table"]["status"] == "over")
         for node in (a, b):
             wait("the node's profile shows the rated game",
                  lambda node=node: [r["table"] for r in node.get("/api/players/profile/Ana")["results"]] == [table_id])

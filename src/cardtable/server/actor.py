@@ -152,6 +152,7 @@ class Actor:
         self._slots: dict[str, asyncio.Handle] = {}
         self._timers: list[tuple[float, asyncio.Handle]] = []  # (when it runs, on the loop's clock)
         self._thinking: asyncio.Task[None] | None = None
+        self._over: asyncio.Task[None] | None = None  # 'over' being written (a log on the network)
         self._quick: dict[int, int] = {}  # seat -> its bot's quick thinks in a row in the pool
         self.busy = False  # a command is being applied (its writes under way)
         self.version = state.version  # the game's version as the log holds it (what others may read)
@@ -318,8 +319,9 @@ class Actor:
 
     def finish(self) -> None:
         """The game has ended (:func:`~.lifecycle.mark_over`): its result recorded (the
-        ``finished`` call), then ``over`` written in the log. If the result cannot be recorded now,
-        the log keeps the table ``playing``, and the next load of the table records it."""
+        ``finished`` call), then ``over`` written in the log (a log on the network: in a writer
+        thread, as the table's other writes). If the result cannot be recorded now, the log keeps
+        the table ``playing``, and the next load of the table records it."""
         if self._finished is not None:
             try:
                 self._finished()
@@ -327,11 +329,37 @@ class Actor:
                 print(f"cardtable serve: table {self.s.id}: the result was not recorded now ({exc!r});"
                       " it will be when the table is loaded again", file=sys.stderr)
                 return
+        table_id, epoch = self.s.id, self.s.epoch
+
+        def write() -> None:
+            self.runner.raw.set_status(table_id, "over", epoch=epoch)
+
         try:
-            self.runner.call(lambda: self.runner.raw.set_status(self.s.id, "over", epoch=self.s.epoch))
-        except LogError as exc:  # a lease lost (the new owner finishes it) or the log down: loaded again, it is
-            print(f"cardtable serve: table {self.s.id}: 'over' not written now ({exc}); it will be when the"
-                  " table is loaded again", file=sys.stderr)
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # driven by hand (a test, a table's loading): written at once
+            loop = None
+        if loop is None or self.runner.inline:
+            self._write_over(write)
+        else:  # a log on the network: in a writer thread, as the tables' other writes
+            self._over = loop.create_task(self._write_over_aside(write))
+
+    def _write_over(self, write: Callable[[], None]) -> None:
+        try:
+            self.runner.call(write)
+        except LogError as exc:
+            self._over_not_written(exc)
+
+    async def _write_over_aside(self, write: Callable[[], None]) -> None:
+        try:
+            await self.runner.write(write)
+        except LogError as exc:
+            self._over_not_written(exc)
+
+    def _over_not_written(self, exc: LogError) -> None:
+        """A lease lost (the new owner finishes the table) or the log down: the table is finished
+        again when it is loaded again."""
+        print(f"cardtable serve: table {self.s.id}: 'over' not written now ({exc}); it will be when the"
+              " table is loaded again", file=sys.stderr)
 
     # ------------------------------------------------------------ timers
     def _schedule(self, e: Schedule) -> None:

@@ -338,12 +338,9 @@ class Actor:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # driven by hand (a test, a table's loading): written at once
             loop = None
-        if loop is None or self.runner.inline:
-            self._write_over(write)
-        else:  # a log on the network: in a writer thread, as the tables' other writes
+        if loop is not None and not self.runner.inline:  # a log on the network: in a writer thread
             self._over = loop.create_task(self._write_over_aside(write))
-
-    def _write_over(self, write: Callable[[], None]) -> None:
+            return
         try:
             self.runner.call(write)
         except LogError as exc:

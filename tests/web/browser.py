@@ -36,9 +36,11 @@ except ImportError:
 
 
 @pytest.fixture(scope="module", name="server")
-def server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A ``cardtable serve`` of the module's own, on a free port, over a fresh store."""
-    srv = Server(tmp_path_factory.mktemp("web") / "server.sqlite3", "--bot-delay", "0.05").start()
+def server_fixture(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``cardtable serve`` of the module's own, on a free port, over a fresh store; a module's
+    ``SERVER_ARGS`` are added to its command line."""
+    extra = tuple(getattr(request.module, "SERVER_ARGS", ()))
+    srv = Server(tmp_path_factory.mktemp("web") / "server.sqlite3", "--bot-delay", "0.05", *extra).start()
     yield srv
     srv.stop()
 

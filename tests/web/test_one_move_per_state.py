@@ -16,6 +16,9 @@ from tests.server.netserver import Server
 from .fakesocket import FakeTable, new_state, sync_api, trash_draw, trex_trick
 from .test_catalogs import web_catalog
 
+SERVER_ARGS = ("--max-open-tables", "100")
+"""Every test here opens a table of its own, and none starts: more than one address's 10."""
+
 
 def acts_after_a_hint(table: FakeTable, hints: int = 1) -> list[dict[str, Any]]:
     """The page's actions so far: the hint asked after them comes after anything they sent."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardtable.server.hub import Hub
 from cardtable.server.store import Store
@@ -73,6 +73,13 @@ def _two_humans(hub: Hub, seed: int, **options: object):
     return table
 
 
+def _contested(state: Any) -> dict[str, tuple[str, str]]:
+    """Each spit pile both seats can play onto now: (seat 0's play, seat 1's play)."""
+    mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
+    theirs = {str(a).split()[-1]: str(a) for a in state.legal_actions(1) if " play " in str(a)}
+    return {pile: (mine[pile], theirs[pile]) for pile in sorted(set(mine) & set(theirs))}
+
+
 def test_c1_c3_arrival_order_decides_a_race_for_one_spit_pile():
     """SP-13: the first arrival wins; the second, chosen on version 0, is checked against the
     state when it arrives: refused as ``lost_race`` (with the version to look at) unless the card
@@ -83,13 +90,11 @@ def test_c1_c3_arrival_order_decides_a_race_for_one_spit_pile():
     for seed in range(400):  # deals where both seats can play onto the same spit pile
         table = _two_humans(hub, seed)
         state = table.match.state  # type: ignore[union-attr]
-        mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
-        theirs = {str(a).split()[-1]: str(a) for a in state.legal_actions(1) if " play " in str(a)}
-        both = sorted(set(mine) & set(theirs))
+        both = _contested(state)
         if not both:
             continue
-        pile = rng.choice(both)
-        first, second = (mine[pile], theirs[pile]) if seed % 2 else (theirs[pile], mine[pile])
+        mine, theirs = both[rng.choice(sorted(both))]
+        first, second = (mine, theirs) if seed % 2 else (theirs, mine)
         a = table.act(int(first[0]), 1, first, seen=0)
         assert a["type"] == "ack" and a["version"] == 1
         fits_after = any(str(x) == second for x in state.legal_actions(int(second[0])))
@@ -488,12 +493,11 @@ def test_c5_a_slower_player_loses_by_arrival_and_cannot_stamp_its_own_time(clien
         assert isinstance(clock, PausableClock)
         virtual = clock.base = VirtualClock(clock.base.now())
         state = table.match.state  # type: ignore[union-attr]
-        mine = {str(a).split()[-1]: str(a) for a in state.legal_actions(0) if " play " in str(a)}
-        theirs = {str(a).split()[-1]: str(a) for a in state.legal_actions(1) if " play " in str(a)}
-        both = sorted(set(mine) & set(theirs))
+        both = _contested(state)
         if not both:
             continue
-        fast, slow = (mine[both[0]], theirs[both[0]]) if seed % 2 else (theirs[both[0]], mine[both[0]])
+        mine, theirs = next(iter(both.values()))
+        fast, slow = (mine, theirs) if seed % 2 else (theirs, mine)
         assert table.act(int(fast[0]), 1, fast, seen=0)["type"] == "ack"
         virtual.advance(0.080)  # the slow seat's play comes 80 ms later
         if any(str(x) == slow for x in state.legal_actions(int(slow[0]))):

@@ -27,13 +27,19 @@ def acts_after_a_hint(table: FakeTable, hints: int = 1) -> list[dict[str, Any]]:
     return [m for m in table.socket.sent if m.get("type") == "act"]
 
 
-def test_a_double_click_on_a_trex_card_sends_one_play(server: Server, watched: Any):
-    table = FakeTable(server, watched, "trex")
-    page = table.page
+def in_a_trex_trick(server: Server, watched: Any, lang: str = "en") -> tuple[FakeTable, Any, Any, str | None]:
+    """A Trex table in a trick, seat 0 to play, on the page: the table, the state shown, seat 0's
+    first legal card and its code."""
+    table = FakeTable(server, watched, "trex", lang=lang)
     state = trex_trick(new_state("trex", 1))
     table.show(state)
-    card = page.get_by_test_id("hand").locator(".legal").first
-    code = card.get_attribute("data-card")
+    card = table.page.get_by_test_id("hand").locator(".legal").first
+    return table, state, card, card.get_attribute("data-card")
+
+
+def test_a_double_click_on_a_trex_card_sends_one_play(server: Server, watched: Any):
+    table, _, card, code = in_a_trex_trick(server, watched)
+    page = table.page
     card.dblclick()
     acts = acts_after_a_hint(table)
     assert [(a["action"], a["version"]) for a in acts] == [(code, table.version)]
@@ -81,12 +87,8 @@ def test_an_illegal_refusal_after_the_turn_passed_is_said_in_the_pages_language(
     """A card played just as the turn passed (a timer's or a stand-in's move got there first): the
     server's refusal is the engine's English "it is seat 1's turn, not seat 0's"; the page says the
     turn had passed, in its language."""
-    table = FakeTable(server, watched, "trex", lang=lang)
+    table, state, card, code = in_a_trex_trick(server, watched, lang)
     page = table.page
-    state = trex_trick(new_state("trex", 1))
-    table.show(state)
-    card = page.get_by_test_id("hand").locator(".legal").first
-    code = card.get_attribute("data-card")
     card.click()
     act = table.socket.wait_for("act")[0]
     state.play(code)  # the move that came first (here: the same card, played for the seat)
@@ -102,10 +104,9 @@ def test_another_illegal_refusal_is_said_in_the_pages_language(server: Server, w
     """An ``illegal`` refusal on the state the move was chosen on: an English page shows the
     server's words (they name what was wrong), another language says in its own words that the
     move was not played, not the engine's English."""
-    table = FakeTable(server, watched, "trex", lang=lang)
+    table, _, card, _ = in_a_trex_trick(server, watched, lang)
     page = table.page
-    table.show(trex_trick(new_state("trex", 1)))
-    page.get_by_test_id("hand").locator(".legal").first.click()
+    card.click()
     act = table.socket.wait_for("act")[0]
     message = "seat 0 cannot play that card now"
     table.socket.send({"type": "error", "code": "illegal", "message": message, "seq": act["seq"]})

@@ -9,15 +9,21 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
+import pytest
 
 from cardtable.server.client import GameClient
+from cardtable.server.cluster.adapters import RedisTickets
+from cardtable.server.lobby import LobbyError
+from cardtable.server.players.quickplay import Ticket
 
 from .helpers import wait
 from .netserver import Server
-from .test_cluster import _nodes, _stop_living
+from .test_cluster import _first_moves, _nodes, _stop_living
 
 
 def test_p_cluster_an_account_made_on_one_node_plays_a_rated_game_through_the_other(
@@ -75,6 +81,114 @@ def test_p_cluster_the_login_limit_of_a_name_counts_over_every_node(tmp_path: Pa
         assert on[1].post("/api/players/login", json=right).status_code == 429
     finally:
         _stop_living(a, b)
+
+
+def test_p_quick_cluster_people_waiting_on_two_nodes_are_seated_together(tmp_path: Path, redis_url: str,
+                                                                         pg_url: str):
+    """P-quick on a cluster: quick play's queue is one for every node. Ana waits on node a and Ben
+    joins on b: they are seated at one table, whose lease one node holds, and each plays through
+    the node they joined on. A ticket is answered by any node, and a cancelled one leaves the
+    queue that every node sees."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--quick-wait", "600"))
+    try:
+        on_a, on_b = (httpx.Client(base_url=n.http, headers={"Origin": n.http}, timeout=30) for n in (a, b))
+        ana = on_a.post("/api/quick", json={"game": "trash", "name": "Ana"})
+        assert ana.status_code == 201 and ana.json()["status"] == "waiting" and ana.json()["waiting"] == 1, ana.text
+        assert on_b.get(f"/api/quick/{ana.json()['ticket']}").json()["waiting"] == 1  # b answers a's ticket
+        ben = on_b.post("/api/quick", json={"game": "trash", "name": "Ben"}).json()
+        assert ben["status"] == "seated", ben
+        seated = on_a.get(f"/api/quick/{ana.json()['ticket']}").json()
+        assert seated["status"] == "seated" and seated["table"] == ben["table"]
+        assert {seated["seat"], ben["seat"]} == {0, 1}
+        table_id = ben["table"]
+        owners = {on.get("/api/health", params={"table": table_id}).json().get("owner") for on in (on_a, on_b)}
+        assert owners == {"b"}, owners  # the node that seated them writes the table
+
+        async def play() -> None:
+            async with GameClient(a.ws, table_id, seated["token"]) as p_ana, \
+                    GameClient(b.ws, table_id, ben["token"]) as p_ben:
+                await asyncio.gather(_first_moves(p_ana, 3), _first_moves(p_ben, 3))
+
+        asyncio.run(play())
+        table = a.get(f"/api/tables/{table_id}")["table"]
+        assert table["rated"] and [s["name"] for s in table["seats"]] == ["Ana", "Ben"]
+        cy = on_a.post("/api/quick", json={"game": "trash", "name": "Cy"}).json()
+        assert on_b.post(f"/api/quick/{cy['ticket']}/cancel", json={}).json() == {"status": "cancelled"}
+        assert on_a.get(f"/api/quick/{cy['ticket']}").status_code == 404
+        dee = on_a.post("/api/quick", json={"game": "trash", "name": "Dee"}).json()
+        assert dee["status"] == "waiting" and dee["waiting"] == 1  # Cy is gone from every node's queue
+    finally:
+        _stop_living(a, b)
+
+
+def test_p_quick_cluster_joins_at_once_on_two_nodes_seat_each_person_once(tmp_path: Path, redis_url: str,
+                                                                          pg_url: str):
+    """P-quick on a cluster, at once: six people join a two-seat game at the same moment, three on
+    each node. Both nodes seat from the one queue, one request at a time: three tables of two
+    people, each person at exactly one seat, nobody left waiting and no bot."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--quick-wait", "600"))
+    try:
+        async def join(node: Server, name: str) -> str:
+            async with httpx.AsyncClient(base_url=node.http, headers={"Origin": node.http}, timeout=30) as on:
+                answer = await on.post("/api/quick", json={"game": "trash", "name": name})
+                assert answer.status_code == 201, answer.text
+                ticket = answer.json()["ticket"]
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:  # a seat comes from whichever request finds the pair
+                    if (await on.get(f"/api/quick/{ticket}")).json()["status"] == "seated":
+                        return ticket
+                    await asyncio.sleep(0.05)
+                raise AssertionError(f"{name} was never seated")
+
+        async def everyone() -> list[str]:
+            return await asyncio.gather(*(join((a, b)[i % 2], f"P{i}") for i in range(6)))
+
+        tickets = asyncio.run(everyone())
+        seats = [httpx.get(f"{a.http}/api/quick/{t}", timeout=30).json() for t in tickets]
+        assert len({(s["table"], s["seat"]) for s in seats}) == 6
+        tables = {s["table"] for s in seats}
+        assert len(tables) == 3
+        for table_id in tables:
+            table = a.get(f"/api/tables/{table_id}")["table"]
+            assert [s["kind"] for s in table["seats"]] == ["human", "human"], table["seats"]
+    finally:
+        _stop_living(a, b)
+
+
+def test_p_quick_cluster_a_node_that_lost_the_queue_writes_nothing_and_a_held_queue_is_waited_for_boundedly(
+        redis_url: str):
+    """P-quick on a cluster, the queue's lock: a node whose hold expired (paused past
+    ``RedisTickets.HELD``) while another node took the queue writes none of its changes and is
+    told 503; a request finding the queue held waits at most ``WAIT_FOR_BOOK``, then is told 503."""
+    import redis.asyncio as aioredis
+
+    async def run() -> None:
+        client = aioredis.Redis.from_url(redis_url, decode_responses=True)
+        book = RedisTickets(SimpleNamespace(redis=client))  # type: ignore[arg-type]
+        try:
+            now = book.clock()
+            async with book.holding() as tickets:
+                tickets["x"] = Ticket("x", "trash", "standard", "X", None, 25.0, "a", now, now)
+            with pytest.raises(LobbyError) as lost:
+                async with book.holding() as tickets:
+                    del tickets["x"]
+                    tickets["y"] = Ticket("y", "trash", "standard", "Y", None, 25.0, "a", now, now)
+                    await client.set("ct:quick:lock", "another node", px=600_000)  # ours expired; theirs now
+            assert lost.value.status == 503
+            assert await client.hkeys("ct:quick") == ["x"]
+            book.WAIT_FOR_BOOK = 0.2
+            with pytest.raises(LobbyError) as busy:
+                async with book.holding():
+                    pass
+            assert busy.value.status == 503 and busy.value.code == "busy"
+            await client.delete("ct:quick:lock")  # the other node let go
+            async with book.holding() as tickets:
+                assert list(tickets) == ["x"] and tickets["x"].name == "X"
+            assert await client.get("ct:quick:lock") is None
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())
 
 
 def test_t7_one_server_on_postgres_keeps_accounts_and_events_across_a_restart(tmp_path: Path, pg_url: str):

@@ -15,7 +15,7 @@ from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
 from cardtable.server.players import Players
 from cardtable.server.players.limits import Limits
-from cardtable.server.players.quickplay import MAX_PER_ADDRESS, STALE, QuickPlay, Ticket
+from cardtable.server.players.quickplay import MAX_PER_ADDRESS, STALE, LocalTickets, QuickPlay, Ticket
 from cardtable.server.store import Store
 
 from .players_fixtures import CHEAP, JSON, client, open_limits, signup
@@ -159,10 +159,10 @@ class Clock:
         return self.t
 
 
-def _ticket(quick: QuickPlay, name: str, mu: float) -> Ticket:
-    now = quick.clock()
+def _ticket(book: LocalTickets, name: str, mu: float) -> Ticket:
+    now = book.clock()
     t = Ticket(name, "trex", "standard", name, None, mu, name, now, now)
-    quick.tickets[t.id] = t
+    book.tickets[t.id] = t
     return t
 
 
@@ -170,20 +170,22 @@ def test_p_quick_people_are_grouped_by_rating_with_a_window_that_widens_while_th
     store = Store(":memory:")
     players = Players(tmp_path / "p.sqlite3", log=store, hasher=CHEAP)
     clock = Clock()
-    quick = QuickPlay(Hub(store), players, wait=1000.0, clock=clock)
+    book = LocalTickets(clock)
+    quick = QuickPlay(Hub(store), players, wait=1000.0, book=book)
     for name, mu in (("a", 25.0), ("b", 26.0), ("c", 40.0), ("d", 24.0)):
-        _ticket(quick, name, mu)
+        _ticket(book, name, mu)
         clock.t += 0.001
-    assert quick.groups("trex", "standard", 4) == []  # "c" is too far for now: nobody is seated
+    assert quick.groups(book.tickets, "trex", "standard", 4) == []  # "c" is too far for now: nobody is seated
     clock.t += 10.0  # windows of 8 points: still not 15
-    assert quick.groups("trex", "standard", 4) == []
+    assert quick.groups(book.tickets, "trex", "standard", 4) == []
     clock.t += 20.0  # windows of 18 points
-    (group,) = quick.groups("trex", "standard", 4)
+    (group,) = quick.groups(book.tickets, "trex", "standard", 4)
     assert [t.id for t in group] == ["a", "b", "d", "c"]  # the oldest, then the nearest in rating
-    two = QuickPlay(Hub(store), players, wait=1000.0, clock=clock)
-    _ticket(two, "x", 25.0)
-    _ticket(two, "y", 25.5)
-    (pair,) = two.groups("trex", "standard", 2)
+    other = LocalTickets(clock)
+    two = QuickPlay(Hub(store), players, wait=1000.0, book=other)
+    _ticket(other, "x", 25.0)
+    _ticket(other, "y", 25.5)
+    (pair,) = two.groups(other.tickets, "trex", "standard", 2)
     assert [t.id for t in pair] == ["x", "y"]
     players.close()
 
@@ -192,11 +194,12 @@ def test_p_quick_a_page_that_stopped_asking_leaves_the_queue(tmp_path: Path):
     store = Store(":memory:")
     players = Players(tmp_path / "p.sqlite3", log=store, hasher=CHEAP)
     clock = Clock()
-    quick = QuickPlay(Hub(store), players, wait=1000.0, clock=clock)
-    _ticket(quick, "a", 25.0)
+    book = LocalTickets(clock)
+    quick = QuickPlay(Hub(store), players, wait=1000.0, book=book)
+    _ticket(book, "a", 25.0)
     clock.t += STALE + 1
-    quick._forget(clock())
-    assert quick.tickets == {}
+    quick._forget(book.tickets, clock())
+    assert book.tickets == {}
     players.close()
 
 

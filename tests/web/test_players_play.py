@@ -24,6 +24,7 @@ from cardtable.server.app import create_app
 from cardtable.server.events.routes import with_events
 from cardtable.server.events.store import SqliteEvents
 from cardtable.server.players import Players
+from cardtable.server.players.quickplay import LocalTickets
 from cardtable.server.store import Store
 from tests.server.helpers import wait
 from tests.server.players_fixtures import CHEAP, open_limits
@@ -90,7 +91,9 @@ def test_p_done_quick_play_spit_two_browsers_together_and_a_third_gets_a_bot(ser
     cy.page.evaluate("""() => { const el = document.querySelector('[data-testid=quick-bots-in]');
       new MutationObserver(() => window.countdownShown(el.textContent)).observe(el,
         { childList: true, characterData: true, subtree: true }); }""")
-    (ticket,) = [t for t in list(quick.tickets.values()) if t.seat is None]  # Cy's
+    book = quick.book
+    assert isinstance(book, LocalTickets)
+    (ticket,) = [t for t in list(book.tickets.values()) if t.seat is None]  # Cy's
     # the wait is short from now on (a few seconds from now, however long Cy has waited already):
     # the countdown runs out
     quick.wait = quick.clock() - ticket.joined + 4.0
@@ -279,5 +282,6 @@ def test_p_quick_the_waiting_page_speaks_the_pages_language(served: Served, watc
     page.get_by_test_id("quick-cancel").click()
     page.wait_for_url(served.http + "/", timeout=DEADLINE * 1000)
     quick = served.players.quick
-    assert quick is not None and quick.waiting("trex", "standard") == []
+    assert quick is not None and isinstance(quick.book, LocalTickets)
+    assert quick.waiting(quick.book.tickets, "trex", "standard") == []
     assert not w.errors, w.errors

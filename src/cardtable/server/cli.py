@@ -214,16 +214,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from .players import AccountStoreError, Players
         from .players.pgstore import PgAccountStore
 
-        limits = None
-        if cluster is not None:  # the login and sign-up limits count over every node
-            from .cluster.adapters import SharedBucket
+        limits = book = None
+        if cluster is not None:  # the limits count over every node, and quick play seats from every node
+            from .cluster.adapters import RedisTickets, SharedBucket
             from .players.limits import Limits, shared
 
             node_limits = cluster.limits
             limits = shared(Limits(), lambda kind, rate, burst: SharedBucket(node_limits, kind, rate, burst))
+            book = RedisTickets(cluster)
         try:
             players = Players(None, store=PgAccountStore(store), log=store, quick_wait=args.quick_wait,
-                              limits=limits)
+                              limits=limits, quick_book=book)
         except AccountStoreError as exc:
             sock.close()
             store.close()

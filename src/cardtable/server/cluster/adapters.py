@@ -1,11 +1,17 @@
 """A node's bus and limits: the one process's ``LocalBus`` and ``Limits`` (``server/bus.py``,
-``server/limits.py``), extended to reach the other nodes through Redis; and the players' limits
-(``server/players/limits.py``) in the same Redis buckets."""
+``server/limits.py``), extended to reach the other nodes through Redis; the players' limits
+(``server/players/limits.py``) in the same Redis buckets; and quick play's tickets
+(``server/players/quickplay.py``) in one Redis hash every node holds in turn."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
+import secrets
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, cast
 
 from redis.exceptions import RedisError
@@ -13,6 +19,8 @@ from redis.exceptions import RedisError
 from ..bus import LocalBus
 from ..connection import Outgoing
 from ..limits import Limits
+from ..lobby import LobbyError
+from ..players.quickplay import KEEP, Ticket
 from ..players.store import AccountStoreError
 from .settings import LEASE_TTL
 
@@ -190,3 +198,89 @@ class SharedBucket:
             return await self.limits.take(self.kind, digest, self.rate, self.burst)
         except (RedisError, OSError) as exc:
             raise AccountStoreError(f"the cluster's limits cannot be read now ({exc})") from exc
+
+
+_KEEP_TICKETS = """
+if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
+local n = tonumber(ARGV[2])
+for i = 0, n - 1 do redis.call('hset', KEYS[2], ARGV[4 + 2 * i], ARGV[5 + 2 * i]) end
+for i = 4 + 2 * n, #ARGV do redis.call('hdel', KEYS[2], ARGV[i]) end
+if redis.call('exists', KEYS[2]) == 1 then redis.call('pexpire', KEYS[2], ARGV[3]) end
+redis.call('del', KEYS[1])
+return 1
+"""
+"""The tickets a holder changed (``ARGV[2]`` pairs of id and ticket) and deleted (the ids after
+them) written, and the book let go, if the holder still holds it (``KEYS[1]`` is ``ARGV[1]``)."""
+
+_LET_GO = "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end return 1"
+
+
+class RedisTickets:
+    """Quick play's tickets (:class:`~cardtable.server.players.quickplay.TicketBook`) for every
+    node of a cluster: one Redis hash (``ct:quick``, id → ticket), held by one request at a time
+    through a lock key (``ct:quick:lock``, a random value, gone after :data:`HELD` seconds should
+    its holder die). A request waits for the book at most :data:`WAIT_FOR_BOOK` seconds. Its
+    changes are written, and the lock let go, in one script that writes nothing if the lock has
+    meanwhile expired (a holder paused past it), so two holders never both write. The tickets'
+    times are the wall clock, which the nodes share."""
+
+    HELD = 10.0
+    WAIT_FOR_BOOK = 5.0
+
+    def __init__(self, cluster: Cluster) -> None:
+        self.cluster = cluster
+        self.clock = time.time
+
+    @asynccontextmanager
+    async def holding(self) -> AsyncIterator[dict[str, Ticket]]:
+        redis = self.cluster.redis
+        key = secrets.token_hex(16)
+        try:
+            await self._take(key)
+        except (RedisError, OSError) as exc:
+            raise AccountStoreError(f"quick play's queue cannot be held now ({exc})") from exc
+        try:
+            raw = await redis.hgetall("ct:quick")
+        except (RedisError, OSError) as exc:
+            await self._keep(key, {}, {})  # let go at once (or, if Redis is gone, when the lock expires)
+            raise AccountStoreError(f"quick play's queue cannot be read now ({exc})") from exc
+        before: dict[str, str] = {}
+        tickets: dict[str, Ticket] = {}
+        for ticket_id, text in cast(dict[str, str], raw).items():
+            try:
+                tickets[ticket_id] = Ticket.from_json(json.loads(text))
+            except (ValueError, TypeError):
+                continue  # not a ticket this version reads: left out, and dropped when written
+            before[ticket_id] = text
+        try:
+            yield tickets
+        finally:
+            await self._keep(key, before, tickets)
+
+    async def _take(self, key: str) -> None:
+        redis = self.cluster.redis
+        deadline = time.monotonic() + self.WAIT_FOR_BOOK
+        pause = 0.002
+        while not await redis.set("ct:quick:lock", key, nx=True, px=int(self.HELD * 1000)):
+            if time.monotonic() >= deadline:
+                raise LobbyError(503, "busy", "quick play is busy; try again in a moment")
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+    async def _keep(self, key: str, before: dict[str, str], tickets: dict[str, Ticket]) -> None:
+        now = {t: json.dumps(ticket.to_json(), sort_keys=True) for t, ticket in tickets.items()}
+        changed = [(t, text) for t, text in now.items() if before.get(t) != text]
+        gone = [t for t in before if t not in now]
+        redis = self.cluster.redis
+        try:
+            if not changed and not gone:
+                await redis.eval(_LET_GO, 1, "ct:quick:lock", key)
+                return
+            args: list[str | int] = [key, len(changed), int((KEEP + self.HELD) * 1000)]
+            for pair in changed:
+                args.extend(pair)
+            kept = await redis.eval(_KEEP_TICKETS, 2, "ct:quick:lock", "ct:quick", *args, *gone)
+        except (RedisError, OSError) as exc:
+            raise AccountStoreError(f"quick play's queue cannot be written now ({exc})") from exc
+        if not kept:
+            raise LobbyError(503, "busy", "quick play took too long; try again")

@@ -17,8 +17,14 @@ A seat is taken as through the lobby (a :class:`~cardtable.server.commands.Sit` 
 new table's actor), linked to the ticket's account, and the table started: rated, with the
 default clock of a turn-based game. A ticket whose page stopped asking (:data:`STALE`) leaves the
 queue. Joins go through the players' limits (per address and per account) and one address holds
-at most :data:`MAX_PER_ADDRESS` waiting tickets. The queue lives in the process's memory: one
-process serves quick play (a restart forgets the waiting tickets; their pages join again).
+at most :data:`MAX_PER_ADDRESS` waiting tickets.
+
+The tickets are kept in a :class:`TicketBook`, and every request works on them while it holds the
+book (one request at a time, so a ticket is seated once and a cancelled one never is). One process
+keeps them in its memory (:class:`LocalTickets`: a restart forgets the waiting tickets, and their
+pages join again); the nodes of a cluster share one book in Redis
+(:class:`cardtable.server.cluster.adapters.RedisTickets`), so people waiting on any nodes are
+seated together, by whichever node's request finds their group ready.
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ...bots.roles import pick_bot
 from ...core.errors import ConfigError
@@ -74,23 +81,59 @@ class Ticket:
     def window(self, now: float) -> float:
         return WINDOW[0] + WINDOW[1] * max(0.0, now - self.joined)
 
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
 
-class QuickPlay:
-    """The queues over ``hub`` (where tables are made) and ``players`` (ratings, limits, seat
-    links). ``wait``: seconds before bots fill a group's empty seats; ``clock``: monotonic."""
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Ticket:
+        return cls(**data)
 
-    def __init__(self, hub: Hub, players: Players, *, wait: float = WAIT,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.hub = hub
-        self.players = players
-        self.wait = wait
+
+class TicketBook(Protocol):
+    """Where the tickets are kept. ``clock``: the seconds the tickets' times are in (the nodes of
+    a cluster share a wall clock; one process keeps a monotonic one)."""
+
+    clock: Callable[[], float]
+
+    def holding(self) -> AbstractAsyncContextManager[dict[str, Ticket]]:
+        """Every ticket (id → ticket), held by this request alone until the block ends; what the
+        block changed, added or deleted is kept when it ends (raising
+        :class:`~cardtable.server.lobby.LobbyError` 503 when the book cannot be held or read)."""
+
+
+class LocalTickets:
+    """The tickets in this process's memory, held under an :class:`asyncio.Lock`."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.tickets: dict[str, Ticket] = {}
         self._lock = asyncio.Lock()
 
+    @asynccontextmanager
+    async def holding(self) -> AsyncIterator[dict[str, Ticket]]:
+        async with self._lock:
+            yield self.tickets
+
+
+class QuickPlay:
+    """The queues over ``hub`` (where tables are made) and ``players`` (ratings, limits, seat
+    links), their tickets in ``book`` (this process's memory unless given). ``wait``: seconds
+    before bots fill a group's empty seats."""
+
+    def __init__(self, hub: Hub, players: Players, *, wait: float = WAIT, book: TicketBook | None = None) -> None:
+        self.hub = hub
+        self.players = players
+        self.wait = wait
+        self.book: TicketBook = book if book is not None else LocalTickets()
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.book.clock
+
     # ------------------------------------------------------------ requests
-    async def join(self, game: Any, preset: Any, name: Any, account: Account | None, address: str) -> Ticket:
-        """A new ticket in the queue of ``game`` and ``preset`` (``None``: the game's default)."""
+    async def join(self, game: Any, preset: Any, name: Any, account: Account | None, address: str) -> dict[str, Any]:
+        """A new ticket in the queue of ``game`` and ``preset`` (``None``: the game's default):
+        its id (``ticket``) and how its wait goes (:meth:`info`)."""
         if not await self.players.limits.quick_address.allow(address) or (
                 account is not None and not await self.players.limits.quick_account.allow(str(account.id))):
             raise LobbyError(429, "rate_limited", "too many tries at quick play; wait a little")
@@ -100,81 +143,89 @@ class QuickPlay:
             loaded = load(game, preset)
         except ConfigError as exc:
             raise LobbyError(400, "bad_options", str(exc)) from None
-        now = self.clock()
-        self._forget(now)
-        if account is not None:  # one wait per account and game: a second tab takes the first's place
-            for t in list(self.tickets.values()):
-                if t.account == account.id and t.game == loaded.name and t.seat is None:
-                    del self.tickets[t.id]
-        if sum(1 for t in self.tickets.values() if t.address == address and t.seat is None) >= MAX_PER_ADDRESS:
-            raise LobbyError(429, "too_many_waiting", f"{MAX_PER_ADDRESS} waits from one address at most",
-                             {"limit": MAX_PER_ADDRESS})
         rating = None if account is None else self.players.store.rating(account.id, loaded.name)
         shown = account.username if account is not None else clean_name(name, "Player")
-        ticket = Ticket(secrets.token_urlsafe(24), loaded.name, loaded.preset, shown,
-                        None if account is None else account.id, rating.mu if rating else START_MU, address, now, now)
-        self.tickets[ticket.id] = ticket
-        await self.seat_queue()
-        return ticket
+        async with self.book.holding() as tickets:
+            now = self.clock()
+            self._forget(tickets, now)
+            if account is not None:  # one wait per account and game: a second tab takes the first's place
+                for t in list(tickets.values()):
+                    if t.account == account.id and t.game == loaded.name and t.seat is None:
+                        del tickets[t.id]
+            if sum(1 for t in tickets.values() if t.address == address and t.seat is None) >= MAX_PER_ADDRESS:
+                raise LobbyError(429, "too_many_waiting", f"{MAX_PER_ADDRESS} waits from one address at most",
+                                 {"limit": MAX_PER_ADDRESS})
+            ticket = Ticket(secrets.token_urlsafe(24), loaded.name, loaded.preset, shown,
+                            None if account is None else account.id, rating.mu if rating else START_MU, address,
+                            now, now)
+            tickets[ticket.id] = ticket
+            await self._seat_queue(tickets)
+            return {"ticket": ticket.id, **self.info(tickets, ticket)}
 
     async def status(self, ticket_id: Any) -> dict[str, Any]:
         """How the wait of ``ticket_id`` goes (and a try at seating its queue)."""
-        ticket = self._ticket(ticket_id)
-        ticket.seen = self.clock()
-        await self.seat_queue()
-        return self.info(ticket)
+        async with self.book.holding() as tickets:
+            ticket = self._ticket(tickets, ticket_id)
+            ticket.seen = self.clock()
+            await self._seat_queue(tickets)
+            return self.info(tickets, ticket)
 
     async def now(self, ticket_id: Any) -> dict[str, Any]:
         """The person would rather play bots now than wait longer."""
-        ticket = self._ticket(ticket_id)
-        ticket.now = True
-        ticket.seen = self.clock()
-        await self.seat_queue()
-        return self.info(ticket)
+        async with self.book.holding() as tickets:
+            ticket = self._ticket(tickets, ticket_id)
+            ticket.now = True
+            ticket.seen = self.clock()
+            await self._seat_queue(tickets)
+            return self.info(tickets, ticket)
 
-    def cancel(self, ticket_id: Any) -> dict[str, Any]:
+    async def cancel(self, ticket_id: Any) -> dict[str, Any]:
         """"Stop waiting": the ticket leaves the queue (``{"status": "cancelled"}``), unless it was
         seated already, when the answer is the seat (as :meth:`status` gives it): the table has
         started with the person in it, and leaving it is the table's "Leave"."""
-        ticket = self._ticket(ticket_id)
-        if ticket.seat is not None:
-            ticket.seen = self.clock()
-            return self.info(ticket)
-        del self.tickets[ticket.id]
-        return {"status": "cancelled"}
+        async with self.book.holding() as tickets:
+            ticket = self._ticket(tickets, ticket_id)
+            if ticket.seat is not None:
+                ticket.seen = self.clock()
+                return self.info(tickets, ticket)
+            del tickets[ticket.id]
+            return {"status": "cancelled"}
 
-    def info(self, ticket: Ticket) -> dict[str, Any]:
+    def info(self, tickets: dict[str, Ticket], ticket: Ticket) -> dict[str, Any]:
         """What the waiting page shows: how many wait in its queue and the seconds before bots,
         or the seat once it has one."""
         if ticket.seat is not None:
             return {"status": "seated", "game": ticket.game, "preset": ticket.preset, **ticket.seat}
         now = self.clock()
         return {"status": "waiting", "game": ticket.game, "preset": ticket.preset,
-                "waiting": len(self.waiting(ticket.game, ticket.preset)),
+                "waiting": len(self.waiting(tickets, ticket.game, ticket.preset)),
                 "bots_in": round(max(0.0, self.wait - (now - ticket.joined)), 1)}
 
-    def waiting(self, game: str, preset: str) -> list[Ticket]:
+    @staticmethod
+    def waiting(tickets: dict[str, Ticket], game: str, preset: str) -> list[Ticket]:
         """The queue of ``game`` and ``preset``, oldest first."""
-        return sorted((t for t in self.tickets.values() if t.seat is None and t.game == game and t.preset == preset),
+        return sorted((t for t in tickets.values() if t.seat is None and t.game == game and t.preset == preset),
                       key=lambda t: t.joined)
 
     # ------------------------------------------------------------ seating
-    def _ticket(self, ticket_id: Any) -> Ticket:
-        ticket = self.tickets.get(ticket_id) if isinstance(ticket_id, str) else None
+    @staticmethod
+    def _ticket(tickets: dict[str, Ticket], ticket_id: Any) -> Ticket:
+        ticket = tickets.get(ticket_id) if isinstance(ticket_id, str) else None
         if ticket is None:
             raise LobbyError(404, "no_ticket", "this wait has ended; press Play now again")
         return ticket
 
-    def _forget(self, now: float) -> None:
-        for t in list(self.tickets.values()):
+    @staticmethod
+    def _forget(tickets: dict[str, Ticket], now: float) -> None:
+        for t in list(tickets.values()):
             if (t.seat is None and now - t.seen > STALE) or (t.seat is not None and now - t.seen > KEEP):
-                del self.tickets[t.id]
+                del tickets[t.id]
 
-    def groups(self, game: str, preset: str, seats: int) -> list[list[Ticket]]:
+    def groups(self, tickets: dict[str, Ticket], game: str, preset: str, seats: int) -> list[list[Ticket]]:
         """The groups to seat now: oldest ticket first, each with the nearest in rating that match
         it and every other member, full or past the oldest's wait."""
         now = self.clock()
-        left = self.waiting(game, preset)
+        left = self.waiting(tickets, game, preset)
         out = []
         while left:
             first = left.pop(0)
@@ -189,17 +240,18 @@ class QuickPlay:
                 left = [t for t in left if t not in group]
         return out
 
-    async def seat_queue(self) -> None:
-        """Seat every group that is ready, in every queue (one at a time: a ticket is seated once)."""
-        async with self._lock:
-            self._forget(self.clock())
-            for game, preset in sorted({(t.game, t.preset) for t in self.tickets.values() if t.seat is None}):
-                seats = load(game, preset).num_players
-                for group in self.groups(game, preset, seats):
-                    await self._seat(game, preset, seats, group)
+    async def _seat_queue(self, tickets: dict[str, Ticket]) -> None:
+        """Seat every group that is ready, in every queue (the book held: a ticket is seated once)."""
+        self._forget(tickets, self.clock())
+        for game, preset in sorted({(t.game, t.preset) for t in tickets.values() if t.seat is None}):
+            seats = load(game, preset).num_players
+            for group in self.groups(tickets, game, preset, seats):
+                await self._seat(game, preset, seats, group)
 
     async def _seat(self, game: str, preset: str, seats: int, group: list[Ticket]) -> None:
         table, _ = self.hub.create(game, preset, {}, rated=True)
+        if self.hub.cluster is not None:  # this node writes the table (others forward to it)
+            await self.hub.cluster.acquire(table.id)
         table.visitors += 1  # not swept while it is being filled
         try:
             given = []

@@ -185,7 +185,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
 
     quick_routes: list[Route] = []
     if hub is not None:
-        quick = players.quick = QuickPlay(hub, players, wait=players.quick_wait)
+        quick = players.quick = QuickPlay(hub, players, wait=players.quick_wait, book=players.quick_book)
 
         def joiner(request: Request) -> Account | None:
             """The account joining (its CSRF token checked), or ``None``: no session."""
@@ -198,9 +198,9 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         async def quick_join(request: Request) -> Response:
             data = await body(request)
             only(data, "game", "preset", "name")
-            ticket = await quick.join(data.get("game"), data.get("preset"), data.get("name"), joiner(request),
+            joined = await quick.join(data.get("game"), data.get("preset"), data.get("name"), joiner(request),
                                       client_address(request))
-            return JSONResponse({"ticket": ticket.id, **quick.info(ticket)}, status_code=201)
+            return JSONResponse(joined, status_code=201)
 
         @handler
         async def quick_status(request: Request) -> Response:
@@ -214,7 +214,7 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         @handler
         async def quick_cancel(request: Request) -> Response:
             await body(request)
-            return JSONResponse(quick.cancel(request.path_params["ticket"]))
+            return JSONResponse(await quick.cancel(request.path_params["ticket"]))
 
         quick_routes = [
             Route("/api/quick", quick_join, methods=["POST"]),

@@ -26,7 +26,7 @@ from .store import AccountStore, RatingRow, SeatLink
 if TYPE_CHECKING:
     from ..ports import ActionLog
     from ..tables import Table
-    from .quickplay import QuickPlay
+    from .quickplay import QuickPlay, TicketBook
 
 MEETING_GAMES = 3
 """Two accounts are flagged once they have met at :data:`MEETING_GAMES` or more rated tables,
@@ -50,11 +50,13 @@ class Players:
     port. ``log``: the server's action log, read to check the seat tokens a new account
     brings and to rename a deleted account's seats. ``hasher``: argon2id parameters (the
     library's defaults unless given; the tests pass cheap ones). ``quick_wait``: seconds quick play
-    waits for people before bots fill the empty seats (:mod:`.quickplay`)."""
+    waits for people before bots fill the empty seats, ``quick_book`` where its tickets are kept
+    (:mod:`.quickplay`: this process's memory unless given)."""
 
     def __init__(self, path: Path | str | None, *, log: ActionLog | None = None, hasher: PasswordHasher | None = None,
                  limits: Limits | None = None, clock: Callable[[], float] = time.time,
-                 store: PlayerData | None = None, quick_wait: float = 20.0) -> None:
+                 store: PlayerData | None = None, quick_wait: float = 20.0,
+                 quick_book: TicketBook | None = None) -> None:
         if store is None:
             if path is None:
                 raise ValueError("Players needs a database path or a store")
@@ -67,6 +69,7 @@ class Players:
         self.ratings = Ratings(self.store, self.accounts)
         self.limits = limits or Limits()
         self.quick_wait = quick_wait
+        self.quick_book = quick_book
         self.quick: QuickPlay | None = None  # the quick play queues, once the routes are mounted on a hub
         self._address_key = hashlib.sha256(b"address:" + self.store.secret()).digest()
 

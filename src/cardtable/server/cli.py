@@ -238,7 +238,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                          max_open_per_host=args.max_open_per_host, unjoined=args.unjoined,
                          bot_workers=machine_workers() if args.bot_workers is None else args.bot_workers,
                          cluster=cluster, players=players)
-        if players is not None and cluster is None:  # tournaments need accounts (docs/tournaments.md)
+        if players is not None:  # tournaments need accounts (docs/tournaments.md)
             from .events.routes import with_events
             from .events.store import PgEvents, SqliteEvents
 

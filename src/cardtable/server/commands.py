@@ -193,10 +193,18 @@ class Show:
 
 
 @dataclass(frozen=True, slots=True)
+class Look:
+    """What an event's runner reads of its table (:func:`~.lifecycle.runner_look`), on any node:
+    ``watcher`` is the connection id it watches the table as."""
+
+    watcher: str
+
+
+@dataclass(frozen=True, slots=True)
 class CloseAll:
     code: int
 
 
 Command = (Sit | Commit | Reveal | Leave | AddBot | Free | Start | Attach | Detach | Act | Undo | Chat | Hint
            | BotMoved | Release | StepBot | Advance | TimeUp | MoveTimeUp | RenameSeat | HoldOver | UpdatePause | Heal
-           | Resume | Fan | Show | CloseAll)
+           | Resume | Fan | Show | Look | CloseAll)

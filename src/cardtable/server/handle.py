@@ -30,6 +30,7 @@ from .commands import (
     Hint,
     HoldOver,
     Leave,
+    Look,
     MoveTimeUp,
     Release,
     RenameSeat,
@@ -126,6 +127,8 @@ def _apply(s: TableState, cmd: Command) -> Any:
             lifecycle.after_change(s)
         case Show():
             return fanout.public(s)
+        case Look(watcher):
+            return lifecycle.runner_look(s, watcher)
         case CloseAll(code):
             driver.drop_held(s)
             fanout.close_all(s, code)

@@ -381,3 +381,37 @@ def _go_back(s: TableState, point: UndoPoint, position: State) -> None:
     flow.last_seq = {who: (seq, min(version, point.version)) for who, (seq, version) in flow.last_seq.items()}
     flow.applied = {who: {seq: min(version, point.version) for seq, version in seqs.items()}
                     for who, seqs in flow.applied.items()}  # a resend of a move taken back stays a resend
+
+
+def left_seats(s: TableState) -> set[int]:
+    """The seats whose person left the game in progress (or whose clock ran out too often): the
+    table's record of who left, and any seat a bot holds now whose moves a person made, which the
+    log tells after a restart too (if the log cannot be read now, the table's own record is what
+    there is)."""
+    seats = s.row.seats
+    left = set(s.left)
+    with contextlib.suppress(LogError):
+        left |= {a.seat for a in s.log.actions(s.id)
+                 if a.client_seq is not None and 0 <= a.seat < len(seats) and seats[a.seat].kind == "bot"}
+    return left
+
+
+def runner_look(s: TableState, watcher: str) -> dict[str, Any]:
+    """What an event's runner reads of its table (the :class:`~.commands.Look` command, answered
+    after every command before it: the log holds what it says). ``status``; each seat's ``kind``;
+    the seats whose person is ``online``; whether ``watcher`` watches it; whether the game is
+    ``over`` and its ``winners``; the seats ``left``; and the deals finished, as the public view has
+    them (``deals``: number, contract and each hand's points, for a game that scores deals)."""
+    out: dict[str, Any] = {"status": s.row.status, "kinds": [seat.kind for seat in s.row.seats],
+                           "online": sorted(s.players), "watched": watcher in s.spectators, "over": False,
+                           "winners": None, "left": [], "deals": []}
+    if s.match is None:
+        return out
+    outcome = s.match.state.outcome()
+    out["over"] = s.match.is_over
+    out["winners"] = None if outcome is None else sorted(outcome.winners)
+    out["left"] = sorted(left_seats(s))
+    view: Any = s.match.state.view(None)
+    out["deals"] = [[int(d), str(code), [float(x) for x in deltas]]
+                    for d, _k, _h, code, deltas in getattr(view, "deal_scores", ())]
+    return out

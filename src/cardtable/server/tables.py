@@ -22,7 +22,6 @@ tests that drive a table with no event loop. The server's tasks go through :meth
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -56,7 +55,7 @@ from .commands import (
     UpdatePause,
 )
 from .connection import Connection
-from .ports import ActionLog, Bus, LogError
+from .ports import ActionLog, Bus
 from .presence import SPECTATOR_PACE, pause_info
 from .protocol import CLOSE_RESTART, TokenBucket
 from .state import TableState
@@ -151,16 +150,8 @@ class Table:
         return not self.actor.busy
 
     def left_seats(self) -> set[int]:
-        """The seats whose person left the game in progress (or whose clock ran out too often):
-        the table's record of who left, and any seat a bot holds now whose moves a person made,
-        which the log tells after a restart too (if the log cannot be read now, the table's own
-        record is what there is)."""
-        seats = self.row.seats
-        left = set(self.s.left)
-        with contextlib.suppress(LogError):
-            left |= {a.seat for a in self.s.log.actions(self.id)
-                     if a.client_seq is not None and 0 <= a.seat < len(seats) and seats[a.seat].kind == "bot"}
-        return left
+        """:func:`~.lifecycle.left_seats`."""
+        return lifecycle.left_seats(self.s)
 
     def public(self) -> dict[str, Any]:
         return fanout.public(self.s)

@@ -40,6 +40,7 @@ from .remote import FORWARDED, RESENT, OwnerGone, RemoteTable
 from .settings import (
     ANSWER_POLL,
     ASK_TIMEOUT,
+    LEAD_TTL,
     LEASE_TTL,
     LOBBY_EVERY,
     LOBBY_TTL,
@@ -57,7 +58,7 @@ from .settings import (
 from .threads import BesideTheLoop, LeaseRenewer, Looker
 
 __all__ = [
-    "ANSWER_POLL", "ASK_TIMEOUT", "FORWARDED", "LEASE_TTL", "LOBBY_EVERY", "LOBBY_TTL", "LOOK_EVERY",
+    "ANSWER_POLL", "ASK_TIMEOUT", "FORWARDED", "LEAD_TTL", "LEASE_TTL", "LOBBY_EVERY", "LOBBY_TTL", "LOOK_EVERY",
     "LOOP_DEAD", "REDIS_CONNECTIONS", "REDIS_WAIT", "RENEW_EVERY", "REPLAY_SLICE", "RESENT", "ROUND_GRACE",
     "ROUND_TTL", "SCAN_EVERY", "SWEEP_EVERY", "BesideTheLoop", "Cluster", "ClusterBus", "ClusterLimits", "LeaseRenewer",
     "Looker", "OwnerGone", "RemoteTable", "utc_stamp",

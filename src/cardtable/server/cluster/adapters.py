@@ -36,8 +36,9 @@ class ClusterBus(LocalBus):
         self.cluster = cluster
 
     def _remote(self, cid: str) -> str | None:
-        node, _, _ = cid.partition(".")
-        return None if node == self.cluster.node else node
+        node, dot, _ = cid.partition(".")
+        # a connection id without a node (an event's runner watching a table) is nobody's socket
+        return None if node == self.cluster.node or not dot else node
 
     def send(self, cid: str, frame: Outgoing, latest: str | None = None) -> None:
         node = self._remote(cid)

@@ -27,6 +27,7 @@ from .remote import FORWARDED, OwnerGone, RemoteTable
 from .settings import (
     ANSWER_POLL,
     ASK_TIMEOUT,
+    LEAD_TTL,
     LEASE_TTL,
     LOBBY_EVERY,
     LOBBY_TTL,
@@ -42,6 +43,19 @@ from .threads import LeaseRenewer, Looker
 
 if TYPE_CHECKING:
     from ..hub import Hub
+
+
+_LEAD = """
+local held = redis.call('get', KEYS[1])
+if held == false or held == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+"""A role (``KEYS[1]``) taken by node ``ARGV[1]``, or held longer, if nobody else holds it."""
+
+_LET_GO_LEAD = "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end return 1"
 
 
 class Cluster:
@@ -86,6 +100,7 @@ class Cluster:
         self._dead: set[str] = set()  # the dead nodes the last look found
         self._released: set[str] = set()  # tables let go whose lease the renewer ends next (:meth:`release`)
         self._released_lock = threading.Lock()
+        self._leads: set[str] = set()  # the roles this node leads (:meth:`lead`)
 
     def say(self, text: str) -> None:
         """One line of this node's log on stderr: the time (UTC, to the millisecond), the node, what."""
@@ -157,11 +172,27 @@ class Cluster:
                 await self.redis.delete(*[f"ct:lease:{t}" for t in self.owned])
             for table_id in self.released():
                 await self.redis.eval(RELEASE_SCRIPT, 1, f"ct:lease:{table_id}", self.node, table_id)
+            for role in self._leads:  # another node takes the role at its next turn
+                await self.redis.eval(_LET_GO_LEAD, 1, f"ct:lead:{role}", self.node)
         for client in (self.redis, self.keeper):
             with contextlib.suppress(Exception):
                 await client.aclose()
 
     # ------------------------------------------------------------ leases
+    async def lead(self, role: str) -> bool:
+        """Whether this node leads ``role`` (one node of the cluster at a time: the events'
+        runner), taking the role if nobody holds it and holding it :data:`LEAD_TTL` seconds more
+        if this node does. Called every turn of the role's loop; Redis out of reach: ``False``."""
+        try:
+            held = bool(await self.keeper.eval(_LEAD, 1, f"ct:lead:{role}", self.node, int(LEAD_TTL * 1000)))
+        except Exception as exc:
+            self.say(f"leading {role}: {why(exc)}")
+            held = False
+        if held and role not in self._leads:
+            self.say(f"leads {role} from now on")
+        (self._leads.add if held else self._leads.discard)(role)
+        return held
+
     async def acquire(self, table_id: str) -> bool:
         """This node owns ``table_id`` from now on, if nobody does."""
         if await self.keeper.set(f"ct:lease:{table_id}", self.node, nx=True, px=int(LEASE_TTL * 1000)):

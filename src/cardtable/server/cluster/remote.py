@@ -18,6 +18,7 @@ from ..commands import (
     Free,
     Hint,
     Leave,
+    Look,
     Reveal,
     Show,
     Sit,
@@ -46,9 +47,9 @@ class OwnerGone(TableMoving):
 
 
 FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
-    Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show)}
+    Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show, Look)}
 """The commands a node forwards to a table's owner (all of plain JSON fields)."""
-RESENT = (Attach, Act, Hint, Show)
+RESENT = (Attach, Act, Hint, Show, Look)
 """The commands sent again to a table's new owner when its former owner died before answering:
 an ``Act`` carries its client's ``seq``, which the table applies once however often it comes
 (:func:`~..lifecycle.act`), and the others change nothing twice. A chat line or an undo is not

@@ -7,6 +7,10 @@ LEASE_TTL = 0.6
 """Seconds a table's owner lease lasts unless renewed (renewed every :data:`RENEW_EVERY` seconds,
 by a thread of its own: a node whose event loop is busy, taking tables over or serving a crowd,
 still renews them; one whose loop stood still for :data:`LOOP_DEAD` seconds lets them run out)."""
+LEAD_TTL = 3.0
+"""Seconds a node's lead of a role (the events' runner, :meth:`~.node.Cluster.lead`) lasts
+unless taken again: the role's loop takes it again every turn (the events' every half second), so
+a node whose loop stands still this long, or that died, leaves the role to another."""
 LOOP_DEAD = 3.0
 """Seconds without a heartbeat of the event loop after which the renewals stop: a node whose loop
 is stuck serves nobody, and its tables go to the living nodes."""

@@ -28,7 +28,7 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -283,9 +283,7 @@ class EventGate:
             token = None
             with contextlib.suppress(ValueError, TypeError, AttributeError):
                 token = json.loads(message.get("text") or "").get("token")
-            table = self.hub.find(table_id)
-            if table_id in self.runner.sealed and (
-                    not isinstance(token, str) or table is None or table.seat_for_token(token) is None):
+            if table_id in self.runner.sealed and not await self.runner.holds_seat(table_id, token):
                 await send({"type": "websocket.close", "code": CLOSE_POLICY,
                             "reason": "a duplicate round is being played: no spectators"})
                 return {"type": "websocket.disconnect", "code": CLOSE_POLICY}
@@ -317,10 +315,13 @@ def with_events(app: Starlette, players: Players, store: EventLog, *, allow_orig
                 no_show: float = NO_SHOW, tick: float = 0.5) -> Runner:
     """Events on ``app`` (made by :func:`cardtable.server.app.create_app`, not started yet): their
     routes, the gate of sealed tables, and the runner's task for the app's lifetime (``store``
-    closed with the app). The runner."""
+    closed with the app). The runner. On a cluster (the hub's), one node at a time runs the
+    events (:meth:`~..cluster.Cluster.lead`); every node serves their routes and gates their tables."""
     hub: Hub = app.state.hub
     events = Events(store)
-    runner = Runner(events, hub, players, no_show=no_show, tick=tick)
+    cluster = hub.cluster
+    lead = None if cluster is None else (lambda: cluster.lead("events"))
+    runner = Runner(events, hub, players, no_show=no_show, tick=tick, lead=lead)
     app.router.routes[0:0] = event_routes(events, players, runner, allow_origins=allow_origins)
     record_results(hub, runner)
     app.add_middleware(EventGate, runner=runner, hub=hub)
@@ -329,21 +330,29 @@ def with_events(app: Starlette, players: Players, store: EventLog, *, allow_orig
     @contextlib.asynccontextmanager
     async def lifespan(a: Any) -> AsyncIterator[Any]:
         async with inner(a) as state:
-            async def loop() -> None:
-                while True:
-                    await asyncio.sleep(runner.tick)
-                    try:
-                        await runner.step()
-                    except Exception as exc:  # one bad step never stops the events
-                        print(f"cardtable serve: events: {type(exc).__name__}: {exc}", file=sys.stderr)
+            def every_tick(turn: Callable[[], Awaitable[None]]) -> Callable[[], Coroutine[Any, Any, None]]:
+                async def loop() -> None:
+                    while True:
+                        await asyncio.sleep(runner.tick)
+                        try:
+                            await turn()
+                        except Exception as exc:  # one bad turn never stops the events
+                            print(f"cardtable serve: events: {type(exc).__name__}: {exc}", file=sys.stderr)
 
-            task = asyncio.get_running_loop().create_task(loop())
+                return loop
+
+            loop = asyncio.get_running_loop()
+            tasks = [loop.create_task(every_tick(runner.step)())]
+            if lead is not None:
+                tasks.append(loop.create_task(every_tick(runner.keep_lead)()))
             try:
                 yield state
             finally:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                for task in tasks:
+                    task.cancel()
+                for task in tasks:
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
                 store.close()
 
     app.router.lifespan_context = lifespan

@@ -46,23 +46,27 @@ import hmac
 import re
 import sys
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from ...core.chance import SCHEME
 from ...records.fairness import FairDeal
 from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pair_round, seeded, standings
-from ..commands import Attach, Leave, Start
+from ..commands import Attach, Leave, Look, Start
 from ..lobby import LobbyError
 from ..ports import LogError
+from ..seating import seat_for_token
 from ..store import CLOSED, BadRow, SeatRow, TableRow, token_hash
 from .service import Events
 from .store import EventRow
 
 if TYPE_CHECKING:
+    from ..cluster import RemoteTable
     from ..hub import Hub
     from ..players import Players
     from ..tables import Table
+
+    Located = Table | RemoteTable
 
 NO_SHOW = 120.0
 """Seconds a table waits for its people before a no-show, unless the server is told otherwise
@@ -120,10 +124,18 @@ def _server_fair(seats: int) -> dict[str, Any]:
 class Runner:
     """Runs ``events`` over ``hub``'s tables. ``players``: each person's seat is linked to their
     account (their profile lists the game). ``no_show``: seconds a table waits for its people.
-    ``clock``: seconds since the epoch (the start times' clock)."""
+    ``clock``: seconds since the epoch (the start times' clock). ``lead``: on a cluster, whether
+    this node runs the events now (one node at a time does, :meth:`step`); ``None``: it always does.
+
+    On a cluster the runner reaches its tables wherever they are (:meth:`~..hub.Hub.locate`: a
+    table this node owns, or another node's through its owner), reads them with one command
+    (:class:`~..commands.Look`) and starts them, watches them and seats their stand-ins with
+    forwarded commands. The other nodes read the sealed and forfeited tables from the store
+    (:meth:`refresh`), for their gate."""
 
     def __init__(self, events: Events, hub: Hub, players: Players | None = None, *, no_show: float = NO_SHOW,
-                 tick: float = 0.5, clock: Callable[[], float] = time.time) -> None:
+                 tick: float = 0.5, clock: Callable[[], float] = time.time,
+                 lead: Callable[[], Awaitable[bool]] | None = None) -> None:
         self.events = events
         self.store = events.store
         self.hub = hub
@@ -131,6 +143,8 @@ class Runner:
         self.no_show = no_show
         self.tick = tick
         self.clock = clock
+        self.lead = lead
+        self.leading = lead is None
         self.sealed: set[str] = set()
         """Tables of a duplicate round being played: no spectator, record, replay or review."""
         self.forfeited: set[str] = set()
@@ -141,14 +155,9 @@ class Runner:
         self.seal_all()
 
     def seal_all(self) -> None:
-        """The sealed tables as the store has them (at start, after a restart)."""
-        sealed: set[str] = set()
-        for row in self.store.events(("running",), 1000):
-            if row.kind == "duplicate" and row.progress and row.progress.get("rounds"):
-                last = row.progress["rounds"][-1]
-                if not last.get("done"):
-                    sealed |= {g["table"] for g in last["games"]}
-        self.sealed = sealed
+        """The sealed tables as the store has them, and the tables of no-shows closed (at start,
+        after a restart, and when this node begins to run the events)."""
+        self.refresh()
         for row in self.store.events(("running", "over"), 1000):
             for rnd in (row.progress or {}).get("rounds", []):
                 for g in rnd["games"]:
@@ -157,6 +166,17 @@ class Runner:
                             self._close(g["table"])
                         except (LogError, BadRow) as exc:  # kept out all the same; its row closed at a later start
                             print(f"cardtable serve: event {row.id}: {exc}", file=sys.stderr)
+
+    def refresh(self) -> None:
+        """The sealed tables as the store has them, and the forfeited tables of the running events
+        added to :attr:`forfeited` (what a node that does not run the events gates by)."""
+        sealed: set[str] = set()
+        for row in self.store.events(("running",), 1000):
+            rounds = (row.progress or {}).get("rounds") or []
+            if row.kind == "duplicate" and rounds and not rounds[-1].get("done"):
+                sealed |= {g["table"] for g in rounds[-1]["games"]}
+            self.forfeited |= {g["table"] for rnd in rounds for g in rnd["games"] if g.get("forfeit") or g.get("void")}
+        self.sealed = sealed
 
     def _close(self, table_id: str) -> None:
         """A table that will never be played (a no-show), once the event's progress that says so
@@ -170,8 +190,22 @@ class Runner:
             self.hub.runner.call(lambda: self.hub.store.set_status(table_id, CLOSED))
 
     # ------------------------------------------------------------- the loop
+    async def keep_lead(self) -> None:
+        """On a cluster, whether this node runs the events, the role taken or held again: called
+        every :attr:`tick` by a loop of its own, so that a slow :meth:`step` (a table's owner
+        changing under it) never lets the role run out while this node lives."""
+        if self.lead is None:
+            return
+        leading = await self.lead()
+        if leading and not self.leading:  # from now on this node runs them: as after a restart
+            self.seal_all()
+        self.leading = leading
+
     async def step(self) -> None:
-        """One look at every open and running event."""
+        """One look at every open and running event, if this node runs the events (else the
+        sealed and forfeited tables read again, :meth:`refresh`)."""
+        if not self.leading:
+            return self.refresh()
         for row in self.store.events(("open", "running"), 1000):
             try:
                 if row.status == "open":
@@ -239,14 +273,14 @@ class Runner:
             bye = pairing.bye
             for i, pair in enumerate(pairing.games):
                 tid = table_id(row.id, number, i)
-                self._table(row, tid, [field[p] for p in pair], _server_fair(2), dropped)
+                await self._table(row, tid, [field[p] for p in pair], _server_fair(2), dropped)
                 games.append({"table": tid, "players": list(pair), "points": None, "forfeit": False})
         else:
             ids = [p["id"] for p in progress["field"]]
             deal = round_deal(row, number).to_json()
             for i, seats in enumerate(duplicate_seating(ids, number - 1)):
                 tid = table_id(row.id, number, i)
-                self._table(row, tid, [field[p] for p in seats], deal, dropped)
+                await self._table(row, tid, [field[p] for p in seats], deal, dropped)
                 games.append({"table": tid, "players": list(seats), "done": False, "absent": [],
                               "stand_ins": [s for s, p in enumerate(seats) if p in dropped]})
             self.sealed |= {g["table"] for g in games}
@@ -254,10 +288,11 @@ class Runner:
                                    "deals_done": [], "done": False})
         self.store.set_progress(row.id, "running", progress)
 
-    def _table(self, row: EventRow, tid: str, players: list[dict[str, Any]], fair: dict[str, Any],
-               dropped: set[str]) -> None:
-        """The table ``tid`` with ``players`` in its seats (made unless it exists already)."""
-        if self.hub.find(tid) is not None:
+    async def _table(self, row: EventRow, tid: str, players: list[dict[str, Any]], fair: dict[str, Any],
+                     dropped: set[str]) -> None:
+        """The table ``tid`` with ``players`` in its seats (made unless it exists already; on a
+        cluster, owned by this node)."""
+        if await self.hub.locate(tid) is not None:
             return
         seats = []
         for s, p in enumerate(players):
@@ -274,7 +309,7 @@ class Runner:
             for s, p in enumerate(players):
                 if "account" in p and p["id"] not in dropped:
                     self.players.link_seat(p["account"], tid, s, token=seat_token(row.secret, tid, s))
-        self.hub.find(tid)
+        await self.hub.locate(tid)
 
     async def _tend(self, row: EventRow) -> None:
         progress = row.progress or {}
@@ -293,15 +328,15 @@ class Runner:
         for g in rnd["games"]:
             if g.get("points") is not None or g.get("done"):
                 continue
-            table = self.hub.find(g["table"])
+            table = await self.hub.locate(g["table"])
             if table is None:
                 continue
             changed |= await self._tend_table(row, progress, rnd, g, table)
         if row.kind == "duplicate":
-            changed |= self._note_leavers(rnd)
-            changed |= self._compare(row, progress, rnd)
-        if all(g.get("points") is not None or g.get("done") for g in rnd["games"]):
-            self._record_sealed(rnd)
+            looks = await self._looks(rnd)
+            changed |= self._note_leavers(rnd, looks)
+            changed |= self._compare(row, progress, rnd, looks)
+        if all(g.get("points") is not None or g.get("done") for g in rnd["games"]) and await self._record_sealed(rnd):
             rnd["done"] = True
             self.sealed -= {g["table"] for g in rnd["games"]}
             if len(progress["rounds"]) >= row.rounds:
@@ -311,15 +346,16 @@ class Runner:
             self.store.set_progress(row.id, "running", progress)
 
     async def _tend_table(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any], g: dict[str, Any],
-                          table: Table) -> bool:
-        status = table.row.status
-        if status == "playing" and WATCHER not in table.spectators:
+                          table: Located) -> bool:
+        look = await table.ask(Look(WATCHER))
+        status = look["status"]
+        if status == "playing" and not look["watched"]:
             # a table whose seats are all bots (bots paired together, or stand-ins for people who
             # left) waits for a spectator before its bots move: the event watches its tables
             await table.ask(Attach(WATCHER, None, None, "en"))
         if status == "open":
-            people = [s.seat for s in table.row.seats if s.kind != "bot"]  # an opened seat's person too
-            absent = [s for s in people if s not in table.players]
+            people = [s for s, kind in enumerate(look["kinds"]) if kind != "bot"]  # an opened seat's person too
+            absent = [s for s in people if s not in look["online"]]
             if not absent:
                 await table.ask(Start())
                 await table.ask(Attach(WATCHER, None, None, "en"))
@@ -332,7 +368,7 @@ class Runner:
                 g["points"] = [0.0 if s in absent else 1.0 for s in range(2)]
                 g["forfeit"] = True  # closed once this is stored (:meth:`_tend`)
                 return True
-            if any(seat.kind == "open" for seat in table.row.seats):
+            if "open" in look["kinds"]:
                 g["done"] = g["void"] = True  # a seat was opened (it cannot start): not played, nobody scores
                 return True
             await table.ask(Start())
@@ -341,19 +377,16 @@ class Runner:
                 await table.ask(Leave(seat_token(row.secret, table.id, s)))
             g["absent"] = absent
             return True
-        if status != "over" or not table.settled or table.match is None:
-            return False
-        outcome = table.match.state.outcome()
-        if outcome is None:
+        if status != "over" or look["winners"] is None:  # the look comes after every write before it
             return False
         if row.kind == "swiss":
             # a person who left the game in progress loses it, whatever their stand-in did (as
             # the ratings rank them last); two who left both lose. A person's seat that a bot
             # holds now was left, also when the table has been loaded again since.
-            seats = table.row.seats
-            left = table.left_seats() | {s for s, entrant in enumerate(g["players"])
-                                         if entrant.startswith("a") and seats[s].kind == "bot"}
-            winners = set(outcome.winners)
+            kinds = look["kinds"]
+            left = set(look["left"]) | {s for s, entrant in enumerate(g["players"])
+                                        if entrant.startswith("a") and kinds[s] == "bot"}
+            winners = set(look["winners"])
             if left:
                 g["points"] = [0.0 if s in left else 1.0 for s in range(2)]
             else:
@@ -369,39 +402,47 @@ class Runner:
             progress["dropped"].append(player)
 
     # ------------------------------------------------------------- duplicate comparisons
-    def _note_leavers(self, rnd: dict[str, Any]) -> bool:
+    async def _looks(self, rnd: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """A look (:class:`~..commands.Look`) at each table of the round that was not void and
+        can be reached now, by table."""
+        out = {}
+        for g in rnd["games"]:
+            table = None if g.get("void") else await self.hub.locate(g["table"])
+            if table is not None:
+                out[g["table"]] = await table.ask(Look(WATCHER))
+        return out
+
+    def _note_leavers(self, rnd: dict[str, Any], looks: dict[str, dict[str, Any]]) -> bool:
         """The people who left a duplicate table in progress, noted once each with the deals their
         table had finished then (``g["left"]``: hand → deal numbers): the later deals are their
         stand-in's, and :meth:`_compare` counts them as an absent person's boards."""
         changed = False
         for g in rnd["games"]:
-            table = self.hub.find(g["table"])
-            if g.get("void") or table is None or table.match is None:
+            look = looks.get(g["table"])
+            if g.get("void") or look is None:
                 continue
             noted = g.get("left", {})
-            for hand in sorted(table.left_seats()):
+            for hand in look["left"]:
                 if (str(hand) in noted or hand in g.get("absent", [])
                         or not g["players"][hand].startswith("a")):  # a no-show is absent already
                     continue
-                view: Any = table.match.state.view(None)
-                noted[str(hand)] = sorted(int(d) for d, *_ in view.deal_scores)
+                noted[str(hand)] = sorted(int(d) for d, *_ in look["deals"])
                 g["left"] = noted
                 changed = True
         return changed
 
-    def _compare(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any]) -> bool:
+    def _compare(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any],
+                 looks: dict[str, dict[str, Any]]) -> bool:
         """The deals every table of the round has finished, compared (each once)."""
         finished: list[dict[int, tuple[str, tuple[float, ...]]]] = []
         games = [g for g in rnd["games"] if not g.get("void")]
         if not games:
             return False
         for g in games:
-            table = self.hub.find(g["table"])
-            if table is None or table.match is None or not table.settled:
+            look = looks.get(g["table"])
+            if look is None or look["status"] == "open":
                 return False
-            view: Any = table.match.state.view(None)  # a Trex view (the event's game)
-            finished.append({int(d): (str(code), tuple(float(x) for x in deltas))
-                             for d, _k, _h, code, deltas in view.deal_scores})
+            finished.append({int(d): (str(code), tuple(float(x) for x in deltas)) for d, code, deltas in look["deals"]})
         common = set(finished[0]).intersection(*finished[1:]) - set(rnd["deals_done"])
         if not common:
             return False
@@ -426,25 +467,44 @@ class Runner:
         if m is None:
             return False
         table = self.hub.tables.get(table_id)
-        if table is None or table.row.status != "open":
-            return False
         try:
+            row = table.row if table is not None else self.hub.runner.call(lambda: self.hub.store.table(table_id))
+            if row is None or row.status != "open":
+                return False
             return self.store.event(m.group(1)) is not None
-        except LogError:
+        except (LogError, BadRow):
             return True
 
+    async def holds_seat(self, table_id: str, token: Any) -> bool:
+        """``token`` holds a seat of the event's table ``table_id`` now (a person whose seat a bot
+        took when they left holds none), as the table here has its seats, else the log."""
+        if not isinstance(token, str):
+            return False
+        table = self.hub.tables.get(table_id)
+        try:
+            row = table.row if table is not None else await self.hub.runner.read(
+                lambda: self.hub.store.table(table_id))
+        except (LogError, BadRow):
+            return False
+        return row is not None and seat_for_token(row, token) is not None
+
     # ------------------------------------------------------------- ratings
-    def _record_sealed(self, rnd: dict[str, Any]) -> None:
+    async def _record_sealed(self, rnd: dict[str, Any]) -> bool:
         """The results of a duplicate round's tables, recorded once every table has finished (a
         result on a profile, or a rating that moved, would tell the players of a slower table how
         the same deals went): before the round is marked done, so a stop in between records them
-        at the next look (recording is idempotent per table)."""
+        at the next look (recording is idempotent per table). ``False`` while a table's end is
+        not in the log yet (on a cluster, its owner writes it): the next look records it."""
         for g in rnd["games"]:
             if g["table"] not in self.sealed or g.get("forfeit") or g.get("void"):
                 continue
-            table = self.hub.find(g["table"])
-            if table is not None and table.match is not None and table.match.is_over:
-                self.record(table)
+            table = await self.hub.locate(g["table"])
+            match = getattr(table, "match", None)  # a table another node owns has none here
+            if table is not None and match is None and getattr(table, "owner_node", None) is not None:
+                return False
+            if table is not None and match is not None and match.is_over:
+                self.record(cast("Table", table))
+        return True
 
     def table_finished(self, table: Table) -> None:
         """A table's game has ended (the hub's ``finished`` call, before the server records the

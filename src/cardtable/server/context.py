@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cluster import Cluster, RemoteTable
-from .hub import CLOSED_WITHOUT_PLAY, FORFEITED, Hub
+from .hub import Hub
 from .limits import Limits
-from .lobby import LobbyError
 from .offload import Offload
 from .players import Players
 from .tables import Table
@@ -42,9 +41,4 @@ class AppContext:
     async def locate(self, table_id: Any) -> Table | RemoteTable:
         """The table ``table_id`` here or on its owner in a cluster; a 404 if there is none, a 410
         if it was closed without play."""
-        table = await self.hub.locate(table_id)
-        if table is None:
-            if self.hub.broken.get(table_id) == CLOSED_WITHOUT_PLAY:
-                raise LobbyError(410, "forfeited", FORFEITED)
-            raise LobbyError(404, "no_table", "no such table")
-        return table
+        return await self.hub.located(table_id)

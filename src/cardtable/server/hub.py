@@ -8,7 +8,7 @@ import secrets
 import sys
 import time
 from collections.abc import AsyncGenerator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.errors import ConfigError
 from ..core.registry import load
@@ -236,10 +236,30 @@ class Hub:
             table.release()
 
     def get(self, table_id: Any) -> Table:
+        """:meth:`find` in this process (one server, the tests), or a 404."""
         table = self.find(table_id)
         if table is None:
             raise LobbyError(404, "no_table", "no such table")
         return table
+
+    async def located(self, table_id: Any) -> Table | RemoteTable:
+        """:meth:`locate`, or a 404 if there is no such table, a 410 if it was closed without play."""
+        table = await self.locate(table_id)
+        if table is None:
+            if self.broken.get(table_id) == CLOSED_WITHOUT_PLAY:
+                raise LobbyError(410, "forfeited", FORFEITED)
+            raise LobbyError(404, "no_table", "no such table")
+        return table
+
+    async def ended(self, table_id: Any, in_progress: str) -> Table:
+        """The table ``table_id`` once its game is over, for its record, replay or review: a
+        finished table is read from the log on any node, and a game in progress is answered 409
+        ``in_progress`` (saying ``in_progress``) without being taken from the node that owns it."""
+        table = await self.located(table_id)
+        match = getattr(table, "match", None)  # a table another node owns is played there
+        if match is None or not match.is_over:
+            raise LobbyError(409, "in_progress", in_progress)
+        return cast("Table", table)
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Drop from memory the tables nobody has been at for :attr:`keep` seconds

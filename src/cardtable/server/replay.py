@@ -102,10 +102,9 @@ def replay_endpoint(hub: Hub, offload: Offload) -> Any:
     """The ``GET /api/tables/{table_id}/replay`` handler over ``hub``'s tables."""
 
     async def api_replay(request: Request) -> Response:
-        table = hub.get(request.path_params["table_id"])
+        table = await hub.ended(request.path_params["table_id"], "a game is replayed once it is over")
         match = table.match
-        if match is None or not match.is_over:
-            raise LobbyError(409, "in_progress", "a game is replayed once it is over")
+        assert match is not None
         q = request.query_params
         seat = None
         if q.get("seat") not in (None, "", "none"):

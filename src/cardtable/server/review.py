@@ -81,13 +81,13 @@ def review_endpoint(hub: Hub, offload: Offload, worlds: int = WORLDS) -> Any:
     """The ``GET /api/tables/{table_id}/review?seat=N`` handler over ``hub``'s tables."""
 
     async def api_review(request: Request) -> Response:
-        table = hub.get(request.path_params["table_id"])
+        table = await hub.located(request.path_params["table_id"])
         if table.row.game not in COSTLY:  # the reviewed games (Spit is a race, not decisions)
             raise LobbyError(400, "no_review", f"no review for {table.row.game}: reviews exist for "
                              + ", ".join(sorted(COSTLY)))
+        table = await hub.ended(table.id, "a game is reviewed once it is over")  # all cards known: never while played
         match = table.match
-        if match is None or not match.is_over:  # all cards known: never while it is played
-            raise LobbyError(409, "in_progress", "a game is reviewed once it is over")
+        assert match is not None
         seat = whole_number(request.query_params.get("seat"), "seat", 0, table.num_players - 1)
         key = ("review", table.id, seat)
         data = offload.kept(key)

@@ -1,0 +1,54 @@
+"""What a node that does not own a table may do with it (docs/deploy.md): two ``cardtable serve``
+nodes on one PostgreSQL database and a real Redis. Asking one node for the record, replay or
+review of a game another node is playing is answered 409 ``in_progress`` and changes nothing:
+the owner keeps the table, its epoch in the log stays, and its player's next move is
+acknowledged (S1: a table is one writer)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import httpx
+import psycopg
+
+from cardtable.server.client import GameClient
+
+from .test_cluster import _nodes, _stop_living
+
+
+def _epoch(pg_url: str, table_id: str) -> int:
+    with psycopg.connect(pg_url) as conn:
+        row = conn.execute("SELECT epoch FROM leases WHERE table_id = %s", (table_id,)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_s1_reading_a_game_in_progress_through_another_node_never_takes_the_table(
+        tmp_path: Path, redis_url: str, pg_url: str):
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    try:
+        on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
+        made = on_a.post("/api/tables", json={"game": "trash", "options": {"target_size": 9}}).json()
+        table_id, host = made["table"]["id"], made["host"]
+        token = on_a.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}).json()["token"]
+        on_a.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
+        assert on_a.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+
+        async def play() -> None:
+            async with GameClient(a.ws, table_id, token) as ana:
+                await ana.wait_turn()
+                await ana.act(ana.view["legal_actions"][0])  # type: ignore[index]
+                before = _epoch(pg_url, table_id)
+                for path in ("record", "replay?seat=0", "review?seat=0"):
+                    asked = await asyncio.to_thread(b.client.get, f"{b.http}/api/tables/{table_id}/{path}")
+                    assert asked.status_code == 409 and asked.json()["error"] == "in_progress", asked.text
+                assert _epoch(pg_url, table_id) == before  # nobody claimed the table in the log
+                health = b.get(f"/api/health?table={table_id}")
+                assert health["owner"] == "a" and health["tables"] == 0, health  # b holds no copy
+                await ana.wait_turn()
+                await asyncio.wait_for(ana.act(ana.view["legal_actions"][0]), 30)  # type: ignore[index]
+
+        asyncio.run(play())
+    finally:
+        _stop_living(a, b)

@@ -16,7 +16,7 @@ from cardtable.server.hub import Hub
 from cardtable.server.players import Players
 from cardtable.server.store import Store
 
-from .helpers import play_first_legal_to_end, receive_until
+from .helpers import play_first_legal_to_end, receive_until, wait
 from .players_fixtures import CHEAP, JSON, client, open_limits, signup
 from .test_migrations import unversioned_database
 from .test_protocol import hello
@@ -87,9 +87,10 @@ def _served(tmp: Path) -> tuple[Any, Store, Players]:
     return app, store, players
 
 
-def _play(c: Any, rated: bool, *, leave: bool = False) -> str:
+def _play(c: Any, rated: bool, *, leave: bool = False, watch: bool = True) -> str:
     """Ana (logged in) against the "random" bot at a new Trash table, to the end (or she leaves
-    after her first move); the table's id."""
+    at her first turn, and with ``watch`` a spectator watches the stand-ins to the end); the
+    table's id."""
     body: dict[str, Any] = {"game": "trash", "options": {"target_size": 3}, "rated": rated, "clock": None}
     created = c.post("/api/tables", json=body, headers=JSON).json()
     table_id, host = created["table"]["id"], created["host"]
@@ -102,7 +103,7 @@ def _play(c: Any, rated: bool, *, leave: bool = False) -> str:
             assert c.post(f"/api/tables/{table_id}/leave", json={"token": token}, headers=JSON).status_code == 200
         else:
             assert play_first_legal_to_end(ws, 0)["view"]["outcome"] is not None
-    if leave:  # the stand-ins play on: watch the game to its end
+    if leave and watch:  # the stand-ins play on: watch the game to its end
         with c.websocket_connect(f"/ws/{table_id}") as ws:
             hello(ws)
             for _ in range(5000):
@@ -170,6 +171,22 @@ def test_p_rated_a_person_who_leaves_a_rated_game_ranks_last(tmp_path: Path):
         assert players.store.rating(bot.id, "trash") is not None  # the bot that won is rated
         stand_in = players.accounts.named("sensible")
         assert stand_in is None or players.store.rating(stand_in.id, "trash") is None  # the stand-in is not
+    store.close()
+    players.close()
+
+
+def test_p_rated_a_game_left_while_nobody_watches_is_played_to_its_end_and_recorded(tmp_path: Path):
+    """A rated game goes on without anyone at the table: Ana leaves and closes her page, the
+    stand-in and the bot play on with nobody watching, and the result is recorded with Ana last
+    (a casual table of bots alone waits for a spectator; leaving a rated game never escapes its
+    result)."""
+    app, store, players = _served(tmp_path)
+    with client(app) as c:
+        signup(c, "Ana")
+        table_id = _play(c, rated=True, leave=True, watch=False)
+        stored = wait("the result is recorded", lambda: players.store.result(table_id), deadline=120)
+        assert stored.rated and stored.abandoned == (0,)
+        assert c.get(f"/api/tables/{table_id}").json()["table"]["status"] == "over"
     store.close()
     players.close()
 

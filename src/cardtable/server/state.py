@@ -160,8 +160,11 @@ class TableState:
         return self.match.seq if self.match is not None else 0
 
     def unwatched(self) -> bool:
-        """Bots alone at the table and nobody connected: its game waits for a spectator."""
-        return not self.players and not self.spectators and all(s.kind == "bot" for s in self.row.seats)
+        """Bots alone at a casual table and nobody connected: its game waits for a spectator. A
+        rated game goes on to its end whoever is there, so that its result and ratings are
+        recorded (leaving a losing game and closing the page never escapes them)."""
+        return (not self.row.rated and not self.players and not self.spectators
+                and all(s.kind == "bot" for s in self.row.seats))
 
     def connections(self) -> list[str]:
         """Every connection at the table, seats first."""

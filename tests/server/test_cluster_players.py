@@ -83,6 +83,33 @@ def test_p_cluster_the_login_limit_of_a_name_counts_over_every_node(tmp_path: Pa
         _stop_living(a, b)
 
 
+def test_p_cluster_two_sits_of_one_account_sent_at_once_through_two_nodes_take_one_seat(
+        tmp_path: Path, redis_url: str, pg_url: str):
+    """P (one seat of a rated table per account) on a cluster: Ana's session sits at seats 0 and
+    1 of a new rated Trex table at the same moment, one sit through each node, at five tables:
+    each time one sit is taken and the other refused 409 one_seat."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    try:
+        on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
+        made = on_a.post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
+        csrf = {"X-CSRF-Token": made.json()["csrf"]}
+        on_b = httpx.Client(base_url=b.http, headers={"Origin": b.http, **csrf}, cookies=on_a.cookies, timeout=30)
+        on_a.headers.update(csrf)
+        for _ in range(5):
+            table_id = on_a.post("/api/tables", json={"game": "trex", "rated": True}).json()["table"]["id"]
+
+            async def both(table_id: str = table_id) -> list[int]:
+                sits = [asyncio.to_thread(on.post, f"/api/tables/{table_id}/sit", json={"seat": seat, "name": "Ana"})
+                        for seat, on in enumerate((on_a, on_b))]
+                return sorted(r.status_code for r in await asyncio.gather(*sits))
+
+            assert asyncio.run(both()) == [200, 409]
+            seats = a.get(f"/api/tables/{table_id}")["table"]["seats"]
+            assert sorted(s["kind"] for s in seats) == ["human", "open", "open", "open"]
+    finally:
+        _stop_living(a, b)
+
+
 def test_p_quick_cluster_people_waiting_on_two_nodes_are_seated_together(tmp_path: Path, redis_url: str,
                                                                          pg_url: str):
     """P-quick on a cluster: quick play's queue is one for every node. Ana waits on node a and Ben

@@ -4,6 +4,7 @@ abandons a rated game ranks last, and bots have public ratings on the leaderboar
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,9 @@ import pytest
 from cardtable.core.game import Outcome
 from cardtable.server import migrations
 from cardtable.server.app import create_app
+from cardtable.server.commands import Leave, Sit
 from cardtable.server.hub import Hub
+from cardtable.server.lobby import LobbyError
 from cardtable.server.players import Players
 from cardtable.server.store import Store
 
@@ -156,6 +159,30 @@ def test_p_rated_one_person_holds_one_seat_of_a_rated_table_and_playing_oneself_
         assert done.new and done.changes == {} and players.store.rating(ana.id, "trash") is None
     store.close()
     players.close()
+
+
+def test_p_rated_two_sits_of_one_account_sent_at_once_take_one_seat(tmp_path: Path):
+    """A logged-in person's two sits of one rated table, both sent before either is answered (the
+    seats linked to the account show neither yet): the table takes the first and refuses the
+    second (409 one_seat), in its order of commands. A seat opened again before the start may be
+    taken by the account again, and another account sits beside it."""
+    store = Store(tmp_path / "t.sqlite3")
+    hub = Hub(store)
+
+    async def main() -> None:
+        table, _ = hub.create("trash", None, {}, rated=True)
+        first, second = await asyncio.gather(table.ask(Sit(0, "Ana", None, 7)), table.ask(Sit(1, "Ana", None, 7)),
+                                             return_exceptions=True)
+        assert isinstance(first, dict) and isinstance(second, LobbyError) and second.code == "one_seat"
+        assert [s.kind for s in table.row.seats] == ["human", "open"]
+        await table.ask(Leave(first["token"]))  # before the start: the seat is open again
+        await table.ask(Sit(1, "Ana", None, 7))
+        await table.ask(Sit(0, "Ben", None, 8))
+        casual, _ = hub.create("trash", None, {})
+        await asyncio.gather(casual.ask(Sit(0, "Ana", None, 7)), casual.ask(Sit(1, "Ana", None, 7)))
+
+    asyncio.run(main())
+    store.close()
 
 
 def test_p_rated_a_person_who_leaves_a_rated_game_ranks_last(tmp_path: Path):

@@ -21,6 +21,7 @@ class Sit:
     seat: Any
     name: Any
     commitment: Any = None
+    account: int | None = None  # the sitter's account, set by the server (one seat of a rated table each)
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,8 +78,8 @@ def _apply(s: TableState, cmd: Command) -> Any:
         case Detach(conn):
             presence.detach(s, conn)
             return None
-        case Sit(seat, name, commitment):
-            token = seating.sit(s, seat, name, commitment)
+        case Sit(seat, name, commitment, account):
+            token = seating.sit(s, seat, name, commitment, account)
             return {"table": fanout.public(s), "seat": seat, "token": token}
         case Commit(token, commitment):
             return {"table": fanout.public(s), "seat": fairplay.commit(s, token, commitment)} | _after(s)

@@ -3,6 +3,7 @@ operations on it (sit, commit, reveal, leave; the host's bot, free and start).""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -46,7 +47,7 @@ def table_routes(ctx: AppContext) -> list[BaseRoute]:
         table = await ctx.locate(request.path_params["table_id"])
         cmd = table_command(table, op, data)
         if players is not None and isinstance(cmd, Sit):
-            one_seat_at_rated(players, request, table)
+            cmd = one_seat_at_rated(players, request, table, cmd)
         table.visitors += 1  # not swept from memory while its command waits
         try:
             reply = await table.ask(cmd)
@@ -92,15 +93,17 @@ def table_command(table: Table | RemoteTable, op: str, data: dict[str, Any]) -> 
     return Start()
 
 
-def one_seat_at_rated(players: Players, request: Request, table: Table | RemoteTable) -> None:
+def one_seat_at_rated(players: Players, request: Request, table: Table | RemoteTable, cmd: Sit) -> Sit:
     """A logged-in person holds one seat of a rated table at most (a 409 for a second): a game
-    against oneself would rate nothing, and the ratings do not count it."""
-    row = getattr(table, "row", None)  # a table another process owns is checked by the ratings alone
-    if row is None or not row.rated:
-        return
+    against oneself would rate nothing, and the ratings do not count it. The seats linked to the
+    account say so (after a restart too), and the table itself refuses a second sit of the
+    account that comes while the first is on its way: the sit, with the account in it."""
     account = players.account_for(session_cookie(request.cookies, request.url.scheme == "https"))
-    if account is not None and account.id in players.seat_accounts(table.id, len(row.seats)):
+    if account is None:
+        return cmd
+    if table.row.rated and account.id in players.seat_accounts(table.id, len(table.row.seats)):
         raise LobbyError(409, "one_seat", "you hold a seat at this rated table already")
+    return replace(cmd, account=account.id)
 
 
 def seat_owner(players: Players, request: Request, table_id: str, cmd: Command, reply: Any) -> None:

@@ -43,10 +43,14 @@ def _open_seat(s: TableState, seat: Any) -> SeatRow:
     return row
 
 
-def sit(s: TableState, seat: Any, name: Any, commitment: Any = None) -> str:
+def sit(s: TableState, seat: Any, name: Any, commitment: Any = None, account: int | None = None) -> str:
     """A person takes an open seat; ``commitment``: SHA-256 (hex) of the seed their page made
-    for the fair deal (``None``: the server makes the seat's seed). Their token."""
+    for the fair deal (``None``: the server makes the seat's seed); ``account``: theirs, if they
+    are logged in, which holds one seat of a rated table at most (409 ``one_seat``: decided here,
+    in the table's order of commands, so two sits sent at once cannot both pass). Their token."""
     row = _open_seat(s, seat)
+    if account is not None and s.row.rated and account in s.accounts.values():
+        raise LobbyError(409, "one_seat", "you hold a seat at this rated table already")
     promised = None if commitment is None else check_hex(commitment, "commitment")
     token = new_token()
     others = [o.name for o in s.row.seats if o.seat != row.seat and o.kind != "open"]
@@ -54,6 +58,8 @@ def sit(s: TableState, seat: Any, name: Any, commitment: Any = None) -> str:
     deal = fairplay.sat(s, row.seat, promised)  # refused before anything changes when out of turn
     _write(s, row, "human", shown, token_hash(token))
     fairplay.save(s, deal)
+    if account is not None:
+        s.accounts[row.seat] = account
     s.joined = True
     fanout.broadcast_table(s)
     return token
@@ -130,6 +136,8 @@ def _write(s: TableState, row: SeatRow, kind: str, name: str, digest: str | None
 
 def _vacate(s: TableState, row: SeatRow, kind: str, name: str, code: int, reason: str) -> None:
     _write(s, row, kind, name, None)
+    if s.row.status == "open":  # open again: whoever sits next holds it (a stand-in's seat stays its person's)
+        s.accounts.pop(row.seat, None)
     if s.row.status == "open":
         fairplay.vacated(s, row.seat)
     conn = s.players.pop(row.seat, None)

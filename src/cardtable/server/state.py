@@ -145,6 +145,7 @@ class TableState:
     fan: FanData = field(default_factory=FanData)
     moves: MoveClockData = field(default_factory=MoveClockData)
     left: set[int] = field(default_factory=set)  # seats whose person left the game in progress (abandoned)
+    accounts: dict[int, int] = field(default_factory=dict)  # seat -> the account that sat there, while in memory
     fx: Effects = field(default_factory=Effects)
 
     @property

@@ -256,7 +256,7 @@ class QuickPlay:
         try:
             given = []
             for seat, ticket in enumerate(group):
-                reply = await table.ask(Sit(seat, ticket.name, None))
+                reply = await table.ask(Sit(seat, ticket.name, None, ticket.account))
                 given.append({"table": table.id, "seat": seat, "token": reply["token"]})
                 if ticket.account is not None:
                     self.players.link_seat(ticket.account, table.id, seat, token=reply["token"], address=ticket.address)

@@ -110,6 +110,61 @@ def test_p_cluster_two_sits_of_one_account_sent_at_once_through_two_nodes_take_o
         _stop_living(a, b)
 
 
+def test_p_cluster_an_account_deleted_through_one_node_is_renamed_at_the_table_another_node_plays(
+        tmp_path: Path, redis_url: str, pg_url: str):
+    """P (deleting an account) on a cluster: Ana plays a rated table that node b owns and deletes
+    her account through node a. Her seat shows the anonymous label at once on both nodes, to a
+    spectator's socket too, as the log has it; and a finished table of hers that a node had read
+    before shows the label when it is read again there."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    try:
+        on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
+        made = on_a.post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
+        csrf = {"X-CSRF-Token": made.json()["csrf"]}
+        on_a.headers.update(csrf)
+        on_b = httpx.Client(base_url=b.http, headers={"Origin": b.http, **csrf}, cookies=on_a.cookies, timeout=30)
+
+        def table(start: bool) -> tuple[str, str]:
+            created = on_b.post("/api/tables", json={"game": "trash", "rated": True, "clock": None,
+                                                     "options": {"target_size": 9}}).json()
+            table_id, host = created["table"]["id"], created["host"]
+            token = on_b.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}).json()["token"]
+            on_b.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
+            if start:
+                assert on_b.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+            return table_id, token
+
+        finished, token = table(True)
+
+        async def play_it() -> None:
+            async with GameClient(b.ws, finished, token) as ana:
+                await ana.play_to_end(random.Random(5))
+
+        asyncio.run(play_it())
+        wait("the finished game is over in the log", lambda: a.get(f"/api/tables/{finished}")["table"]["status"]
+             == "over")  # node a holds a copy of it now
+        live, token = table(True)
+        assert a.get(f"/api/health?table={live}")["owner"] == "b"
+
+        async def delete_while_watched() -> str:
+            async with GameClient(b.ws, live) as watcher:
+                await watcher.recv()
+                deleted = await asyncio.to_thread(on_a.post, "/api/players/delete", json={"password": "correct horse"})
+                assert deleted.status_code == 200 and deleted.json()["anonymized"] == 2, deleted.text
+                label = str(b.get(f"/api/tables/{live}")["table"]["seats"][0]["name"])
+                while watcher.table is None or watcher.table["seats"][0]["name"] != label:  # the socket is told
+                    await asyncio.wait_for(watcher.recv(), 30)
+                return label
+
+        label = asyncio.run(delete_while_watched())
+        assert label.startswith("anonymous")
+        for node in (a, b):
+            for table_id in (live, finished):
+                assert node.get(f"/api/tables/{table_id}")["table"]["seats"][0]["name"] == label, (node, table_id)
+    finally:
+        _stop_living(a, b)
+
+
 def test_p_quick_cluster_people_waiting_on_two_nodes_are_seated_together(tmp_path: Path, redis_url: str,
                                                                          pg_url: str):
     """P-quick on a cluster: quick play's queue is one for every node. Ana waits on node a and Ben

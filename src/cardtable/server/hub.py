@@ -242,6 +242,25 @@ class Hub:
             raise LobbyError(404, "no_table", "no such table")
         return table
 
+    async def held(self, table_id: str) -> Table | RemoteTable | None:
+        """The table a process holds and writes now: in this one's memory, or on a cluster a
+        :class:`~.cluster.RemoteTable` of the node whose lease it holds; ``None`` if no process
+        does (a finished table, or one nobody has loaded), and nothing is loaded."""
+        table = self.tables.get(table_id)
+        if self.cluster is None:
+            return table
+        if table is not None and table_id in self.cluster.owned:
+            return table
+        owner = await self.cluster.owner(table_id)  # a copy read here of a table nobody writes is not held
+        if owner is None or owner == self.cluster.node:
+            return None
+        row = await self.runner.read(lambda: self.store.table(table_id))
+        if row is None:
+            return None
+        from .cluster import RemoteTable
+
+        return RemoteTable(self.cluster, row, owner)
+
     async def located(self, table_id: Any) -> Table | RemoteTable:
         """:meth:`locate`, or a 404 if there is no such table, a 410 if it was closed without play."""
         table = await self.locate(table_id)

@@ -560,6 +560,8 @@ class Cluster:
                     future.set_result(data)
             elif op == "moved":
                 self._moved(str(data.get("table")), data.get("owner"))
+            elif op == "forget":
+                self._forget_copy(str(data.get("table")))
 
     async def _apply(self, data: dict[str, Any]) -> None:
         """A command forwarded by another node to a table this node owns."""
@@ -616,6 +618,17 @@ class Cluster:
                 self.unwatch(remote)
                 if remote.cid is not None:
                     self.bus.close(remote.cid, CLOSE_RESTART, "the table moved to another server process")
+        if self.hub is not None and table_id not in self.owned:
+            self.hub.drop(table_id)
+
+    def forget(self, table_id: str) -> None:
+        """Every node drops the copy it holds of ``table_id``, unless it owns it: the log's rows
+        changed beside the table (a deleted account's seat renamed in a finished game), and the
+        next reader reads them again."""
+        self._forget_copy(table_id)
+        self._outbox.put_nowait(("ct:all", json.dumps({"op": "forget", "table": table_id})))
+
+    def _forget_copy(self, table_id: str) -> None:
         if self.hub is not None and table_id not in self.owned:
             self.hub.drop(table_id)
 

@@ -19,6 +19,7 @@ from ..commands import (
     Hint,
     Leave,
     Look,
+    RenameSeat,
     Reveal,
     Show,
     Sit,
@@ -47,7 +48,7 @@ class OwnerGone(TableMoving):
 
 
 FORWARDED: dict[str, type[Command]] = {c.__name__: c for c in (
-    Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show, Look)}
+    Sit, Commit, Reveal, Leave, AddBot, Free, Start, Attach, Detach, Act, Undo, Chat, Hint, Show, Look, RenameSeat)}
 """The commands a node forwards to a table's owner (all of plain JSON fields)."""
 RESENT = (Attach, Act, Hint, Show, Look)
 """The commands sent again to a table's new owner when its former owner died before answering:

@@ -154,8 +154,8 @@ def player_routes(players: Players, *, allow_origins: tuple[str, ...] = (), secu
         _, account = session(request)
         if not await players.limits.account_address.allow(client_address(request)):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
-        links = await players.delete(account, data.get("password"),
-                                     live=None if hub is None else hub.tables.get)
+        links = await players.delete(account, data.get("password"), live=None if hub is None else hub.held,
+                                     renamed=None if hub is None or hub.cluster is None else hub.cluster.forget)
         return logged_out(request, {"account": None, "anonymized": len(links)})
 
     @handler

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from .sessions import Sessions
 from .store import AccountStore, RatingRow, SeatLink
 
 if TYPE_CHECKING:
+    from ..cluster import RemoteTable
     from ..ports import ActionLog
     from ..tables import Table
     from .quickplay import QuickPlay, TicketBook
@@ -194,15 +195,18 @@ class Players:
 
     # ------------------------------------------------------------- accounts
     async def delete(self, account: Account, password: Any,
-                     live: Callable[[str], Table | None] | None = None) -> list[SeatLink]:
+                     live: Callable[[str], Awaitable[Table | RemoteTable | None]] | None = None,
+                     renamed: Callable[[str], None] | None = None) -> list[SeatLink]:
         """Delete ``account`` (its password asked again). Its games stay: each seat's link and, in
-        the action log, the seat's shown name become one anonymous label. ``live``: the table in
-        this process's memory of an id, if any: its seat is renamed by a command to its actor (so
-        its pages see the new name at once, and nothing writes the table beside its actor);
-        the others' rows are renamed in the log."""
+        the action log, the seat's shown name become one anonymous label. ``live``: the table of
+        an id that a process holds and writes now (this one's, or on a cluster the owner's, whose
+        commands go there), if any: its seat is renamed by a command to its actor (so its pages see
+        the new name at once, and nothing writes the table beside its actor); the others' rows are
+        renamed in the log, and ``renamed`` is told (a cluster's nodes then forget the copies of
+        the finished table they read before)."""
         links = await self.accounts.delete(account, password)
         for link in links:
-            table = None if live is None else live(link.table_id)
+            table = None if live is None else await live(link.table_id)
             if table is not None:
                 try:
                     await table.ask(RenameSeat(link.seat, link.label or ""))
@@ -216,6 +220,8 @@ class Players:
                 if row is not None and link.seat < len(row.seats) and row.seats[link.seat].kind == "human":
                     s = row.seats[link.seat]
                     self.log.set_seat(link.table_id, SeatRow(s.seat, s.kind, link.label or "", s.token_hash))
+                    if renamed is not None:
+                        renamed(link.table_id)
             except (LogError, BadRow):  # the link is anonymous already; the shown name stays as it was
                 continue
         return links

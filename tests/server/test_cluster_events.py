@@ -23,6 +23,9 @@ from .helpers import wait as poll
 from .netserver import Server
 from .test_cluster import _nodes, _stop_living
 
+HOLD = ("--forwarded-allow-ips", "127.0.0.1", "--hold", "60")
+"""People behind the trusted proxy, each at an address of their own; a seat waits 60 s for its
+person (a cluster test's ``--hold 0`` gives it to a stand-in at once: a rated seat then abandons)."""
 DEADLINE = 120.0  # a round of one-hand Trash games between people and bots, on a loaded machine
 wait = functools.partial(poll, deadline=DEADLINE, every=0.2)
 
@@ -91,7 +94,7 @@ def test_t8_cluster_a_swiss_event_runs_on_one_node_while_its_people_use_the_othe
     the node that does not run the events; the other makes the tables, starts them once their
     people are there and pairs the second round without a rematch. Both nodes show the same final
     standings, and each person's profile has both games."""
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--forwarded-allow-ips", "127.0.0.1"))
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=HOLD)
     try:
         runner, other = _roles(redis_url, a, b)
         people = [Person(other, name, f"10.0.3.{i}") for i, name in enumerate(("Ana", "Ben", "Cy", "Dee"))]
@@ -121,7 +124,7 @@ def test_t9_cluster_the_event_goes_on_when_the_node_that_runs_it_is_killed(
     first round, while the people play through another node. The living nodes share its tables,
     one of them takes the events' role (and reads and starts the tables the other owns through
     their owner), the games go on where they were, and the event ends with two rounds played."""
-    nodes = _nodes(tmp_path, redis_url, "a", "b", "c", db_url=pg_url, limits=("--forwarded-allow-ips", "127.0.0.1"))
+    nodes = _nodes(tmp_path, redis_url, "a", "b", "c", db_url=pg_url, limits=HOLD)
     try:
         named = dict(zip("abc", nodes, strict=True))
         runner = named[wait("a node runs the events", lambda: _leader(redis_url))]

@@ -26,9 +26,15 @@ from .netserver import Server
 from .test_cluster import _first_moves, _nodes, _stop_living
 
 
+def _people_nodes(tmp_path: Path, redis_url: str, pg_url: str, *extra: str) -> list[Server]:
+    """Nodes "a" and "b" on ``pg_url``, whose seats wait 60 s for their people (a cluster test's
+    ``--hold 0`` gives a seat whose person has not connected yet to a stand-in at once, and at a
+    rated table three of its moves are abandoning: a loaded machine's slow connect would lose it)."""
+    return _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--hold", "60", *extra))
+
 def test_p_cluster_an_account_made_on_one_node_plays_a_rated_game_through_the_other(
         tmp_path: Path, redis_url: str, pg_url: str):
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    a, b = _people_nodes(tmp_path, redis_url, pg_url)
     try:
         on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
         made = on_a.post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
@@ -70,7 +76,7 @@ def test_p_cluster_the_login_limit_of_a_name_counts_over_every_node(tmp_path: Pa
     """P (login limits) on a cluster: a name takes 5 logins at once, then one a minute, from the
     whole cluster: wrong passwords sent to two nodes in turn are refused with 429 at the sixth, as
     one process refuses them (not at the eleventh, two nodes' allowance)."""
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    a, b = _people_nodes(tmp_path, redis_url, pg_url)
     try:
         on = [httpx.Client(base_url=n.http, headers={"Origin": n.http}, timeout=30) for n in (a, b)]
         made = on[0].post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
@@ -88,7 +94,7 @@ def test_p_cluster_two_sits_of_one_account_sent_at_once_through_two_nodes_take_o
     """P (one seat of a rated table per account) on a cluster: Ana's session sits at seats 0 and
     1 of a new rated Trex table at the same moment, one sit through each node, at five tables:
     each time one sit is taken and the other refused 409 one_seat."""
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    a, b = _people_nodes(tmp_path, redis_url, pg_url)
     try:
         on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
         made = on_a.post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
@@ -116,7 +122,7 @@ def test_p_cluster_an_account_deleted_through_one_node_is_renamed_at_the_table_a
     her account through node a. Her seat shows the anonymous label at once on both nodes, to a
     spectator's socket too, as the log has it; and a finished table of hers that a node had read
     before shows the label when it is read again there."""
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    a, b = _people_nodes(tmp_path, redis_url, pg_url)
     try:
         on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
         made = on_a.post("/api/players/signup", json={"username": "Ana", "password": "correct horse"})
@@ -171,7 +177,7 @@ def test_p_quick_cluster_people_waiting_on_two_nodes_are_seated_together(tmp_pat
     joins on b: they are seated at one table, whose lease one node holds, and each plays through
     the node they joined on. A ticket is answered by any node, and a cancelled one leaves the
     queue that every node sees."""
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--quick-wait", "600"))
+    a, b = _people_nodes(tmp_path, redis_url, pg_url, "--quick-wait", "600")
     try:
         on_a, on_b = (httpx.Client(base_url=n.http, headers={"Origin": n.http}, timeout=30) for n in (a, b))
         ana = on_a.post("/api/quick", json={"game": "trash", "name": "Ana"})
@@ -208,7 +214,7 @@ def test_p_quick_cluster_joins_at_once_on_two_nodes_seat_each_person_once(tmp_pa
     """P-quick on a cluster, at once: six people join a two-seat game at the same moment, three on
     each node. Both nodes seat from the one queue, one request at a time: three tables of two
     people, each person at exactly one seat, nobody left waiting and no bot."""
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--quick-wait", "600"))
+    a, b = _people_nodes(tmp_path, redis_url, pg_url, "--quick-wait", "600")
     try:
         async def join(node: Server, name: str) -> str:
             async with httpx.AsyncClient(base_url=node.http, headers={"Origin": node.http}, timeout=30) as on:

@@ -26,7 +26,7 @@ def _epoch(pg_url: str, table_id: str) -> int:
 
 def test_s1_reading_a_game_in_progress_through_another_node_never_takes_the_table(
         tmp_path: Path, redis_url: str, pg_url: str):
-    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url)
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--hold", "60"))  # Ana away: no stand-in
     try:
         on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
         made = on_a.post("/api/tables", json={"game": "trash", "options": {"target_size": 9}}).json()

@@ -153,3 +153,21 @@ def test_t9_cluster_the_event_goes_on_when_the_node_that_runs_it_is_killed(
         assert _event(living[0], event_id)["standings"] == final["standings"]
     finally:
         _stop_living(*nodes)
+
+
+def test_t6_cluster_the_limit_on_new_events_from_one_address_counts_over_every_node(
+        tmp_path: Path, redis_url: str, pg_url: str):
+    """T6 (the events' limits) on a cluster: an address makes 5 events at once, then one every 2
+    minutes, from the whole cluster: three accounts of one address asking the two nodes in turn
+    are refused 429 at the sixth event, as one process refuses them (not at the eleventh)."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=HOLD)
+    try:
+        people = [Person(node, name, "10.0.5.1") for node, name in ((a, "Ana"), (b, "Ben"), (a, "Cy"))]
+        codes = []
+        for i in range(6):
+            made = people[i % 3].post("/api/events", {"name": f"Cup {i}", "kind": "swiss", "game": "spit",
+                                                      "rounds": 1, "max_entrants": 4, "when_full": True})
+            codes.append(made.status_code)
+        assert codes == [201] * 5 + [429], codes
+    finally:
+        _stop_living(a, b)

@@ -24,11 +24,11 @@ def _forfeit(server: Server) -> tuple[str, str]:
     """A Swiss event of two people, neither of whom comes to the table, run to its end: the
     event's id and its one table (a forfeit)."""
     people = accounts(2)
-    row = server.events.create(people[0], {"name": "Nobody came", "kind": "swiss", "game": "trash",
+    row = asyncio.run(server.events.create(people[0], {"name": "Nobody came", "kind": "swiss", "game": "trash",
                                            "options": {"max_hands": 1}, "rounds": 1, "max_entrants": 2,
-                                           "when_full": True}, "ip")
+                                           "when_full": True}, "ip"))
     for who in people:
-        assert server.events.register(row.id, who, "ip") == "ok"
+        assert asyncio.run(server.events.register(row.id, who, "ip")) == "ok"
 
     def over() -> bool:
         now = server.events.store.event(row.id)
@@ -137,11 +137,11 @@ def test_t13_a_void_duplicate_table_is_closed_and_shown_as_not_played(tmp_path: 
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3", no_show=0.2)
         people = accounts(4)
-        row = server.events.create(people[0], {"name": "One left", "kind": "duplicate", "game": "trex",
+        row = await server.events.create(people[0], {"name": "One left", "kind": "duplicate", "game": "trex",
                                                "preset": "complex", "rounds": 1, "max_entrants": 4,
                                                "when_full": True}, "ip")
         for who in people:
-            assert server.events.register(row.id, who, "ip") == "ok"
+            assert await server.events.register(row.id, who, "ip") == "ok"
 
         def table_made() -> bool:
             now = server.events.store.event(row.id)

@@ -27,10 +27,10 @@ def test_t10_h3_h9_a_duplicate_event_leaks_no_card_of_another_table(tmp_path: Pa
         rng = random.Random(11)
         server = Server(tmp_path / "server.sqlite3")
         people = accounts(8)
-        row = server.events.create(people[0], {"name": "Oracle", "kind": "duplicate", "game": "trex",
+        row = await server.events.create(people[0], {"name": "Oracle", "kind": "duplicate", "game": "trex",
                                                "preset": "complex", "rounds": 1, "max_entrants": 8}, "ip")
         for who in people:
-            server.events.register(row.id, who, "ip")
+            await server.events.register(row.id, who, "ip")
         await server.runner.step()
         row = server.events.store.event(row.id)  # type: ignore[assignment]
         assert row is not None and row.status == "running" and row.progress is not None

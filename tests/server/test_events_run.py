@@ -102,14 +102,14 @@ def accounts(n: int) -> list[Account]:
     return [Account(i + 1, "person", f"player{i + 1}") for i in range(n)]
 
 
-def short_duplicate(server: Server, name: str) -> tuple[EventRow, People]:
+async def short_duplicate(server: Server, name: str) -> tuple[EventRow, People]:
     """A duplicate Trex event of one round of 2 deals, five people registered (two tables with the
     bots), and the people's script."""
     people = accounts(5)
-    row = server.events.create(people[0], {"name": name, "kind": "duplicate", "game": "trex", "deals": 2,
-                                           "rounds": 1, "max_entrants": 5}, "ip")
+    row = await server.events.create(people[0], {"name": name, "kind": "duplicate", "game": "trex", "deals": 2,
+                                                 "rounds": 1, "max_entrants": 5}, "ip")
     for who in people:
-        server.events.register(row.id, who, "ip")
+        await server.events.register(row.id, who, "ip")
     return row, People(server, row.id)
 
 
@@ -122,10 +122,10 @@ def test_t8_t13_a_swiss_event_runs_from_registration_to_final_standings(tmp_path
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3", no_show=2.0)  # the present attach well within 2 s
         people = accounts(5)
-        row = server.events.create(people[0], {"name": "Trash night", "kind": "swiss", "game": "trash",
+        row = await server.events.create(people[0], {"name": "Trash night", "kind": "swiss", "game": "trash",
                                                "options": {"max_hands": 1}, "rounds": 3, "max_entrants": 5}, "ip")
         for who in people:
-            assert server.events.register(row.id, who, "ip") == "ok"
+            assert await server.events.register(row.id, who, "ip") == "ok"
         script = People(server, row.id, absent={5})
 
         async def step() -> None:
@@ -175,11 +175,11 @@ def test_t10_a_duplicate_event_deals_the_same_cards_at_every_table(tmp_path: Pat
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
         people = accounts(5)
-        row = server.events.create(people[0], {"name": "Duplicate", "kind": "duplicate", "game": "trex",
+        row = await server.events.create(people[0], {"name": "Duplicate", "kind": "duplicate", "game": "trex",
                                                "preset": "complex", "rounds": 1, "max_entrants": 5}, "ip")
         commitment = round_deal(row, 1).commitment()
         for who in people:
-            server.events.register(row.id, who, "ip")
+            await server.events.register(row.id, who, "ip")
         script = People(server, row.id)
         seen_early = []
 
@@ -242,7 +242,7 @@ def test_t10_h_a_duplicate_rounds_results_are_recorded_once_every_table_has_fini
 
         server.hub.finished = server_record
         record_results(server.hub, server.runner)
-        row, script = short_duplicate(server, "Duplicate")
+        row, script = await short_duplicate(server, "Duplicate")
 
         async def step() -> None:
             await server.runner.step()
@@ -269,10 +269,10 @@ def test_t9_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path: Path):
         path = tmp_path / "server.sqlite3"
         server = Server(path)
         people = accounts(4)
-        row = server.events.create(people[0], {"name": "Restart cup", "kind": "swiss", "game": "trash",
+        row = await server.events.create(people[0], {"name": "Restart cup", "kind": "swiss", "game": "trash",
                                                "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 4}, "ip")
         for who in people:
-            server.events.register(row.id, who, "ip")
+            await server.events.register(row.id, who, "ip")
         script = People(server, row.id)
 
         def actions_played() -> int:
@@ -320,10 +320,10 @@ def test_t8_a_person_who_leaves_a_swiss_game_in_progress_loses_it_whatever_the_s
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
         people = accounts(2)
-        row = server.events.create(people[0], {"name": "Leavers", "kind": "swiss", "game": "trash",
+        row = await server.events.create(people[0], {"name": "Leavers", "kind": "swiss", "game": "trash",
                                                "options": {"max_hands": 1}, "rounds": 1, "max_entrants": 2}, "ip")
         for who in people:
-            assert server.events.register(row.id, who, "ip") == "ok"
+            assert await server.events.register(row.id, who, "ip") == "ok"
         script = People(server, row.id)
         gone: set[str] = set()
 
@@ -364,11 +364,11 @@ def test_t8_bots_fill_a_swiss_field_and_play_each_other(tmp_path: Path):
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
         people = accounts(2)
-        row = server.events.create(people[0], {"name": "Bots welcome", "kind": "swiss", "game": "trash",
+        row = await server.events.create(people[0], {"name": "Bots welcome", "kind": "swiss", "game": "trash",
                                                "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 6,
                                                "bots": True, "starts_at": time.time()}, "ip")
         for who in people:
-            server.events.register(row.id, who, "ip")
+            await server.events.register(row.id, who, "ip")
         script = People(server, row.id)
 
         async def step() -> None:
@@ -397,11 +397,11 @@ def test_t8_t10_tx_v10_a_duplicate_event_of_short_rounds_compares_only_the_deals
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
         people = accounts(5)
-        row = server.events.create(people[0], {"name": "Short rounds", "kind": "duplicate", "game": "trex",
+        row = await server.events.create(people[0], {"name": "Short rounds", "kind": "duplicate", "game": "trex",
                                                "deals": 2, "rounds": 2, "max_entrants": 5}, "ip")
         assert row.deals == 2 and row.options["deals"] == 2
         for who in people:
-            server.events.register(row.id, who, "ip")
+            await server.events.register(row.id, who, "ip")
         script = People(server, row.id)
 
         async def step() -> None:
@@ -444,7 +444,7 @@ def test_t10_the_boards_a_duplicate_leavers_stand_in_finishes_count_against_them
 
     async def main() -> None:
         server = Server(tmp_path / "server.sqlite3")
-        row, script = short_duplicate(server, "Leaver")
+        row, script = await short_duplicate(server, "Leaver")
         gone: list[str] = []
 
         async def step() -> None:
@@ -504,11 +504,11 @@ def test_t11_the_field_is_seeded_by_rating_in_the_events_game(tmp_path: Path):
         rated = RatedPlayers({3: 1800.0, 2: 1200.0})
         server.runner.players = rated  # type: ignore[assignment]
         people = accounts(4)
-        row = server.events.create(people[0], {"name": "Seeded", "kind": "swiss", "game": "trash",
+        row = await server.events.create(people[0], {"name": "Seeded", "kind": "swiss", "game": "trash",
                                                "options": {"max_hands": 1}, "rounds": 2, "max_entrants": 6,
                                                "bots": True, "starts_at": time.time()}, "ip")
         for who in people:
-            server.events.register(row.id, who, "ip")
+            await server.events.register(row.id, who, "ip")
         await until("the event starts", lambda: server.events.store.event(row.id).status == "running",  # type: ignore[union-attr]
                     server.runner.step)
         started = server.events.store.event(row.id)

@@ -4,6 +4,7 @@ until the start, within the entry limit."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,18 +34,19 @@ SPIT = {"name": "Friday Spit", "kind": "swiss", "game": "spit", "rounds": 3, "ma
 def refused(events: Events, data: object, code: str) -> None:
     before = len(events.store.events())
     with pytest.raises(LobbyError) as err:
-        events.create(ANA, data, "10.0.0.1")
+        asyncio.run(events.create(ANA, data, "10.0.0.1"))
     assert err.value.code == code and err.value.status == 400
     assert len(events.store.events()) == before  # nothing stored
 
 
 def test_t6_a_swiss_event_and_a_duplicate_event_are_created(events: Events):
-    row = events.create(ANA, SPIT, "10.0.0.1")
+    row = asyncio.run(events.create(ANA, SPIT, "10.0.0.1"))
     assert (row.kind, row.game, row.rounds, row.max_entrants, row.status, row.creator_name) == (
         "swiss", "spit", 3, 8, "open", "Ana")
     assert events.store.event(row.id) == row
-    dup = events.create(ANA, {"name": "Duplicate night", "kind": "duplicate", "game": "trex", "preset": "complex",
-                              "starts_at": NOW + 3600, "when_full": False}, "10.0.0.1")
+    dup = asyncio.run(events.create(ANA, {"name": "Duplicate night", "kind": "duplicate", "game": "trex",
+                                          "preset": "complex", "starts_at": NOW + 3600, "when_full": False},
+                                    "10.0.0.1"))
     assert dup.deals == 8 and dup.options == {"complex_mode": True, "redeal_requests": False, "tiebreak": False}
     assert dup.starts_at == NOW + 3600 and not dup.when_full
     assert "secret" not in str(events.listing())
@@ -83,40 +85,40 @@ def test_t6_bad_bodies(events: Events):
 
 def test_t6_limits_per_account_and_per_address(events: Events):
     for i in range(MAX_OPEN_PER_ACCOUNT):
-        events.create(ANA, SPIT, f"10.0.0.{i}")
+        asyncio.run(events.create(ANA, SPIT, f"10.0.0.{i}"))
     with pytest.raises(LobbyError) as err:
-        events.create(ANA, SPIT, "10.0.0.9")
+        asyncio.run(events.create(ANA, SPIT, "10.0.0.9"))
     assert err.value.status == 429
     # one address, many accounts: its bucket (5 at once) runs out
     made = 0
     with pytest.raises(LobbyError) as err:
         for i in range(10):
-            events.create(Account(10 + i, "person", f"p{i}"), SPIT, "10.9.9.9")
+            asyncio.run(events.create(Account(10 + i, "person", f"p{i}"), SPIT, "10.9.9.9"))
             made += 1
     assert made == 5 and err.value.code == "rate_limited"
 
 
 def test_t6_register_and_unregister_until_the_start(events: Events):
-    row = events.create(ANA, {**SPIT, "max_entrants": 2}, "10.0.0.1")
-    assert events.register(row.id, ANA, "10.0.0.1") == "ok"
-    assert events.register(row.id, ANA, "10.0.0.1") == "already"
+    row = asyncio.run(events.create(ANA, {**SPIT, "max_entrants": 2}, "10.0.0.1"))
+    assert asyncio.run(events.register(row.id, ANA, "10.0.0.1")) == "ok"
+    assert asyncio.run(events.register(row.id, ANA, "10.0.0.1")) == "already"
     with pytest.raises(LobbyError) as err:
-        events.register(row.id, BOT, "10.0.0.1")
+        asyncio.run(events.register(row.id, BOT, "10.0.0.1"))
     assert err.value.code == "not_person"
-    assert events.register(row.id, BEN, "10.0.0.2") == "ok"
+    assert asyncio.run(events.register(row.id, BEN, "10.0.0.2")) == "ok"
     with pytest.raises(LobbyError) as err:
-        events.register(row.id, Account(4, "person", "Cy"), "10.0.0.3")
+        asyncio.run(events.register(row.id, Account(4, "person", "Cy"), "10.0.0.3"))
     assert (err.value.status, err.value.code) == (409, "full")
-    assert events.unregister(row.id, BEN, "10.0.0.2") == "ok"
-    assert events.unregister(row.id, BEN, "10.0.0.2") == "absent"
+    assert asyncio.run(events.unregister(row.id, BEN, "10.0.0.2")) == "ok"
+    assert asyncio.run(events.unregister(row.id, BEN, "10.0.0.2")) == "absent"
     events.store.set_progress(row.id, "running", {})
     for call in (events.register, events.unregister):
         with pytest.raises(LobbyError) as err:
-            call(row.id, BEN, "10.0.0.2")
+            asyncio.run(call(row.id, BEN, "10.0.0.2"))
         assert (err.value.status, err.value.code) == (409, "started")
     for bad in ("nope", 3, "x" * 65):
         with pytest.raises(LobbyError) as err:
-            events.register(bad, BEN, "10.0.0.2")
+            asyncio.run(events.register(bad, BEN, "10.0.0.2"))
         assert err.value.status == 404
 
 
@@ -131,7 +133,7 @@ def test_t6_tx_v10_a_duplicate_round_is_the_game_a_kingdom_or_a_set_number_of_de
         events: Events, preset: str | None, deals: object, expected: int):
     """T6, TX-V10: a duplicate round's length, stored as the number of deals; shorter than the
     whole game it is the tables' Trex option ``deals``."""
-    row = events.create(ANA, {**DUPLICATE, "preset": preset, "deals": deals}, "10.0.0.1")
+    row = asyncio.run(events.create(ANA, {**DUPLICATE, "preset": preset, "deals": deals}, "10.0.0.1"))
     assert row.deals == expected
     whole = 8 if preset == "complex" else 20
     assert row.options.get("deals") == (None if expected == whole else expected)
@@ -141,7 +143,7 @@ def test_t6_tx_v10_a_duplicate_round_is_the_game_a_kingdom_or_a_set_number_of_de
 
 def test_t6_tx_v10_the_rounds_of_short_deals_may_be_more(events: Events):
     """T6: at most 80 deals in all: four whole games, or twelve rounds of a kingdom."""
-    assert events.create(ANA, {**DUPLICATE, "deals": "kingdom", "rounds": 12}, "10.0.0.1").rounds == 12
+    assert asyncio.run(events.create(ANA, {**DUPLICATE, "deals": "kingdom", "rounds": 12}, "10.0.0.1")).rounds == 12
     refused(events, {**DUPLICATE, "rounds": 5}, "bad_rounds")
     refused(events, {**DUPLICATE, "deals": 10, "rounds": 9}, "bad_rounds")
 

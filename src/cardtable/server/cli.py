@@ -220,7 +220,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from .players.limits import Limits, shared
 
             node_limits = cluster.limits
-            limits = shared(Limits(), lambda kind, rate, burst: SharedBucket(node_limits, kind, rate, burst))
+            limits = shared(Limits(), lambda kind, rate, burst: SharedBucket(node_limits, f"player-{kind}", rate,
+                                                                             burst))
             book = RedisTickets(cluster)
         try:
             players = Players(None, store=PgAccountStore(store), log=store, quick_wait=args.quick_wait,
@@ -243,7 +244,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
             from .events.store import PgEvents, SqliteEvents
 
             events = SqliteEvents(store.path) if isinstance(store, Store) else PgEvents(store.url)
-            with_events(app, players, events, allow_origins=tuple(args.allow_origin), no_show=args.no_show)
+            event_limits = None
+            if cluster is not None:  # their limits count over every node, as the players' do
+                from .cluster.adapters import SharedBucket
+                from .events import service as event_service
+                from .players.limits import shared
+
+                node_limits = cluster.limits
+                event_limits = shared(event_service.Limits(), lambda kind, rate, burst: SharedBucket(
+                    node_limits, f"event-{kind}", rate, burst), event_service.LIMITS)
+            with_events(app, players, events, allow_origins=tuple(args.allow_origin), no_show=args.no_show,
+                        limits=event_limits)
     except LogError as exc:
         sock.close()
         store.close()

@@ -182,14 +182,14 @@ class ClusterLimits(Limits):
 
 
 class SharedBucket:
-    """One of the players' limits (:data:`cardtable.server.players.limits.KINDS`) over every
-    node: a Redis bucket per kind and key (the key's digest: a name may be long), the lobby's
-    :meth:`ClusterLimits.take`. Redis out of reach: :class:`AccountStoreError` (the players'
-    routes answer 503, and nothing is done)."""
+    """One of the players' or the events' limits (``kind``: ``player-login_address``,
+    ``event-create_account``, …) over every node: a Redis bucket per kind and key (the key's
+    digest: a name may be long), the lobby's :meth:`ClusterLimits.take`. Redis out of reach:
+    :class:`AccountStoreError` (the routes answer 503, and nothing is done)."""
 
     def __init__(self, limits: ClusterLimits, kind: str, rate: float, burst: float) -> None:
         self.limits = limits
-        self.kind = "player-" + kind
+        self.kind = kind
         self.rate = rate
         self.burst = burst
 

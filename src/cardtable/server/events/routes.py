@@ -40,9 +40,11 @@ from ..hub import FORFEITED
 from ..lobby import LobbyError
 from ..pages import endpoint
 from ..players.sessions import CSRF_HEADER, session_cookie
+from ..players.store import AccountStoreError
+from ..ports import LogError
 from ..protocol import CLOSE_POLICY
 from .runner import NO_SHOW, Runner, commitments, duplicate_score, final_standings, seat_token
-from .service import Events, summary
+from .service import Events, Limits, summary
 from .store import EventLog, EventRow
 
 if TYPE_CHECKING:
@@ -108,14 +110,15 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
     async def body(request: Request) -> dict[str, Any]:
         return await read_body(request, allow, json_only=True)
 
-    handler = answering
+    def handler(fn: Any) -> Any:
+        return answering(fn, (AccountStoreError, LogError))
 
     @handler
     async def listing(request: Request) -> Response:
         if request.method == "POST":
             data = await body(request)
             account = account_of(request, True)
-            row = events.create(account, data, client_address(request))
+            row = await events.create(account, data, client_address(request))
             return JSONResponse({"event": summary(row, 0)}, status_code=201)
         return JSONResponse({"events": events.listing(), "now": events.clock()})
 
@@ -127,14 +130,14 @@ def event_routes(events: Events, players: Players, runner: Runner | None = None,
     async def register(request: Request) -> Response:
         await body(request)
         account = account_of(request, True)
-        events.register(request.path_params["event_id"], account, client_address(request))
+        await events.register(request.path_params["event_id"], account, client_address(request))
         return JSONResponse({"registered": True})
 
     @handler
     async def unregister(request: Request) -> Response:
         await body(request)
         account = account_of(request, True)
-        events.unregister(request.path_params["event_id"], account, client_address(request))
+        await events.unregister(request.path_params["event_id"], account, client_address(request))
         return JSONResponse({"registered": False})
 
     @handler
@@ -312,13 +315,14 @@ def record_results(hub: Hub, runner: Runner) -> None:
 
 
 def with_events(app: Starlette, players: Players, store: EventLog, *, allow_origins: tuple[str, ...] = (),
-                no_show: float = NO_SHOW, tick: float = 0.5) -> Runner:
+                no_show: float = NO_SHOW, tick: float = 0.5, limits: Limits | None = None) -> Runner:
     """Events on ``app`` (made by :func:`cardtable.server.app.create_app`, not started yet): their
     routes, the gate of sealed tables, and the runner's task for the app's lifetime (``store``
     closed with the app). The runner. On a cluster (the hub's), one node at a time runs the
-    events (:meth:`~..cluster.Cluster.lead`); every node serves their routes and gates their tables."""
+    events (:meth:`~..cluster.Cluster.lead`); every node serves their routes and gates their tables.
+    ``limits``: the events' rate limits (a cluster's are shared by its nodes)."""
     hub: Hub = app.state.hub
-    events = Events(store)
+    events = Events(store, limits=limits)
     cluster = hub.cluster
     lead = None if cluster is None else (lambda: cluster.lead("events"))
     runner = Runner(events, hub, players, no_show=no_show, tick=tick, lead=lead)

@@ -33,7 +33,7 @@ from ...core.errors import ConfigError
 from ...core.registry import load
 from ..lobby import LobbyError, clean_name
 from ..players.accounts import Account
-from ..players.limits import KeyedLimit
+from ..players.limits import KeyedLimit, SharedLimit
 from .store import STATUSES, EventLog, EventRow
 
 KINDS = ("swiss", "duplicate")
@@ -60,12 +60,18 @@ FIELDS = ("name", "kind", "game", "preset", "options", "rated", "rounds", "deals
 
 class Limits:
     """New events: per account 3 at once then one every 10 minutes; per address 5 at once then
-    one every 2 minutes. Registering and unregistering: per address 30 at once then one a second."""
+    one every 2 minutes. Registering and unregistering: per address 30 at once then one a second.
+    In this process's memory; a cluster's nodes share them (:func:`~..players.limits.shared`
+    with :data:`LIMITS`)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.create_account = KeyedLimit(1 / 600, 3, clock)
-        self.create_address = KeyedLimit(1 / 120, 5, clock)
-        self.register_address = KeyedLimit(1.0, 30, clock)
+        self.create_account: KeyedLimit | SharedLimit = KeyedLimit(1 / 600, 3, clock)
+        self.create_address: KeyedLimit | SharedLimit = KeyedLimit(1 / 120, 5, clock)
+        self.register_address: KeyedLimit | SharedLimit = KeyedLimit(1.0, 30, clock)
+
+
+LIMITS = ("create_account", "create_address", "register_address")
+"""The limits of :class:`Limits`, by attribute."""
 
 
 def _bad(code: str, message: str) -> LobbyError:
@@ -156,10 +162,11 @@ class Events:
                 "starts_at": starts_at, "when_full": when_full, "max_entrants": max_entrants,
                 "bots": bots or kind == "duplicate"}
 
-    def create(self, account: Account, data: Any, address: str) -> EventRow:
+    async def create(self, account: Account, data: Any, address: str) -> EventRow:
         """A new event of ``account``'s from ``data`` (:meth:`settings`); the limits taken first."""
         settings = self.settings(data)
-        if not self.limits.create_address.take(address) or not self.limits.create_account.take(str(account.id)):
+        if (not await self.limits.create_address.allow(address)
+                or not await self.limits.create_account.allow(str(account.id))):
             raise LobbyError(429, "rate_limited", "too many new events; wait a little")
         if self.store.open_events_of(account.id) >= MAX_OPEN_PER_ACCOUNT:
             raise LobbyError(429, "too_many_events",
@@ -172,12 +179,12 @@ class Events:
         return row
 
     # ------------------------------------------------------------- entering
-    def register(self, event_id: Any, account: Account, address: str) -> str:
+    async def register(self, event_id: Any, account: Account, address: str) -> str:
         """``account`` enters the event (a person's account only): ``"ok"`` or ``"already"``."""
         row = self.get(event_id)
         if account.kind != "person":
             raise LobbyError(403, "not_person", "only a person's account registers")
-        if not self.limits.register_address.take(address):
+        if not await self.limits.register_address.allow(address):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
         found = self.store.register(row.id, account.id, account.username, self.clock())
         if found == "full":
@@ -188,10 +195,10 @@ class Events:
             raise LobbyError(404, "no_event", "no such event")
         return found
 
-    def unregister(self, event_id: Any, account: Account, address: str) -> str:
+    async def unregister(self, event_id: Any, account: Account, address: str) -> str:
         """``account`` leaves the event before its start: ``"ok"`` or ``"absent"``."""
         row = self.get(event_id)
-        if not self.limits.register_address.take(address):
+        if not await self.limits.register_address.allow(address):
             raise LobbyError(429, "rate_limited", "too many requests; wait a little")
         found = self.store.unregister(row.id, account.id)
         if found == "closed":

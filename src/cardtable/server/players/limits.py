@@ -5,8 +5,8 @@ buckets)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
 
 from ..protocol import TokenBucket
 
@@ -75,15 +75,18 @@ class Limits:
         self.quick_account = KeyedLimit(*quick_account, clock=clock)
 
 
+L = TypeVar("L", bound=Any)
+
 KINDS = ("login_address", "login_account", "signup_address", "account_address", "quick_address", "quick_account")
 """The limits of :class:`Limits`, by attribute."""
 
 
-def shared(limits: Limits, make: Callable[[str, float, float], SharedLimit]) -> Limits:
-    """``limits`` with each of its :data:`KINDS` replaced by ``make(kind, rate, burst)``: the same
+def shared(limits: L, make: Callable[[str, float, float], SharedLimit], kinds: Sequence[str] = KINDS) -> L:
+    """``limits`` with each of its ``kinds`` (its attributes: the players' :data:`KINDS`, or the
+    events' :data:`~..events.service.LIMITS`) replaced by ``make(kind, rate, burst)``: the same
     rates, in buckets every node of a cluster shares, so that an address or a name gets no more
     tries from a cluster than from one process."""
-    for kind in KINDS:
+    for kind in kinds:
         own = getattr(limits, kind)
         setattr(limits, kind, make(kind, own.rate, own.burst))
     return limits

@@ -11,6 +11,7 @@ import asyncio
 import functools
 import random
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -169,5 +170,56 @@ def test_t6_cluster_the_limit_on_new_events_from_one_address_counts_over_every_n
                                                       "rounds": 1, "max_entrants": 4, "when_full": True})
             codes.append(made.status_code)
         assert codes == [201] * 5 + [429], codes
+    finally:
+        _stop_living(a, b)
+
+
+def test_t8_cluster_the_runner_keeps_watching_a_table_of_bots(
+        tmp_path: Path, redis_url: str, pg_url: str):
+    """T8 on a cluster, a table of bots alone: two people come to their Spit tables of a casual
+    event and leave them to stand-ins, so that only bots play, watched by the event's runner
+    alone (a casual table of bots nobody watches stands still). The runner's watch is nobody's
+    socket: no node takes it for a socket of a dead node and detaches it, so the tables stay
+    watched while they are played, and the round ends."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=HOLD)
+    try:
+        other = _roles(redis_url, a, b)[1]
+        people = [Person(other, name, f"10.0.6.{i}") for i, name in enumerate(("Ana", "Ben"))]
+        short = {"max_rounds": 1, "spit_delay": 0.2, "slap_timeout": 1.0}
+        made = people[0].post("/api/events", {"name": "Spit sprint", "kind": "swiss", "game": "spit", "options": short,
+                                              "rated": False, "rounds": 1, "max_entrants": 4, "bots": True,
+                                              "starts_at": time.time() + 2, "when_full": False})
+        assert made.status_code == 201, made.text
+        event_id = made.json()["event"]["id"]
+        for p in people:
+            assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
+        seats = _seats(people, event_id, 1)
+
+        def playing() -> list[dict[str, Any]]:
+            return [t for t in (other.client.get(f"{other.http}/api/tables/{s['table']}").json()["table"]
+                                for s in seats.values()) if t["status"] == "playing"]
+
+        async def come() -> None:  # the tables start once their people are there
+            clients = [GameClient(other.ws, s["table"], s["token"]) for s in seats.values()]
+            for c in clients:
+                await c.__aenter__()
+            await asyncio.to_thread(wait, "the tables start", lambda: len(playing()) == 2)
+            for c in clients:
+                await c.__aexit__(None, None, None)
+
+        asyncio.run(come())
+        for s in seats.values():
+            left = other.client.post(f"{other.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
+                                     headers={"Origin": other.http})
+            assert left.status_code == 200, left.text
+        looks = 0
+        while tables := playing():
+            assert all(t["watchers"] >= 1 for t in tables), tables
+            looks += 1
+            time.sleep(0.1)
+        final = wait("the event ends", lambda: (lambda e: e if e["event"]["status"] == "over" else None)(
+            _event(other, event_id)))
+        assert all(g["points"] is not None for g in final["rounds"][0]["games"])
+        assert looks > 0
     finally:
         _stop_living(a, b)

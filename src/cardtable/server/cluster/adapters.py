@@ -28,6 +28,13 @@ if TYPE_CHECKING:
     from .node import Cluster
 
 
+def node_of(cid: str) -> str | None:
+    """The node of a connection id (``{node}.{n}``); ``None`` for one without a node, nobody's
+    socket (an event's runner watching its table)."""
+    node, dot, _ = cid.partition(".")
+    return node if dot else None
+
+
 class ClusterBus(LocalBus):
     """Frames to connections: this node's directly, another node's through its Redis channel."""
 
@@ -36,9 +43,8 @@ class ClusterBus(LocalBus):
         self.cluster = cluster
 
     def _remote(self, cid: str) -> str | None:
-        node, dot, _ = cid.partition(".")
-        # a connection id without a node (an event's runner watching a table) is nobody's socket
-        return None if node == self.cluster.node or not dot else node
+        node = node_of(cid)  # None: nobody's socket (an event's runner watching a table)
+        return None if node == self.cluster.node else node
 
     def send(self, cid: str, frame: Outgoing, latest: str | None = None) -> None:
         node = self._remote(cid)

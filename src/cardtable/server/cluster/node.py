@@ -20,7 +20,7 @@ from ..lobby import LobbyError
 from ..ports import LogError
 from ..protocol import CLOSE_RESTART
 from ..store import TableRow
-from .adapters import ClusterBus, ClusterLimits
+from .adapters import ClusterBus, ClusterLimits, node_of
 from .lease_scripts import LOOK_SCRIPT, RELEASE_SCRIPT
 from .log_lines import utc_stamp, why
 from .remote import FORWARDED, OwnerGone, RemoteTable
@@ -399,14 +399,14 @@ class Cluster:
         """Connections of nodes that stopped (their counts expired) leave the tables of this node:
         a seat whose socket was on a dead node is away, and its person reconnects elsewhere."""
         assert self.hub is not None
-        nodes = {cid.partition(".")[0] for table in self.hub.tables.values() for cid in table.s.connections()}
-        nodes.discard(self.node)
+        nodes = {node_of(cid) for table in self.hub.tables.values() for cid in table.s.connections()}
+        nodes -= {self.node, None}
         if not nodes:
             return
         alive = {node for node in nodes if await self.keeper.exists(f"ct:count:{node}")}
         for table in list(self.hub.tables.values()):
             for cid in table.s.connections():
-                if cid.partition(".")[0] in nodes - alive:
+                if node_of(cid) in nodes - alive:
                     table.post(Detach(cid))
 
     def _drop_remote_connections(self) -> None:
@@ -418,7 +418,7 @@ class Cluster:
         assert self.hub is not None
         for table in list(self.hub.tables.values()):
             for cid in table.s.connections():
-                if cid.partition(".")[0] != self.node:
+                if node_of(cid) not in (self.node, None):
                     table.post(Detach(cid))
                     self.bus.close(cid, CLOSE_RESTART, "the cluster's bus restarted; reconnect")
 

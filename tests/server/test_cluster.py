@@ -639,7 +639,8 @@ def test_r1_a_table_let_go_while_a_renewal_is_on_its_way_is_not_left_live_withou
 
     async def main() -> None:
         node = Cluster(redis_url, node="a")
-        node.hub = LosesNothing({"t1": SimpleNamespace(row=SimpleNamespace(status="over"))})  # type: ignore[assignment]
+        ended = SimpleNamespace(row=SimpleNamespace(status="over"), ended=lambda: True)  # 'over' in the log
+        node.hub = LosesNothing({"t1": ended})  # type: ignore[assignment]
         renewer = LeaseRenewer(node, asyncio.get_running_loop())
         pipeline = renewer.client.pipeline
 

@@ -7,6 +7,7 @@ acknowledged (S1: a table is one writer)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 
 import httpx
@@ -50,5 +51,41 @@ def test_s1_reading_a_game_in_progress_through_another_node_never_takes_the_tabl
                 await asyncio.wait_for(ana.act(ana.view["legal_actions"][0]), 30)  # type: ignore[index]
 
         asyncio.run(play())
+    finally:
+        _stop_living(a, b)
+
+
+def test_r1_a_game_that_ends_is_shown_by_every_node_without_a_gap(tmp_path: Path, redis_url: str, pg_url: str):
+    """R1 at a game's end on a cluster: while Ana plays a table of node b to its end, node a is
+    asked for the table's summary again and again. Every answer is 200, before the end, at it and
+    after it: the owner lets the table go only once ``over`` is in the log, and still answers for a
+    finished table it let go (a summary asked of it then had waited for a new owner that never
+    comes, and answered 503)."""
+    a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--hold", "60"))
+    try:
+        on_b = httpx.Client(base_url=b.http, headers={"Origin": b.http}, timeout=30)
+        made = on_b.post("/api/tables", json={"game": "trash", "options": {"target_size": 9}}).json()
+        table_id, host = made["table"]["id"], made["host"]
+        token = on_b.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}).json()["token"]
+        on_b.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
+        assert on_b.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+        answers: list[tuple[int, str]] = []
+
+        def ask_a() -> None:
+            after_end = 0
+            while after_end < 20:  # the end, then twenty answers more
+                r = a.client.get(f"{a.http}/api/tables/{table_id}", timeout=30)
+                status = r.json()["table"]["status"] if r.status_code == 200 else r.text
+                answers.append((r.status_code, status))
+                after_end += status == "over"
+
+        async def play() -> None:
+            asking = asyncio.create_task(asyncio.to_thread(ask_a))
+            async with GameClient(b.ws, table_id, token) as ana:
+                await ana.play_to_end(random.Random(2))
+            await asyncio.wait_for(asking, 120)
+
+        asyncio.run(play())
+        assert all(code == 200 for code, _ in answers), [x for x in answers if x[0] != 200][:3]
     finally:
         _stop_living(a, b)

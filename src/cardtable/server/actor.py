@@ -346,6 +346,10 @@ class Actor:
         except LogError as exc:
             self._over_not_written(exc)
 
+    def writing_over(self) -> bool:
+        """``over`` is being written in a writer thread now (the log still says ``playing``)."""
+        return self._over is not None and not self._over.done()
+
     async def _write_over_aside(self, write: Callable[[], None]) -> None:
         try:
             await self.runner.write(write)

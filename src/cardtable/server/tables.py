@@ -144,6 +144,10 @@ class Table:
     def joined(self) -> bool:
         return self.s.joined
 
+    def ended(self) -> bool:
+        """The game is over here and in the log: nobody writes the table any more."""
+        return self.row.status == "over" and not self.actor.writing_over()
+
     @property
     def settled(self) -> bool:
         """No change is being stored now: what the state says is what the log holds."""

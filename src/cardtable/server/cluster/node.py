@@ -252,14 +252,15 @@ class Cluster:
             await asyncio.sleep(SCAN_EVERY)
 
     def _forget(self) -> None:
-        """The tables this node owns that ended, or left memory, are let go (:meth:`release`; a
-        table still being read and replayed is kept)."""
+        """The tables this node owns that ended (``over`` written in the log: until then another
+        node would take the table and finish it again), or left memory, are let go
+        (:meth:`release`; a table still being read and replayed is kept)."""
         assert self.hub is not None
         for table_id in list(self.owned):
             if self.loading(table_id):
                 continue
             table = self.hub.tables.get(table_id)
-            if table is None or table.row.status == "over":
+            if table is None or table.ended():
                 self.release([table_id])
 
     def loading(self, table_id: str) -> bool:
@@ -579,7 +580,9 @@ class Cluster:
         assert self.hub is not None
         if table_id in self.owned:  # a socket that found this node while it loads the table waits for it
             await self.arrived(table_id)
-        table = self.hub.tables.get(table_id) if table_id in self.owned else None
+        table = self.hub.tables.get(table_id)
+        if table is not None and table_id not in self.owned and not table.ended():
+            table = None  # another node writes it now (a finished one, let go, is still served here)
         if table is None:
             return {"log": "this node does not own that table now; try again"}
         try:

@@ -132,6 +132,50 @@ def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table
     store.close()
 
 
+def test_t10_a_duplicate_rounds_table_is_sealed_by_its_id_whatever_the_runner_has_heard(tmp_path: Path):
+    """T10 (sealed tables), from before the round's tables are known: a table of a duplicate round
+    is sealed by its id (``{event}-r{round}-{n}``) and the event's row, not only by the tables the
+    runner has noted. Here the runner's own note is emptied (as on a node that has not read the new
+    round yet, or between a table's making and its noting): a spectator is still closed with 1008,
+    its record is 409 ``sealed``, and its summary and lobby line show no version; and a table of
+    the next round, not made yet, is sealed already."""
+    path = tmp_path / "server.sqlite3"
+    store = Store(path)
+    players = Players(path, log=store, hasher=CHEAP, limits=open_limits())
+    app = create_app(store, bot_delay=0.0, hold=60.0, allow_hosts=("testserver",), players=players)
+    runner = with_events(app, players, SqliteEvents(path), no_show=600.0, tick=0.05)
+    with TestClient(app, base_url="http://testserver") as c:
+        people = [Person(c, name) for name in ("Ana", "Ben", "Cy", "Dee")]
+        r = people[0].post("/api/events", {"name": "Duplicate", "kind": "duplicate", "game": "trex",
+                                           "deals": 2, "rounds": 2, "max_entrants": 4, "when_full": True})
+        event_id = r.json()["event"]["id"]
+        for p in people:
+            assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
+        seats = wait("the round's table", lambda: [p.get(f"/api/events/{event_id}/seat").json() for p in people]
+                     if all("table" in p.get(f"/api/events/{event_id}/seat").json() for p in people) else None)
+        table = seats[0]["table"]
+        with contextlib.ExitStack() as sockets:
+            for s in seats:
+                ws = sockets.enter_context(c.websocket_connect(f"/ws/{table}", headers={"origin": "http://testserver"}))
+                ws.send_text(json.dumps({"type": "hello", "token": s["token"]}))
+                assert json.loads(ws.receive_text())["type"] == "welcome"
+            wait("the table starts", lambda: c.get(f"/api/tables/{table}").json()["table"]["status"] == "playing")
+            runner.sealed.clear()  # what the runner noted is not what seals
+            assert runner.is_sealed(table) and runner.is_sealed(f"{event_id}-r2-0")
+            assert not runner.is_sealed("some-table") and not runner.is_sealed("no-such-event-r1-0")
+            assert c.get(f"/api/tables/{table}/record").json()["error"] == "sealed"
+            assert c.get(f"/api/tables/{table}").json()["table"]["version"] is None
+            listed = [t for t in c.get("/api/tables").json()["tables"] if t["id"] == table]
+            assert all(t["version"] is None for t in listed)
+            with c.websocket_connect(f"/ws/{table}", headers={"origin": "http://testserver"}) as ws:
+                ws.send_text(json.dumps({"type": "hello"}))  # a spectator
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    while True:
+                        ws.receive_text()
+                assert closed.value.code == CLOSE_POLICY
+    store.close()
+
+
 def test_t6_a_bad_body_gets_a_clear_error_and_changes_nothing(tmp_path: Path):
     """The events' POSTs read their body as the accounts' do (``edge.read_body``): JSON only, an
     object, under the frame cap, from an allowed origin."""

@@ -16,7 +16,7 @@ path                                       method  what
 =========================================  ======  ===============================================
 
 Errors are the lobby's ``{"error": code, "message": text}``. While a duplicate round is played,
-its tables are sealed (:attr:`~.runner.Runner.sealed`): :class:`EventGate` refuses their record,
+its tables are sealed (:meth:`~.runner.Runner.is_sealed`): :class:`EventGate` refuses their record,
 replay and review (``409 sealed``) and closes a socket whose ``hello`` holds no seat token of the
 table (a spectator) with 1008.
 """
@@ -70,7 +70,7 @@ def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> d
         "deals": [],
     }
     for rnd in progress.get("rounds", []):
-        sealed = runner is not None and any(g["table"] in runner.sealed for g in rnd["games"])
+        sealed = runner is not None and any(runner.is_sealed(g["table"]) for g in rnd["games"])
         out["rounds"].append({
             "number": rnd["number"], "done": rnd.get("done", False), "bye": names.get(rnd.get("bye") or ""),
             "sealed": sealed,
@@ -188,7 +188,7 @@ _SOCKET = re.compile(r"/ws/([^/]{1,64})")
 _ANY_TABLE_HTTP = re.compile(r"/api/tables/([^/]{1,64})(?:/.*)?")
 
 
-def _sealed_summaries(send: Any, sealed: set[str]) -> Callable[[Any], Awaitable[None]]:
+def _sealed_summaries(send: Any, sealed: Callable[[str], bool]) -> Callable[[Any], Awaitable[None]]:
     """``send`` for a table's summary (``GET /api/tables/{id}``) or the lobby's (``GET
     /api/tables``) with what a sealed table's summary would tell of its deals taken out: the fair
     deal's server seed (a table that has finished its game would give it, and with it the deals
@@ -209,7 +209,7 @@ def _sealed_summaries(send: Any, sealed: set[str]) -> Callable[[Any], Awaitable[
             data = json.loads(body)
             tables = [data["table"]] if "table" in data else data["tables"]
             for table in tables:
-                if table.get("id") not in sealed:
+                if not isinstance(table.get("id"), str) or not sealed(table["id"]):
                     continue
                 fair = table.get("fair")
                 if isinstance(fair, dict) and fair.get("server_seed"):
@@ -251,7 +251,7 @@ class EventGate:
             return
         if scope["type"] == "http":
             m = _SEALED_HTTP.fullmatch(path)
-            if m and m.group(1) in self.runner.sealed:
+            if m and self.runner.is_sealed(m.group(1)):
                 response = JSONResponse({"error": "sealed", "message": "a duplicate round is being played: its games"
                                          " are shown once every table has finished"}, status_code=409)
                 await response(scope, receive, send)
@@ -263,13 +263,12 @@ class EventGate:
                 await response(scope, receive, send)
                 return
             m = _TABLE_HTTP.fullmatch(path)
-            if (m and m.group(1) in self.runner.sealed) or (path == "/api/tables" and self.runner.sealed
-                                                           and scope.get("method") == "GET"):
-                await self.app(scope, receive, _sealed_summaries(send, self.runner.sealed))
+            if (m and self.runner.is_sealed(m.group(1))) or (path == "/api/tables" and scope.get("method") == "GET"):
+                await self.app(scope, receive, _sealed_summaries(send, self.runner.is_sealed))
                 return
         elif scope["type"] == "websocket":
             m = _SOCKET.fullmatch(path)
-            if m and m.group(1) in self.runner.sealed:
+            if m and self.runner.is_sealed(m.group(1)):
                 await self.app(scope, self._seats_only(m.group(1), receive, send), send)
                 return
         await self.app(scope, receive, send)
@@ -286,7 +285,7 @@ class EventGate:
             token = None
             with contextlib.suppress(ValueError, TypeError, AttributeError):
                 token = json.loads(message.get("text") or "").get("token")
-            if table_id in self.runner.sealed and not await self.runner.holds_seat(table_id, token):
+            if self.runner.is_sealed(table_id) and not await self.runner.holds_seat(table_id, token):
                 await send({"type": "websocket.close", "code": CLOSE_POLICY,
                             "reason": "a duplicate round is being played: no spectators"})
                 return {"type": "websocket.disconnect", "code": CLOSE_POLICY}
@@ -307,7 +306,7 @@ def record_results(hub: Hub, runner: Runner) -> None:
             recorded(table)
 
     def finished(table: Any) -> None:
-        if table.id not in runner.sealed:
+        if not runner.is_sealed(table.id):
             record(table)
 
     runner.record = record

@@ -33,7 +33,7 @@ round deals from one protocol derived from the event's secret (:func:`round_deal
 commitment of each round's server seed is public from the event's creation, before anyone
 registered (:func:`commitments`), and each table's record carries the seeds, so ``cardtable
 verify`` checks that every table played the committed deals. While a duplicate round is played,
-its tables are sealed (:attr:`Runner.sealed`): no spectator, record, replay or review, since a table
+its tables are sealed (:meth:`Runner.is_sealed`): no spectator, record, replay or review, since a table
 that is ahead would show deals another has still to play; the comparison of a deal across tables
 is published only once every table has finished it.
 """
@@ -79,8 +79,12 @@ FILL_BOT = {"trex": "medium", "spit": "expert", "trash": "medium"}
 """The bot that fills a short duplicate table, or a Swiss field when the event asks for bots."""
 
 
-_EVENT_TABLE = re.compile(r"(.+)-r\d+-\d+")
+_EVENT_TABLE = re.compile(r"(.+)-r(\d+)-\d+")
 """A table of an event: ``{event}-r{round}-{number}`` (:func:`table_id`)."""
+SEAL_READ_KEPT = 1.0
+"""Seconds an event's row read for :meth:`Runner.is_sealed` is kept: a table of a duplicate round
+is sealed from before it is made until its round is done, never sealed again after, so a row
+kept this long only keeps a table sealed a second longer."""
 
 
 def _mac(secret: str, label: str) -> bytes:
@@ -146,7 +150,9 @@ class Runner:
         self.lead = lead
         self.leading = lead is None
         self.sealed: set[str] = set()
-        """Tables of a duplicate round being played: no spectator, record, replay or review."""
+        """Tables of a duplicate round being played, as this node knows them (:meth:`is_sealed`
+        also knows the others, from their ids)."""
+        self._seal_reads: dict[str, tuple[float, EventRow | None]] = {}
         self.forfeited: set[str] = set()
         """Tables closed without play by a no-show: out of the lobby, nobody sits at them or starts them."""
         self.record: Callable[[Table], None] = self.table_finished
@@ -177,6 +183,35 @@ class Runner:
                 sealed |= {g["table"] for g in rounds[-1]["games"]}
             self.forfeited |= {g["table"] for rnd in rounds for g in rnd["games"] if g.get("forfeit") or g.get("void")}
         self.sealed = sealed
+
+    def is_sealed(self, table_id: str) -> bool:
+        """Whether ``table_id`` is a table of a duplicate round not done yet: no spectator,
+        record, replay or review. Known here (:attr:`sealed`), else read from its id
+        (``{event}-r{round}-{number}``) and the event's row: a duplicate event whose round of
+        that number is not done, or not made yet, so a table is sealed from before it exists, on
+        every node, whatever this node has heard of the round. A row that cannot be read now
+        seals it."""
+        if table_id in self.sealed:
+            return True
+        m = _EVENT_TABLE.fullmatch(table_id)
+        if m is None:
+            return False
+        now = time.monotonic()
+        kept = self._seal_reads.get(m.group(1))
+        if kept is None or now - kept[0] > SEAL_READ_KEPT:
+            try:
+                kept = (now, self.store.event(m.group(1)))
+            except LogError:
+                return True
+            if len(self._seal_reads) >= 1000:
+                self._seal_reads.clear()
+            self._seal_reads[m.group(1)] = kept
+        row = kept[1]
+        if row is None or row.kind != "duplicate" or row.status in ("over", "cancelled"):
+            return False
+        rounds = (row.progress or {}).get("rounds") or []
+        number = int(m.group(2))
+        return number > len(rounds) or not rounds[number - 1].get("done")
 
     def _close(self, table_id: str) -> None:
         """A table that will never be played (a no-show), once the event's progress that says so
@@ -496,7 +531,7 @@ class Runner:
         at the next look (recording is idempotent per table). ``False`` while a table's end is
         not in the log yet (on a cluster, its owner writes it): the next look records it."""
         for g in rnd["games"]:
-            if g["table"] not in self.sealed or g.get("forfeit") or g.get("void"):
+            if not self.is_sealed(g["table"]) or g.get("forfeit") or g.get("void"):
                 continue
             table = await self.hub.locate(g["table"])
             match = getattr(table, "match", None)  # a table another node owns has none here

@@ -255,13 +255,14 @@ def test_p_quick_cluster_a_node_that_lost_the_queue_writes_nothing_and_a_held_qu
         book = RedisTickets(SimpleNamespace(redis=client))  # type: ignore[arg-type]
         try:
             now = book.clock()
-            async with book.holding() as tickets:
-                tickets["x"] = Ticket("x", "trash", "standard", "X", None, 25.0, "a", now, now)
+            async with book.holding() as held:
+                held.tickets["x"] = Ticket("x", "trash", "standard", "X", None, 25.0, "a", now, now)
             with pytest.raises(LobbyError) as lost:
-                async with book.holding() as tickets:
-                    del tickets["x"]
-                    tickets["y"] = Ticket("y", "trash", "standard", "Y", None, 25.0, "a", now, now)
+                async with book.holding() as held:
+                    del held.tickets["x"]
+                    held.tickets["y"] = Ticket("y", "trash", "standard", "Y", None, 25.0, "a", now, now)
                     await client.set("ct:quick:lock", "another node", px=600_000)  # ours expired; theirs now
+                    await held.keep()
             assert lost.value.status == 503
             assert await client.hkeys("ct:quick") == ["x"]
             book.WAIT_FOR_BOOK = 0.2
@@ -270,8 +271,12 @@ def test_p_quick_cluster_a_node_that_lost_the_queue_writes_nothing_and_a_held_qu
                     pass
             assert busy.value.status == 503 and busy.value.code == "busy"
             await client.delete("ct:quick:lock")  # the other node let go
-            async with book.holding() as tickets:
-                assert list(tickets) == ["x"] and tickets["x"].name == "X"
+            async with book.holding() as held:
+                assert list(held.tickets) == ["x"] and held.tickets["x"].name == "X"
+                held.tickets["z"] = Ticket("z", "trash", "standard", "Z", None, 25.0, "a", now, now)
+                await held.keep()  # kept while still held
+                assert sorted(await client.hkeys("ct:quick")) == ["x", "z"]
+                assert await client.get("ct:quick:lock") is not None
             assert await client.get("ct:quick:lock") is None
         finally:
             await client.aclose()

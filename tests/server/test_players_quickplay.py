@@ -5,7 +5,10 @@ limits per address and per account."""
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +16,7 @@ import pytest
 
 from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
+from cardtable.server.lobby import LobbyError
 from cardtable.server.players import Players
 from cardtable.server.players.limits import Limits
 from cardtable.server.players.quickplay import MAX_PER_ADDRESS, STALE, LocalTickets, QuickPlay, Ticket
@@ -209,5 +213,47 @@ def test_p_quick_every_game_has_a_play_now_page(tmp_path: Path, game: str):
     with client(app) as c:
         page = c.get(f"/quick/{game}")
         assert page.status_code == 200 and "/static/quick.js" in page.text
+    store.close()
+    players.close()
+
+
+class _LostHold(LocalTickets):
+    """A book whose hold runs out while a group is being seated (as a cluster node's can, when
+    seating outlives its lock): keeping the seats is refused with a 503."""
+
+    @asynccontextmanager
+    async def holding(self) -> AsyncIterator[Any]:
+        async with super().holding() as held:
+            async def refused() -> None:
+                raise LobbyError(503, "busy", "quick play took too long; try again")
+
+            held.keep = refused  # type: ignore[method-assign]
+            yield held
+
+
+def test_p_quick_a_group_whose_seats_the_book_did_not_keep_plays_no_game(tmp_path: Path):
+    """P-quick: when the book cannot keep a group's seats (the hold ran out while they were
+    seated), the person whose join found the group is told 503 and nobody is told of a seat: the
+    table made for them is closed unplayed, no account is linked to it, and no rated game starts
+    (before, it started, and its absent people abandoned a rated game they had been told to try
+    again)."""
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    hub = Hub(store)
+    quick = QuickPlay(hub, players, wait=1000.0, book=_LostHold())
+    ana, ben = (players.accounts.bot(name) for name in ("random", "sensible"))  # two accounts
+
+    async def main() -> None:
+        first = await quick.join("trash", None, None, ana, "10.0.0.1")
+        assert first["status"] == "waiting"
+        with pytest.raises(LobbyError) as refused:
+            await quick.join("trash", None, None, ben, "10.0.0.2")
+        assert refused.value.status == 503
+
+    asyncio.run(main())
+    made = store.tables(("open", "playing", "over", "closed"))
+    assert made and all(row.status == "closed" for row in made)
+    assert all(players.store.seat_links(row.id) == {} for row in made)
+    assert hub.tables == {}
     store.close()
     players.close()

@@ -17,7 +17,7 @@ from .actor import LogRunner
 from .botpool import BotPool
 from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
-from .ports import Bus, LeasedLog
+from .ports import Bus, LeasedLog, LogError
 from .protocol import dumps
 from .store import CLOSED, BadRow, SeatRow, TableRow, Taken, token_hash
 from .tables import Table
@@ -227,6 +227,17 @@ class Hub:
     def loading(self, table_id: str) -> bool:
         """Whether the table is being read from the log and replayed here now."""
         return table_id in self._arriving
+
+    async def close_unplayed(self, table_id: str) -> None:
+        """A table this process made and will never start: out of memory and the lobby,
+        :data:`~.store.CLOSED` in the log (no restart or other node loads it again), and on a
+        cluster its lease let go."""
+        self.drop(table_id)
+        self.broken[table_id] = CLOSED_WITHOUT_PLAY
+        with contextlib.suppress(LogError, BadRow):
+            await self.runner.write(lambda: self.store.set_status(table_id, CLOSED))
+        if self.cluster is not None:
+            self.cluster.release([table_id])
 
     def drop(self, table_id: str) -> None:
         """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""

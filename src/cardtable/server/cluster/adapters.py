@@ -210,14 +210,15 @@ class SharedBucket:
 _KEEP_TICKETS = """
 if redis.call('get', KEYS[1]) ~= ARGV[1] then return 0 end
 local n = tonumber(ARGV[2])
-for i = 0, n - 1 do redis.call('hset', KEYS[2], ARGV[4 + 2 * i], ARGV[5 + 2 * i]) end
-for i = 4 + 2 * n, #ARGV do redis.call('hdel', KEYS[2], ARGV[i]) end
+for i = 0, n - 1 do redis.call('hset', KEYS[2], ARGV[5 + 2 * i], ARGV[6 + 2 * i]) end
+for i = 5 + 2 * n, #ARGV do redis.call('hdel', KEYS[2], ARGV[i]) end
 if redis.call('exists', KEYS[2]) == 1 then redis.call('pexpire', KEYS[2], ARGV[3]) end
-redis.call('del', KEYS[1])
+if ARGV[4] == '0' then redis.call('del', KEYS[1]) else redis.call('pexpire', KEYS[1], ARGV[4]) end
 return 1
 """
 """The tickets a holder changed (``ARGV[2]`` pairs of id and ticket) and deleted (the ids after
-them) written, and the book let go, if the holder still holds it (``KEYS[1]`` is ``ARGV[1]``)."""
+them) written if the holder still holds the book (``KEYS[1]`` is ``ARGV[1]``); then the book let
+go (``ARGV[4]`` 0) or held ``ARGV[4]`` milliseconds more."""
 
 _LET_GO = "if redis.call('get', KEYS[1]) == ARGV[1] then redis.call('del', KEYS[1]) end return 1"
 
@@ -227,9 +228,11 @@ class RedisTickets:
     node of a cluster: one Redis hash (``ct:quick``, id → ticket), held by one request at a time
     through a lock key (``ct:quick:lock``, a random value, gone after :data:`HELD` seconds should
     its holder die). A request waits for the book at most :data:`WAIT_FOR_BOOK` seconds. Its
-    changes are written, and the lock let go, in one script that writes nothing if the lock has
-    meanwhile expired (a holder paused past it), so two holders never both write. The tickets'
-    times are the wall clock, which the nodes share."""
+    changes are written in one script that writes nothing if the lock has meanwhile expired (a
+    holder paused past it), so two holders never both write: when the block ends, letting the
+    book go, and when the holder keeps them earlier (:meth:`_RedisHeld.keep`: quick play keeps a
+    group's seats before it starts their table). The tickets' times are the wall clock, which the
+    nodes share."""
 
     HELD = 10.0
     WAIT_FOR_BOOK = 5.0
@@ -239,30 +242,28 @@ class RedisTickets:
         self.clock = time.time
 
     @asynccontextmanager
-    async def holding(self) -> AsyncIterator[dict[str, Ticket]]:
+    async def holding(self) -> AsyncIterator[_RedisHeld]:
         redis = self.cluster.redis
-        key = secrets.token_hex(16)
+        held = _RedisHeld(self, secrets.token_hex(16))
         try:
-            await self._take(key)
+            await self._take(held.key)
         except (RedisError, OSError) as exc:
             raise AccountStoreError(f"quick play's queue cannot be held now ({exc})") from exc
         try:
             raw = await redis.hgetall("ct:quick")
         except (RedisError, OSError) as exc:
-            await self._keep(key, {}, {})  # let go at once (or, if Redis is gone, when the lock expires)
+            await held.write(let_go=True)  # at once (or, if Redis is gone, when the lock expires)
             raise AccountStoreError(f"quick play's queue cannot be read now ({exc})") from exc
-        before: dict[str, str] = {}
-        tickets: dict[str, Ticket] = {}
         for ticket_id, text in cast(dict[str, str], raw).items():
             try:
-                tickets[ticket_id] = Ticket.from_json(json.loads(text))
+                held.tickets[ticket_id] = Ticket.from_json(json.loads(text))
             except (ValueError, TypeError):
                 continue  # not a ticket this version reads: left out, and dropped when written
-            before[ticket_id] = text
+            held.before[ticket_id] = text
         try:
-            yield tickets
+            yield held
         finally:
-            await self._keep(key, before, tickets)
+            await held.write(let_go=True)
 
     async def _take(self, key: str) -> None:
         redis = self.cluster.redis
@@ -274,16 +275,33 @@ class RedisTickets:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.05)
 
-    async def _keep(self, key: str, before: dict[str, str], tickets: dict[str, Ticket]) -> None:
-        now = {t: json.dumps(ticket.to_json(), sort_keys=True) for t, ticket in tickets.items()}
-        changed = [(t, text) for t, text in now.items() if before.get(t) != text]
-        gone = [t for t in before if t not in now]
-        redis = self.cluster.redis
+
+class _RedisHeld:
+    """The book as one request holds it (``key``: its lock's value): the tickets, and the text
+    of each as last written (``before``), to write only what changed."""
+
+    def __init__(self, book: RedisTickets, key: str) -> None:
+        self.book = book
+        self.key = key
+        self.tickets: dict[str, Ticket] = {}
+        self.before: dict[str, str] = {}
+
+    async def keep(self) -> None:
+        await self.write(let_go=False)
+
+    async def write(self, *, let_go: bool) -> None:
+        """The changes written if this request still holds the book (a 503 if not), and the book
+        let go or held :attr:`RedisTickets.HELD` seconds more."""
+        now = {t: json.dumps(ticket.to_json(), sort_keys=True) for t, ticket in self.tickets.items()}
+        changed = [(t, text) for t, text in now.items() if self.before.get(t) != text]
+        gone = [t for t in self.before if t not in now]
+        redis = self.book.cluster.redis
         try:
-            if not changed and not gone:
-                await redis.eval(_LET_GO, 1, "ct:quick:lock", key)
+            if not changed and not gone and let_go:
+                await redis.eval(_LET_GO, 1, "ct:quick:lock", self.key)
                 return
-            args: list[str | int] = [key, len(changed), int((KEEP + self.HELD) * 1000)]
+            args: list[str | int] = [self.key, len(changed), int((KEEP + self.book.HELD) * 1000),
+                                     0 if let_go else int(self.book.HELD * 1000)]
             for pair in changed:
                 args.extend(pair)
             kept = await redis.eval(_KEEP_TICKETS, 2, "ct:quick:lock", "ct:quick", *args, *gone)
@@ -291,3 +309,4 @@ class RedisTickets:
             raise AccountStoreError(f"quick play's queue cannot be written now ({exc})") from exc
         if not kept:
             raise LobbyError(503, "busy", "quick play took too long; try again")
+        self.before = now

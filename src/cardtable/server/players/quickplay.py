@@ -89,16 +89,27 @@ class Ticket:
         return cls(**data)
 
 
+class Held(Protocol):
+    """The book as one request holds it: every ticket (id → ticket), to read and change."""
+
+    tickets: dict[str, Ticket]
+
+    async def keep(self) -> None:
+        """What was changed, added or deleted so far kept now, the book still held (a 503
+        :class:`~cardtable.server.lobby.LobbyError` if this request no longer holds it: nothing
+        was kept)."""
+
+
 class TicketBook(Protocol):
     """Where the tickets are kept. ``clock``: the seconds the tickets' times are in (the nodes of
     a cluster share a wall clock; one process keeps a monotonic one)."""
 
     clock: Callable[[], float]
 
-    def holding(self) -> AbstractAsyncContextManager[dict[str, Ticket]]:
-        """Every ticket (id → ticket), held by this request alone until the block ends; what the
-        block changed, added or deleted is kept when it ends (raising
-        :class:`~cardtable.server.lobby.LobbyError` 503 when the book cannot be held or read)."""
+    def holding(self) -> AbstractAsyncContextManager[Held]:
+        """The book, held by this request alone until the block ends; what the block changed,
+        added or deleted is kept when it ends (raising :class:`~cardtable.server.lobby.LobbyError`
+        503 when the book cannot be held, read or kept)."""
 
 
 class LocalTickets:
@@ -110,9 +121,17 @@ class LocalTickets:
         self._lock = asyncio.Lock()
 
     @asynccontextmanager
-    async def holding(self) -> AsyncIterator[dict[str, Ticket]]:
+    async def holding(self) -> AsyncIterator[Held]:
         async with self._lock:
-            yield self.tickets
+            yield _InMemory(self.tickets)
+
+
+@dataclass
+class _InMemory:
+    tickets: dict[str, Ticket]
+
+    async def keep(self) -> None:
+        """Kept as they change."""
 
 
 class QuickPlay:
@@ -145,7 +164,8 @@ class QuickPlay:
             raise LobbyError(400, "bad_options", str(exc)) from None
         rating = None if account is None else self.players.store.rating(account.id, loaded.name)
         shown = account.username if account is not None else clean_name(name, "Player")
-        async with self.book.holding() as tickets:
+        async with self.book.holding() as held:
+            tickets = held.tickets
             now = self.clock()
             self._forget(tickets, now)
             if account is not None:  # one wait per account and game: a second tab takes the first's place
@@ -159,36 +179,36 @@ class QuickPlay:
                             None if account is None else account.id, rating.mu if rating else START_MU, address,
                             now, now)
             tickets[ticket.id] = ticket
-            await self._seat_queue(tickets)
+            await self._seat_queue(held)
             return {"ticket": ticket.id, **self.info(tickets, ticket)}
 
     async def status(self, ticket_id: Any) -> dict[str, Any]:
         """How the wait of ``ticket_id`` goes (and a try at seating its queue)."""
-        async with self.book.holding() as tickets:
-            ticket = self._ticket(tickets, ticket_id)
+        async with self.book.holding() as held:
+            ticket = self._ticket(held.tickets, ticket_id)
             ticket.seen = self.clock()
-            await self._seat_queue(tickets)
-            return self.info(tickets, ticket)
+            await self._seat_queue(held)
+            return self.info(held.tickets, ticket)
 
     async def now(self, ticket_id: Any) -> dict[str, Any]:
         """The person would rather play bots now than wait longer."""
-        async with self.book.holding() as tickets:
-            ticket = self._ticket(tickets, ticket_id)
+        async with self.book.holding() as held:
+            ticket = self._ticket(held.tickets, ticket_id)
             ticket.now = True
             ticket.seen = self.clock()
-            await self._seat_queue(tickets)
-            return self.info(tickets, ticket)
+            await self._seat_queue(held)
+            return self.info(held.tickets, ticket)
 
     async def cancel(self, ticket_id: Any) -> dict[str, Any]:
         """"Stop waiting": the ticket leaves the queue (``{"status": "cancelled"}``), unless it was
         seated already, when the answer is the seat (as :meth:`status` gives it): the table has
         started with the person in it, and leaving it is the table's "Leave"."""
-        async with self.book.holding() as tickets:
-            ticket = self._ticket(tickets, ticket_id)
+        async with self.book.holding() as held:
+            ticket = self._ticket(held.tickets, ticket_id)
             if ticket.seat is not None:
                 ticket.seen = self.clock()
-                return self.info(tickets, ticket)
-            del tickets[ticket.id]
+                return self.info(held.tickets, ticket)
+            del held.tickets[ticket.id]
             return {"status": "cancelled"}
 
     def info(self, tickets: dict[str, Ticket], ticket: Ticket) -> dict[str, Any]:
@@ -240,33 +260,55 @@ class QuickPlay:
                 left = [t for t in left if t not in group]
         return out
 
-    async def _seat_queue(self, tickets: dict[str, Ticket]) -> None:
+    async def _seat_queue(self, held: Held) -> None:
         """Seat every group that is ready, in every queue (the book held: a ticket is seated once)."""
+        tickets = held.tickets
         self._forget(tickets, self.clock())
         for game, preset in sorted({(t.game, t.preset) for t in tickets.values() if t.seat is None}):
             seats = load(game, preset).num_players
             for group in self.groups(tickets, game, preset, seats):
-                await self._seat(game, preset, seats, group)
+                await self._seat(held, game, preset, seats, group)
 
-    async def _seat(self, game: str, preset: str, seats: int, group: list[Ticket]) -> None:
+    async def _seat(self, held: Held, game: str, preset: str, seats: int, group: list[Ticket]) -> None:
+        """A new rated table for ``group``: its people seated and its empty seats given to bots,
+        then their seats kept in the book, and only then the table started. If the book could not
+        keep them (on a cluster, this request's hold ran out while it seated them: another node
+        holds the book, and these tickets still wait there), nobody is told and the table is let
+        go unstarted, so no rated game is played by people who were told to try again."""
         table, _ = self.hub.create(game, preset, {}, rated=True)
         if self.hub.cluster is not None:  # this node writes the table (others forward to it)
             await self.hub.cluster.acquire(table.id)
         table.visitors += 1  # not swept while it is being filled
         try:
             given = []
-            for seat, ticket in enumerate(group):
-                reply = await table.ask(Sit(seat, ticket.name, None, ticket.account))
-                given.append({"table": table.id, "seat": seat, "token": reply["token"]})
-                if ticket.account is not None:
-                    self.players.link_seat(ticket.account, table.id, seat, token=reply["token"], address=ticket.address)
-            bot = pick_bot(game, BOT)
-            for seat in range(len(group), seats):
-                await table.ask(AddBot(seat, bot))
+            try:
+                for seat, ticket in enumerate(group):
+                    reply = await table.ask(Sit(seat, ticket.name, None, ticket.account))
+                    given.append({"table": table.id, "seat": seat, "token": reply["token"]})
+                    if ticket.account is not None:
+                        self.players.link_seat(ticket.account, table.id, seat, token=reply["token"],
+                                               address=ticket.address)
+                bot = pick_bot(game, BOT)
+                for seat in range(len(group), seats):
+                    await table.ask(AddBot(seat, bot))
+                now = self.clock()
+                for ticket, seat_info in zip(group, given, strict=True):
+                    ticket.seat = seat_info
+                    ticket.seen = now
+                await held.keep()
+            except BaseException:
+                for ticket in group:
+                    ticket.seat = None
+                await self._let_go(table.id, [(s["seat"], t) for s, t in zip(given, group, strict=False)])
+                raise
             await table.ask(Start())
         finally:
             table.visitors -= 1
-        now = self.clock()
-        for ticket, seat_info in zip(group, given, strict=True):
-            ticket.seat = seat_info
-            ticket.seen = now
+
+    async def _let_go(self, table_id: str, linked: list[tuple[int, Ticket]]) -> None:
+        """A table made for a group that was not told of it: its seats unlinked from the accounts,
+        and the table closed unplayed (out of memory and the lobby, closed in the log)."""
+        for seat, ticket in linked:
+            if ticket.account is not None:
+                self.players.unlink_seat(table_id, seat)
+        await self.hub.close_unplayed(table_id)

@@ -20,6 +20,7 @@ from cardtable.server.lobby import LobbyError
 from cardtable.server.players import Players
 from cardtable.server.players.limits import Limits
 from cardtable.server.players.quickplay import MAX_PER_ADDRESS, STALE, LocalTickets, QuickPlay, Ticket
+from cardtable.server.ports import LogError
 from cardtable.server.store import Store
 
 from .players_fixtures import CHEAP, JSON, client, open_limits, signup
@@ -255,5 +256,35 @@ def test_p_quick_a_group_whose_seats_the_book_did_not_keep_plays_no_game(tmp_pat
     assert made and all(row.status == "closed" for row in made)
     assert all(players.store.seat_links(row.id) == {} for row in made)
     assert hub.tables == {}
+    store.close()
+    players.close()
+
+
+def test_p_quick_a_join_that_fails_leaves_no_ticket_to_be_seated_later(tmp_path: Path):
+    """P-quick: a join that fails while it seats its group (here the table cannot be made: the
+    log refuses) is told so and leaves no ticket behind, so the next look of the person it would
+    have joined does not seat them with someone who was told to try again."""
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    hub = Hub(store)
+    book = LocalTickets()
+    quick = QuickPlay(hub, players, wait=1000.0, book=book)
+    made = hub.create
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise LogError("the log cannot be written now")
+
+    async def main() -> None:
+        ana = await quick.join("trash", None, "Ana", None, "10.0.0.1")
+        hub.create = refused  # type: ignore[method-assign]
+        with pytest.raises(LogError):
+            await quick.join("trash", None, "Ben", None, "10.0.0.2")
+        hub.create = made  # type: ignore[method-assign]
+        assert [t.name for t in book.tickets.values()] == ["Ana"]
+        look = await quick.status(ana["ticket"])
+        assert look["status"] == "waiting" and look["waiting"] == 1
+
+    asyncio.run(main())
+    assert store.tables(("open", "playing", "over")) == []
     store.close()
     players.close()

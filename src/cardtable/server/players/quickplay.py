@@ -179,7 +179,13 @@ class QuickPlay:
                             None if account is None else account.id, rating.mu if rating else START_MU, address,
                             now, now)
             tickets[ticket.id] = ticket
-            await self._seat_queue(held)
+            try:
+                await self._seat_queue(held)
+            except Exception:
+                if ticket.seat is None:  # the person is told the join failed: no ticket of theirs waits
+                    tickets.pop(ticket.id, None)
+                    raise
+                # seated (and kept) before another group's seating failed: the person has their seat
             return {"ticket": ticket.id, **self.info(tickets, ticket)}
 
     async def status(self, ticket_id: Any) -> dict[str, Any]:

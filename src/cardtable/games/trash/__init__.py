@@ -14,13 +14,13 @@ from typing import ClassVar
 from ...core.cards import Card
 from ...core.chance import DealSource
 from ...core.errors import ConfigError
-from ...core.game import Game
+from ...core.game import Game, Outcome
 from ...core.options import Options
 from ...core.registry import register
 from .actions import NUM_ACTIONS, TrashAction, action_from_index, parse_action
 from .options import OPTIONS, PRESET_DOCS, PRESETS
 from .roles import role_table
-from .state import START_SIZE, Phase, TrashState, deck_for
+from .state import START_SIZE, Phase, TrashState, deck_for, shared_outcome
 from .view import TrashView
 
 
@@ -63,6 +63,17 @@ class TrashGame(Game):
         self.loser_reveal: bool = o.loser_reveal
         self.loser_free_draws: int = o.loser_free_draws
         self.wild_mode: str = o.wild_mode
+        # the outcome of each sole winner and reason, made once and shared by every match of this
+        # game (an Outcome is immutable; making one runs the frozen dataclass's generated
+        # __init__, interpreted even in the compiled build)
+        self._sole_winner_outcomes: dict[tuple[int, str], Outcome] = {}
+
+    def sole_winner_outcome(self, winner: int, reason: str) -> Outcome:
+        """The outcome of a match that ``winner`` alone won, ended by ``reason``."""
+        outcome = self._sole_winner_outcomes.get((winner, reason))
+        if outcome is None:
+            outcome = self._sole_winner_outcomes[(winner, reason)] = shared_outcome(self.players, (winner,), reason)
+        return outcome
 
     @property
     def num_players(self) -> int:

@@ -69,6 +69,12 @@ _STOCK_ONLY: Final = (A_STOCK,)
 _STOCK_OR_DISCARD: Final = (A_STOCK, A_DISCARD)
 
 
+def shared_outcome(players: int, winners: tuple[int, ...], reason: str) -> Outcome:
+    """The outcome of a match the ``winners`` share (one or more): 1/k each for k winners."""
+    share = 1.0 / len(winners)
+    return Outcome(tuple([share if s in winners else 0.0 for s in range(players)]), winners, reason)
+
+
 class TrashFacts(NamedTuple):
     """Where a Trash match stands, for simulations' metrics (``TrashState.facts()``)."""
 
@@ -443,9 +449,10 @@ class TrashState(State):
 
     def _end_match(self, winners: tuple[int, ...], reason: str) -> None:
         self.phase = _OVER
-        share = 1.0 / len(winners)
-        returns = tuple([share if s in winners else 0.0 for s in range(self.n)])
-        self.outcome_ = Outcome(returns, winners, reason)
+        if len(winners) == 1:
+            self.outcome_ = cast("TrashGame", self.game).sole_winner_outcome(winners[0], reason)
+        else:
+            self.outcome_ = shared_outcome(self.n, winners, reason)
         self._event("match_over", winners[0] if len(winners) == 1 else -1)
 
     # ------------------------------------------------------------ reporting

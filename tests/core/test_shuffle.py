@@ -50,6 +50,19 @@ def test_shuffle_derived_equals_derive_then_shuffle(seed: int, labels: tuple[str
     assert got == expected
 
 
+@given(st.integers(-(2**70), 2**70), st.lists(st.one_of(st.integers(), st.text()), max_size=4))
+def test_derived_key_digests_the_repr_of_seed_and_labels(seed: int, labels: list[int | str]) -> None:
+    """Every seed keeps its games: the key is the BLAKE2 digest of ``repr((seed, labels))``,
+    whichever labels (none, one, several; quotes and other characters in the text ones)."""
+    import hashlib
+
+    from cardtable.core.chance import derived_key, labels_key
+
+    text = repr((seed, tuple(labels)))
+    expected = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=16).digest(), "big")
+    assert derived_key(seed, *labels) == labels_key(seed, tuple(labels)) == expected
+
+
 @given(st.integers(0, 2**64 - 1), st.integers(0, 40))
 def test_keyed_shuffle_sorts_by_shake_keys(seed: int, number: int) -> None:
     """The Trex deal: each card sorted on its 64-bit SHAKE-128 key of ``(seed, "deal", number)``."""

@@ -44,7 +44,21 @@ def derive(seed: int, *labels: int | str) -> random.Random:
 
 def derived_key(seed: int, *labels: int | str) -> int:
     """The seed of :func:`derive`'s generator: a 128-bit BLAKE2 digest of ``repr((seed, labels))``."""
-    digest = hashlib.blake2b(repr((seed, labels)).encode(), digest_size=16).digest()
+    return labels_key(seed, labels)
+
+
+def labels_key(seed: int, labels: tuple[int | str, ...]) -> int:
+    """:func:`derived_key` with the labels in one tuple, as the engines' shuffles hold them.
+
+    The text digested is ``repr((seed, labels))`` written out part by part: the repr of a
+    tuple guards against recursion through a per-thread dict, which costs more than the
+    rest of the text (tests/core/test_shuffle.py checks that the text is the same).
+    """
+    parts = ", ".join([repr(label) for label in labels])
+    if len(labels) == 1:
+        parts += ","  # the repr of a 1-tuple: ('deal',)
+    text = "(" + repr(seed) + ", (" + parts + "))"
+    digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
     return int.from_bytes(digest, "big")
 
 
@@ -60,7 +74,12 @@ def shuffle_derived(items: list[int], seed: int, *labels: int | str) -> None:
     >>> derive(7, "deal", 1).shuffle(a); shuffle_derived(b, 7, "deal", 1); a == b
     True
     """
-    rng = _random.Random(derived_key(seed, *labels))
+    _shuffle_keyed_generator(items, labels_key(seed, labels))
+
+
+def _shuffle_keyed_generator(items: list[int], key: int) -> None:
+    """Shuffle ``items`` in place as ``random.Random(key).shuffle(items)`` does (see :func:`shuffle_derived`)."""
+    rng = _random.Random(key)
     if COMPILED:
         shuffle_ids_bulk(rng, items)
     else:
@@ -95,7 +114,7 @@ def deal_shuffle(
     elif keyed:
         keyed_shuffle(items, seed, *labels)
     else:
-        shuffle_derived(items, seed, *labels)
+        _shuffle_keyed_generator(items, labels_key(seed, labels))  # shuffle_derived, labels kept in their tuple
 
 
 def shuffled(items: MutableSequence[T], seed: int, *labels: int | str) -> MutableSequence[T]:

@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+T = TypeVar("T")
 
 
 class Bits(Protocol):
@@ -24,7 +26,7 @@ class Bits(Protocol):
     def getrandbits(self, k: int, /) -> int: ...
 
 
-def shuffle_ids(rng: Bits, items: list[int]) -> None:
+def shuffle_ids(rng: Bits, items: list[T]) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would."""
     getrandbits = rng.getrandbits
     i = len(items) - 1
@@ -38,7 +40,7 @@ def shuffle_ids(rng: Bits, items: list[int]) -> None:
         i -= 1
 
 
-def shuffle_ids_bulk(rng: Bits, items: list[int], first_words: int = 0) -> None:
+def shuffle_ids_bulk(rng: Bits, items: list[T], first_words: int = 0) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would, for a generator
     used for this shuffle alone: it may read more of the generator than the shuffle uses.
 
@@ -50,7 +52,8 @@ def shuffle_ids_bulk(rng: Bits, items: list[int], first_words: int = 0) -> None:
     and more are read when they run out. A draw of at most 8 bits (fewer than 256 items left)
     is the top byte of its word shifted, so only that byte is read. Compiled, the bytes are
     read without making an int object per word: faster than :func:`shuffle_ids` there,
-    slower in pure Python.
+    slower in pure Python. Both functions take a list of anything (``T``): compiled, the
+    items are then moved as objects, without converting each card id to a C integer and back.
     """
     i = len(items) - 1
     if i >= 1 << 31:  # a draw would need more than one word (never for cards)

@@ -302,7 +302,7 @@ class TrashState(State):
         self.up[p][slot] = placed
         turned = self.down[p][slot]
         self.down[p][slot] = NO_CARD
-        self.ndown[p] -= 1
+        self.ndown[p] = self.ndown[p] - 1  # not -=, which mypyc compiles as a generic operation on objects
         self.changed_since_rebuild = True
         self._event("place", p, placed, slot)
         self.hand = turned

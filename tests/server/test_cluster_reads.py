@@ -15,6 +15,7 @@ import psycopg
 
 from cardtable.server.client import GameClient
 
+from .netserver import Server
 from .test_cluster import _nodes, _stop_living
 
 
@@ -25,16 +26,23 @@ def _epoch(pg_url: str, table_id: str) -> int:
     return int(row[0])
 
 
+def _started_on(node: Server) -> tuple[str, str]:
+    """A casual Trash table made through ``node`` (which owns it), Ana at seat 0 against the
+    random bot, started: its id and Ana's token."""
+    on = httpx.Client(base_url=node.http, headers={"Origin": node.http}, timeout=30)
+    made = on.post("/api/tables", json={"game": "trash", "options": {"target_size": 9}}).json()
+    table_id, host = made["table"]["id"], made["host"]
+    token = on.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}).json()["token"]
+    on.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
+    assert on.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+    return table_id, str(token)
+
+
 def test_s1_reading_a_game_in_progress_through_another_node_never_takes_the_table(
         tmp_path: Path, redis_url: str, pg_url: str):
     a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--hold", "60"))  # Ana away: no stand-in
     try:
-        on_a = httpx.Client(base_url=a.http, headers={"Origin": a.http}, timeout=30)
-        made = on_a.post("/api/tables", json={"game": "trash", "options": {"target_size": 9}}).json()
-        table_id, host = made["table"]["id"], made["host"]
-        token = on_a.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}).json()["token"]
-        on_a.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
-        assert on_a.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+        table_id, token = _started_on(a)
 
         async def play() -> None:
             async with GameClient(a.ws, table_id, token) as ana:
@@ -63,12 +71,7 @@ def test_r1_a_game_that_ends_is_shown_by_every_node_without_a_gap(tmp_path: Path
     comes, and answered 503)."""
     a, b = _nodes(tmp_path, redis_url, "a", "b", db_url=pg_url, limits=("--hold", "60"))
     try:
-        on_b = httpx.Client(base_url=b.http, headers={"Origin": b.http}, timeout=30)
-        made = on_b.post("/api/tables", json={"game": "trash", "options": {"target_size": 9}}).json()
-        table_id, host = made["table"]["id"], made["host"]
-        token = on_b.post(f"/api/tables/{table_id}/sit", json={"seat": 0, "name": "Ana"}).json()["token"]
-        on_b.post(f"/api/tables/{table_id}/bot", json={"host": host, "seat": 1, "bot": "random"})
-        assert on_b.post(f"/api/tables/{table_id}/start", json={"host": host}).status_code == 200
+        table_id, token = _started_on(b)
         answers: list[tuple[int, str]] = []
 
         def ask_a() -> None:

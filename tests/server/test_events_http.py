@@ -52,6 +52,16 @@ class Person:
                                                     "Cookie": f"ct_session={self.cookie}"})
 
 
+def _a_spectator_is_closed(c: TestClient, table: str) -> None:
+    """A socket whose hello holds no seat token of the sealed ``table`` is closed with 1008."""
+    with c.websocket_connect(f"/ws/{table}", headers={"origin": "http://testserver"}) as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                ws.receive_text()
+        assert closed.value.code == CLOSE_POLICY
+
+
 def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table(tmp_path: Path):
     path = tmp_path / "server.sqlite3"
     store = Store(path)
@@ -103,12 +113,7 @@ def test_t8_t10_a_duplicate_event_over_http_from_registration_to_the_final_table
             assert ana.get(f"/api/events/{event_id}").json()["rounds"][0]["sealed"]
             assert c.get(f"/api/tables/{table}/record").json()["error"] == "sealed"
             assert c.get(f"/api/tables/{table}/replay").json()["error"] == "sealed"
-            with c.websocket_connect(f"/ws/{table}", headers={"origin": "http://testserver"}) as ws:
-                ws.send_text(json.dumps({"type": "hello"}))  # a spectator
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    while True:
-                        ws.receive_text()
-                assert closed.value.code == CLOSE_POLICY
+            _a_spectator_is_closed(c, table)
         for s in seats:  # the people leave: stand-ins play their seats to the end
             assert c.post(f"/api/tables/{table}/leave", json={"token": s["token"]}, headers=JSON).status_code == 200
 
@@ -167,12 +172,7 @@ def test_t10_a_duplicate_rounds_table_is_sealed_by_its_id_whatever_the_runner_ha
             assert c.get(f"/api/tables/{table}").json()["table"]["version"] is None
             listed = [t for t in c.get("/api/tables").json()["tables"] if t["id"] == table]
             assert all(t["version"] is None for t in listed)
-            with c.websocket_connect(f"/ws/{table}", headers={"origin": "http://testserver"}) as ws:
-                ws.send_text(json.dumps({"type": "hello"}))  # a spectator
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    while True:
-                        ws.receive_text()
-                assert closed.value.code == CLOSE_POLICY
+            _a_spectator_is_closed(c, table)
     store.close()
 
 

@@ -281,7 +281,7 @@ class Hub:
             raise LobbyError(404, "no_table", "no such table")
         return table
 
-    async def ended(self, table_id: Any, in_progress: str) -> Table:
+    async def over(self, table_id: Any, in_progress: str) -> Table:
         """The table ``table_id`` once its game is over, for its record, replay or review: a
         finished table is read from the log on any node, and a game in progress is answered 409
         ``in_progress`` (saying ``in_progress``) without being taken from the node that owns it."""

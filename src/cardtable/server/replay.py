@@ -102,7 +102,7 @@ def replay_endpoint(hub: Hub, offload: Offload) -> Any:
     """The ``GET /api/tables/{table_id}/replay`` handler over ``hub``'s tables."""
 
     async def api_replay(request: Request) -> Response:
-        table = await hub.ended(request.path_params["table_id"], "a game is replayed once it is over")
+        table = await hub.over(request.path_params["table_id"], "a game is replayed once it is over")
         match = table.match
         assert match is not None
         q = request.query_params

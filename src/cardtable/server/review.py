@@ -85,7 +85,7 @@ def review_endpoint(hub: Hub, offload: Offload, worlds: int = WORLDS) -> Any:
         if table.row.game not in COSTLY:  # the reviewed games (Spit is a race, not decisions)
             raise LobbyError(400, "no_review", f"no review for {table.row.game}: reviews exist for "
                              + ", ".join(sorted(COSTLY)))
-        table = await hub.ended(table.id, "a game is reviewed once it is over")  # all cards known: never while played
+        table = await hub.over(table.id, "a game is reviewed once it is over")  # all cards known: never while played
         match = table.match
         assert match is not None
         seat = whole_number(request.query_params.get("seat"), "seat", 0, table.num_players - 1)

@@ -35,7 +35,7 @@ def table_routes(ctx: AppContext) -> list[BaseRoute]:
         """A finished game's record (seed and actions: ``cardtable replay`` shows it; a fair game's
         commitments, seeds and deals: ``cardtable verify`` checks it); never before the end, when
         the seed would give every hidden card away (H6)."""
-        table = await hub.ended(request.path_params["table_id"], "the record is published when the game is over")
+        table = await hub.over(request.path_params["table_id"], "the record is published when the game is over")
         assert table.match is not None
         name = f"cardtable-{table.row.game}-{table.id}.json"
         return JSONResponse(table.match.record().to_json(),

@@ -212,14 +212,18 @@ def test_t8_cluster_the_runner_keeps_watching_a_table_of_bots(
             left = other.client.post(f"{other.http}/api/tables/{s['table']}/leave", json={"token": s["token"]},
                                      headers={"Origin": other.http})
             assert left.status_code == 200, left.text
-        looks = 0
-        while tables := playing():
+        looks: list[int] = []  # how many tables were playing at each look
+
+        def watched_to_the_end() -> bool:
+            tables = playing()
             assert all(t["watchers"] >= 1 for t in tables), tables
-            looks += 1
-            time.sleep(0.1)
+            looks.append(len(tables))
+            return not tables
+
+        wait("the round's games end, every one watched all along", watched_to_the_end)
         final = wait("the event ends", lambda: (lambda e: e if e["event"]["status"] == "over" else None)(
             _event(other, event_id)))
         assert all(g["points"] is not None for g in final["rounds"][0]["games"])
-        assert looks > 0
+        assert looks[0] > 0
     finally:
         _stop_living(a, b)

@@ -288,3 +288,41 @@ def test_p_quick_a_join_that_fails_leaves_no_ticket_to_be_seated_later(tmp_path:
     assert store.tables(("open", "playing", "over")) == []
     store.close()
     players.close()
+
+
+def test_p_quick_a_group_whose_table_cannot_start_goes_back_to_the_queue(tmp_path: Path):
+    """P-quick: when a group's table cannot start after its seats were kept (the log refuses the
+    start), the person whose join found the group is told so, the others wait again in the queue
+    (not at a table that never starts), the table is closed unplayed with no account linked to
+    it, and the next join seats them at a table that starts."""
+    store = Store(tmp_path / "server.sqlite3")
+    players = Players(tmp_path / "server.sqlite3", log=store, hasher=CHEAP, limits=open_limits())
+    hub = Hub(store)
+    book = LocalTickets()
+    quick = QuickPlay(hub, players, wait=1000.0, book=book)
+    ana = players.accounts.bot("random")
+    starts = store.start
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise LogError("the log cannot be written now")
+
+    async def main() -> None:
+        first = await quick.join("trash", None, None, ana, "10.0.0.1")
+        store.start = refused  # type: ignore[method-assign]
+        with pytest.raises(LogError):
+            await quick.join("trash", None, "Ben", None, "10.0.0.2")
+        store.start = starts  # type: ignore[method-assign]
+        look = await quick.status(first["ticket"])
+        assert look["status"] == "waiting" and look["waiting"] == 1
+        closed = store.tables(("open", "playing", "over", "closed"))
+        assert [row.status for row in closed] == ["closed"] and players.store.seat_links(closed[0].id) == {}
+        assert hub.tables == {}
+        second = await quick.join("trash", None, "Cy", None, "10.0.0.3")
+        assert second["status"] == "seated"
+        assert hub.get(second["table"]).row.status == "playing"
+        look = await quick.status(first["ticket"])
+        assert look["status"] == "seated" and look["table"] == second["table"]
+
+    asyncio.run(main())
+    store.close()
+    players.close()

@@ -280,7 +280,9 @@ class QuickPlay:
         then their seats kept in the book, and only then the table started. If the book could not
         keep them (on a cluster, this request's hold ran out while it seated them: another node
         holds the book, and these tickets still wait there), nobody is told and the table is let
-        go unstarted, so no rated game is played by people who were told to try again."""
+        go unstarted, so no rated game is played by people who were told to try again. If the
+        table cannot start (its log refuses the write), its people go back to the queue and the
+        table is let go the same way: nobody waits at a table that will never start."""
         table, _ = self.hub.create(game, preset, {}, rated=True)
         if self.hub.cluster is not None:  # this node writes the table (others forward to it)
             await self.hub.cluster.acquire(table.id)
@@ -303,18 +305,24 @@ class QuickPlay:
                     ticket.seen = now
                 await held.keep()
             except BaseException:
-                for ticket in group:
-                    ticket.seat = None
-                await self._let_go(table.id, [(s["seat"], t) for s, t in zip(given, group, strict=False)])
+                await self._let_go(table.id, group, given)
                 raise
-            await table.ask(Start())
+            try:
+                await table.ask(Start())
+            except Exception:  # not a cancelled request: its Start may still be applied
+                await self._let_go(table.id, group, given)
+                raise
         finally:
             table.visitors -= 1
 
-    async def _let_go(self, table_id: str, linked: list[tuple[int, Ticket]]) -> None:
-        """A table made for a group that was not told of it: its seats unlinked from the accounts,
-        and the table closed unplayed (out of memory and the lobby, closed in the log)."""
-        for seat, ticket in linked:
+    async def _let_go(self, table_id: str, group: list[Ticket], given: list[dict[str, Any]]) -> None:
+        """A table made for ``group`` that will not start: its people back in the queue (their
+        tickets without a seat), the seats ``given`` unlinked from their accounts, and the table
+        closed unplayed (out of memory and the lobby, closed in the log)."""
+        for ticket in group:
+            ticket.seat = None
+        for seat_info, ticket in zip(given, group, strict=False):
+            seat = seat_info["seat"]
             if ticket.account is not None:
                 self.players.unlink_seat(table_id, seat)
         await self.hub.close_unplayed(table_id)

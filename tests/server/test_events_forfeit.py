@@ -109,14 +109,14 @@ def test_t13_a_forfeit_whose_progress_was_not_stored_leaves_its_table_open_for_t
     write = store.set_progress
     failed: list[str] = []
 
-    def set_progress(event_id: str, status: str, progress: dict[str, Any] | None) -> None:
+    def set_progress(event_id: str, status: str, progress: dict[str, Any] | None, **was: Any) -> bool:
         games = [g for r in (progress or {}).get("rounds", []) for g in r["games"]]
         if not failed and any(g.get("forfeit") for g in games):
             failed.append(games[0]["table"])
             found = server.store.table(games[0]["table"])
             assert found is not None and found.status == "open"
             raise LogError("disk I/O error")
-        write(event_id, status, progress)
+        return write(event_id, status, progress, **was)
 
     store.set_progress = set_progress  # type: ignore[method-assign]
     try:

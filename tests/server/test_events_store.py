@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardtable.server.events import EventRow, open_events
-from cardtable.server.events.store import SqliteEvents
+from cardtable.server.events.store import SqliteEvents, progress_text
 from cardtable.server.migrations import HEAD, sqlite_revision
 from cardtable.server.ports import LogError
 from cardtable.server.store import open_log
@@ -73,6 +73,26 @@ def test_t7_an_event_reads_back_after_a_restart(url: str):
     assert again.register("nope", 3, "Cy", 13.0) == "missing"
     assert again.event("nope") is None
     again.close()
+
+
+def test_t9_a_progress_written_only_over_the_row_it_was_read_from(url: str):
+    """A progress written with the row as it was read (``was``) goes through only if the row
+    still holds exactly that status and progress: what a runner paused past its role writes
+    when it wakes (the row changed meanwhile) is refused, and nothing is written."""
+    log = open_log(url)
+    events = open_events(url)
+    events.create_event(event())
+    first = {"rounds": [{"number": 1, "games": []}]}
+    assert events.set_progress("ev1", "running", first, was=("open", None))
+    assert not events.set_progress("ev1", "running", {"rounds": []}, was=("open", None))
+    assert not events.set_progress("ev1", "over", first, was=("running", progress_text({"rounds": []})))
+    second = {"rounds": [{"number": 1, "games": []}, {"number": 2, "games": []}]}
+    assert events.set_progress("ev1", "running", second, was=("running", progress_text(first)))
+    back = events.event("ev1")
+    assert back is not None and (back.status, back.progress) == ("running", second)
+    assert not events.set_progress("missing", "running", first, was=("open", None))
+    events.close()
+    log.close()
 
 
 def test_t7_the_entry_limit_and_unregistering(url: str):

@@ -5,7 +5,10 @@ The runner looks at every open and running event every :attr:`Runner.tick` secon
 table once its people are there, reads the results of finished games and pairs the next round
 when the last game of a round has ended. Everything it knows of a running event is the event's
 ``progress`` in the store, written after each change, and the tables in the action log; so a
-restart loses nothing: the new process reads both and goes on (T9).
+restart loses nothing: the new process reads both and goes on (T9). On a cluster one node runs
+the events at a time; each write of a progress goes through only if the event's row is still as
+this node read it at the start of its step (:meth:`Runner._save`), so a node paused past its role
+that wakes in the middle of a step writes nothing over what the node running them since wrote.
 
 **Tables.** A round's tables have ids made of the event's id, the round and the table's number,
 so a round made twice (a restart between making its tables and storing the round) finds its
@@ -58,7 +61,7 @@ from ..ports import LogError
 from ..seating import seat_for_token
 from ..store import CLOSED, BadRow, SeatRow, TableRow, token_hash
 from .service import Events
-from .store import EventRow
+from .store import EventRow, progress_text
 
 if TYPE_CHECKING:
     from ..cluster import RemoteTable
@@ -67,6 +70,10 @@ if TYPE_CHECKING:
     from ..tables import Table
 
     Located = Table | RemoteTable
+
+class Superseded(LogError):
+    """An event's row changed since this node read it: another node runs the events now."""
+
 
 NO_SHOW = 120.0
 """Seconds a table waits for its people before a no-show, unless the server is told otherwise
@@ -155,6 +162,8 @@ class Runner:
         self._seal_reads: dict[str, tuple[float, EventRow | None]] = {}
         self.forfeited: set[str] = set()
         """Tables closed without play by a no-show: out of the lobby, nobody sits at them or starts them."""
+        self._read: dict[str, tuple[str, str | None]] = {}
+        """Each event's status and progress text as this node last read or wrote them (:meth:`_save`)."""
         self.record: Callable[[Table], None] = self.table_finished
         """How a finished table's result is recorded (:func:`~.routes.with_events` adds the server's
         own record to :meth:`table_finished`): at once, or for a sealed table at its round's end."""
@@ -241,14 +250,28 @@ class Runner:
         sealed and forfeited tables read again, :meth:`refresh`)."""
         if not self.leading:
             return self.refresh()
-        for row in self.store.events(("open", "running"), 1000):
+        rows = self.store.events(("open", "running"), 1000)
+        self._read = {row.id: (row.status, progress_text(row.progress)) for row in rows}
+        for row in rows:
             try:
                 if row.status == "open":
                     await self._maybe_start(row)
                 else:
                     await self._tend(row)
+            except Superseded as exc:  # another node runs them: this one reads them again once it does
+                print(f"cardtable serve: event {row.id}: {exc}", file=sys.stderr)
+                if self.lead is not None:
+                    self.leading = False
+                return
             except (LogError, LobbyError, BadRow) as exc:  # the store or a table is not usable now: next tick
                 print(f"cardtable serve: event {row.id}: {exc}", file=sys.stderr)
+
+    def _save(self, row: EventRow, status: str, progress: dict[str, Any]) -> None:
+        """``row``'s new status and progress stored, if the row is still as this node read it at
+        the start of its step or last wrote it (else :class:`Superseded`, and nothing written)."""
+        if not self.store.set_progress(row.id, status, progress, was=self._read.get(row.id)):
+            raise Superseded("changed by another node since this one read it; not written")
+        self._read[row.id] = (status, progress_text(progress))
 
     # ------------------------------------------------------------- starting
     async def _maybe_start(self, row: EventRow) -> None:
@@ -259,7 +282,7 @@ class Runner:
         if not (due or full):
             return
         if len(entrants) < 2:
-            self.store.set_progress(row.id, "cancelled", {"reason": "fewer than two entrants at the start"})
+            self._save(row, "cancelled", {"reason": "fewer than two entrants at the start"})
             return
         ratings = self._ratings(row.game, [e.account_id for e in entrants])
         people: dict[str, dict[str, Any]] = {
@@ -321,7 +344,7 @@ class Runner:
             self.sealed |= {g["table"] for g in games}
         progress["rounds"].append({"number": number, "started": self.clock(), "games": games, "bye": bye,
                                    "deals_done": [], "done": False})
-        self.store.set_progress(row.id, "running", progress)
+        self._save(row, "running", progress)
 
     async def _table(self, row: EventRow, tid: str, players: list[dict[str, Any]], fair: dict[str, Any],
                      dropped: set[str]) -> None:
@@ -378,7 +401,7 @@ class Runner:
                 return self._finish(row, progress)
             return await self._new_round(row, progress)
         if changed:
-            self.store.set_progress(row.id, "running", progress)
+            self._save(row, "running", progress)
 
     async def _tend_table(self, row: EventRow, progress: dict[str, Any], rnd: dict[str, Any], g: dict[str, Any],
                           table: Located) -> bool:
@@ -557,7 +580,7 @@ class Runner:
     def _finish(self, row: EventRow, progress: dict[str, Any]) -> None:
         progress["final"] = final_standings(row, progress)
         progress["ended"] = self.clock()
-        self.store.set_progress(row.id, "over", progress)
+        self._save(row, "over", progress)
 
 
 def swiss_games(progress: dict[str, Any]) -> list[Game]:

@@ -93,7 +93,10 @@ class EventLog(Protocol):
     def events_of(self, account_id: int, limit: int = 50) -> list[EventRow]:
         """The events ``account_id`` entered, newest first."""
 
-    def set_progress(self, event_id: str, status: str, progress: dict[str, Any] | None) -> None: ...
+    def set_progress(self, event_id: str, status: str, progress: dict[str, Any] | None, *,
+                     was: tuple[str, str | None] | None = None) -> bool:
+        """The event's status and progress written; with ``was`` (a status and the progress's
+        text, :func:`progress_text`), only if the row still holds exactly those: whether it wrote."""
 
     def close(self) -> None: ...
 
@@ -102,11 +105,16 @@ _COLUMNS = ("id, name, kind, game, preset, options, rated, rounds, deals, starts
             " creator, creator_name, status, created, secret, progress, bots")
 
 
+def progress_text(progress: dict[str, Any] | None) -> str | None:
+    """A progress as the ``progress`` column holds it."""
+    return None if progress is None else json.dumps(progress)
+
+
 def _values(row: EventRow) -> tuple[Any, ...]:
     return (row.id, row.name, row.kind, row.game, row.preset, json.dumps(row.options), bool(row.rated), row.rounds,
             row.deals, row.starts_at, bool(row.when_full), row.max_entrants, row.creator, row.creator_name,
             row.status, row.created, row.secret,
-            None if row.progress is None else json.dumps(row.progress), bool(row.bots))
+            progress_text(row.progress), bool(row.bots))
 
 
 def _row(r: Sequence[Any]) -> EventRow:
@@ -141,6 +149,8 @@ class _Sql:
     def q(self, sql: str) -> str:
         return sql if self.mark == "?" else sql.replace("?", self.mark)
 
+    same = "IS"
+    """Equal, a NULL equal to a NULL (PostgreSQL's ``IS NOT DISTINCT FROM``)."""
     for_update = ""
     """What a read for an update adds (PostgreSQL locks the row; SQLite's write transaction
     holds the whole file already)."""
@@ -221,12 +231,18 @@ class _Sql:
                          " WHERE n.account_id = ? ORDER BY e.created DESC, e.id LIMIT ?", (account_id, limit))
         return [_row(r) for r in rows]
 
-    def set_progress(self, event_id: str, status: str, progress: dict[str, Any] | None) -> None:
+    def set_progress(self, event_id: str, status: str, progress: dict[str, Any] | None, *,
+                     was: tuple[str, str | None] | None = None) -> bool:
         if status not in STATUSES:
             raise ValueError(f"an event's status is one of {', '.join(STATUSES)}")
+        sql = "UPDATE events SET status = ?, progress = ? WHERE id = ?"
+        args: tuple[Any, ...] = (status, progress_text(progress), event_id)
+        if was is not None:
+            sql += f" AND status = ? AND progress {self.same} ?"
+            args += was
         with self.transaction(write=True) as cur:
-            cur.execute(self.q("UPDATE events SET status = ?, progress = ? WHERE id = ?"),
-                        (status, None if progress is None else json.dumps(progress), event_id))
+            cur.execute(self.q(sql), args)
+            return bool(cur.rowcount == 1)
 
 
 class SqliteEvents(_Sql):
@@ -273,6 +289,7 @@ class PgEvents(_Sql):
     take the last place."""
 
     mark = "%s"
+    same = "IS NOT DISTINCT FROM"
     for_update = " FOR UPDATE"
 
     def __init__(self, url: str, *, timeout: float = 2.0) -> None:

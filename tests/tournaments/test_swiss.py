@@ -132,9 +132,47 @@ def test_t3_a_bye_scores_one_and_a_forfeit_loses_for_the_absent():
     games = [Game(1, "A", "B", (1, 0), forfeit=True), Game(1, "C", BYE), Game(2, "C", "A", (0, 0), forfeit=True)]
     table = {s.player: s for s in standings(["A", "B", "C"], games, dropped=["B"])}
     assert table["A"].score == 1 and table["B"].score == 0 and table["C"].score == 1
-    assert table["C"].byes == 1 and table["C"].buchholz == 1.0  # A's score; the bye adds nothing
-    assert table["B"].dropped and not table["A"].dropped
-    assert table["A"].sonneborn_berger == 0.0  # B scored nothing; a double forfeit is no draw
+    assert table["C"].byes == 1 and table["B"].dropped and not table["A"].dropped
+    # no game over the board: every round a virtual opponent (score before, the other side, draws after)
+    assert table["C"].buchholz == (0 + 0 + 0.5) + (1 + 1 + 0) and table["A"].buchholz == 2.5
+    assert table["B"].buchholz == (0 + 1 + 0.5) + (0 + 1 + 0)  # round 2: not paired, dropped
+    assert table["A"].sonneborn_berger == 0.0 and table["A"].played == 0  # a forfeit is not played
+    assert table["A"].won == 0 and table["A"].score == 1
+
+
+def test_t3_results_by_default_count_as_draws_for_the_opponents_and_virtual_games_for_the_player():
+    """FIDE's rule for unplayed games (2009) in Buchholz, by hand:
+
+    ====  ===================  ===================  =============  =====
+          round 1              round 2              round 3        score
+    ====  ===================  ===================  =============  =====
+    A     beats B              draws C              loses to D     1½
+    B     loses to A           absent (D wins)      loses to C     0
+    C     D absent (C wins)    draws A              beats B        2½
+    D     absent               wins, B absent       beats A        2
+    ====  ===================  ===================  =============  =====
+
+    Scores for the opponents (results by default as draws): A 1½, B ½, C 2, D 2.
+    Buchholz: A ½ + 2 + 2 = 4½; B 1½ + (0 + 1 + ½) + 2 = 5; C (0 + 0 + 1) + 1½ + ½ = 3;
+    D (0 + 1 + 1) + (0 + 0 + ½) + 1½ = 4. Counting C's forfeit win as a game against D, as
+    before, gave C 2 + 1½ + 0 = 3½. Sonneborn–Berger over the board only: A 2½/2, C 1½/2, D 1½."""
+    games = [
+        Game(1, "A", "B", (1, 0)), Game(1, "C", "D", (1, 0), forfeit=True),
+        Game(2, "A", "C", (0.5, 0.5)), Game(2, "B", "D", (0, 1), forfeit=True),
+        Game(3, "D", "A", (1, 0)), Game(3, "B", "C", (0, 1)),
+    ]
+    table = {s.player: s for s in standings(["A", "B", "C", "D"], games)}
+    assert {p: (s.score, s.buchholz, s.sonneborn_berger) for p, s in table.items()} == {
+        "A": (1.5, 4.5, 1.25), "B": (0.0, 5.0, 0.0), "C": (2.5, 3.0, 0.75), "D": (2.0, 4.0, 1.5)}
+    assert {p: (s.played, s.won) for p, s in table.items()} == {"A": (3, 1), "B": (2, 0), "C": (2, 1), "D": (1, 1)}
+
+
+def test_t3_a_round_still_being_played_is_left_out_of_the_tie_breaks():
+    """Mid-round, a player whose game has not ended is not given a virtual opponent for it."""
+    games = [Game(1, "A", "B", (1, 0)), Game(1, "C", "D", (0, 1)), Game(2, "A", "D", (0.5, 0.5)), Game(2, "B", "C")]
+    table = {s.player: s for s in standings(["A", "B", "C", "D"], games)}
+    assert table["B"].buchholz == 1.5 and table["C"].buchholz == 1.5  # A's and D's scores: round 1 only
+    assert table["A"].buchholz == 0 + 1.5 and table["A"].played == 2
 
 
 def test_t3_bad_fields_are_refused():

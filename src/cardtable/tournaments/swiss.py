@@ -20,10 +20,17 @@ held it fewer times, then to the one who held the other seat last, then to the h
 **Standings** (:func:`standings`): a win is 1 point, a draw ½, a bye 1 (:data:`BYE_POINTS`); a
 player who did not show up loses (a forfeit), and if neither showed up both lose. Ties are broken by
 
-- **Buchholz**: the sum of the final scores of every opponent met (a bye adds nothing);
-- **Sonneborn–Berger**: the sum of the final scores of the opponents beaten, and half the scores of
-  the opponents drawn;
+- **Buchholz**: the sum of the final scores of every opponent met over the board, each opponent's
+  results by default (byes, forfeits won or lost, rounds not paired after being dropped) counted
+  as draws; a round the player did not play over the board adds the score of a *virtual opponent*
+  who had the player's score before that round, took the other side of the player's result in it,
+  and drew every round after (FIDE's rule for unplayed games, 2009), so a bye or an absent
+  opponent neither helps nor harms the player's tie-break;
+- **Sonneborn–Berger**: the sum of the final scores of the opponents beaten over the board, and
+  half the scores of those drawn (a result by default adds nothing);
 - then the order the players were given in (their seeding: rating, then registration).
+
+``played`` and ``won`` count the games played over the board.
 """
 
 from __future__ import annotations
@@ -108,7 +115,8 @@ def scores(games: Iterable[Game]) -> dict[str, float]:
 
 
 def standings(players: Sequence[str], games: Sequence[Game], dropped: Iterable[str] = ()) -> list[Standing]:
-    """The field ranked by score, Buchholz, Sonneborn–Berger, then the order of ``players``."""
+    """The field ranked by score, Buchholz, Sonneborn–Berger, then the order of ``players``
+    (the module's docstring says how results by default count in the tie-breaks)."""
     if len(set(players)) != len(players):
         raise ValueError("a player is entered twice")
     known = set(players)
@@ -116,29 +124,47 @@ def standings(players: Sequence[str], games: Sequence[Game], dropped: Iterable[s
         if g.first not in known or (g.second is not None and g.second not in known):
             raise ValueError(f"a game of round {g.round} names a player who is not entered")
     total = {p: 0.0 for p in players} | scores(games)
+    last = max((g.round for g in games if g.bye or g.points is not None), default=0)
+    # each player's finished rounds: what they scored, and the opponent met over the board (None:
+    # a result by default); a round of theirs still being played is left out of the tie-breaks
+    results: dict[str, dict[int, tuple[float, str | None]]] = {p: {} for p in players}
+    pending: dict[str, set[int]] = {p: set() for p in players}
+    for g in games:
+        for me in (g.first, g.second):
+            if me is None:
+                continue
+            if g.points is None and not g.bye:
+                pending[me].add(g.round)
+            else:
+                results[me][g.round] = (g.scored(me), None if g.bye or g.forfeit else g.opponent(me))
+
+    def rounds(p: str) -> Iterable[tuple[int, float, str | None]]:
+        """``p``'s rounds up to the last finished one, a round without a game a loss by default."""
+        for r in range(1, last + 1):
+            if r not in pending[p]:
+                yield (r, *results[p].get(r, (0.0, None)))
+
+    adjusted = {p: sum(0.5 if other is None else mine for _, mine, other in rounds(p)) for p in players}
     buchholz = dict.fromkeys(players, 0.0)
     berger = dict.fromkeys(players, 0.0)
     played = dict.fromkeys(players, 0)
     won = dict.fromkeys(players, 0)
-    byes = dict.fromkeys(players, 0)
-    for g in games:
-        if g.bye:
-            byes[g.first] += 1
-            continue
-        if g.points is None:
-            continue
-        for me in (g.first, g.second):
-            assert me is not None
-            other = g.opponent(me)
-            assert other is not None
-            mine = g.scored(me)
-            played[me] += 1
-            buchholz[me] += total[other]
-            if mine > g.scored(other):
-                won[me] += 1
-                berger[me] += total[other]
-            elif mine == g.scored(other) and mine > 0:
-                berger[me] += total[other] / 2
+    byes = {p: sum(1 for g in games if g.bye and g.first == p) for p in players}
+    for me in players:
+        before = 0.0
+        for r, mine, other in rounds(me):
+            if other is None:  # a virtual opponent: the other side of the result, then draws
+                buchholz[me] += before + (1.0 - mine) + 0.5 * (last - r)
+            else:
+                theirs = results[other][r][0]
+                played[me] += 1
+                buchholz[me] += adjusted[other]
+                if mine > theirs:
+                    won[me] += 1
+                    berger[me] += total[other]
+                elif mine == theirs and mine > 0:
+                    berger[me] += total[other] / 2
+            before += mine
     order = {p: i for i, p in enumerate(players)}
     out_dropped = set(dropped)
     ranked = sorted(players, key=lambda p: (-total[p], -buchholz[p], -berger[p], order[p]))

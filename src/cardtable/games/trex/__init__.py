@@ -46,7 +46,7 @@ class TrexGame(Game):
         self.kingdom_contracts: tuple[int, ...] = (*negatives, TR)
         """The contract masks of one kingdom (TX-10, TX-V1)."""
         self.deals_per_kingdom = len(self.kingdom_contracts)
-        self.whole_game = 4 * self.deals_per_kingdom  # TX-5: 20, or 8 in Complex
+        self.whole_game = 4 * self.deals_per_kingdom  # TX-5: 20; in Complex 4 × (groups + 1), 8 by default
         """The deals of the whole game: four kingdoms."""
         self.num_deals = min(o.deals, self.whole_game)  # TX-V10: the game may end sooner
         self.trick_contracts: dict[int, TrickContract] = {m: TrickContract(m, o) for m in negatives}

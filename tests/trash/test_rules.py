@@ -334,6 +334,40 @@ def test_tr26_tra13_void_hand_after_stalled_rebuilds():
     assert s.hands_played == 0 and s.sizes == [10, 10] and s.current_player() == 0
 
 
+def test_tr26_tra3_tra13_passes_in_a_row_round_the_table_void_the_hand():
+    """With discard_take_requires_playable off, taking an unplayable discard is a pass (TR-7) and
+    draws nothing, so no rebuild would ever stall: every player passing stall_reshuffles times in a
+    row (players × stall_reshuffles passes, nothing else between) voids the hand (TR-26), redealt
+    with the same sizes and first player. A draw between the passes starts the count again."""
+    for players, stalls in ((2, 3), (3, 1), (2, 2)):
+        s = cardtable.load("trash", players=players, discard_take_requires_playable=False,
+                           stall_reshuffles=stalls).new_state(seed=11)
+        while not s.discard or s.placeable(s.turn, s.discard[-1]):  # a discard nobody to move can place
+            s.play(s.legal_actions()[0])
+        starter, sizes, deals = s.starter, list(s.sizes), s.deal_count
+        passes = 0
+        while s.deal_count == deals:
+            assert passes < players * stalls and not s.placeable(s.turn, s.discard[-1])
+            s.play("discard")
+            passes += 1
+        kinds = [e[0] for e in s.events]
+        assert passes == players * stalls and kinds[kinds.index("void") - 1:] == ["discard", "void", "deal"]
+        assert s.hands_played == 0 and s.sizes == sizes and s.starter == starter
+        assert s.current_player() == starter and s.passes == 0
+
+
+def test_tr26_a_draw_between_passes_starts_their_count_again():
+    s = cardtable.load("trash", discard_take_requires_playable=False).new_state(seed=11)
+    while not s.discard or s.placeable(s.turn, s.discard[-1]):
+        s.play(s.legal_actions()[0])
+    deals = s.deal_count
+    for _ in range(5):  # one short of 2 players × 3
+        s.play("discard")
+    assert s.passes == 5 and s.deal_count == deals
+    s.play("stock")
+    assert s.passes == 0
+
+
 def test_tr26_void_when_stock_cannot_be_refilled():
     s = cardtable.load("trash").new_state(seed=9)
     s.stock.clear()

@@ -134,6 +134,7 @@ class TrashState(State):
         self.forced_displace = False  # the card in hand was taken from the discard pile (TR-7)
         self.changed_since_rebuild = True
         self.stalls = 0
+        self.passes = 0  # TR-26: passes in a row (TR-7, an unplayable discard taken and put back)
         self.free_draws_left = 0  # TR-V8: extra turns left to the loser
         self.hand_winner = -1  # set while the loser takes free draws
         self.outcome_: Outcome | None = None
@@ -157,6 +158,7 @@ class TrashState(State):
         self.deal_count += 1
         self.rebuilds = 0
         self.stalls = 0
+        self.passes = 0
         self.changed_since_rebuild = True
         pos = 0
         self.down = []
@@ -232,6 +234,7 @@ class TrashState(State):
         kind = action.kind
         p = self.turn
         if kind == STOCK:
+            self.passes = 0
             if not self.stock and not self._rebuild():
                 return
             card = self.stock.pop()
@@ -242,9 +245,15 @@ class TrashState(State):
             card = self.discard.pop()
             self._event("take", p, card)
             self.hand = card
-            if not self.placeable(p, card):  # only with discard_take_requires_playable off
+            if not self.placeable(p, card):  # a pass: only with discard_take_requires_playable off
+                free_draw = self.hand_winner >= 0  # TR-V8's free draws are few: they are not counted
                 self._end_turn()
+                if not free_draw:
+                    self.passes += 1
+                    if self.passes >= self.n * cast("TrashGame", self.game).stall_reshuffles:
+                        self._void()  # TR-26: every player passed stall_reshuffles times in a row
                 return
+            self.passes = 0
             self.forced_displace = True
             self._chain()
         elif kind == WILD:
@@ -565,6 +574,7 @@ class TrashState(State):
         other.forced_displace = self.forced_displace
         other.changed_since_rebuild = self.changed_since_rebuild
         other.stalls = self.stalls
+        other.passes = self.passes
         other.free_draws_left = self.free_draws_left
         other.hand_winner = self.hand_winner
         other.outcome_ = self.outcome_

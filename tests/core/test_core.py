@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 from hypothesis import given
@@ -24,7 +25,7 @@ from cardtable.core import (
     standard_deck,
 )
 from cardtable.core.chance import derive
-from cardtable.core.options import resolve
+from cardtable.core.options import parse_pairs, resolve
 
 
 @given(st.integers(0, 52))
@@ -133,6 +134,38 @@ def test_non_finite_float_options_are_config_errors(game, option, value):
     # A NaN passes every comparison with a bound (one such table broke the lobby).
     with pytest.raises(ConfigError, match="finite"):
         cardtable.load(game, **{option: value})
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "value", "off", "on", "needs"),
+    [
+        ("trash", "tiebreak_extra_hands", True, {}, {"max_hands": 3}, "max_hands or time_limit (TR-V2, TR-A10)"),
+        ("trex", "complex_groups", "KH+QN,DI+TK", {}, {"complex_mode": True}, "complex_mode=true (TX-V1)"),
+        ("trex", "partnership_expose_twos", False, {}, {"partnership": True}, "partnership=true (TX-V2)"),
+        ("trex", "doubled_self_capture", "quadruple", {"doubling": False}, {"doubling": "queens_only"},
+         "doubling (TX-15, TX-16)"),
+        ("trex", "redeal_timing", "after_announcement", {"redeal_requests": False}, {"redeal_requests": "kh_only"},
+         "redeal_requests (TX-13)"),
+        ("spit", "points_limit", 50, {}, {"scoring": "points"}, "scoring=points (SP-V1)"),
+    ],
+)
+def test_an_option_that_would_change_nothing_is_refused(game, name, value, off, on, needs):
+    """TR-A10, TX-V1, TX-V2, TX-16, TX-13, SP-V1: a value other than its default for an option
+    that applies only with another is refused, naming what it needs, never silently ignored; its
+    default value, or the option with what it needs, is accepted."""
+    with pytest.raises(ConfigError, match=rf"option {name}: it applies only with {re.escape(needs)}"):
+        cardtable.load(game, **off, **{name: value})
+    default = cardtable.load(game).options[name]
+    assert cardtable.load(game, **off, **{name: default}).options[name] == default
+    assert cardtable.load(game, **on, **{name: value}).options[name] == value
+
+
+def test_word_options_written_with_spaces_and_tuples_that_are_not_whole_numbers():
+    """A word option written `key = value` on a command line is read without the spaces, as a
+    true/false one is; a tuple of numbers that are not whole says so."""
+    assert cardtable.load("trash", **parse_pairs(["wild_mode = kings"])).options.wild_mode == "kings"
+    with pytest.raises(ConfigError, match="not whole numbers separated by commas"):
+        cardtable.load("trex", **parse_pairs(["trex_payouts=(200,150,100,50.5)"]))
 
 
 def test_unknown_preset():

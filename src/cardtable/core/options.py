@@ -61,13 +61,16 @@ class Option:
             if candidates:
                 return candidates[0]
             raise ConfigError(f"option {self.name}: {text!r} is not true or false")
+        if self.kind is tuple:
+            try:
+                return tuple(int(x) for x in raw.strip("()[]").replace(",", " ").split())
+            except ValueError:
+                raise ConfigError(f"option {self.name}: {text!r} is not whole numbers separated by commas") from None
         try:
             if self.kind is int:
                 return int(raw)
             if self.kind is float:
                 return float(raw)
-            if self.kind is tuple:
-                return tuple(int(x) for x in raw.strip("()[]").replace(",", " ").split())
         except ValueError:
             raise ConfigError(f"option {self.name}: {text!r} is not a {self.kind.__name__}") from None
         return raw
@@ -163,6 +166,15 @@ class Options(Mapping[str, Any]):
         """The values that differ from the defaults (what a record needs)."""
         return {o.name: self._values[o.name] for o in specs if self._values[o.name] != o.default}
 
+    def only_with(self, specs: tuple[Option, ...], names: Iterable[str], applies: bool, what: str) -> None:
+        """Refuse a value other than its default for each option of ``names`` unless ``applies``:
+        an option that would change nothing is a mistake to say, not to ignore (``what``: what
+        the options apply with, for the message)."""
+        if not applies:
+            for o in specs:
+                if o.name in names and self._values[o.name] != o.default:
+                    raise ConfigError(f"option {o.name}: it applies only with {what}")
+
 
 def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
     """The ``key=value`` words of the command lines' ``--option`` as a mapping (values still text:
@@ -200,5 +212,7 @@ def resolve(
                 raise ConfigError(f"{game} has no option {key!r}; options: {', '.join(by_name)}")
             if isinstance(value, str) and spec.kind is not str:
                 value = spec.parse(value)
+            elif isinstance(value, str) and spec.choices:
+                value = value.strip()  # a word of a list, written with spaces around (`key = value`)
             values[key] = spec.validate(value)
     return Options(values, name)

@@ -13,7 +13,6 @@ from typing import ClassVar
 
 from ...core.cards import Card
 from ...core.chance import DealSource
-from ...core.errors import ConfigError
 from ...core.game import Game
 from ...core.options import Options
 from ...core.registry import register
@@ -36,11 +35,8 @@ class SpitGame(Game):
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)
-        if options.scoring != "points":
-            for name in ("points_limit", "points_round_mode"):
-                default = next(o.default for o in OPTIONS if o.name == name)
-                if options[name] != default:
-                    raise ConfigError(f"option {name}: it applies only with scoring=points (SP-V1)")
+        options.only_with(OPTIONS, ("points_limit", "points_round_mode"), options.scoring == "points",
+                          "scoring=points (SP-V1)")
 
     @property
     def num_players(self) -> int:

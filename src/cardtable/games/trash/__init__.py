@@ -42,6 +42,8 @@ class TrashGame(Game):
                               f"(seats 0 to {o.players - 1})")
         if o.loser_free_draws and o.players != 2:
             raise ConfigError("option loser_free_draws: TR-V8 is for two players only")
+        o.only_with(OPTIONS, ("tiebreak_extra_hands",), o.max_hands is not None or o.time_limit is not None,
+                    "max_hands or time_limit (TR-V2, TR-A10)")
         self.cards: tuple[int, ...] = tuple(deck_for(o.players, o.decks, o.jokers))
         if START_SIZE * o.players + 2 > len(self.cards):  # TR-2
             raise ConfigError(

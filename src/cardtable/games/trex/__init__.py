@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 
 from ...core.cards import Card
 from ...core.chance import DealSource
-from ...core.errors import ConfigError
 from ...core.game import Game
 from ...core.options import Options
 from ...core.registry import register
@@ -40,8 +39,10 @@ class TrexGame(Game):
     def __init__(self, options: Options) -> None:
         super().__init__(options)
         o = options
-        if not o.complex_mode and o.complex_groups != "KH+QN+DI+TK":
-            raise ConfigError("option complex_groups needs complex_mode=true (TX-V1)")
+        o.only_with(OPTIONS, ("complex_groups",), o.complex_mode, "complex_mode=true (TX-V1)")
+        o.only_with(OPTIONS, ("partnership_expose_twos",), o.partnership, "partnership=true (TX-V2)")
+        o.only_with(OPTIONS, ("doubled_self_capture",), o.doubling is not False, "doubling (TX-15, TX-16)")
+        o.only_with(OPTIONS, ("redeal_timing",), o.redeal_requests is not False, "redeal_requests (TX-13)")
         negatives = parse_groups(o.complex_groups) if o.complex_mode else (KH, QN, DI, TK)
         self.kingdom_contracts: tuple[int, ...] = (*negatives, TR)
         """The contract masks of one kingdom (TX-10, TX-V1)."""

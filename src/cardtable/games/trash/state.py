@@ -499,6 +499,7 @@ class TrashState(State):
             "free_draws_left": self.free_draws_left,
             "time_up": self.time_up,
             "wild_mode": cast("TrashGame", self.game).wild_mode,
+            "passes": self.passes,
         })
 
     @staticmethod
@@ -521,6 +522,7 @@ class TrashState(State):
         st.turn = view.current_player if view.current_player >= 0 else view.starter
         st.hand = NO_CARD if view.card_in_hand is None else view.card_in_hand.id
         st.free_draws_left = view.free_draws_left
+        st.passes = view.passes
         st.outcome_ = view.outcome
         st.events = [
             (e.kind, -1 if e.seat is None else e.seat, -1 if e.card is None else e.card.id,

@@ -33,6 +33,9 @@ class TrashView(PlayerView):
     free_draws_left: int
     time_up: bool
     wild_mode: str
+    passes: int = 0
+    """Passes in a row in this hand (TR-7 with ``discard_take_requires_playable`` off): the hand is
+    void once they reach ``players × stall_reshuffles`` (TR-26)."""
 
     @property
     def top_discard(self) -> Card | None:

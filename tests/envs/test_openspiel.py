@@ -163,3 +163,37 @@ def test_ismcts_and_mcts_play_a_whole_trex_game():
         state.apply_action(action)
         moves += 1
     assert moves > 8 * 13 * 4 and sum(state.returns()) == 0.0, "eight deals of a zero-sum preset"
+
+
+@pytest.mark.parametrize(("name", "params"), [
+    ("python_trex", {"preset": "inverted"}),
+    ("python_trex", {"options": "doubled_self_capture:quadruple;swap_diamonds_tricks:true;reverse_scores:true;"
+                                "end_early:false"}),
+    ("python_trex", {"preset": "complex", "options": "deals:2"}),
+    ("python_trash", {"max_hands": 1}),
+    ("python_trash", {"options": "target_size:8;loser_reveal:true;discard_take_requires_playable:false"}),
+])
+def test_resampled_worlds_are_dealt_under_the_games_own_rules(name, params):
+    """RL-resample-rules: ``resample_from_infostate`` deals its world under the loaded game's rules and
+    options (not rules guessed from the view): the world's options are the game's, and its
+    information-state string, observation string and tensor for the player are the real state's."""
+    game = pyspiel.load_game(name, params)
+    state = game.new_initial_state()
+    for a in osm.seed_actions(game, 12345):
+        state.apply_action(a)
+    rng = np.random.RandomState(0)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    checked = 0
+    for step in range(400):
+        if state.is_terminal():
+            break
+        if step % 5 == 0:
+            for p in range(game.num_players()):
+                world = state.resample_from_infostate(p, sampler)
+                assert dict(world.st.game.options) == dict(game.rules.options)
+                assert world.information_state_string(p) == state.information_state_string(p)
+                assert world.observation_string(p) == state.observation_string(p)
+                assert world.observation_tensor(p) == state.observation_tensor(p)
+                checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked >= 4

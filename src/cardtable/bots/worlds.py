@@ -32,14 +32,15 @@ from typing import Any
 
 from ..core.cards import HEARTS
 from ..core.errors import ConfigError
-from ..core.game import PlayerView, State
+from ..core.game import Game, PlayerView, State
 from ..games.trash import TrashGame, TrashState, TrashView
 from ..games.trash.actions import A_DISCARD
 from ..games.trash.options import MAX_DECKS
 from ..games.trex import TrexAction, TrexGame, TrexState
 from ..games.trex.view import layout_card_ids, layout_frontier
 
-Sampler = Callable[[Any, random.Random], State]
+Sampler = Callable[..., State]
+"""``(view, rng)`` or ``(view, rng, game)``: a world for the view, under ``game``'s rules when given."""
 _SAMPLERS: dict[str, Sampler] = {}
 
 
@@ -48,12 +49,18 @@ def register_sampler(game: str, sampler: Sampler) -> None:
     _SAMPLERS[game] = sampler
 
 
-def sample_world(view: PlayerView, rng: random.Random) -> State:
-    """A state drawn at random among those that give ``view.seat`` this view."""
+def sample_world(view: PlayerView, rng: random.Random, game: Game | None = None) -> State:
+    """A state drawn at random among those that give ``view.seat`` this view. ``game``: the
+    rules the view is of (a view does not carry the rule options); without it the sampler works
+    out what rules it can from the view and keeps the defaults for the rest."""
     sampler = _SAMPLERS.get(view.game)
     if sampler is None:
         raise ConfigError(f"no world sampler for {view.game}")
-    return sampler(view, rng)
+    if game is None:
+        return sampler(view, rng)
+    if game.name != view.game:
+        raise ConfigError(f"a {view.game} view cannot be dealt under {game.name} rules")
+    return sampler(view, rng, game)
 
 
 # ---------------------------------------------------------------------- Trash

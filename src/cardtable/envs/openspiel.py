@@ -30,7 +30,7 @@ them with ``pyspiel.register_game`` (the ``openspiel`` extra).
   tricks and the layouts; it does not hold a move-by-move history).
 * **Resampling.** ``resample_from_infostate(player, sampler)`` deals the cards the
   player cannot see anew, consistently with its view (:func:`cardtable.bots.worlds.sample_world`),
-  so OpenSpiel's ``ISMCTSBot`` searches over those worlds.
+  under the game's own rules and options, so OpenSpiel's ``ISMCTSBot`` searches over those worlds.
 """
 
 from __future__ import annotations
@@ -350,7 +350,7 @@ class CardtableState(pyspiel.State):  # type: ignore[misc]
         st = self._core.st
         assert st is not None
         rng = random.Random(int(probability_sampler() * (1 << 52)))
-        world = sample_world(st.view(player), rng)
+        world = sample_world(st.view(player), rng, self.g.rules)  # the game's own rules and options
         mine = self.chain(player)
         out: CardtableState = self.clone()
         tokens = _tokens(world, None)

@@ -191,6 +191,34 @@ def test_illegal_action_raises_a_clear_error_and_changes_nothing():
         env.step(99)
 
 
+def test_illegal_action_keeps_the_agents_pending_reward():
+    """RL-illegal-unchanged: a refused action leaves ``last()``'s reward (``_cumulative_rewards``) as it
+    was, so an agent that retries after an illegal action is still paid; with a retry after every
+    decision the rewards seen still sum to the returns."""
+    env = trex_v0.raw_env(per_trick_rewards=True, deals=2)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    seen = dict.fromkeys(env.possible_agents, 0.0)
+    retried_while_paid = 0
+    for agent in env.agent_iter(100_000):
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            seen[agent] += reward
+            env.step(None)
+            continue
+        bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
+        obs2, reward2, term2, trunc2, _ = env.last()
+        assert (reward2, term2, trunc2) == (reward, term, trunc)
+        assert np.array_equal(obs2["observation"], obs["observation"])
+        retried_while_paid += reward != 0
+        seen[agent] += reward2
+        env.step(int(rng.choice(np.flatnonzero(obs2["action_mask"]))))
+    assert retried_while_paid > 0
+    assert [seen[a] for a in env.possible_agents] == list(env.session.state.outcome().returns)
+
+
 def test_illegal_action_penalty_option_ends_the_episode():
     env = trex_v0.raw_env(illegal="penalty", illegal_penalty=-5)
     env.reset(seed=1)

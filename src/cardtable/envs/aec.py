@@ -113,8 +113,8 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
             return
         seat = self._seat[agent]
         session = self.session
-        self._cumulative_rewards[agent] = 0.0
         if self.illegal == "penalty" and not session.is_legal(seat, action):
+            self._cumulative_rewards[agent] = 0.0
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.rewards[agent] = self.illegal_penalty
             self.terminations = dict.fromkeys(self.agents, True)
@@ -122,6 +122,7 @@ class CardtableAECEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
             return
         rewards = session.apply(seat, action)  # raises IllegalActionError, env unchanged
+        self._cumulative_rewards[agent] = 0.0  # only once the action is taken: a refused one keeps the pending reward
         self.rewards = {a: rewards[self._seat[a]] for a in self.agents}
         if session.terminal:
             self.terminations = dict.fromkeys(self.agents, True)

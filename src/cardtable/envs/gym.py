@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..bots.base import adapt
+from ..bots.base import adapt, attach
 from ..core.chance import derive
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Game
@@ -40,14 +40,17 @@ ENV_KEYS = ("illegal", "illegal_penalty", "reward_scale", "per_deal_rewards", "p
             "seconds_per_action")
 
 
-def opponent_bots(game: str, opponents: str | Bot | Sequence[str | Bot], seats: list[int]) -> dict[int, Bot]:
-    """One bot per seat in ``seats``: ``opponents`` is a name or bot for all, or one per seat."""
+def opponent_bots(game: Game, opponents: str | Bot | Sequence[str | Bot], seats: list[int]) -> dict[int, Bot]:
+    """One bot per seat in ``seats``: ``opponents`` is a name or bot for all, or one per seat. Each is
+    attached to ``game`` (:func:`cardtable.bots.base.attach`), as a Match attaches its bots: a
+    search bot then deals its worlds under the game's rule options, which a view does not carry."""
     many = opponents if isinstance(opponents, (list, tuple)) else [opponents] * len(seats)
     if len(many) != len(seats):
         raise ConfigError(f"opponents: {len(seats)} other seats need {len(seats)} bots, got {len(many)}")
     out: dict[int, Bot] = {}
     for seat, bot in zip(seats, many, strict=True):
-        out[seat] = adapt(make_bot(game, bot) if isinstance(bot_or_name(bot), str) else bot)
+        out[seat] = adapt(make_bot(game.name, bot) if isinstance(bot_or_name(bot), str) else bot)
+        attach(out[seat], game)
     return out
 
 
@@ -87,7 +90,7 @@ class TurnSeatEnv(gymnasium.Env):
         self.seat = seat
         self.session = TurnSession(self.game, encoder_for(self.game), **env_kw)
         others = [s for s in range(self.game.num_players) if s != seat]
-        self.bots = opponent_bots(self.game.name, opponents, others)
+        self.bots = opponent_bots(self.game, opponents, others)
         self.observation_space = observation_space(self.session.encoder.size, self.game.num_distinct_actions)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions)
         self._seeds = seed_stream(None)

@@ -16,7 +16,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, make_bot
-from ..bots.base import reacts
+from ..bots.base import attach, reacts
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.seats import next_seat
 from ..host.realtime import RealtimeBot
@@ -69,6 +69,7 @@ class SpitSeatEnv(gymnasium.Env):
 
     def _bot(self) -> RealtimeBot:
         bot: Any = make_bot("spit", self._opponent) if isinstance(self._opponent, str) else self._opponent
+        attach(bot, self.game)  # the game's rule options, as a Match tells its bots
         return bot if reacts(bot) else EveryTick(bot, self.session.tick_ms / 1000.0)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:

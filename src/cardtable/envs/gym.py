@@ -34,7 +34,15 @@ from .aec import observation_space
 from .encode_trash import TrashEncoder
 from .encode_trex import TrexEncoder
 from .render import spectator_text
-from .session import Encoder, TurnSession, bot_or_name, check_illegal_mode, seat_number, seed_stream
+from .session import (
+    Encoder,
+    TurnSession,
+    bot_or_name,
+    check_illegal_mode,
+    illegal_message,
+    seat_number,
+    seed_stream,
+)
 
 ENV_KEYS = ("illegal", "illegal_penalty", "reward_scale", "per_deal_rewards", "per_trick_rewards",
             "seconds_per_action")
@@ -133,6 +141,16 @@ class TurnSeatEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         """The legal actions of the learning seat now, as booleans (sb3-contrib's MaskablePPO)."""
         return self.session.mask(self.seat).astype(bool)
+
+    def is_legal(self, action: Any) -> bool:
+        """May the learning seat take ``action`` (a whole number, legal now) in this step?"""
+        return not self._over and self.session.is_legal(self.seat, action)
+
+    def illegal_message(self, action: Any) -> str:
+        """Why ``action`` is refused, naming the legal ones."""
+        if self._over:
+            return "the episode is over: call reset()"
+        return illegal_message(self.game, self.seat, action, self.session.legal(self.seat))
 
     def render(self) -> str | None:
         if self.render_mode is None:

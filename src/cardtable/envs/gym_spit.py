@@ -102,6 +102,16 @@ class SpitSeatEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         return self.session.mask(self.seat).astype(bool)
 
+    def is_legal(self, action: Any) -> bool:
+        """May the seat take ``action`` (a whole number, legal now) in this tick?"""
+        return not self._over and self.session.is_legal(self.seat, action)
+
+    def illegal_message(self, action: Any) -> str:
+        """Why ``action`` is refused, naming the legal ones."""
+        if self._over:
+            return "the episode is over: call reset()"
+        return self.session.illegal_message(self.seat, action)
+
     def _info(self, rejected: dict[int, str]) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.session.mask(self.seat), "tick": self.session.tick}
         if self.seat in rejected:

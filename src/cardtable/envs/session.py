@@ -79,7 +79,8 @@ def seed_stream(seed: int | None) -> random.Random:
 def illegal_message(game: Game, seat: int, index: Any, legal: list[int]) -> str:
     """A clear sentence for an action index that ``seat`` may not take now."""
     try:
-        what = f"{index} ({game.action_from_index(int(index))})"
+        whole = not isinstance(index, (bool, np.bool_)) and int(index) == index
+        what = f"{index} ({game.action_from_index(int(index))})" if whole else f"{index!r} (not a whole number)"
     except Exception:  # any bad index is described, not re-raised
         what = repr(index)
     shown = ", ".join(f"{i} ({game.action_from_index(i)})" for i in legal[:12])

@@ -143,7 +143,9 @@ class SpitSession:
         legal = [i for i in np.flatnonzero(self.mask(seat)).tolist()]
         shown = ", ".join(f"{i} ({'no-op' if i == NOOP else SEAT_ACTIONS[seat][i]})" for i in legal[:10])
         what = str(action)
-        if isinstance(action, (int, np.integer)) and 0 <= int(action) < NOOP:
+        if isinstance(action, (float, np.floating)) and not float(action).is_integer():
+            what = f"{action!r} (not a whole number)"
+        elif isinstance(action, (int, np.integer)) and 0 <= int(action) < NOOP:
             what = f"{action} ({SEAT_ACTIONS[seat][int(action)]})"
         return f"seat {seat} may not take action {what} at tick {self.tick}; legal: {shown or 'none'}"
 

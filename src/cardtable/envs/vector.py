@@ -8,6 +8,12 @@ float32, "action_mask": (N, A) int8}``, rewards, terminations and truncations ar
 last observation and info are in ``infos["final_obs"]`` / ``infos["final_info"]``
 (with ``infos["_final_obs"]`` marking which). ``reset(seed=s)`` seeds game ``i``
 with ``s + i``, so a vector env replays the same games as its single envs.
+
+:meth:`CardtableVectorEnv.step` checks every action before it steps any game: with
+``illegal="raise"`` (the default) an action that is not a whole number legal for its
+env raises :class:`~cardtable.core.errors.IllegalActionError` naming the env, and no
+env changes; with ``illegal="penalty"`` each such action ends its own env's episode
+with the penalty, as in the single env.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, IllegalActionError
 
 
 class CardtableVectorEnv(VectorEnv):
@@ -56,14 +62,20 @@ class CardtableVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,):
             raise ConfigError(f"step: expected {self.num_envs} actions, got shape {actions.shape}")
         n = self.num_envs
+        # numpy scalars as Python numbers, unrounded: 0.5 is refused as the single env refuses it
+        chosen = [a.item() if isinstance(a, np.generic) else a for a in actions]
+        bad = [i for i, (env, a) in enumerate(zip(self.envs, chosen, strict=True))
+               if env.illegal == "raise" and not env.is_legal(a)]
+        if bad:  # before any env is stepped, so that none changes
+            raise IllegalActionError("; ".join(f"env {i}: {self.envs[i].illegal_message(chosen[i])}" for i in bad))
         obs: list[dict[str, np.ndarray]] = []
         rewards = np.zeros(n, dtype=np.float64)
         terms = np.zeros(n, dtype=bool)
         truncs = np.zeros(n, dtype=bool)
         final_obs = np.full(n, None, dtype=object)
         final_info = np.full(n, None, dtype=object)
-        for i, (env, a) in enumerate(zip(self.envs, actions, strict=True)):
-            o, r, term, trunc, info = env.step(int(a))
+        for i, (env, a) in enumerate(zip(self.envs, chosen, strict=True)):
+            o, r, term, trunc, info = env.step(a)
             rewards[i], terms[i], truncs[i] = r, term, trunc
             if term or trunc:
                 final_obs[i], final_info[i] = o, info

@@ -197,3 +197,16 @@ def test_resampled_worlds_are_dealt_under_the_games_own_rules(name, params):
                 checked += 1
         state.apply_action(int(rng.choice(state.legal_actions())))
     assert checked >= 4
+
+
+@pytest.mark.parametrize(("params", "says"), [
+    ({"options": "time_limit:1"}, "time_limit: an OpenSpiel game has no clock"),
+    ({"options": "time_limit=30"}, "time_limit: an OpenSpiel game has no clock"),
+    ({"max_hands": -1}, "max_hands must be 0 .* not -1"),
+])
+def test_trash_options_openspiel_cannot_honour_are_refused(params, says):
+    """RL-os-options: python_trash refuses Trash's time_limit (TR-V2: the game has no clock, so it
+    used to play on to target_size) and a negative max_hands (used to be read as no limit)."""
+    with pytest.raises(ConfigError, match=says):
+        pyspiel.load_game("python_trash", params)
+    assert pyspiel.load_game("python_trash", {"max_hands": 0}).rules.options.max_hands is None

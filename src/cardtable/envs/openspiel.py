@@ -14,7 +14,8 @@ them with ``pyspiel.register_game`` (the ``openspiel`` extra).
 * **Parameters.** ``preset`` and ``options`` (``"key:value;key:value"``, any
   option of docs/rules/; ``"key=value,key=value"`` is read too, but does not survive OpenSpiel's
   game strings); Trash also ``players`` and
-  ``max_hands`` (0: none), for short games.
+  ``max_hands`` (0: none; a negative count is refused), for short games. Trash's ``time_limit``
+  (TR-V2) is refused: the game has no clock (use ``max_hands``).
 * **Chance.** The first ``draws`` nodes (default 4) are chance nodes: each draws a
   digit of the game's seed, uniformly among ``seeds`` outcomes (default 65536), so the
   seed is one of ``seeds ** draws`` (2**64 by default: a seat's own cards cannot be
@@ -136,9 +137,15 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
         options = parse_options(name, str(p["options"]))
         if name == "trash":
             options.setdefault("players", int(p["players"]))
-            if int(p["max_hands"]) > 0:
-                options.setdefault("max_hands", int(p["max_hands"]))
+            max_hands = int(p["max_hands"])
+            if max_hands < 0:
+                raise ConfigError(f"max_hands must be 0 (no limit) or a positive number of hands, not {max_hands}")
+            if max_hands > 0:
+                options.setdefault("max_hands", max_hands)
         rules: Game = load(name, str(p["preset"]), **options)
+        if rules.options.get("time_limit") is not None:  # TR-V2 needs the host's clock
+            raise ConfigError("option time_limit: an OpenSpiel game has no clock (TR-V2); use max_hands"
+                              " (the PettingZoo and Gymnasium envs keep a virtual clock)")
         seeds = int(p["seeds"])
         if not 1 <= seeds <= 1 << 24:
             raise ConfigError(f"seeds must be from 1 to {1 << 24}, not {seeds}")

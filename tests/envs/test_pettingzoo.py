@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
 import cardtable
+import cardtable.envs
 from cardtable.core.errors import ConfigError, IllegalActionError
 from cardtable.envs import trash_v0, trex_v0
 from cardtable.envs.encode_trash import TrashEncoder
@@ -241,6 +243,17 @@ def test_bad_options_get_config_errors():
         trash_v0.env(render_mode="human")
     with pytest.raises(ConfigError, match="no option 'per_deal_rewards'"):
         trash_v0.env(per_deal_rewards=True)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: trex_v0.env(per_deal_rewards=True, per_trick_rewards=True),
+    lambda: gymnasium.make("cardtable/Trex-v0", per_deal_rewards=True, per_trick_rewards=True),
+])
+def test_per_deal_and_per_trick_rewards_together_are_refused(make):
+    """RL-reward-modes: per_deal_rewards and per_trick_rewards are exclusive ways of paying the totals;
+    asking for both is a ConfigError (per_trick_rewards used to win silently)."""
+    with pytest.raises(ConfigError, match=r"per_deal_rewards and per_trick_rewards .* choose one"):
+        make()
 
 
 def test_render_ansi_is_the_spectator_view_as_text():

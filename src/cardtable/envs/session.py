@@ -97,7 +97,8 @@ class TurnSession:
     they fall (a trick's penalty, a captured card, a doubled card's bonus, as the view's
     running deal score ``deal_scores_now`` shows them; a Trex layout's payouts when the
     deal is scored), and the deal's sum is its score, so this too sums to the return; a
-    tie-break deal (outside the totals) pays nothing. ``reward_scale`` multiplies every
+    tie-break deal (outside the totals) pays nothing. The two are exclusive (a
+    :class:`ConfigError` if both are set). ``reward_scale`` multiplies every
     reward. ``seconds_per_action``:
     under Trash's ``time_limit`` (TR-V2) the env is the host's clock: every action
     takes this much virtual time and the env feeds ``time-up`` when it runs out.
@@ -116,6 +117,9 @@ class TurnSession:
         for name, on in (("per_deal_rewards", per_deal_rewards), ("per_trick_rewards", per_trick_rewards)):
             if flag(name, on) and game.name != "trex":
                 raise ConfigError(f"{name} is a Trex option")
+        if per_deal_rewards and per_trick_rewards:
+            raise ConfigError("per_deal_rewards and per_trick_rewards are two ways of paying the same totals:"
+                              " choose one")
         seconds_per_action = number("seconds_per_action", seconds_per_action, positive=True)
         self.game = game
         self.encoder = encoder

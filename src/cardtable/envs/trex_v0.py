@@ -5,8 +5,9 @@ Every Trex preset (``standard``, ``seed``, ``complex``, ``partnership``,
 :mod:`cardtable.envs.trash_v0`, plus ``per_deal_rewards``: pay each seat the
 change of its side's total when a deal is scored (the sum over the game is the
 same as the final return), and ``per_trick_rewards``: pay each seat its deal's
-points as they fall, trick by trick (the same sum again). Rewards are the game's returns (final totals, team
-totals in partnership), times ``reward_scale``.
+points as they fall, trick by trick (the same sum again; not both at once).
+Rewards are the game's returns (final totals, team totals in partnership), times
+``reward_scale``.
 
 >>> from cardtable.envs import trex_v0
 >>> env = trex_v0.env(preset="complex", reward_scale=0.01)

@@ -52,6 +52,33 @@ def test_budget_is_honoured():
         Budget(iterations=0)
 
 
+def test_the_trash_search_deals_its_worlds_under_the_game_it_is_attached_to(monkeypatch):
+    """TR-26, TR-V1: an attached Trash search deals its worlds under the table's rules (options a
+    view does not show, such as stall_reshuffles or target_size), not the rules the view implies."""
+    import random
+
+    from cardtable.bots import trash
+    from cardtable.bots.base import attach
+
+    game = cardtable.load("trash", stall_reshuffles=1, target_size=4, discard_take_requires_playable=False)
+    dealt = []
+
+    def sample(view, rng, rules=None):
+        dealt.append(rules)
+        return real(view, rng, rules)
+
+    real = trash.sample_trash
+    monkeypatch.setattr(trash, "sample_trash", sample)
+    bot = trash.SearchTrashBot(iterations=2, search_draw=True)
+    attach(bot, game)
+    state = game.new_state(seed=4)
+    state.play("stock")
+    while state.current_player() == 0:  # seat 0's turn ends: seat 1 may take the discard or draw
+        state.apply(state.legal_actions()[0])
+    bot.act(state.view(state.current_player()), random.Random(0))
+    assert dealt and all(rules is game for rules in dealt)
+
+
 @pytest.fixture
 def cheap_search(monkeypatch):
     """Search bots with a tiny default budget, so that whole games stay quick."""

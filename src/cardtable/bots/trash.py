@@ -24,9 +24,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from ..core.game import Action, PlayerView
-from ..games.trash import Phase, TrashState
+from ..games.trash import Phase, TrashGame, TrashState
 from ..games.trash.actions import A_DISCARD, A_DISPLACE, A_STOCK, A_WILD, TrashAction
 from ..games.trash.view import TrashView
 from .base import Bot, Budget, RandomBot, register_bot
@@ -149,6 +150,12 @@ class SearchTrashBot(SensibleTrashBot):
     def __init__(self, iterations: int = 48, search_draw: bool = False) -> None:
         self.iterations = iterations
         self.search_draw = search_draw
+        self.game: TrashGame | None = None
+
+    def attach(self, game: Any) -> None:
+        """The rules of the game this bot is seated at; without them its worlds follow the rules
+        the view implies (:func:`~.worlds.trash_game_for`), which cannot tell every option."""
+        self.game = game if isinstance(game, TrashGame) else None
 
     def act(self, view: PlayerView, rng: random.Random, budget: Budget | None = None) -> Action:
         assert isinstance(view, TrashView)
@@ -161,7 +168,7 @@ class SearchTrashBot(SensibleTrashBot):
             return super().act(view, rng)
         seat = view.seat
         assert seat is not None
-        game = trash_game_for(view)
+        game = self.game or trash_game_for(view)
         limit = (budget or Budget()).limit(self.iterations)
         deadline = limit.deadline()
         totals = [0.0] * len(legal)

@@ -116,3 +116,17 @@ def test_parquet_parts_read_as_one_dataset(tmp_path, spec):
     run = simulate(spec, 30, tmp_path, chunk_size=7, progress=False)
     table = ds.dataset(run.dir, format="parquet", exclude_invalid_files=True).to_table()
     assert sorted(table.column("match").to_pylist()) == list(range(30))
+
+
+def test_bots_are_told_the_rules_so_a_trex_variant_simulates_as_the_host_plays_it(tmp_path):
+    # the complex preset's rules are not in the view: an unattached `hard` bot guessed them and
+    # doubled a card the rules do not let it double (an AssertionError in the engine)
+    spec = SimSpec.build("trex", "complex", {"deals": 2}, ["hard", "medium", "medium", "medium"], seed=0)
+    game = spec.load()
+    for match in range(2):
+        row = run_match(spec, match)
+        seed, bot_seed = match_seeds(spec.seed, match)
+        state = play_out(game, [make_bot("trex", b) for b in spec.lineup(match)], seed, bot_seed)
+        assert row["actions"] == len(state.history)
+        assert row["returns"] == list(state.outcome().returns)
+    assert len(simulate(spec, 2, tmp_path, progress=False).rows) == 2

@@ -3,7 +3,8 @@
 :func:`play_match` is the turn-based driver: ``legal_actions`` + ``apply``
 (no legality check, no host bookkeeping). A bot is asked through its seat's
 view, exactly as :class:`cardtable.host.Match` asks it, with the same seeded
-generators (``derive(bot_seed, "bot", seat)``), so a simulated match equals
+generators (``derive(bot_seed, "bot", seat)``), and each bot is first told the
+game's rule options (``attach(game)``, as the host does), so a simulated match equals
 ``play_out(game, bots, seed, bot_seed)`` action for action. Two shortcuts keep
 that equality: the ``random`` bot's choice is made from ``legal_actions``
 directly (no view), and a bot the game's metrics list as *pure* is not asked
@@ -19,7 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots.base import Bot, RandomBot, make_bot
+from ..bots.base import Bot, RandomBot, attach, make_bot
 from ..core.chance import derive
 from ..core.errors import CardtableError
 from ..core.game import Game, State
@@ -55,6 +56,8 @@ def play_match(
     True
     """
     game = state.game
+    for bot in bots:
+        attach(bot, game)  # the rule options a view does not carry, as the host's Match tells them
     rngs = [derive(bot_seed, "bot", s) for s in range(len(bots))]
     # 0: ask the bot; 1: the random bot's choice without a view; 2: pure bot (forced moves skipped)
     modes = [1 if type(b) is RandomBot else 2 if b.name in pure else 0 for b in bots]
@@ -104,6 +107,8 @@ def run_match(spec: SimSpec, match: int) -> dict[str, Any]:
     metrics = metrics_for(spec.game)
     lineup = spec.lineup(match)
     bots = [make_bot(spec.game, name) for name in lineup]
+    for bot in bots:
+        attach(bot, game)  # also for a game's own driver (Spit's real-time host)
     seed, bot_seed = match_seeds(spec.seed, match)
     state = game.new_state(seed=seed)
     recorder = metrics.recorder(state)

@@ -11,6 +11,7 @@ import cardtable
 from cardtable.arena import mean_ci, plackett_luce, rate_ci, run_arena, wilson
 from cardtable.arena.run import format_table
 from cardtable.cli.main import main
+from cardtable.core.errors import ConfigError
 
 
 def test_duplicate_deals_rotate_the_seats():
@@ -191,3 +192,12 @@ def test_run_arena_tells_its_progress_bar_of_every_game_and_closes_it():
 
     run_arena("trash", ["sensible", "stock"], deals=2, options={"max_hands": 1}, progress=Bar)
     assert seen == [("total", 4), *[("update", 1)] * 4, ("close", 0)]
+
+
+def test_trash_time_limit_is_refused_not_silently_ignored(capsys):
+    argv = ["arena", "trash", "--bots", "sensible,random", "--games", "5", "--workers", "1", "-q", "--format", "json"]
+    assert main([*argv, "-o", "time_limit=1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "time_limit" in err and "no clock" in err
+    with pytest.raises(ConfigError, match="time_limit"):
+        run_arena("trash", ["sensible", "random"], 1, options={"time_limit": 60})

@@ -208,6 +208,8 @@ def run_arena(
         raise ConfigError(f"--workers must be from 1 to {MAX_WORKERS:,}, not {workers}")
     g = load_for_bots(game, preset, options or {}, len(bots))
     name = g.name
+    if g.time_limit is not None:  # play_out has no clock that runs: the limit would never end a game
+        raise ConfigError("option time_limit: an arena game has no clock (TR-V2); use max_hands")
     realtime = g.realtime
     for b in sorted(set(bots)):
         bot = make_bot(name, b)  # unknown names fail here, with the list of bots

@@ -105,3 +105,67 @@ def test_simulate_help_is_current_and_the_bar_is_rich(capsys):
     bar.close()
     assert "10/10" in stream.getvalue() and "[" not in stream.getvalue().split("10/10")[0][-3:]
     assert type(bar.bar).__module__ == "rich.progress"
+
+
+def _snapshot(root):
+    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _cut_first_part(run_dir):
+    part = sorted(run_dir.glob("part-*.parquet"))[0]
+    part.write_bytes(part.read_bytes()[:100])
+
+
+DAMAGES = {
+    "csv-garbage-line": ("csv", lambda d: (d / "results.csv").open("a").write("garbage,,,\n"),
+                         "results.csv, line 22: 4 fields, not"),
+    "csv-bad-match": ("csv", lambda d: (d / "results.csv").write_text(
+        (d / "results.csv").read_text().replace("\n3,", "\nthree,", 1)),
+        "results.csv, line 5: match 'three' is not a whole number"),
+    "csv-run-json": ("csv", lambda d: (d / "run.json").write_text('{"x":'), "run.json: not valid JSON"),
+    "parquet-run-json": ("parquet", lambda d: (d / "run.json").write_text('{"x":'), "run.json: not valid JSON"),
+    "run-json-without-spec": ("parquet", lambda d: (d / "run.json").write_text('{"x": 1}'),
+                              "run.json: not the run.json"),
+    "parquet-cut-part": ("parquet", _cut_first_part,
+                         "part-000000000-000010-00001.parquet: not a readable Parquet part"),
+    "schema-json": ("parquet", lambda d: (d / "schema.json").write_text("[1"), "schema.json: not valid JSON"),
+    "timings-line": ("parquet", lambda d: (d / "timings.jsonl").write_text("{oops\n"),
+                     "timings.jsonl, line 1: not valid JSON"),
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "case"),
+    [("report", case) for case in DAMAGES]
+    + [("simulate", case) for case in DAMAGES if case != "timings-line"],  # simulate only appends timings
+)
+def test_a_damaged_run_file_is_one_line_naming_it_and_nothing_is_lost(capsys, tmp_path, command, case):
+    fmt, damage, says = DAMAGES[case]
+    out = tmp_path / "runs"
+    argv = ["simulate", "trash", "--bots", "sensible,random", "--out", str(out), "-q", "--format", fmt, "--chunk", "10"]
+    assert run(capsys, *argv, "--games", "20")[0] == 0
+    run_dir = next(out.iterdir())
+    damage(run_dir)
+    before = _snapshot(out)
+    if command == "report":
+        code, _, err = run(capsys, "report", str(out), "--out", str(tmp_path / "report"))
+    else:
+        code, _, err = run(capsys, *argv, "--games", "25")  # a resume
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert says in err and str(run_dir) in err
+    assert _snapshot(out) == before
+
+
+def test_report_reads_a_run_cut_off_mid_line_without_changing_it(capsys, tmp_path):
+    out = tmp_path / "runs"
+    argv = ["simulate", "trash", "--bots", "sensible,random", "--out", str(out), "-q", "--format", "csv"]
+    assert run(capsys, *argv, "--games", "12")[0] == 0
+    results = next(out.iterdir()) / "results.csv"
+    with results.open("a") as fh:
+        fh.write("12,4711,")  # an interrupted write: the resume drops this line, the report skips it
+    before = _snapshot(out)
+    code, _, err = run(capsys, "report", str(out), "--out", str(tmp_path / "report"))
+    assert code == 0, err
+    assert _snapshot(out) == before
+    assert run(capsys, *argv, "--games", "13")[0] == 0
+    assert results.read_text().count("\n") == 14 and results.read_text().endswith("\n")

@@ -65,20 +65,43 @@ def load_runs(root: Path) -> list[Run]:
     for games registered in this version, sorted by label."""
     runs = []
     for meta in sorted(root.rglob("run.json")):
-        data = json.loads(meta.read_text())
-        spec = SimSpec.from_json(data["spec"])
+        spec = SimSpec.from_json_file(meta)
         try:
             game_class(spec.game)
         except ConfigError:  # a game this version does not have
             continue
-        store = ResultStore(meta.parent)
+        store = ResultStore(meta.parent, writable=False)  # a report changes nothing in the runs
         rows = store.rows()
         if not rows:
             continue
-        timings = []
-        tfile = meta.parent / "timings.jsonl"
-        if tfile.exists():
-            timings = [json.loads(line) for line in tfile.read_text().splitlines() if line.strip()]
-        runs.append(Run(spec, meta.parent, rows, timings))
+        runs.append(Run(spec, meta.parent, rows, read_timings(meta.parent / "timings.jsonl")))
     runs.sort(key=lambda r: (r.game, r.players, r.label))
     return runs
+
+
+TIMING_KEYS = ("matches", "seconds", "workers", "backend")
+
+
+def read_timings(path: Path) -> list[dict[str, Any]]:
+    """The speed measurements in a run's ``timings.jsonl`` (none if it is missing); a line
+    that is not one is a :class:`ConfigError` naming the file and the line. A last line cut
+    off by an interruption is skipped."""
+    if not path.exists():
+        return []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc})") from None
+    lines = text.split("\n")
+    out = []
+    for number, line in enumerate(lines[:-1], 1):  # after the last newline: nothing, or a cut-off line
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
+        if not (isinstance(rec, dict) and all(k in rec for k in TIMING_KEYS)):
+            raise ConfigError(f"{path}, line {number}: not a timing record ({', '.join(TIMING_KEYS)})")
+        out.append(rec)
+    return out

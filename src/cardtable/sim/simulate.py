@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import multiprocessing
 import os
@@ -29,7 +28,7 @@ from .metrics import metrics_for
 from .progress import Progress
 from .runner import run_chunk
 from .spec import SimSpec
-from .store import ResultStore, append_jsonl, write_json
+from .store import ResultStore, append_jsonl, read_json, write_json
 from .summary import summarize
 
 BACKENDS = ("local", "ray")
@@ -88,9 +87,12 @@ def open_run(spec: SimSpec, out: Path) -> Path:
     run_dir = out / spec.dirname
     run_dir.mkdir(parents=True, exist_ok=True)
     meta = run_dir / "run.json"
-    if meta.exists():
-        stored = json.loads(meta.read_text())
-        if stored.get("spec") != spec.to_json():
+    if meta.exists():  # a damaged run.json is refused as it is, never written over
+        try:
+            SimSpec.from_json_file(meta)
+        except ConfigError as exc:
+            raise ConfigError(f"{exc}; repair it, or use another --out") from None
+        if read_json(meta)["spec"] != spec.to_json():
             raise ConfigError(f"{run_dir} holds a different run; remove it or use another --out")
     else:
         write_json(meta, {"spec": spec.to_json(), "label": spec.label})

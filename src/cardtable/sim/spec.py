@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..bots.base import bot_names
@@ -19,6 +20,7 @@ from ..core.chance import derive
 from ..core.errors import ConfigError
 from ..core.game import Game
 from ..core.registry import game_class
+from .store import read_json
 
 SPEC_VERSION = 1
 """Bump when the meaning of a run's rows changes (old run directories are then not resumed)."""
@@ -115,6 +117,19 @@ class SimSpec:
             data["game"], data["preset"], tuple(sorted(data["options"].items())), tuple(data["bots"]),
             int(data["seed"]), bool(data["rotate"]),
         )
+
+    @classmethod
+    def from_json_file(cls, path: Path) -> SimSpec:
+        """The spec in a run's ``run.json``; a damaged or foreign file is a one-line
+        :class:`ConfigError` naming it."""
+        data = read_json(path)
+        spec = data.get("spec") if isinstance(data, dict) else None
+        try:
+            if not isinstance(spec, dict):
+                raise TypeError
+            return cls.from_json(spec)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ConfigError(f"{path}: not the run.json of a cardtable simulate run (no valid \"spec\")") from None
 
     @property
     def key(self) -> str:

@@ -9,7 +9,12 @@ each invocation ``summary.json`` and a line in ``timings.jsonl``.
   one Parquet dataset: ``pyarrow.dataset.dataset(run_dir, format="parquet",
   exclude_invalid_files=True)`` reads it (the option skips the JSON files beside it).
 * **CSV**: one ``results.csv``; each chunk is appended and flushed. A line cut
-  off by an interruption is dropped when the run is opened again.
+  off by an interruption is dropped when the run is opened again (ignored when
+  it is only read, as ``cardtable report`` does).
+
+A file that cannot be read (a damaged ``run.json``, a cut-off part, a line that
+is not a row) is a :class:`ConfigError` naming the file and what is wrong with
+it; nothing is deleted or rewritten to get past it.
 
 List and dict values (per-seat numbers, hand logs) are stored as JSON text in
 both formats; :meth:`ResultStore.rows` decodes them. Rows come back sorted by
@@ -59,10 +64,23 @@ def _kind(value: Any) -> str:
     return "json"
 
 
-class ResultStore:
-    """The rows of one run directory in one format."""
+def read_json(path: Path) -> Any:
+    """The JSON in ``path``; a damaged file is a one-line :class:`ConfigError` naming it."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not valid JSON (not UTF-8 text)") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
-    def __init__(self, run_dir: Path, fmt: str | None = None) -> None:
+
+class ResultStore:
+    """The rows of one run directory in one format. ``writable=False`` only reads:
+    nothing in the directory is changed (a cut-off last CSV line is skipped, not cut)."""
+
+    def __init__(self, run_dir: Path, fmt: str | None = None, *, writable: bool = True) -> None:
         self.dir = run_dir
         existing = self.existing_format(run_dir)
         if fmt is None:
@@ -77,12 +95,17 @@ class ResultStore:
         self.schema: dict[str, str] | None = None
         schema_file = run_dir / SCHEMA_NAME
         if schema_file.exists():
-            self.schema = json.loads(schema_file.read_text())
-        for stale in run_dir.glob(".part-*.tmp"):  # a chunk cut off by an interruption
-            stale.unlink()
+            schema = read_json(schema_file)
+            if not (isinstance(schema, dict) and "match" in schema
+                    and all(isinstance(v, str) and v in _CASTS for v in schema.values())):
+                raise ConfigError(f"{schema_file}: not the column list of a cardtable simulate run")
+            self.schema = schema
         self._parts = len(list(run_dir.glob("part-*.parquet")))
-        if fmt == "csv":
-            self._repair_csv()
+        if writable:
+            for stale in run_dir.glob(".part-*.tmp"):  # a chunk cut off by an interruption
+                stale.unlink()
+            if fmt == "csv":
+                self._repair_csv()
 
     @staticmethod
     def existing_format(run_dir: Path) -> str | None:
@@ -132,7 +155,7 @@ class ResultStore:
     def _append_csv(self, rows: list[dict[str, Any]]) -> None:
         assert self.schema is not None
         path = self.dir / CSV_NAME
-        new = not path.exists()
+        new = not path.exists() or path.stat().st_size == 0
         buf = io.StringIO()
         writer = csv.DictWriter(buf, fieldnames=list(self.schema), lineterminator="\n")
         if new:
@@ -162,9 +185,12 @@ class ResultStore:
         raw = self._read_parquet() if self.format == "parquet" else self._read_csv()
         json_cols = [k for k, kind in self.schema.items() if kind == "json"]
         out: dict[int, dict[str, Any]] = {}
-        for r in raw:
+        for where, r in raw:
             for k in json_cols:
-                r[k] = json.loads(r[k])
+                try:
+                    r[k] = json.loads(r[k])
+                except (TypeError, json.JSONDecodeError):
+                    raise ConfigError(f"{where}: column {k} is not valid JSON ({_short(r[k])})") from None
             out.setdefault(int(r["match"]), r)
         return [out[k] for k in sorted(out)]
 
@@ -173,35 +199,85 @@ class ResultStore:
         if self.schema is None:
             return set()
         if self.format == "parquet":
-            _, pq = _pyarrow()
-
             ids: set[int] = set()
             for part in sorted(self.dir.glob("part-*.parquet")):
-                ids.update(pq.read_table(part, columns=["match"]).column("match").to_pylist())
+                ids.update(r["match"] for r in self._read_part(part, ["match"]))
             return ids
-        return {int(r["match"]) for r in self._read_csv()}
+        return {int(r["match"]) for _, r in self._read_csv()}
 
-    def _read_parquet(self) -> list[dict[str, Any]]:
-        _, pq = _pyarrow()
-
-        rows: list[dict[str, Any]] = []
-        for part in sorted(self.dir.glob("part-*.parquet")):
-            rows.extend(pq.read_table(part).to_pylist())
+    def _read_part(self, part: Path, columns: list[str] | None = None) -> list[dict[str, Any]]:
+        """One Parquet part's rows; a damaged part (cut off, not Parquet, other columns) is a
+        :class:`ConfigError` naming it."""
+        pa, pq = _pyarrow()
+        assert self.schema is not None
+        try:
+            rows: list[dict[str, Any]] = pq.read_table(part, columns=columns or list(self.schema)).to_pylist()
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            reason = str(exc).split(". ")[0].split(": ")[-1] if str(exc) else type(exc).__name__
+            raise ConfigError(f"{part}: not a readable Parquet part of this run ({reason}); move it away "
+                              "and rerun the simulation to play its matches again") from None
+        if any(not isinstance(r["match"], int) for r in rows):
+            raise ConfigError(f"{part}: a row without its match number")
         return rows
 
-    def _read_csv(self) -> list[dict[str, Any]]:
+    def _read_parquet(self) -> list[tuple[str, dict[str, Any]]]:
+        rows: list[tuple[str, dict[str, Any]]] = []
+        for part in sorted(self.dir.glob("part-*.parquet")):
+            rows.extend((str(part), r) for r in self._read_part(part))
+        return rows
+
+    def _read_csv(self) -> list[tuple[str, dict[str, Any]]]:
+        """``(where, row)`` for every complete line; a line that is not a row of this run is a
+        :class:`ConfigError` naming the file and the line."""
         assert self.schema is not None
         path = self.dir / CSV_NAME
         if not path.exists():
             return []
-        casts: dict[str, Callable[[str], Any]] = {
-            "bool": lambda s: s == "True", "int": int, "float": float, "str": str, "json": str,
-        }
+        try:
+            text = path.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+        text = text[:text.rfind("\n") + 1]  # a line cut off by an interruption is not read
         out = []
-        with path.open(encoding="utf-8", newline="") as fh:
-            for rec in csv.DictReader(fh):
-                out.append({k: casts[kind](rec[k]) for k, kind in self.schema.items()})
+        reader = csv.reader(io.StringIO(text, newline=""))
+        try:
+            header = next(reader, None)
+            if header is None:  # the header itself was cut off: no rows yet
+                return []
+            if header != list(self.schema):
+                raise ConfigError(f"{path}, line 1: not the header of this run's columns "
+                                  f"({', '.join(self.schema)})")
+            for fields in reader:
+                where = f"{path}, line {reader.line_num}"
+                if len(fields) != len(header):
+                    raise ConfigError(f"{where}: {len(fields)} fields, not {len(header)} "
+                                      f"({_short(','.join(fields))}); repair or remove the line")
+                row = {}
+                for (k, kind), value in zip(self.schema.items(), fields, strict=True):
+                    try:
+                        row[k] = _CASTS[kind](value)
+                    except ValueError:
+                        raise ConfigError(f"{where}: {k} {_short(value)!r} is not {_KIND_NAMES[kind]}; "
+                                          "repair or remove the line") from None
+                out.append((where, row))
+        except csv.Error as exc:
+            raise ConfigError(f"{path}, line {reader.line_num}: not CSV ({exc})") from None
         return out
+
+
+def _bool(text: str) -> bool:
+    if text not in ("True", "False"):
+        raise ValueError(text)
+    return text == "True"
+
+
+_CASTS: dict[str, Callable[[str], Any]] = {"bool": _bool, "int": int, "float": float, "str": str, "json": str}
+_KIND_NAMES = {"bool": "True or False", "int": "a whole number", "float": "a number", "str": "text", "json": "JSON"}
+
+
+def _short(value: Any, width: int = 40) -> str:
+    text = str(value)
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -169,3 +169,11 @@ def test_report_reads_a_run_cut_off_mid_line_without_changing_it(capsys, tmp_pat
     assert _snapshot(out) == before
     assert run(capsys, *argv, "--games", "13")[0] == 0
     assert results.read_text().count("\n") == 14 and results.read_text().endswith("\n")
+
+
+def test_a_turn_based_bot_cannot_be_simulated_at_spit(capsys, tmp_path):
+    code, _, err = run(capsys, "simulate", "spit", "--bots", "random,medium", "-o", "max_rounds=3", "--games", "2",
+                       "--out", str(tmp_path), "-q")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "real time: the bot 'random' cannot play it" in err
+    assert list(tmp_path.iterdir()) == []  # refused before a run directory is made

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import bot_names
+from ..bots.base import bot_names, make_bot, reacts
 from ..core.chance import derive
 from ..core.errors import ConfigError
 from ..core.game import Game
@@ -80,6 +80,10 @@ class SimSpec:
         for name in names:
             if name not in known:
                 raise ConfigError(f"no {cls_.name} bot named {name!r}; bots: {', '.join(known)}")
+        if loaded.realtime:
+            for name in dict.fromkeys(names):
+                if not reacts(make_bot(cls_.name, name)):  # a turn-style bot has no react() for the host
+                    raise ConfigError(f"{cls_.title} is played in real time: the bot {name!r} cannot play it")
         if seed < 0:
             raise ConfigError(f"--seed must be 0 or more, not {seed}")
         changed = tuple(sorted((k, _jsonable(v)) for k, v in loaded.changed_options().items()))

@@ -69,3 +69,37 @@ def test_review_help_names_every_language(capsys):
     help_text = " ".join(capsys.readouterr().out.split())
     lang_help = help_text.split("--lang LANG", 2)[-1]
     assert all(f" {lang}" in lang_help.split("(default")[0] for lang in LANGUAGES)
+
+
+def test_review_says_when_the_records_own_result_is_not_what_its_moves_give(tmp_path, capsys):
+    import json
+
+    path = tmp_path / "g.json"
+    trash_record().save(path)
+    argv = ["review", str(path), "--worlds", "1", "--no-hindsight"]
+    assert main(argv) == 0
+    assert "Note:" not in capsys.readouterr().out  # the record's result is the one its moves give
+    data = json.loads(path.read_text())
+    winner = data["result"]["winners"][0]
+    data["result"] = {"returns": [float(s != winner) for s in range(2)], "winners": [1 - winner], "reason": "forged"}
+    path.write_text(json.dumps(data))
+    assert main(argv) == 0
+    out = capsys.readouterr().out.rstrip().splitlines()
+    assert out[-1] == ("Note: the record's own result is not what its moves give: "
+                       f"{'you win' if winner == 1 else 'seat 1 wins'} (forged); returns: "
+                       f"{'1, 0' if winner == 1 else '0, 1'}")
+    assert main(["replay", str(path), "--no-color", "--seat", "0"]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1] == out[-1]  # the note replay prints
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["seat"] == 0 and captured.err == out[-1] + "\n"  # stdout stays JSON
+
+
+@pytest.mark.parametrize("command", ["review", "replay"])
+@pytest.mark.parametrize("lang", ["xx", ""])
+def test_review_and_replay_refuse_an_unknown_language_alike(command, lang, tmp_path, capsys):
+    path = tmp_path / "g.json"
+    trash_record().save(path)
+    assert main([command, str(path), "--lang", lang]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cardtable: --lang {lang!r}: languages are {', '.join(LANGUAGES)}\n"

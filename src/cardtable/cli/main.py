@@ -33,6 +33,7 @@ from ..core.options import parse_pairs
 from ..core.registry import game_class, game_names
 from ..host.match import Match
 from ..records.record import Record, check_writable
+from ..records.result import played_result, result_line, result_note
 from .style import Style, want_color
 
 DEFAULT_BOT = {"trash": "sensible", "trex": "hard", "spit": "medium"}
@@ -277,6 +278,11 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from ..i18n import LANGUAGES, default_language
+
+    lang = default_language() if args.lang is None else args.lang  # refused as review refuses it, --tui or not
+    if lang not in LANGUAGES:
+        raise ConfigError(f"--lang {lang!r}: languages are {', '.join(LANGUAGES)}")
     record = Record.load(args.file)
     game = cardtable.load(record.game, record.preset, **record.options)
     color = want_color(sys.stdout, False if args.no_color else None)
@@ -285,13 +291,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if seat is not None and not 0 <= seat < game.num_players:
         raise ConfigError(f"--seat {seat}: seats are 0 to {game.num_players - 1}")
     if args.tui:
-        from ..i18n import default_language
         from ..tui.launch import run_replay
-        from ..tui.session import languages
 
-        lang = default_language() if args.lang is None else args.lang
-        if lang not in languages():
-            raise ConfigError(f"--lang {lang!r}: languages are {', '.join(languages())}")
         return run_replay(record, seat, lang=lang)
     who = "a spectator" if seat is None else f"seat {seat}"
     print(st(f"Replay of a {game.title} game ({len(record.actions)} actions) as {who} saw it", "bold"))
@@ -317,31 +318,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 return 0
     if view is not None and r is not None:
         print(r.render(view, color=color))
-    outcome = None if state is None else state.outcome()
-    played = None if outcome is None else {"returns": list(outcome.returns), "winners": list(outcome.winners),
-                                           "reason": outcome.reason}
+    played = played_result(state)
     print(result_line(played, seat) if played else st("The game is not over.", "dim"))
-    if record.result is not None and record.result != played:  # the moves decide, not what the file says
-        print(st("Note: the record's own result is not what its moves give: "
-                 + result_line(record.result, seat).removeprefix("Result: "), "dim"))
+    note = result_note(record.result, played, seat)  # the moves decide, not what the file says
+    if note:
+        print(st(note, "dim"))
     return 0
-
-
-def result_line(result: dict[str, Any], seat: int | None) -> str:
-    """A record's result in words: "Result: seat 1 wins (target_size); returns: 0, 1"."""
-    winners = [int(w) for w in result.get("winners", ())]
-    names = ["you" if w == seat else f"seat {w}" for w in winners]
-    if not names:
-        head = "no winner"
-    elif len(names) == 1:
-        head = f"{names[0]} {'win' if names[0] == 'you' else 'wins'}"
-    else:
-        head = f"{' and '.join(names)} share the win"
-    from ..tui.session import without_rule_ids
-
-    reason = without_rule_ids(str(result.get("reason") or "")).replace("_", " ")  # "SP-19" says nothing to a player
-    returns = ", ".join(f"{float(r):g}" for r in result.get("returns", ()))
-    return f"Result: {head}" + (f" ({reason})" if reason else "") + (f"; returns: {returns}" if returns else "")
 
 
 def cmd_games(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import deque
 from typing import Any
 
 MAX_WORLDS = 100_000
@@ -15,12 +16,13 @@ def cmd_review(args: argparse.Namespace) -> int:
     from ..core.errors import ConfigError
     from ..i18n import LANGUAGES, default_language
     from ..records.record import Record
+    from ..records.result import played_result, result_note
     from . import review
     from .text import review_lines
 
-    lang = args.lang or default_language()
+    lang = default_language() if args.lang is None else args.lang  # --lang "" is refused, as replay does
     if lang not in LANGUAGES:
-        raise ConfigError(f"--lang {lang}: languages are {', '.join(LANGUAGES)}")
+        raise ConfigError(f"--lang {lang!r}: languages are {', '.join(LANGUAGES)}")
     if not 1 <= args.worlds <= MAX_WORLDS:
         raise ConfigError(f"--worlds must be from 1 to {MAX_WORLDS:,}, not {args.worlds}")
     if args.top < 1:
@@ -35,10 +37,16 @@ def cmd_review(args: argparse.Namespace) -> int:
                     progress=progress)
     if not args.json and sys.stderr.isatty():
         print("\r", end="", file=sys.stderr)
+    last = deque(record.steps(), maxlen=1)  # the final position
+    note = result_note(record.result, played_result(last[0][1] if last else None), args.seat)  # as replay says it
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
+        if note:
+            print(note, file=sys.stderr)  # stdout stays one JSON document
     else:
         print("\n".join(review_lines(result, lang, costliest=args.top)))
+        if note:
+            print(note)
     return 0
 
 

@@ -9,7 +9,6 @@ bots through :meth:`Match.run_bot`, and what a seat is shown is always
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +30,7 @@ from ..i18n import event_text, translate
 from ..i18n.bidi import visual
 from ..i18n.bots import bot_name, bot_named
 from ..records.record import Record, replay_views
+from ..records.result import without_rule_ids as without_rule_ids  # the clients import it from here
 from .seats import HINT_BOTS, NO_PRIVATE_CARDS, SeatSpec, pick_bot
 
 
@@ -41,21 +41,6 @@ def shown(text: str, lang: str) -> str:
     return visual(text, rtl=True) if lang == "ar" else text
 
 
-_RULE_ID = r"(?:TR|TX|SP)-[AV]?\d+[a-z]?"
-_RULE_REFS = re.compile(rf"\s*[(\[](?:{_RULE_ID}|§[\d.]+)(?:\s*(?:,|/|;|…|and)\s*(?:{_RULE_ID}|§[\d.]+))*[)\]]"
-                        rf"|\b{_RULE_ID}(?:/{_RULE_ID})*:\s*|\s*\b{_RULE_ID}\b")
-
-
-def without_rule_ids(message: str) -> str:
-    """A message for a player: the engine's rule ids (``(SP-14, SP-18)``, ``TR-7: ``) taken out,
-    since a player has no rule book to look them up in.
-
-    >>> without_rule_ids("play actions are rejected in phase stalled (SP-14, SP-18)")
-    'play actions are rejected in phase stalled'
-    >>> without_rule_ids("TX-37: you must follow suit")
-    'you must follow suit'
-    """
-    return _RULE_REFS.sub("", message).strip()
 
 
 def tr(key: str, lang: str, **values: object) -> str:

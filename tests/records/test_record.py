@@ -62,3 +62,11 @@ def test_an_illegal_action_in_a_record_names_its_position():
     record = Record(game="trash", seed=1, actions=("stock", "decline"))
     with pytest.raises(ParseError, match="action 2"):
         record.replay()
+
+
+@pytest.mark.parametrize("seed", ["true", "false"])
+def test_a_true_or_false_seed_is_refused_not_read_as_1_or_0(seed):
+    text = f'{{"format": "cardtable-record", "version": 1, "game": "trash", "seed": {seed}, "actions": []}}'
+    with pytest.raises(ParseError, match='"seed" is a whole number, not true or false'):
+        Record.loads(text)
+    assert Record.loads(text.replace(seed, "1")).seed == 1

@@ -123,6 +123,8 @@ class Record:
             deck = data.get("deck")
             seed = data.get("seed")
             fairness = Fairness.from_json(data["fairness"]) if "fairness" in data else None
+            if deck is None and fairness is None and isinstance(seed, bool):  # JSON true is no seed 1
+                raise ParseError('a record\'s "seed" is a whole number, not true or false')
             if deck is None and fairness is None and not isinstance(seed, int):
                 raise ParseError("a record needs an integer \"seed\", a \"deck\" or a \"fairness\" block")
             return cls(

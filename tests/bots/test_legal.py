@@ -194,3 +194,14 @@ def test_optional_bot_hooks_are_asked_in_one_place():
     attach(make_bot("trex", "random"), game)  # a bot without the hook is left alone
     assert searches(expert) and not searches(make_bot("trex", "random"))
     assert reacts(make_bot("spit", "medium")) and not reacts(make_bot("trash", "random"))
+
+
+def test_make_bot_for_a_game_that_does_not_exist_says_unknown_game():
+    from cardtable.core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown game 'poker'; games: spit, trash, trex"):
+        make_bot("poker", "hard")
+    with pytest.raises(ConfigError, match="no trex bot named 'genius'"):
+        make_bot("trex", "genius")
+    assert make_bot("garbage", "sensible").name == make_bot("trash", "sensible").name  # an alias of Trash
+    assert not hasattr(make_bot("spit", "random"), "react")  # Spit-v0 ticks it; no table seats it (docs/bots.md)

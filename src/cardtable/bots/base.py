@@ -19,6 +19,7 @@ from typing import Protocol
 
 from ..core.errors import ConfigError
 from ..core.game import Action, Game, PlayerView
+from ..core.registry import game_class
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,9 @@ def make_bot(game: str, name: str) -> Bot:
     :func:`adapt` makes them accept a budget."""
     factory = _BOTS.get((game, name)) or _BOTS.get(("*", name))
     if factory is None:
+        canonical = game_class(game).name  # a game that does not exist is "unknown game", not a missing bot
+        if canonical != game:  # an alias or another spelling of a game's name
+            return make_bot(canonical, name)
         raise ConfigError(f"no {game} bot named {name!r}; bots: {', '.join(bot_names(game))}")
     return factory()  # type: ignore[return-value]  # a PlainBot: see adapt()
 

@@ -201,3 +201,9 @@ def test_trash_time_limit_is_refused_not_silently_ignored(capsys):
     assert out == "" and err.count("\n") == 1 and "time_limit" in err and "no clock" in err
     with pytest.raises(ConfigError, match="time_limit"):
         run_arena("trash", ["sensible", "random"], 1, options={"time_limit": 60})
+
+
+def test_an_empty_bot_name_is_refused_not_dropped(capsys):
+    assert main(["arena", "trash", "--bots", "sensible,,random", "--games", "1", "--workers", "1", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a bot name is empty" in err

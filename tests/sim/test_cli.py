@@ -36,6 +36,9 @@ def run(capsys, *argv):
         (["simulate", "trash", "--games", "5", "--bots", "random", "--preset", "d3"], "no preset"),
         (["report", "{missing}"], "not a directory"),
         (["simulate", "trash", "--games", "5", "--bots", "random", "--workers", "9" * 23], "from 1 to 4,096"),
+        (["simulate", "trash", "--games", "5", "--bots", "sensible,,"], "--bots sensible,,: a bot name is empty"),
+        (["simulate", "trash", "--games", "5", "--bots", ",random"], "a bot name is empty"),
+        (["simulate", "trash", "--games", "5", "--bots", " , "], "at least one bot name"),
     ],
 )
 def test_bad_arguments_get_one_line_and_exit_2(capsys, tmp_path, argv, says):

@@ -27,7 +27,10 @@ from ..sim.progress import Progress
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = [b.strip() for b in args.bots.split(",")]
+    if any(bots) and not all(bots):  # never drop a seat silently
+        raise ConfigError(f"--bots {args.bots}: a bot name is empty")
+    bots = [b for b in bots if b]
     if len(bots) < 2:
         raise ConfigError("--bots wants at least two bots, e.g. --bots sensible,stock")
     if importlib.util.find_spec("openskill") is None:  # said before the games, not after them

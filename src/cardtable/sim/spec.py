@@ -65,9 +65,11 @@ class SimSpec:
         """
         cls_ = game_class(game)
         options = dict(options)
-        names = [b.strip() for b in bots if b.strip()]
-        if not names:
+        names = [b.strip() for b in bots]
+        if not any(names):
             raise ConfigError("--bots needs at least one bot name")
+        if not all(names):  # "sensible,," is not a line-up of one bot: say so, never drop seats
+            raise ConfigError(f"--bots {','.join(bots)}: a bot name is empty")
         if any(o.name == "players" for o in cls_.OPTIONS) and "players" not in options and len(names) > 1:
             options["players"] = len(names)
         loaded = cls_.load(preset, **options)

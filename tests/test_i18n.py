@@ -47,3 +47,15 @@ def test_your_own_events_read_you_in_every_game_and_language(name, lang):
                 text = event_text(name, event, view, lang)
                 assert translate("seat", lang, n=0) not in text, (event.kind, text)
     assert mine > 3
+
+
+def test_w_names_a_bot_never_takes_the_name_of_a_person_at_the_table():
+    """W-names: the terminal names bots as the page does (people.js): by seat, unless a person at
+    the table has that name (any case); then the first name past the table's seats nobody has."""
+    from cardtable.i18n.bots import bot_name
+
+    people = ["Cleo", None, None, None]
+    assert [bot_name(s, people) for s in (1, 2, 3)] == ["Ben", "Eva", "Dani"]
+    people = ["eva", None, "Cleo", None, None]  # the spare names skip the people's too
+    assert [bot_name(s, people) for s in (1, 3, 4)] == ["Ben", "Dani", "Fede"]
+    assert bot_name(4, ["ana", None, None, None, None]) == "Eva" and bot_name(0, []) == "Ana"

@@ -196,19 +196,24 @@ class Session:
             return spec.name
         if spec.is_human:
             return tr("seat", self.lang, n=seat)
-        return bot_named(seat, spec.kind, self.lang)
+        return bot_named(seat, spec.kind, self.lang, self.people)
+
+    @property
+    def people(self) -> list[str | None]:
+        """Each seat's person's name (``None`` at a bot's), which a bot's name keeps clear of."""
+        return [spec.name if spec.is_human else None for spec in self.seats]
 
     def short_name(self, seat: int) -> str:
         """A seat in one word for the log: a given name, the bot's name, else "seat N"."""
         spec = self.seats[seat]
-        return spec.name or (tr("seat", self.lang, n=seat) if spec.is_human else bot_name(seat))
+        return spec.name or (tr("seat", self.lang, n=seat) if spec.is_human else bot_name(seat, self.people))
 
     def seat_title(self, seat: int) -> str:
         """A seat's name without "you" (for the cover screen): "Ana (seat 0)", "Ben (seat 1)" for
         the bot at seat 1, "seat 2"."""
         spec = self.seats[seat]
         base = tr("seat", self.lang, n=seat)
-        name = spec.name or ("" if spec.is_human else bot_name(seat))
+        name = spec.name or ("" if spec.is_human else bot_name(seat, self.people))
         return f"{name} ({base})" if name else base
 
     # ----------------------------------------------------------- real time

@@ -72,7 +72,7 @@ export class SeatsPanel {
     }
     return h("li", { class: mine ? "me" : "" },
       h("span", { class: `dot ${s.online || s.kind === "bot" ? "on" : ""}` }),
-      h("b", {}, t("web.seat", { n: s.seat })), " ", seatName(s), mine ? ` · ${t("web.you")}` : "",
+      h("b", {}, t("web.seat", { n: s.seat })), " ", seatName(s, s.seat, info.seats), mine ? ` · ${t("web.you")}` : "",
       s.auto ? h("span", { class: "muted" }, ` · ${t("web.auto")}`) : "", " ", ...controls);
   }
 

@@ -411,6 +411,36 @@ def test_r1_resume_sends_missed_events_then_the_snapshot(fast_client: TestClient
         ]
 
 
+def test_r1_a_new_page_gets_the_recent_events_for_its_log(fast_client: TestClient):
+    """R1: a page that has seen nothing (a reload: ``since`` -1) gets the events of the last
+    RECENT versions before its snapshot, so its log ("What happened") still shows the deal it
+    reloaded in; at a table where nothing was played it gets the snapshot alone."""
+    from cardtable.server.fanout import RECENT
+
+    client = fast_client
+    table_id, _, tokens = new_table(client, {1: "random"})
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0])
+        first, _ = my_turn_or_over(ws, 0)
+        ws.send_json({"type": "act", "seq": 1, "action": first["view"]["legal_actions"][0]})
+        receive_until(ws, "ack")
+    with client.websocket_connect(f"/ws/{table_id}") as ws:
+        hello(ws, tokens[0], since=-1)
+        frames = []
+        while not frames or frames[-1]["type"] != "state":
+            frames.append(ws.receive_json())
+        events = [f for f in frames if f["type"] == "events"]
+        state = frames[-1]
+        assert len(events) == 1 and events[0]["since"] == max(0, state["version"] - RECENT)
+        versions = [e["version"] for e in events[0]["events"]]
+        assert versions[0] == events[0]["since"] + 1 and versions[-1] == state["version"]
+        assert first["version"] + 1 in versions  # the page's own move is in its log again
+    empty, _, fresh = new_table(client, start=False)
+    with client.websocket_connect(f"/ws/{empty}") as ws:
+        hello(ws, fresh[0], since=-1)
+        assert ws.receive_json()["type"] == "table"  # no events, no state: nothing was played
+
+
 def test_r4_since_in_the_future_gets_a_snapshot(client: TestClient):
     table_id, _, tokens = new_table(client)
     with client.websocket_connect(f"/ws/{table_id}") as ws:

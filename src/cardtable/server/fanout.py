@@ -23,6 +23,9 @@ MAX_RESUME = 500
 state alone (a snapshot) is sent."""
 CHECKPOINT_EVERY = 64
 CHECKPOINTS_KEPT = 8
+RECENT = 200
+"""Versions of events a new page is sent (``since`` -1: it has seen nothing), to fill its log
+with what just happened: a Trex deal, a Trash hand."""
 
 
 def public(s: TableState) -> dict[str, Any]:
@@ -114,6 +117,8 @@ def welcome(s: TableState, conn: str, seat: int | None, since: int | None) -> No
     if s.talk.log:
         s.fx.send(conn, {"type": "chat", "messages": list(s.talk.log)})
     if s.match is not None:
+        if since == -1:  # a new page: the recent events, for its log
+            since = max(0, s.version - RECENT)
         if since is not None and since < s.version:
             events = events_since(s, seat, since, lang)
             if events:

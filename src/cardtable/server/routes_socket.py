@@ -182,6 +182,8 @@ async def serve_socket(websocket: WebSocket, table: Table | RemoteTable, rate: f
                     bucket = table.bucket(seat, bucket)  # the seat's limit: reconnecting does not refill it
                 conn.lang = msg.get("lang", "en")
                 since = msg.get("since")
+                if since == -1 and table.version == 0:  # a new page at a table where nothing was played
+                    since = None
                 behind = since is not None and (table.version is None or since < table.version)
                 if behind and not await may_resume():
                     since = None

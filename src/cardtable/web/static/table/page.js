@@ -81,7 +81,8 @@ export class TablePage {
   hello() {
     const hello = { type: "hello", lang };
     if (this.mine) hello.token = this.mine.token;
-    if (this.version !== null) hello.since = this.version; // the server sends what was missed
+    // the server sends what was missed; a new page (a reload) gets the recent events for its log
+    hello.since = this.version ?? -1;
     return hello;
   }
 

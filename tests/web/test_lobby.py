@@ -5,6 +5,7 @@ in English, Spanish and Portuguese; the "has a free seat" filter."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -123,3 +124,44 @@ def test_the_lobby_marks_the_rated_tables(server: Server, watched: Any):
     page.reload()
     sync_api.expect(page.get_by_test_id(f"rated-{rated}")).to_have_text("puntuable")
     assert not w.errors, w.errors
+
+
+def test_a_double_click_on_create_makes_one_table_and_a_refusal_lets_it_be_pressed_again(
+        server: Server, watched: Any):
+    """One click, one table: a double click on Create sends one request (the button is off while
+    it is under way) and opens that table; after a refusal the button works again."""
+    w = watched()
+    page = w.page
+    posts: list[str] = []
+    done: list[str] = []
+    creates = lambda r: r.method == "POST" and r.url.endswith("/api/tables")  # noqa: E731
+    page.on("request", lambda r: posts.append(r.url) if creates(r) else None)
+    page.on("requestfinished", lambda r: done.append(r.url) if creates(r) else None)
+    page.goto(server.http + "/")
+    page.get_by_test_id("game").select_option("trash")
+    page.get_by_test_id("create-name").fill("Twice")
+    page.get_by_test_id("create").dblclick()
+    page.wait_for_url("**/t/*")
+    table = page.url.rsplit("/", 1)[1]
+    sync_api.expect(page.get_by_test_id("seats")).to_be_visible()
+    deadline = time.monotonic() + 15
+    while len(done) < len(posts):  # every request made has its answer (a second table would be made by now)
+        assert time.monotonic() < deadline, (posts, done)
+        page.wait_for_timeout(50)
+    assert len(posts) == 1, posts
+    mine = [t for t in server.get("/api/tables")["tables"] if t["seats"][0]["name"] == "Twice"
+            and t["game"] == "trash" and t["status"] == "open"]
+    assert [t["id"] for t in mine] == [table], mine
+    # a refusal: the button is on again, and the next click makes the table
+    page.goto(server.http + "/")
+    page.route("**/api/tables", lambda route: route.fulfill(
+        status=503, content_type="application/json", body='{"error": "store", "message": "x"}')
+        if route.request.method == "POST" else route.continue_())
+    page.get_by_test_id("create").click()
+    sync_api.expect(page.get_by_test_id("flash")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("create")).to_be_enabled()
+    page.unroute("**/api/tables")
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    assert page.url.rsplit("/", 1)[1] != table
+    assert not [e for e in w.errors if "503" not in e], w.errors

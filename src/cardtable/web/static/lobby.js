@@ -16,13 +16,21 @@ export async function lobby(app) {
   const quick = await fetch("/api/players/me").then((r) => r.ok, () => false); // a server with accounts has quick play
   const form = gameForm(games);
   const seat = sitChoice();
+  const button = h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create"));
+  // one click, one table: the button is off while the request is under way (a double click, or
+  // Enter pressed again, makes nothing more) and on again after a refusal
   const create = async (ev) => {
     ev.preventDefault();
+    if (button.disabled) return;
+    button.disabled = true;
     try {
       const data = await newTable(form.body());
       await seat.take(data.table);
       go(`/t/${data.table.id}`);
-    } catch (e) { flash(errorText(e)); }
+    } catch (e) {
+      button.disabled = false;
+      flash(errorText(e));
+    }
   };
   app.replaceChildren(
     quick ? quickPlay(games) : "",
@@ -36,7 +44,7 @@ export async function lobby(app) {
         form.playersRow,
         form.ratedRow,
         seat.row,
-        h("button", { type: "submit", class: "primary", "data-testid": "create" }, t("web.create")),
+        button,
         h("details", { class: "more" }, h("summary", {}, t("web.more_options")), form.undoRow, form.more))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.open_tables")), ...tableList(tables)));
 }

@@ -29,7 +29,7 @@ from cardtable.server.store import Store
 from tests.server.helpers import wait
 from tests.server.players_fixtures import CHEAP, open_limits
 
-from .browser import SHOTS, sync_api
+from .browser import SHOTS, open_as, sync_api
 from .threaded import Served
 
 pytestmark = pytest.mark.flaky(reruns=2)
@@ -260,6 +260,27 @@ def test_p_rated_the_lobby_makes_a_rated_table_with_its_clock_and_the_page_says_
     spit = served.app.state.hub.get(table_of(page))
     assert spit.row.rated and spit.row.clock is None
     sync_api.expect(page.get_by_test_id("clock").get_by_test_id("rated")).to_have_text("Rated game")
+    assert not w.errors, w.errors
+
+
+def test_p_rated_a_clock_that_ran_out_too_often_says_so_not_that_you_left(served: Served, watched: Any):
+    """At a table whose clock allows one timeout, the person's time runs out: the seat goes to a
+    stand-in (close 4003, as when a person leaves), and the page says the clock ran out, in its
+    language, never "you left this seat"."""
+    clock = {"move": 3, "bank": 0, "timeouts": 1}
+    created = httpx.post(served.http + "/api/tables", json={"game": "trash", "rated": True, "clock": clock},
+                         timeout=30).json()
+    table, host = created["table"]["id"], created["host"]
+    token = served.post(f"/api/tables/{table}/sit", {"seat": 0, "name": "Ana"})["token"]
+    served.post(f"/api/tables/{table}/bot", {"host": host, "seat": 1, "bot": "random"})
+    served.post(f"/api/tables/{table}/start", {"host": host})
+    w = watched()
+    page = open_as(w.page, served, table, token, seat=0, lang="pt")
+    sync_api.expect(page.get_by_test_id("clock-turn")).to_be_visible(timeout=DEADLINE * 1000)
+    said = page.get_by_test_id("flash").filter(has_text="seu tempo acabou vezes demais")
+    sync_api.expect(said).to_be_visible(timeout=60_000)  # 3 s a move, no bank: the stand-in moves
+    sync_api.expect(page.get_by_test_id("flash").filter(has_text="você deixou este lugar")).to_have_count(0)
+    wait("the seat is the stand-in's", lambda: served.store.table(table).seats[0].kind == "bot", deadline=DEADLINE)
     assert not w.errors, w.errors
 
 

@@ -185,6 +185,7 @@ def time_up(s: TableState, cmd: MoveTimeUp) -> None:
     if not release(s, seat, bot.act(m.state.view(seat), rng)):
         return
     if mc.timeouts[seat] >= int(cfg["timeouts"]) and s.row.seats[seat].kind == "human":
+        # the close reason's start is the page's cue to say so (table/page.js), not "you left"
         abandon(s, seat, "your time ran out too often: a bot plays this seat now")
 
 

@@ -25,6 +25,10 @@ import { TableSocket } from "./socket.js";
 const UNDO_REFUSALS = ["undo_off", "undo_people", "undo_nothing", "undo_realtime"]; // said in the page's language
 const FORGET_SEAT = [4001, 4003, 4005]; // close codes after which this page holds no seat: a bad token, left, freed
 const REPLACED = 4000; // another page took the seat over: this one stays closed
+// 4003 closes a seat its person left and one the clock took (the server's reason says which:
+// server/moveclock.py, "your time ran out too often: ..."): the page says the clock ran out, not
+// that the person left
+const ranOut = (reason) => typeof reason === "string" && reason.startsWith("your time ran out");
 
 // The page of table `id` in `app`; null (the page says so) when there is no such table.
 export async function openTable(app, id) {
@@ -53,7 +57,7 @@ export class TablePage {
     this.sentOn = null; // {version, action, seq}: the last action sent, and the state it was chosen on
     this.stopped = false;
     this.socket = new TableSocket(info.id, {
-      hello: () => this.hello(), onFrame: (f) => this.onFrame(f), onClose: (code) => this.closed(code),
+      hello: () => this.hello(), onFrame: (f) => this.onFrame(f), onClose: (code, reason) => this.closed(code, reason),
     });
     this.board = h("section", { class: "board", "data-testid": "board" });
     this.log = new EventLog();
@@ -86,12 +90,12 @@ export class TablePage {
     return hello;
   }
 
-  closed(code) {
+  closed(code, reason) {
     this.seated = false;
     this.chat.close();
     this.board.classList.add("offline"); // nothing played here is sent until the table is back
     if (FORGET_SEAT.includes(code)) { store.set(`ct.seat.${this.info.id}`, null); this.mine = null; }
-    if (code === 4003) flash(t("web.left"));
+    if (code === 4003) flash(t(ranOut(reason) ? "web.clock.ran_out" : "web.left"));
     if (code === 4005) flash(t("web.freed"));
     if (code === REPLACED) { this.elsewhere(); return false; }
     return true;

@@ -8,7 +8,7 @@ const FIRST_WAIT_MS = 500;
 const LONGEST_WAIT_MS = 5000;
 
 export class TableSocket {
-  // hello(): the hello frame to send on each new socket; onFrame(frame); onClose(code): false
+  // hello(): the hello frame to send on each new socket; onFrame(frame); onClose(code, reason): false
   // keeps the socket closed (another page took the seat over), anything else reconnects.
   constructor(tableId, { hello, onFrame, onClose }) {
     this.tableId = tableId;
@@ -35,7 +35,7 @@ export class TableSocket {
       if (this.ws !== ws || this.stopped) return;
       this.live = false;
       connStatus(t("web.offline"));
-      if (this.onClose(ev.code) === false) return;
+      if (this.onClose(ev.code, ev.reason) === false) return;
       const wait = this.backoff * (0.75 + Math.random() / 2);
       this.backoff = Math.min(this.backoff * 2, LONGEST_WAIT_MS);
       setTimeout(() => this.connect(), wait);

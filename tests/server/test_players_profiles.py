@@ -46,7 +46,7 @@ def routed(app: Any, link: str) -> str:
 
 def test_profile_shows_games_results_history_and_replay_and_review_links(made: Any):
     """Profile: games played and won per game, the rating and its history, and each finished game
-    (rated or casual) with links that reach the server's replay page and review API."""
+    (rated or casual) with links that reach the server's replay page and its Review panel."""
     app, c, players, clock = made
     signup(c, "Ana")
     signup(client(app, "10.0.0.2"), "Bob")
@@ -67,9 +67,9 @@ def test_profile_shows_games_results_history_and_replay_and_review_links(made: A
     assert [(r["table"], r["rank"], r["players"], r["rated"]) for r in results] == [
         ("t3", 1, 2, False), ("t2", 2, 2, True), ("t1", 1, 4, True)]
     assert results[1]["replay"] == "/t/t2/replay?seat=1" and results[1]["review"] is None  # Spit has no review
-    assert results[2]["review"] == "/api/tables/t1/review?seat=0"
+    assert results[2]["review"] == "/t/t1/replay?seat=0&review=1"  # the replay page, its Review panel open
     assert routed(app, results[2]["replay"]) == "table_page"  # the table page plays a replay
-    assert routed(app, results[2]["review"]) == "api_review"
+    assert routed(app, results[2]["review"]) == "table_page"
     assert c.get("/api/players/profile/nobody").status_code == 404
     for page in ("x", "%C2%B3", "-1", "9" * 5000):  # P4: a clear 400, never a 500
         assert c.get(f"/api/players/profile/ana?page={page}").json()["error"] == "bad_page"

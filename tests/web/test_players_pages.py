@@ -5,13 +5,18 @@ Portuguese and Arabic, with no script or CSP error."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from cardtable.core.game import Outcome
+from cardtable.server.client import GameClient
 from tests.server.players_fixtures import make_app
 
 from .browser import SHOTS, sync_api
@@ -109,3 +114,57 @@ def test_the_account_page_in_every_language(served: Served, watched: Any, lang: 
     if lang == "ar":
         page.screenshot(path=str(SHOTS / "players-leaderboard-ar.png"))
     assert only_the_refused_login(w.errors) == []
+
+
+def finished_trash(served: Served) -> str:
+    """Two random bots play a Trash game to its end while a spectator watches (bots alone wait
+    for one); the table's id."""
+    created = served.post("/api/tables", {"game": "trash"})
+    table_id, host = created["table"]["id"], created["host"]
+    for seat in (0, 1):
+        served.post(f"/api/tables/{table_id}/bot", {"host": host, "seat": seat, "bot": "random"})
+    served.post(f"/api/tables/{table_id}/start", {"host": host})
+
+    async def watch() -> None:
+        async with GameClient(served.http.replace("http", "ws", 1), table_id) as spectator:
+            await spectator.until(lambda f: f["type"] == "state" and f["view"]["outcome"] is not None)
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
+        pool.submit(asyncio.run, asyncio.wait_for(watch(), 120)).result()
+    deadline = time.monotonic() + 30
+    while httpx.get(f"{served.http}/api/tables/{table_id}").json()["table"]["status"] != "over":
+        assert time.monotonic() < deadline, "the game did not end"
+        time.sleep(0.1)
+    return table_id
+
+
+def in_lang(page: Any, served: Served, lang: str) -> None:
+    page.goto(served.http + "/account")
+    page.evaluate("(l) => localStorage.setItem('ct.lang', l)", lang)
+
+
+def person(served: Served, name: str) -> int:
+    """An account made by the server's own call (the page makes them with a password)."""
+    return served.players.accounts.store.add_account("person", name, name.casefold(), None).id
+
+
+def test_p_profile_the_review_link_opens_the_replay_page_with_its_review_panel(served: Served, watched: Any):
+    """A finished Trash game on Ana's profile: its Review link is the replay page's (the seat
+    she held, the Review panel open), not the review API's JSON."""
+    table = finished_trash(served)
+    ana = person(served, "Ana")
+    served.players.record_result(table, "trash", ["expert", ana], Outcome((0.0, 1.0), (1,), "TR-9"))
+    w = watched()
+    page = w.page
+    in_lang(page, served, "en")
+    page.goto(served.http + "/players/Ana")
+    link = page.get_by_test_id("result").get_by_test_id("review-link")
+    sync_api.expect(link).to_have_attribute("href", f"/t/{table}/replay?seat=1&review=1")
+    link.click()
+    page.wait_for_url(f"**/t/{table}/replay?seat=1*")
+    sync_api.expect(page.get_by_test_id("replay-seat")).to_have_value("1")
+    panel = page.get_by_test_id("review")
+    sync_api.expect(panel).to_be_visible()
+    sync_api.expect(panel.get_by_test_id("review-summary")).to_be_visible(timeout=60_000)
+    assert not w.errors, w.errors
+

@@ -262,7 +262,7 @@ class Players:
                 "seat": seat, "rank": result.ranks[seat], "players": len(result.ranks),
                 "abandoned": seat in result.abandoned,
                 "replay": f"/t/{result.table_id}/replay?seat={seat}",
-                "review": f"/api/tables/{result.table_id}/review?seat={seat}" if result.game in REVIEWED else None,
+                "review": f"/t/{result.table_id}/replay?seat={seat}&review=1" if result.game in REVIEWED else None,
             })
         out: dict[str, Any] = {"account": account.public(), "games": games, "results": results, "page": page}
         if viewer is not None and viewer.operator:

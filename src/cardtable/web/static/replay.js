@@ -177,6 +177,8 @@ export async function replayPage(app, id, { h, api, names, kinds, renderer, info
   const wanted = step === "end" ? Infinity : Math.max(0, Math.floor(Number(step)) || 0);
   await r.show(0);
   if (wanted > 0 && r.steps) await r.show(Math.min(wanted, r.steps));
+  // review=1 (a profile's Review link): the Review panel open at once, for the seat asked for
+  if (params.get("review") === "1" && REVIEWED.has(info.game)) r.review();
   return r;
 }
 

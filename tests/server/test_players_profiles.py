@@ -70,6 +70,7 @@ def test_profile_shows_games_results_history_and_replay_and_review_links(made: A
     assert results[2]["review"] == "/t/t1/replay?seat=0&review=1"  # the replay page, its Review panel open
     assert routed(app, results[2]["replay"]) == "table_page"  # the table page plays a replay
     assert routed(app, results[2]["review"]) == "table_page"
+    assert profile["more"] is False  # one page holds them all
     assert c.get("/api/players/profile/nobody").status_code == 404
     for page in ("x", "%C2%B3", "-1", "9" * 5000):  # P4: a clear 400, never a 500
         assert c.get(f"/api/players/profile/ana?page={page}").json()["error"] == "bad_page"
@@ -90,6 +91,26 @@ def test_leaderboard_per_game_people_and_bots_by_conservative_rating(made: Any):
     assert c.get("/api/players/leaderboard/trex").json()["rows"] == []
     assert c.get("/api/players/leaderboard/poker").status_code == 404
     assert c.get("/api/players/profile/expert").json()["account"]["kind"] == "bot"  # bots' profiles are public
+
+
+def test_profile_and_leaderboard_pages_say_whether_a_next_page_has_rows(made: Any):
+    """50 a page: ``more`` is true while a next page has rows (51 games: page 0 says so, page 1,
+    with the oldest game, does not; the same for 51 rated players on a leaderboard)."""
+    _, c, players, clock = made
+    signup(c, "Ana")
+    ana = players.accounts.named("Ana").id
+    for k in range(51):
+        clock.now += 1
+        players.record_result(f"t{k:02d}", "spit", [ana, "expert"], Outcome((1.0, 0.0), (0,), "SP-25"))
+    first, second = (c.get(f"/api/players/profile/ana?page={n}").json() for n in (0, 1))
+    assert (len(first["results"]), first["more"]) == (50, True)
+    assert ([r["table"] for r in second["results"]], second["more"]) == (["t00"], False)
+    for k in range(49):  # 50 people and the bot
+        who = players.accounts.store.add_account("person", f"P{k:02d}", f"p{k:02d}", None).id
+        players.record_result(f"o{k:02d}", "spit", [who, "expert"], Outcome((0.0, 1.0), (1,), "SP-25"))
+    first, second = (c.get(f"/api/players/leaderboard/spit?page={n}").json() for n in (0, 1))
+    assert (len(first["rows"]), first["more"]) == (50, True)
+    assert ([r["place"] for r in second["rows"]], second["more"]) == ([51], False)
 
 
 def operator(app: Any, players: Any, name: str) -> Any:

@@ -168,3 +168,42 @@ def test_p_profile_the_review_link_opens_the_replay_page_with_its_review_panel(s
     sync_api.expect(panel.get_by_test_id("review-summary")).to_be_visible(timeout=60_000)
     assert not w.errors, w.errors
 
+
+def test_p_profile_and_leaderboard_page_through_older_games_and_lower_places(served: Served, watched: Any):
+    """53 finished games on a profile: 50 on the first page, the 3 older ones on the next, with
+    links both ways; a leaderboard of 52 players: places 51 and 52 on its second page."""
+    ana = person(served, "Ana")
+    for i in range(53):
+        served.players.record_result(f"g{i:02d}", "spit", [ana, "expert"], Outcome((1.0, 0.0), (0,), "SP-25"))
+    for i in range(50):  # 51 people and the bot on the Spit leaderboard
+        served.players.record_result(f"o{i:02d}", "spit", [person(served, f"Player{i:02d}"), "expert"],
+                                     Outcome((0.0, 1.0), (1,), "SP-25"))
+    w = watched()
+    page = w.page
+    in_lang(page, served, "en")
+    page.goto(served.http + "/players/Ana")
+    results = page.get_by_test_id("result")
+    sync_api.expect(results).to_have_count(50)
+    sync_api.expect(page.get_by_test_id("page-prev")).to_have_count(0)
+    page.get_by_test_id("page-next").click()
+    page.wait_for_url("**/players/Ana?page=1")
+    sync_api.expect(results).to_have_count(3)
+    sync_api.expect(page.get_by_test_id("page-number")).to_have_text("page 2")
+    sync_api.expect(page.get_by_test_id("page-next")).to_have_count(0)
+    assert results.nth(2).get_by_test_id("replay-link").get_attribute("href") == "/t/g00/replay?seat=0"  # the oldest
+    page.get_by_test_id("page-prev").click()
+    page.wait_for_url("**/players/Ana")
+    sync_api.expect(results).to_have_count(50)
+    page.goto(served.http + "/leaderboard/spit")
+    rows = page.get_by_test_id("board-row")
+    sync_api.expect(rows).to_have_count(50)
+    page.get_by_test_id("page-next").click()
+    page.wait_for_url("**/leaderboard/spit?page=1")
+    sync_api.expect(rows).to_have_count(2)
+    assert [rows.nth(i).locator("td").first.inner_text() for i in range(2)] == ["51", "52"]
+    sync_api.expect(page.get_by_test_id("page-next")).to_have_count(0)
+    page.get_by_test_id("page-prev").click()
+    page.wait_for_url("**/leaderboard/spit")
+    sync_api.expect(rows).to_have_count(50)
+    assert not w.errors, w.errors
+

@@ -239,8 +239,9 @@ class Players:
     # ------------------------------------------------------------- reading
     def profile(self, username: str, viewer: Account | None = None, page: int = 0) -> dict[str, Any]:
         """An account's games per game, ratings with their history, and its finished games
-        (newest first, :data:`PAGE` a page) with their replay and review links. The meeting
-        flags only for an operator."""
+        (newest first, :data:`PAGE` a page; ``more``: a next page has some) with their replay
+        links and, for the reviewed games, the replay page's link that opens its Review panel. The
+        meeting flags only for an operator."""
         account = self.accounts.named(username)
         if account is None:
             raise LobbyError(404, "no_player", "no such player")
@@ -256,7 +257,8 @@ class Players:
                                         "mu": round(h.mu, 3), "sigma": round(h.sigma, 3), "games": h.games}
                                        for h in self.store.history(account.id, game)]}
         results = []
-        for result, seat in self.store.results_of(account.id, PAGE, page * PAGE):
+        found = self.store.results_of(account.id, PAGE + 1, page * PAGE)  # one more: is there a next page?
+        for result, seat in found[:PAGE]:
             results.append({
                 "table": result.table_id, "game": result.game, "rated": result.rated, "finished": result.finished,
                 "seat": seat, "rank": result.ranks[seat], "players": len(result.ranks),
@@ -264,7 +266,8 @@ class Players:
                 "replay": f"/t/{result.table_id}/replay?seat={seat}",
                 "review": f"/t/{result.table_id}/replay?seat={seat}&review=1" if result.game in REVIEWED else None,
             })
-        out: dict[str, Any] = {"account": account.public(), "games": games, "results": results, "page": page}
+        out: dict[str, Any] = {"account": account.public(), "games": games, "results": results, "page": page,
+                               "more": len(found) > PAGE}
         if viewer is not None and viewer.operator:
             out["flags"] = self.flags(account.id)
         return out
@@ -278,7 +281,8 @@ class Players:
         if game not in GAMES:
             raise LobbyError(404, "no_game", "rated games: " + ", ".join(GAMES))
         now = self.clock()
-        rows = self.store.leaderboard(game, PAGE, page * PAGE, now)
-        return {"game": game, "page": page, "rows": [
+        rows = self.store.leaderboard(game, PAGE + 1, page * PAGE, now)  # one more: is there a next page?
+        more, rows = len(rows) > PAGE, rows[:PAGE]
+        return {"game": game, "page": page, "more": more, "rows": [
             {"place": page * PAGE + i + 1, "username": a.username, "kind": a.kind, **rating_json(grown(r, now))}
             for i, (a, r) in enumerate(rows)]}

@@ -79,6 +79,23 @@ export function when(seconds) {
 
 export const number = (value) => digits(value);
 
+// The page of a paged list the address asks for (`?page=n`, from 0; anything else: the first).
+export function pageAsked() {
+  const raw = new URLSearchParams(location.search).get("page") || "";
+  return /^[0-9]{1,4}$/.test(raw) ? Number(raw) : 0;
+}
+
+// Previous/next links under a paged list (the profile's games, a leaderboard): `page` is the one
+// shown, `more` the server's word that a next one has rows; nothing when there is one page only.
+export function pager(page, more, { prev, next }) {
+  if (!page && !more) return null;
+  const to = (n) => `${location.pathname}${n ? `?page=${n}` : ""}`;
+  return h("nav", { class: "pager", "data-testid": "pager" },
+    page ? h("a", { href: to(page - 1), rel: "prev", "data-testid": "page-prev" }, t(prev)) : null,
+    h("span", { class: "muted", "data-testid": "page-number" }, t("web.players.page", { n: number(page + 1) })),
+    more ? h("a", { href: to(page + 1), rel: "next", "data-testid": "page-next" }, t(next)) : null);
+}
+
 // The header's links (lobby, leaderboard, the account or its profile) and the language menu;
 // then `render(app)`.
 export async function boot(render) {

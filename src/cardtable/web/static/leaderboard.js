@@ -1,7 +1,8 @@
-// The leaderboards: one per rated game, people and bots together, by conservative rating.
+// The leaderboards: one per rated game, people and bots together, by conservative rating, 50 a
+// page with previous/next links.
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
-import { api, boot, fill, h, number, profileLink } from "./account.js";
+import { api, boot, fill, h, number, pageAsked, pager, profileLink } from "./account.js";
 
 const GAMES = ["trash", "trex", "spit"];
 
@@ -11,7 +12,7 @@ async function render(app) {
   let board;
   let titles = {};
   try {
-    board = await api(`/api/players/leaderboard/${encodeURIComponent(game)}`);
+    board = await api(`/api/players/leaderboard/${encodeURIComponent(game)}?page=${pageAsked()}`);
     titles = Object.fromEntries((await api("/api/games")).games.map((g) => [g.name, g.title]));
   } catch (e) {
     fill(app, h("p", { class: "card-panel" }, errorText(e)));
@@ -33,7 +34,8 @@ async function render(app) {
     h("section", { class: "card-panel" }, rows.length ? h("table", { class: "players-table", "data-testid": "board" },
       h("thead", {}, h("tr", {}, ["web.players.place", "web.players.player", "web.players.rating", "web.players.games"]
         .map((k) => h("th", {}, t(k))))), h("tbody", {}, rows))
-      : h("p", { class: "muted", "data-testid": "board-empty" }, t("web.players.empty_board"))));
+      : h("p", { class: "muted", "data-testid": "board-empty" }, t("web.players.empty_board")),
+    pager(board.page, board.more, { prev: "web.players.prev_page", next: "web.players.next_page" })));
 }
 
 boot(render);

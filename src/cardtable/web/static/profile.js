@@ -1,8 +1,9 @@
 // A player's profile: games played and won per game, the rating with its history drawn as a small
-// SVG chart, and every finished game with its replay and review links.
+// SVG chart, and every finished game (50 a page, older ones on the next) with its replay and
+// review links.
 import { t } from "./i18n.js";
 import { errorText } from "./errors.js";
-import { api, boot, fill, h, number, when } from "./account.js";
+import { api, boot, fill, h, number, pageAsked, pager, when } from "./account.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 function s(tag, attrs = {}, ...children) {
@@ -60,7 +61,7 @@ async function render(app) {
   let data;
   let titles = {};
   try {
-    data = await api(`/api/players/profile/${encodeURIComponent(name)}`);
+    data = await api(`/api/players/profile/${encodeURIComponent(name)}?page=${pageAsked()}`);
     titles = Object.fromEntries((await api("/api/games")).games.map((g) => [g.name, g.title]));
   } catch (e) {
     fill(app, h("p", { class: "card-panel", "data-testid": "no-player" }, errorText(e)));
@@ -79,7 +80,8 @@ async function render(app) {
     Object.entries(data.games).map(([game, info]) => gamePanel(game, info, title(game))),
     h("section", { class: "card-panel" }, h("h2", {}, t("web.players.results")),
       data.results.length ? h("ul", { class: "tables", "data-testid": "results" }, data.results.map((r) => resultRow(r, title(r.game))))
-        : h("p", { class: "muted" }, t("web.players.none"))));
+        : h("p", { class: "muted" }, t("web.players.none")),
+      pager(data.page, data.more, { prev: "web.players.newer", next: "web.players.older" })));
 }
 
 boot(render);

@@ -207,3 +207,25 @@ def test_p_profile_and_leaderboard_page_through_older_games_and_lower_places(ser
     sync_api.expect(rows).to_have_count(50)
     assert not w.errors, w.errors
 
+
+def test_p_ar_the_rating_charts_labels_stay_inside_the_chart(served: Served, watched: Any):
+    """In Arabic (right to left) the chart's lowest and highest ratings are drawn inside it, not
+    cut off at its left edge."""
+    ana = person(served, "Ana")
+    served.players.record_result("t1", "spit", [ana, "expert"], Outcome((1.0, 0.0), (0,), "SP-25"))
+    served.players.record_result("t2", "spit", [ana, "expert"], Outcome((0.0, 1.0), (1,), "SP-25"))
+    w = watched()
+    page = w.page
+    in_lang(page, served, "ar")
+    page.goto(served.http + "/players/Ana")
+    chart = page.get_by_test_id("rating-chart")
+    sync_api.expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    labels = chart.locator("text")
+    sync_api.expect(labels).to_have_count(2)
+    for i in range(2):
+        label = labels.nth(i).bounding_box()
+        assert box["x"] <= label["x"] and label["x"] + label["width"] <= box["x"] + box["width"], (box, label)
+    page.get_by_test_id("game-spit").screenshot(path=str(SHOTS / "players-chart-ar.png"))
+    assert not w.errors, w.errors
+

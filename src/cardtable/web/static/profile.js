@@ -23,8 +23,10 @@ export function chart(history, width = 320, height = 120) {
   const x = (i) => pad + (history.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (history.length - 1));
   const y = (v) => height - pad / 2 - ((v - lo) / span) * (height - pad);
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  // left to right in Arabic too (as the x axis runs): a label at x=2 would otherwise run off the
+  // left edge, as a right-to-left text starts at its x and goes left
   return s("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "rating-chart",
-    "data-testid": "rating-chart", "aria-label": t("web.players.history") },
+    "data-testid": "rating-chart", "aria-label": t("web.players.history"), direction: "ltr" },
   s("line", { x1: pad, y1: y(lo), x2: width - pad / 2, y2: y(lo), stroke: "#ccc", "stroke-width": 1 }),
   s("line", { x1: pad, y1: y(hi), x2: width - pad / 2, y2: y(hi), stroke: "#ccc", "stroke-width": 1 }),
   s("text", { x: 2, y: y(lo) + 4, "font-size": 10, fill: "#555" }, number(lo.toFixed(1))),

@@ -229,3 +229,24 @@ def test_p_ar_the_rating_charts_labels_stay_inside_the_chart(served: Served, wat
     page.get_by_test_id("game-spit").screenshot(path=str(SHOTS / "players-chart-ar.png"))
     assert not w.errors, w.errors
 
+
+def test_p_deleting_the_account_says_log_in_in_the_header_at_once(served: Served, watched: Any):
+    """Once the account is deleted the header no longer names it: "Log in" at once, no reload."""
+    w = watched()
+    page = w.page
+    in_lang(page, served, "en")
+    page.goto(served.http + "/account")
+    signup = page.get_by_test_id("signup")
+    signup.get_by_test_id("username").fill("Dora")
+    signup.get_by_test_id("password").fill("a long passphrase")
+    signup.get_by_test_id("signup-submit").click()
+    sync_api.expect(page.get_by_test_id("nav-profile")).to_have_text("Dora")
+    page.get_by_test_id("nav-account").click()
+    remove = page.get_by_test_id("delete")
+    remove.get_by_test_id("password").fill("a long passphrase")
+    remove.get_by_test_id("delete-submit").click()
+    sync_api.expect(page.get_by_test_id("deleted")).to_be_visible()
+    sync_api.expect(page.get_by_test_id("nav-account")).to_have_text("Log in")
+    sync_api.expect(page.get_by_test_id("nav-profile")).to_have_count(0)
+    assert not w.errors, w.errors
+

@@ -177,6 +177,7 @@ function loggedIn(app, me) {
     t("web.players.delete"), async () => {
       await api("/api/players/delete", { password: passInput.value });
       fill(app, h("p", { class: "card-panel", "data-testid": "deleted" }, t("web.players.deleted")));
+      await fillNav(); // the header no longer names the account that is gone: "Log in" again
     });
   fill(app, h("h1", { class: "table-head" }, t("web.players.account")),
     h("section", { class: "card-panel" },

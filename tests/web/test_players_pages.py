@@ -6,6 +6,7 @@ Portuguese and Arabic, with no script or CSP error."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -250,3 +251,59 @@ def test_p_deleting_the_account_says_log_in_in_the_header_at_once(served: Served
     sync_api.expect(page.get_by_test_id("nav-profile")).to_have_count(0)
     assert not w.errors, w.errors
 
+
+# A finished Swiss event of four (two bots), as GET /api/events/<id> answers it: five columns of
+# standings, the widest table of the events' pages.
+EVENT = {
+    "event": {"id": "EVT1", "name": "Friday Swiss", "kind": "swiss", "game": "trash", "preset": "d2_kings",
+              "options": {"decks": 1, "wild_mode": "kings"}, "rated": False, "rounds": 2, "deals": None,
+              "starts_at": 1796685300.0, "when_full": True, "max_entrants": 4, "bots": True, "creator": "Ana",
+              "status": "over", "created": 1796685216.0, "entrants": 2},
+    "entrants": [{"username": "Ana", "registered": 1796685217.5}, {"username": "Beaes", "registered": 1796685231.3}],
+    "commitments": [], "now": 1796686876.0, "deals": [],
+    "rounds": [{"number": 1, "done": True, "bye": None, "sealed": False, "games": [
+        {"table": "EVT1-r1-0", "players": ["Ana", "medium 1"], "points": [1.0, 0.0], "forfeit": False, "void": False,
+         "done": None},
+        {"table": "EVT1-r1-1", "players": ["Beaes", "medium 2"], "points": [1.0, 0.0], "forfeit": False, "void": False,
+         "done": None}]}],
+    "standings": [
+        {"place": p, "player": who, "name": name, "score": score, "buchholz": 2.0, "sonneborn_berger": sb,
+         "played": 2, "won": int(score), "byes": 0, "dropped": False}
+        for p, who, name, score, sb in [(1, "a5", "Beaes", 2.0, 2.0), (2, "a4", "Ana", 1.0, 0.0),
+                                        (2, "b1", "medium 2", 1.0, 0.0), (4, "b0", "medium 1", 0.0, 0.0)]],
+}
+
+
+@pytest.mark.parametrize("lang", ["es", "pt", "ar"])
+def test_phone_390_the_leaderboard_event_standings_and_replay_do_not_scroll_sideways(
+        served: Served, watched: Any, lang: str):
+    """At phone width (390 px) in Spanish, Portuguese and Arabic, no page is wider than the
+    screen: a leaderboard with provisional people and a bot, an event's Swiss standings (five
+    columns), a replay's seat menu (its spectator entry the longest) and its step buttons."""
+    table = finished_trash(served)
+    ana = person(served, "Ana")
+    served.players.record_result(table, "trash", [ana, "expert"], Outcome((1.0, 0.0), (0,), "TR-9"))
+    w = watched(width=390, phone=True)
+    page = w.page
+    page.route("**/api/events/EVT1", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(EVENT)))
+    in_lang(page, served, lang)
+    wide = "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    page.goto(served.http + "/leaderboard/trash")
+    sync_api.expect(page.get_by_test_id("board-row")).to_have_count(2)
+    width, screen = page.evaluate(wide)
+    assert width <= screen, ("leaderboard", width, screen)
+    page.goto(served.http + "/events/EVT1")
+    sync_api.expect(page.get_by_test_id("standing")).to_have_count(4)
+    width, screen = page.evaluate(wide)
+    assert width <= screen, ("standings", width, screen)
+    standings = page.get_by_test_id("standings").bounding_box()
+    assert standings["x"] >= 0 and standings["x"] + standings["width"] <= screen, standings
+    page.goto(f"{served.http}/t/{table}/replay?seat=none")
+    sync_api.expect(page.get_by_test_id("replay-step")).to_contain_text("0")
+    width, screen = page.evaluate(wide)
+    assert width <= screen, ("replay", width, screen)
+    first, step = page.get_by_test_id("replay-first"), page.get_by_test_id("replay-next")
+    assert first.bounding_box()["height"] <= step.bounding_box()["height"] + 1  # "|◀" on one line, as "▶"
+    page.screenshot(path=str(SHOTS / f"phone-replay-{lang}.png"))
+    assert not w.errors, w.errors

@@ -134,3 +134,41 @@ def test_t12_t13_the_no_show_wait_is_the_servers_setting_and_a_forfeited_table_i
         assert gone.status_code == 410 and gone.json()["error"] == "forfeited"
     finally:
         srv.stop()
+
+
+def test_t13_a_forfeited_tables_sockets_are_closed_4010_so_its_pages_stop_reconnecting(tmp_path: Path):
+    """T13: a Swiss game where Ben comes and Ana does not. When it is forfeited, Ben's socket is
+    closed 4010 (not 1012, which a page answers by reconnecting), and a socket opened to the table
+    afterwards is accepted and closed 4010 too, with the reason (not refused at the upgrade with
+    an HTTP 403 that a page cannot tell from a drop)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    srv = Server(tmp_path / "server.sqlite3", "--forwarded-allow-ips", "127.0.0.1", "--no-show", "5").start(timeout=60)
+    try:
+        ana, ben = (Person(srv, name, f"10.0.3.{i}") for i, name in enumerate(("Ana", "Ben")))
+        made = ana.post("/api/events", {"name": "Half came", "kind": "swiss", "game": "trash",
+                                        "options": {"max_hands": 1}, "rounds": 1, "max_entrants": 2})
+        assert made.status_code == 201, made.text
+        event_id = made.json()["event"]["id"]
+        for p in (ana, ben):
+            assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
+        seat = wait("the table is made", lambda: (lambda s: s if "table" in s else None)(
+            ben.http.get(f"/api/events/{event_id}/seat").json()), deadline=60)
+        with connect(f"{srv.ws}/ws/{seat['table']}", origin=srv.http) as ws:
+            ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "welcome"
+            until = time.monotonic() + 60
+            with pytest.raises(ConnectionClosed):
+                while time.monotonic() < until:
+                    ws.recv(timeout=until - time.monotonic())
+            assert ws.close_code == 4010, (ws.close_code, ws.close_reason)
+        game = srv.client.get(f"{srv.http}/api/events/{event_id}", timeout=30).json()["rounds"][0]["games"][0]
+        assert game["forfeit"] and game["points"][seat["seat"]] == 1.0
+        with connect(f"{srv.ws}/ws/{seat['table']}", origin=srv.http) as again:
+            with pytest.raises(ConnectionClosed):  # closed at once: the hello may not even go
+                again.send(json.dumps({"type": "hello", "token": seat["token"]}))
+                again.recv(timeout=30)
+            assert again.close_code == 4010 and "not played" in again.close_reason
+    finally:
+        srv.stop()

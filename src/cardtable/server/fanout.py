@@ -16,6 +16,7 @@ from .connection import Outgoing
 from .effects import Send
 from .encode import jsonable
 from .encode import view_json as encode_view
+from .protocol import CLOSE_CODES
 from .state import TableState
 
 MAX_RESUME = 500
@@ -159,4 +160,4 @@ def to_everyone(s: TableState, frame: Outgoing) -> None:
 
 def close_all(s: TableState, code: int) -> None:
     for conn in s.connections():
-        s.fx.close(conn, code, "server restart")
+        s.fx.close(conn, code, CLOSE_CODES.get(code, "server restart"))

@@ -18,7 +18,7 @@ from .botpool import BotPool
 from .bus import LocalBus
 from .lobby import TOKEN, LobbyError, check_row, new_token
 from .ports import Bus, LeasedLog, LogError
-from .protocol import dumps
+from .protocol import CLOSE_RESTART, dumps
 from .store import CLOSED, BadRow, SeatRow, TableRow, Taken, token_hash
 from .tables import Table
 from .talk import CHAT_KEPT
@@ -239,11 +239,12 @@ class Hub:
         if self.cluster is not None:
             self.cluster.release([table_id])
 
-    def drop(self, table_id: str) -> None:
-        """Forget a table another node owns now: its sockets here reconnect (and find the owner)."""
+    def drop(self, table_id: str, code: int = CLOSE_RESTART) -> None:
+        """Forget a table another node owns now: its sockets here are closed with ``code`` (by
+        default 1012: they reconnect and find the owner)."""
         table = self.tables.pop(table_id, None)
         if table is not None:
-            table.close_all()
+            table.close_all(code)
             table.release()
 
     def get(self, table_id: Any) -> Table:

@@ -43,6 +43,7 @@ CLOSE_LEFT = 4003  # the seat's holder left it
 CLOSE_FREED = 4005  # the host opened the seat again before the start
 CLOSE_NO_TABLE = 4004  # no such table
 CLOSE_SLOW = 4008  # the client does not read its frames fast enough
+CLOSE_FORFEITED = 4010  # an event's table closed without play (a no-show): the page stops reconnecting
 
 CLOSE_CODES = {
     CLOSE_NORMAL: "normal closure",
@@ -56,6 +57,7 @@ CLOSE_CODES = {
     CLOSE_FREED: "the host opened this seat again; its token no longer works",
     CLOSE_NO_TABLE: "unknown table",
     CLOSE_SLOW: "the client is not reading its frames",
+    CLOSE_FORFEITED: "this event's game was not played: a player did not come (see the event's page)",
 }
 
 LANGS = LANGUAGES  # every language with catalogs: en, es, pt, ar

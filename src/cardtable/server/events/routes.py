@@ -42,7 +42,7 @@ from ..pages import endpoint
 from ..players.sessions import CSRF_HEADER, session_cookie
 from ..players.store import AccountStoreError
 from ..ports import LogError
-from ..protocol import CLOSE_POLICY
+from ..protocol import CLOSE_FORFEITED, CLOSE_POLICY
 from .runner import NO_SHOW, Runner, commitments, duplicate_score, final_standings, seat_token
 from .service import Events, Limits, summary
 from .store import EventLog, EventRow
@@ -226,7 +226,8 @@ def _sealed_summaries(send: Any, sealed: Callable[[str], bool]) -> Callable[[Any
 
 class EventGate:
     """ASGI middleware: an event's table closed by a no-show (:attr:`~.runner.Runner.forfeited`)
-    answers ``410 forfeited`` and closes its sockets (so nothing loads it into the lobby again);
+    answers ``410 forfeited`` and closes its sockets with 4010 once accepted (so nothing loads it
+    into the lobby again, and its pages stop reconnecting);
     an event's table that has not started keeps its seats (leaving it would
     open a seat that nobody may take: it is refused, the no-show rule covers an absent person);
     a sealed table's record, replay and review wait for the round's end, its
@@ -244,7 +245,11 @@ class EventGate:
         m = (_ANY_TABLE_HTTP if scope["type"] == "http" else _SOCKET).fullmatch(path)
         if m and m.group(1) in self.runner.forfeited and scope["type"] in ("http", "websocket"):
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": CLOSE_POLICY})
+                # accepted, then closed 4010 with its reason: a page sees why and stops reconnecting
+                # (a close before the accept is an HTTP 403 that no page can tell from a drop)
+                if (await receive()).get("type") == "websocket.connect":
+                    await send({"type": "websocket.accept"})
+                    await send({"type": "websocket.close", "code": CLOSE_FORFEITED, "reason": FORFEITED})
                 return
             response = JSONResponse({"error": "forfeited", "message": FORFEITED}, status_code=410)
             await response(scope, receive, send)

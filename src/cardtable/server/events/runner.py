@@ -58,6 +58,7 @@ from ...tournaments import BYE, Board, Game, duplicate_seating, matchpoints, pai
 from ..commands import Attach, Leave, Look, Start
 from ..lobby import LobbyError
 from ..ports import LogError
+from ..protocol import CLOSE_FORFEITED
 from ..seating import seat_for_token
 from ..store import CLOSED, BadRow, SeatRow, TableRow, token_hash
 from .service import Events
@@ -224,11 +225,12 @@ class Runner:
 
     def _close(self, table_id: str) -> None:
         """A table that will never be played (a no-show), once the event's progress that says so
-        is stored: out of memory and the lobby, kept so by :class:`~.routes.EventGate`, and
+        is stored: out of memory and the lobby, its sockets closed 4010 (its pages stop
+        reconnecting and say why), kept so by :class:`~.routes.EventGate`, and
         :data:`~..store.CLOSED` in the log, so that no restart and no other process loads it again
         (a row an earlier version left ``open`` is closed when the runner starts)."""
         self.forfeited.add(table_id)
-        self.hub.drop(table_id)
+        self.hub.drop(table_id, CLOSE_FORFEITED)
         found = self.hub.runner.call(lambda: self.hub.store.table(table_id))
         if found is not None and found.status == "open":
             self.hub.runner.call(lambda: self.hub.store.set_status(table_id, CLOSED))

@@ -5,10 +5,11 @@
 // answers one-answer questions and handles the hint and undo, pause.js counts a race down,
 // rematch.js makes the next table.
 import { has, lang, t } from "../i18n.js";
-import { errorText } from "../errors.js";
+import { ApiError, errorText } from "../errors.js";
 import { api } from "../api.js";
 import { connStatus, flash, h, store } from "../dom.js";
 import { ownText } from "../events.js";
+import { eventOf, forfeitText, gameAt } from "../event-words.js";
 import { fairStep } from "../fair.js";
 import { animate, capture } from "../motion.js";
 import { go, replayLink } from "../nav.js";
@@ -29,12 +30,20 @@ const REPLACED = 4000; // another page took the seat over: this one stays closed
 // server/moveclock.py, "your time ran out too often: ..."): the page says the clock ran out, not
 // that the person left
 const ranOut = (reason) => typeof reason === "string" && reason.startsWith("your time ran out");
+const FORFEITED = 4010; // an event's table closed by a no-show: never played, nothing to reconnect to
+
+// The link from an event's table back to the event's page.
+const eventLink = (eventId) => h("a", { href: `/events/${encodeURIComponent(eventId)}`, "data-testid": "back-to-event" },
+  t("web.events.back_to_event"));
 
 // The page of table `id` in `app`; null (the page says so) when there is no such table.
 export async function openTable(app, id) {
   let info;
-  try { info = (await api(`/api/tables/${encodeURIComponent(id)}`)).table; } catch {
-    app.replaceChildren(h("p", { class: "card-panel" }, t("web.no_table")), h("a", { href: "/", "data-link": true }, t("web.back")));
+  try { info = (await api(`/api/tables/${encodeURIComponent(id)}`)).table; } catch (e) {
+    const forfeited = e instanceof ApiError && e.code === "forfeited"; // an event's table closed by a no-show (410)
+    app.replaceChildren(h("p", { class: "card-panel", "data-testid": forfeited ? "forfeited" : "no-table" },
+      forfeited ? errorText(e) : t("web.no_table")),
+    forfeited && eventOf(id) ? eventLink(eventOf(id)) : h("a", { href: "/", "data-link": true }, t("web.back")));
     return null;
   }
   const renderer = await import(`../games/${info.game}.js`).catch(() => null);
@@ -56,6 +65,10 @@ export class TablePage {
     this.view = null;
     this.sentOn = null; // {version, action, seq}: the last action sent, and the state it was chosen on
     this.stopped = false;
+    this.gone = false; // closed for good: an event's game that was not played (a no-show)
+    this.eventId = eventOf(info.id); // an event's table (known once its event names it: findEvent)
+    this.event = null; // that event's data (GET /api/events/<id>)
+    this.eventHead = h("span", { class: "event-link" });
     this.socket = new TableSocket(info.id, {
       hello: () => this.hello(), onFrame: (f) => this.onFrame(f), onClose: (code, reason) => this.closed(code, reason),
     });
@@ -72,11 +85,45 @@ export class TablePage {
         h("h1", {}, info.title, " ", h("span", { class: "muted" }, presetLabel(info.game, info.preset))),
         h("label", { class: "share" }, t("web.share"), " ",
           h("input", { readonly: true, value: link, "data-testid": "share", onclick: (e) => e.target.select() }),
-          h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy")))),
+          h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, t("web.copy"))), this.eventHead),
       h("div", { class: "layout" }, this.board,
         h("aside", {}, this.seats.el, this.clock.el, h("section", { class: "card-panel" }, h("h2", {}, t("web.log")), this.log.el),
           this.chat.el)), this.pause.countdown);
     this.renderSeats();
+    if (this.eventId) this.findEvent();
+  }
+
+  // Whether this is an event's table (an id of that form that its event's rounds name): the link
+  // back to the event, and no "Leave seat" before the start, which the server refuses there.
+  async findEvent() {
+    try {
+      const data = await api(`/api/events/${encodeURIComponent(this.eventId)}`);
+      if (!gameAt(data, this.info.id)) throw new Error("not this event's table");
+      this.event = data;
+      this.eventHead.replaceChildren(eventLink(this.eventId));
+    } catch {
+      if (!this.event) this.eventId = null; // a table of the lobby after all
+    }
+    if (!this.stopped) this.renderSeats();
+  }
+
+  // The table was closed by a no-show before its start: the seat is told the game was not played
+  // and whether it won or lost it by forfeit (from the event's page), with a link back there.
+  forfeited() {
+    this.gone = true;
+    this.pause.stop();
+    this.clock.stop();
+    this.socket.stop();
+    connStatus("");
+    this.board.classList.remove("offline");
+    const seat = this.mine ? this.mine.seat : null;
+    const say = () => this.board.replaceChildren(h("div", { class: "waiting card-panel", role: "status", "data-testid": "forfeited" },
+      h("p", {}, forfeitText(this.event, this.info.id, seat)), this.eventId ? eventLink(this.eventId) : null));
+    say();
+    this.renderSeats();
+    if (this.eventId) {
+      api(`/api/events/${encodeURIComponent(this.eventId)}`).then((data) => { this.event = data; say(); }, () => {});
+    }
   }
 
   stop() { this.stopped = true; this.pause.stop(); this.clock.stop(); this.socket.stop(); }
@@ -98,6 +145,7 @@ export class TablePage {
     if (code === 4003) flash(t(ranOut(reason) ? "web.clock.ran_out" : "web.left"));
     if (code === 4005) flash(t("web.freed"));
     if (code === REPLACED) { this.elsewhere(); return false; }
+    if (code === FORFEITED) { this.forfeited(); return false; }
     return true;
   }
 
@@ -251,7 +299,7 @@ export class TablePage {
   renderSeats() {
     this.seats.render();
     this.chat.allow(Boolean(this.mine && this.seated), this.seated !== undefined);
-    if (!this.view) {
+    if (!this.view && !this.gone) {
       this.board.replaceChildren(h("p", { class: "waiting card-panel" },
         this.info.status === "open" ? t("web.waiting") : t("web.connecting")));
     }

@@ -38,7 +38,8 @@ export class SeatsPanel {
       : null;
     const watchers = info.watchers
       ? h("p", { class: "muted", "data-testid": "watchers" }, `${info.watchers} ${t("web.watching")}`) : null;
-    this.el.replaceChildren(...[h("h2", {}, t(`web.status.${info.status}`)), page.pause.render(info.pause, page.names()),
+    const status = page.gone ? t("web.events.forfeit") : t(`web.status.${info.status}`); // gone: an event's no-show
+    this.el.replaceChildren(...[h("h2", {}, status), page.pause.render(info.pause, page.names()),
       h("ul", {}, rows), watchers, start, record, page.rematchButton("rematch-seats"),
       fairPanel(info, { h, t, names: page.names() })].filter(Boolean));
   }
@@ -61,7 +62,9 @@ export class SeatsPanel {
           onclick: () => page.askUndo() }, t("web.undo")));
       }
     }
-    if (mine && info.status !== "over") {
+    // an event's table keeps its seats until the start (the server refuses to let one go), and a
+    // table closed by a no-show has nothing left to leave
+    if (mine && info.status !== "over" && !page.gone && !(open && page.eventId)) {
       controls.push(h("button", { type: "button", "data-testid": "leave", onclick: () => this.leave() },
         open ? t("web.leave") : t("web.leave_game")));
     }

@@ -135,3 +135,61 @@ def test_w_an_event_table_offers_no_leave_seat_before_its_start_and_its_refusal_
     }""", [table, token])
     assert refused == catalog("es")["web.error.event_table"]
     assert not [e for e in w.errors if "409" not in e], w.errors
+
+
+def test_w_an_event_page_refreshes_once_every_two_seconds_whatever_is_clicked(served: Server, watched: Any) -> None:
+    """Each Register and Unregister redraws the page: the page still looks at the event once
+    every 2 s (one refresh timer for the page), not once more for each click."""
+    ana, zoe = Person(served, "Ana", "10.0.7.1"), Person(served, "Zoe", "10.0.7.2")
+    made = ana.post("/api/events", {"name": "Open Spit Cup", "kind": "swiss", "game": "spit", "max_entrants": 64,
+                                    "starts_at": time.time() + 3600, "when_full": False})
+    assert made.status_code == 201, made.text
+    event_id = made.json()["event"]["id"]
+    w = watched()
+    page = as_person(w, served, zoe, "en")
+    looks: list[float] = []
+    page.on("request", lambda r: looks.append(time.monotonic()) if r.url.endswith(f"/api/events/{event_id}") else None)
+    page.goto(f"{served.http}/events/{event_id}")
+    for i in range(6):
+        now, then = ("register", "unregister") if i % 2 == 0 else ("unregister", "register")
+        page.get_by_test_id(now).click()
+        page.get_by_test_id(then).wait_for()
+    after = len(looks)
+    page_wait(page, "six more looks", lambda: len(looks) >= after + 6, deadline=40.0)
+    gaps = [b - a for a, b in zip(looks[after:], looks[after + 1:], strict=False)]
+    assert min(gaps) > 1.5, gaps  # REFRESH is 2 s: several timers would look far more often
+    assert not w.errors, w.errors
+
+
+def test_w_a_refused_register_keeps_its_note_and_register_is_off_once_the_event_is_full(
+        served: Server, watched: Any) -> None:
+    """Zoe's page still shows one place left when Cy takes it: her Register is refused ``full``.
+    The note says so in her language and stays through the page's next refreshes, which turn
+    Register off now that the event is full."""
+    ana, ben, cy = (Person(served, n, f"10.0.9.{i}") for i, n in enumerate(("Ana", "Ben", "Cy")))
+    zoe = Person(served, "Zoe", "10.0.9.9")
+    made = ana.post("/api/events", {"name": "Small table", "kind": "swiss", "game": "spit", "max_entrants": 2,
+                                    "starts_at": time.time() + 3600, "when_full": False})
+    assert made.status_code == 201, made.text
+    event_id = made.json()["event"]["id"]
+    assert ben.post(f"/api/events/{event_id}/register", {}).status_code == 200
+    pt = catalog("pt")
+    w = watched()
+    page = as_person(w, served, zoe, "pt")
+    url = f"{served.http}/api/events/{event_id}"
+    stale = served.client.get(url).json()  # one place left, as Zoe's page saw it
+    page.route(url, lambda route: route.fulfill(json=stale))  # the page does not see Cy come yet
+    page.goto(f"{served.http}/events/{event_id}")
+    register = page.get_by_test_id("register")
+    sync_api.expect(register).to_be_enabled()
+    assert cy.post(f"/api/events/{event_id}/register", {}).status_code == 200
+    register.click()
+    note = page.get_by_test_id("event-note")
+    sync_api.expect(note).to_have_text(pt["web.error.event_full"])
+    looks: list[str] = []
+    page.on("request", lambda r: looks.append(r.url) if r.url == url else None)
+    page.unroute(url)  # the page's next looks see the event as it is: full
+    sync_api.expect(page.get_by_test_id("register")).to_be_disabled(timeout=15_000)
+    page_wait(page, "two looks since the refusal", lambda: len(looks) >= 2, deadline=20.0)
+    sync_api.expect(page.get_by_test_id("event-note")).to_have_text(pt["web.error.event_full"])
+    assert not [e for e in w.errors if "409" not in e], w.errors

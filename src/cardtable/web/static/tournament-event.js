@@ -8,6 +8,11 @@ import { store } from "./dom.js";
 
 const REFRESH = 2000; // ms between two looks while the event is open or in play
 
+// What the page keeps across its redraws: one refresh timer and one clock for the page, whatever
+// is clicked (a click's redraw replaces the pending one); the note of the last refused action,
+// until the next click; the deals opened.
+const kept = { refresh: null, clock: null, drawn: 0, note: "", open: new Set() };
+
 const contractName = (code) => code.split("+").map((c) => (has(`web.trex.contract.${c}`) ? t(`web.trex.contract.${c}`) : c)).join(" + ");
 const signed = (x) => number(x > 0 ? `+${x}` : `${x}`);
 
@@ -40,8 +45,10 @@ function roundsList(data) {
 
 function dealsList(data) {
   if (!data.deals.length) return null;
+  const opened = (key) => (ev) => { if (ev.target.open) kept.open.add(key); else kept.open.delete(key); };
   return h("section", { class: "card-panel", "data-testid": "deals" }, h("h2", {}, t("web.events.deals")),
-    data.deals.map((d) => h("details", { "data-testid": "deal" },
+    data.deals.map((d) => h("details", { "data-testid": "deal", open: kept.open.has(`${d.round}.${d.deal}`),
+      ontoggle: opened(`${d.round}.${d.deal}`) },
       h("summary", {}, t("web.events.deal", { round: number(d.round), deal: number(d.deal) })),
       d.hands.map((hand) => h("table", { class: "players-table" },
         h("caption", {}, t("web.events.hand", { n: number(hand.hand + 1) })),
@@ -54,20 +61,30 @@ function dealsList(data) {
           h("td", {}, row.matchpoints === null || row.matchpoints === undefined ? "–" : number(row.matchpoints))))))))));
 }
 
+// The page drawn again from the event's data now; while the event is open or in play, again in
+// REFRESH ms. A redraw started since (a click's, the timer's) makes this one's result stale.
 async function render(app) {
+  clearTimeout(kept.refresh);
+  kept.refresh = null;
+  const drawn = ++kept.drawn;
   const id = decodeURIComponent(location.pathname.split("/")[2] || "");
   let data;
-  try { data = await api(`/api/events/${encodeURIComponent(id)}`); } catch (e) {
+  try {
+    data = await api(`/api/events/${encodeURIComponent(id)}`);
+  } catch (e) {
+    if (drawn !== kept.drawn) return;
     fill(app, h("p", { class: "card-panel" }, errorText(e)));
     return;
   }
+  if (drawn !== kept.drawn) return;
   const e = data.event;
   const skew = data.now - Date.now() / 1000; // the server's clock minus this page's
   document.title = `cardtable · ${e.name}`;
   const me = session.account;
   const registered = me && data.entrants.some((x) => x.username === me.username);
-  const note = h("p", { class: "muted", role: "alert", "data-testid": "event-note" });
-  const act = async (fn) => { note.textContent = ""; try { await fn(); } catch (err) { note.textContent = err instanceof ApiError ? err.text : String(err); } };
+  const note = h("p", { class: "muted", role: "alert", "data-testid": "event-note" }, kept.note);
+  const say = (text) => { kept.note = text; note.textContent = text; };
+  const act = async (fn) => { say(""); try { await fn(); } catch (err) { say(err instanceof ApiError ? err.text : String(err)); } };
   const clock = h("p", { "data-testid": "countdown", class: "event-clock" });
   const tickClock = () => {
     clock.textContent = e.status !== "open" ? statusText(e.status)
@@ -75,10 +92,12 @@ async function render(app) {
   };
   tickClock();
   const buttons = [];
+  const full = data.entrants.length >= e.max_entrants;
   if (me && e.status === "open") {
     buttons.push(registered
       ? h("button", { "data-testid": "unregister", onclick: () => act(async () => { await api(`/api/events/${id}/unregister`, {}); await render(app); }) }, t("web.events.unregister"))
-      : h("button", { class: "primary", "data-testid": "register", onclick: () => act(async () => { await api(`/api/events/${id}/register`, {}); await render(app); }) }, t("web.events.register")));
+      : h("button", { class: "primary", "data-testid": "register", disabled: full, title: full ? t("web.error.event_full") : null,
+          onclick: () => act(async () => { await api(`/api/events/${id}/register`, {}); await render(app); }) }, t("web.events.register")));
   }
   if (me && registered && e.status === "running") {
     buttons.push(h("button", { class: "primary", "data-testid": "my-table", onclick: () => act(async () => {
@@ -87,7 +106,7 @@ async function render(app) {
         store.set(`ct.seat.${seat.table}`, { seat: seat.seat, token: seat.token });
         location.assign(`/t/${seat.table}`);
       } catch (err) {
-        if (err instanceof ApiError && err.code === "no_seat") note.textContent = t("web.events.no_table"); else throw err;
+        if (err instanceof ApiError && err.code === "no_seat") say(t("web.events.no_table")); else throw err;
       }
     }) }, t("web.events.my_table")));
   }
@@ -108,9 +127,11 @@ async function render(app) {
     roundsList(data), dealsList(data),
     data.commitments.length ? h("section", { class: "card-panel muted" }, h("p", {}, t("web.events.commitments")),
       data.commitments.map((c, i) => h("p", { class: "mono" }, `${t("web.events.round", { n: number(i + 1) })}: ${c}`))) : null);
+  clearInterval(kept.clock);
+  kept.clock = null;
   if (e.status === "open" || e.status === "running") {
-    const timer = setInterval(tickClock, 1000);
-    setTimeout(() => { clearInterval(timer); render(app); }, REFRESH);
+    kept.clock = setInterval(tickClock, 1000);
+    kept.refresh = setTimeout(() => render(app), REFRESH);
   }
 }
 

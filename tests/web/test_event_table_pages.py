@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import time
 from collections.abc import Iterator
 from importlib import resources
@@ -158,6 +159,33 @@ def test_w_an_event_page_refreshes_once_every_two_seconds_whatever_is_clicked(se
     page_wait(page, "six more looks", lambda: len(looks) >= after + 6, deadline=40.0)
     gaps = [b - a for a, b in zip(looks[after:], looks[after + 1:], strict=False)]
     assert min(gaps) > 1.5, gaps  # REFRESH is 2 s: several timers would look far more often
+    assert not w.errors, w.errors
+
+
+def test_t6_w_the_event_page_names_the_game_the_preset_and_the_bots_in_the_pages_language(
+        served: Server, watched: Any) -> None:
+    """A Swiss event of Kings-wild Trash whose field bots fill: in Spanish the page says
+    "Suizo · Trash (<the preset's name>)" and calls the bots "bot medio 1", never the server's
+    internal names (``trash``, ``d2_kings``, ``medium 1``)."""
+    ana, ben = Person(served, "Ana", "10.0.8.1"), Person(served, "Ben", "10.0.8.2")
+    made = ana.post("/api/events", {"name": "Kings night", "kind": "swiss", "game": "trash", "preset": "d2_kings",
+                                    "rounds": 1, "max_entrants": 4, "bots": True, "when_full": False,
+                                    "starts_at": time.time() + 3})
+    assert made.status_code == 201, made.text
+    event_id = made.json()["event"]["id"]
+    for p in (ana, ben):
+        assert p.post(f"/api/events/{event_id}/register", {}).status_code == 200
+    es = catalog("es")
+    w = watched()
+    page = as_person(w, served, ana, "es")
+    page.goto(f"{served.http}/events/{event_id}")
+    page.get_by_test_id("standing").first.wait_for(timeout=60_000)
+    game = page.get_by_test_id("event-game").inner_text()
+    assert game.startswith(f"{es['web.events.kind.swiss']} · Trash ({es['web.preset.trash.d2_kings']})"), game
+    bot = es["web.events.bot_entrant"].replace("{level}", es["web.bot.level.medium"])
+    text = page.locator("main").inner_text()
+    assert bot.replace("{n}", "1") in text and bot.replace("{n}", "2") in text, text
+    assert re.search(r"\bmedium\b|d2_kings|\btrash\b", text) is None, text
     assert not w.errors, w.errors
 
 

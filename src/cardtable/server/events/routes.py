@@ -68,13 +68,16 @@ def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> d
         "rounds": [],
         "standings": final_standings(row, progress) if progress.get("field") else [],
         "deals": [],
+        # the started field by id: a bot's name is words ("medium 1") that the pages put in their language
+        "field": [{"id": p["id"], "name": p["name"], **({"bot": p["bot"]} if "bot" in p else {})}
+                  for p in progress.get("field", [])],
     }
     for rnd in progress.get("rounds", []):
         sealed = runner is not None and any(runner.is_sealed(g["table"]) for g in rnd["games"])
         out["rounds"].append({
             "number": rnd["number"], "done": rnd.get("done", False), "bye": names.get(rnd.get("bye") or ""),
-            "sealed": sealed,
-            "games": [{"table": g["table"], "players": [names.get(p, p) for p in g["players"]],
+            "bye_id": rnd.get("bye"), "sealed": sealed,
+            "games": [{"table": g["table"], "players": [names.get(p, p) for p in g["players"]], "ids": g["players"],
                        "points": g.get("points"), "forfeit": g.get("forfeit", False), "void": g.get("void", False),
                        "done": g.get("done")}
                       for g in rnd["games"]]})
@@ -85,7 +88,8 @@ def event_json(row: EventRow, events: Events, runner: Runner | None = None) -> d
             who = b["player"]
             shown = names.get(who.split(":", 1)[-1], who)
             deals.setdefault((b["round"], b["deal"]), {}).setdefault(b["hand"], []).append({
-                "table": b["table"], "player": shown, "stand_in": ":" in who, "contract": b["contract"],
+                "table": b["table"], "player": shown, "id": who.split(":", 1)[-1], "stand_in": ":" in who,
+                "contract": b["contract"],
                 "score": b["score"],
                 "matchpoints": score.boards.get(((b["round"], b["deal"]), b["hand"], b["table"]))})
         out["deals"] = [{"round": r, "deal": d,

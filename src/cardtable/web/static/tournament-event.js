@@ -5,24 +5,26 @@ import { errorText } from "./errors.js";
 import { api, ApiError, boot, fill, h, number, profileLink, session } from "./account.js";
 import { countdown, statusText } from "./tournament-events.js";
 import { store } from "./dom.js";
+import { entrantNames } from "./event-words.js";
+import { presetLabel } from "./words.js";
 
 const REFRESH = 2000; // ms between two looks while the event is open or in play
 
 // What the page keeps across its redraws: one refresh timer and one clock for the page, whatever
 // is clicked (a click's redraw replaces the pending one); the note of the last refused action,
-// until the next click; the deals opened.
-const kept = { refresh: null, clock: null, drawn: 0, note: "", open: new Set() };
+// until the next click; the deals opened; the games' titles.
+const kept = { refresh: null, clock: null, drawn: 0, note: "", open: new Set(), games: null };
 
 const contractName = (code) => code.split("+").map((c) => (has(`web.trex.contract.${c}`) ? t(`web.trex.contract.${c}`) : c)).join(" + ");
 const signed = (x) => number(x > 0 ? `+${x}` : `${x}`);
 
-function standingsTable(data) {
+function standingsTable(data, name) {
   const swiss = data.event.kind === "swiss";
   const cols = swiss ? ["web.events.place", "web.events.player", "web.events.score", "web.events.buchholz", "web.events.sonneborn_berger"]
     : ["web.events.place", "web.events.player", "web.events.percentage", "web.events.matchpoints"];
   const rows = data.standings.map((s) => h("tr", { "data-testid": "standing" },
     h("td", {}, number(s.place)),
-    h("td", {}, s.player.startsWith("a") ? h("a", { href: profileLink(s.name) }, s.name) : s.name,
+    h("td", {}, s.player.startsWith("a") ? h("a", { href: profileLink(s.name) }, s.name) : name(s.player, s.name),
       s.dropped ? h("span", { class: "muted" }, ` · ${t("web.events.dropped")}`) : null),
     ...(swiss ? [number(s.score), number(s.buchholz), number(s.sonneborn_berger)]
       : [`${number(s.percentage.toFixed(1))} %`, `${number(s.matchpoints)} / ${number(s.top)}`]).map((v) => h("td", {}, v))));
@@ -30,20 +32,20 @@ function standingsTable(data) {
     h("thead", {}, h("tr", {}, cols.map((k) => h("th", {}, t(k))))), h("tbody", {}, rows));
 }
 
-function roundsList(data) {
+function roundsList(data, name) {
   return data.rounds.map((r) => h("section", { class: "card-panel", "data-testid": `round-${r.number}` },
     h("h3", {}, t("web.events.round", { n: number(r.number) })),
     r.sealed ? h("p", { class: "muted", "data-testid": "sealed" }, t("web.events.sealed")) : null,
     h("ul", {}, r.games.map((g) => h("li", {},
-      g.players.join(" – "),
+      g.players.map((p, i) => name((g.ids || [])[i], p)).join(" – "),
       g.points ? ` · ${g.points.map((p) => number(p)).join(" – ")}` : "",
       g.forfeit || g.void ? h("span", { class: "muted" }, ` · ${t("web.events.forfeit")}`) : null,
       r.sealed || g.forfeit || g.void ? null : [" · ", h("a", { href: `/t/${g.table}` }, t("web.events.watch")),
         (g.points || g.done) ? [" · ", h("a", { href: `/t/${g.table}/replay`, "data-testid": "replay" }, t("web.events.replay"))] : null]))),
-    r.bye ? h("p", { class: "muted" }, t("web.events.bye", { name: r.bye })) : null));
+    r.bye ? h("p", { class: "muted" }, t("web.events.bye", { name: name(r.bye_id, r.bye) })) : null));
 }
 
-function dealsList(data) {
+function dealsList(data, name) {
   if (!data.deals.length) return null;
   const opened = (key) => (ev) => { if (ev.target.open) kept.open.add(key); else kept.open.delete(key); };
   return h("section", { class: "card-panel", "data-testid": "deals" }, h("h2", {}, t("web.events.deals")),
@@ -56,7 +58,7 @@ function dealsList(data) {
           "web.events.matchpoints"].map((k) => h("th", {}, t(k))))),
         h("tbody", {}, hand.tables.map((row) => h("tr", { "data-testid": "deal-row" },
           h("td", {}, row.table.split("-").slice(-1)[0]),
-          h("td", {}, row.player, row.stand_in ? h("span", { class: "muted" }, ` · ${t("web.events.stand_in")}`) : null),
+          h("td", {}, name(row.id, row.player), row.stand_in ? h("span", { class: "muted" }, ` · ${t("web.events.stand_in")}`) : null),
           h("td", {}, contractName(row.contract)), h("td", {}, signed(row.score)),
           h("td", {}, row.matchpoints === null || row.matchpoints === undefined ? "–" : number(row.matchpoints))))))))));
 }
@@ -71,6 +73,7 @@ async function render(app) {
   let data;
   try {
     data = await api(`/api/events/${encodeURIComponent(id)}`);
+    if (!kept.games) kept.games = (await api("/api/games")).games;
   } catch (e) {
     if (drawn !== kept.drawn) return;
     fill(app, h("p", { class: "card-panel" }, errorText(e)));
@@ -78,6 +81,8 @@ async function render(app) {
   }
   if (drawn !== kept.drawn) return;
   const e = data.event;
+  const name = entrantNames(data);
+  const title = (kept.games.find((g) => g.name === e.game) || { title: e.game }).title;
   const skew = data.now - Date.now() / 1000; // the server's clock minus this page's
   document.title = `cardtable · ${e.name}`;
   const me = session.account;
@@ -113,7 +118,8 @@ async function render(app) {
   fill(app,
     h("h1", { class: "table-head", "data-testid": "event-name" }, e.name),
     h("section", { class: "card-panel", "data-testid": "event-info" },
-      h("p", {}, t(`web.events.kind.${e.kind}`), " · ", e.game, e.preset !== "standard" ? ` (${e.preset})` : "",
+      h("p", { "data-testid": "event-game" }, t(`web.events.kind.${e.kind}`), " · ", title,
+        e.preset !== "standard" ? ` (${presetLabel(e.game, e.preset)})` : "",
         ` · ${t("web.events.rounds")}: ${number(e.rounds)}`,
         e.kind === "duplicate" && e.deals ? ` · ${t("web.events.deals_a_round", { n: number(e.deals) })}` : "",
         e.rated ? ` · ${t("web.events.rated")}` : ""),
@@ -123,8 +129,8 @@ async function render(app) {
       registered && e.status === "open" ? h("p", {}, t("web.events.registered")) : null,
       buttons, note),
     data.standings.length ? h("section", { class: "card-panel" },
-      h("h2", {}, t(e.status === "over" ? "web.events.final" : "web.events.standings")), standingsTable(data)) : null,
-    roundsList(data), dealsList(data),
+      h("h2", {}, t(e.status === "over" ? "web.events.final" : "web.events.standings")), standingsTable(data, name)) : null,
+    roundsList(data, name), dealsList(data, name),
     data.commitments.length ? h("section", { class: "card-panel muted" }, h("p", {}, t("web.events.commitments")),
       data.commitments.map((c, i) => h("p", { class: "mono" }, `${t("web.events.round", { n: number(i + 1) })}: ${c}`))) : null);
   clearInterval(kept.clock);

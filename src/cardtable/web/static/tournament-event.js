@@ -88,7 +88,10 @@ async function render(app) {
   const me = session.account;
   const registered = me && data.entrants.some((x) => x.username === me.username);
   const note = h("p", { class: "muted", role: "alert", "data-testid": "event-note" }, kept.note);
-  const say = (text) => { kept.note = text; note.textContent = text; };
+  const say = (text) => { // on the page shown now: a refresh may have drawn it again since the click
+    kept.note = text;
+    (app.querySelector("[data-testid=event-note]") || note).textContent = text;
+  };
   const act = async (fn) => { say(""); try { await fn(); } catch (err) { say(err instanceof ApiError ? err.text : String(err)); } };
   const clock = h("p", { "data-testid": "countdown", class: "event-clock" });
   const tickClock = () => {

@@ -186,6 +186,9 @@ def test_t6_w_the_event_page_names_the_game_the_preset_and_the_bots_in_the_pages
     text = page.locator("main").inner_text()
     assert bot.replace("{n}", "1") in text and bot.replace("{n}", "2") in text, text
     assert re.search(r"\bmedium\b|d2_kings|\btrash\b", text) is None, text
+    page.goto(f"{served.http}/players/Ana")  # her profile's events name the game by its title too
+    page.get_by_test_id("player-event").wait_for()
+    assert " · Trash · " in page.get_by_test_id("player-event").inner_text()
     assert not w.errors, w.errors
 
 

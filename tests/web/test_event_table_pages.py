@@ -115,7 +115,8 @@ def test_t13_w_the_one_who_came_to_a_no_show_is_told_they_won_by_forfeit_and_the
 def test_w_an_event_table_offers_no_leave_seat_before_its_start_and_its_refusal_is_in_the_pages_language(
         served: Server, watched: Any) -> None:
     """Before its start an event's table keeps its seats (the server refuses ``event_table``):
-    the page offers no "Leave seat" there but links back to the event, and the refusal, if asked
+    the page offers no "Leave seat" there but links back to the event, says the game starts by
+    itself once every player is there, and the refusal, if asked
     anyway, is the catalog's sentence in the page's language, not the server's English."""
     ana, ben = Person(served, "Ana", "10.0.6.1"), Person(served, "Ben", "10.0.6.2")
     event_id = swiss_of_two(ana, ben)
@@ -128,6 +129,8 @@ def test_w_an_event_table_offers_no_leave_seat_before_its_start_and_its_refusal_
     page.get_by_test_id("back-to-event").wait_for()  # the page knows it is the event's table
     sync_api.expect(page.locator("[data-testid=seats] li.me")).to_have_count(1)
     assert page.get_by_test_id("leave").count() == 0
+    # the board says the game starts by itself, not the lobby's "take a seat, fill the others, start"
+    sync_api.expect(page.get_by_test_id("board")).to_have_text(catalog("es")["web.events.table_waiting"])
     token = page.evaluate(f"JSON.parse(localStorage.getItem('ct.seat.{table}')).token")
     refused = page.evaluate("""async ([table, token]) => {
       const { api } = await import('/static/api.js');

@@ -301,7 +301,8 @@ export class TablePage {
     this.chat.allow(Boolean(this.mine && this.seated), this.seated !== undefined);
     if (!this.view && !this.gone) {
       this.board.replaceChildren(h("p", { class: "waiting card-panel" },
-        this.info.status === "open" ? t("web.waiting") : t("web.connecting")));
+        this.info.status !== "open" ? t("web.connecting") // an event's table starts by itself
+          : t(this.eventId ? "web.events.table_waiting" : "web.waiting")));
     }
   }
 

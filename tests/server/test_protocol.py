@@ -6,7 +6,7 @@ Ids from docs/server-requirements.md are in the test names.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from starlette.websockets import WebSocketDisconnect
@@ -383,32 +383,35 @@ def test_a6_allowed_origins(client: TestClient, origin: str):
         hello(ws)
 
 
-def test_r1_resume_sends_missed_events_then_the_snapshot(fast_client: TestClient):
-    client = fast_client
+def back_after_a_move(client: TestClient, since: int | None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Seat 0 plays one move and goes; the bot plays on while it is away; seat 0 comes back with
+    ``since`` (``None``: the version of the state it moved on). That state, and the frames of the
+    return up to its state."""
     table_id, _, tokens = new_table(client, {1: "random"})
     with client.websocket_connect(f"/ws/{table_id}") as ws:
         hello(ws, tokens[0])
         first, _ = my_turn_or_over(ws, 0)
         ws.send_json({"type": "act", "seq": 1, "action": first["view"]["legal_actions"][0]})
         receive_until(ws, "ack")
-    # the bot plays on while seat 0 is away; reconnect with the last version seen
     with client.websocket_connect(f"/ws/{table_id}") as ws:
-        hello(ws, tokens[0], since=first["version"])
-        frames = []
-        while True:
-            frame = ws.receive_json()
-            frames.append(frame)
-            if frame["type"] == "state":
-                break
-        events = [f for f in frames if f["type"] == "events"]
-        state = frames[-1]
-        assert events and events[0]["since"] == first["version"]
-        versions = [e["version"] for e in events[0]["events"]]
-        assert versions == sorted(versions) and versions[0] == first["version"] + 1
-        assert versions[-1] == state["version"]
-        assert state["view"]["events"] == [
-            {k: v for k, v in e.items() if k != "version"} for e in events[0]["events"] if e["version"] == versions[-1]
-        ]
+        hello(ws, tokens[0], since=first["version"] if since is None else since)
+        frames: list[dict[str, Any]] = []
+        while not frames or frames[-1]["type"] != "state":
+            frames.append(ws.receive_json())
+    return first, frames
+
+
+def test_r1_resume_sends_missed_events_then_the_snapshot(fast_client: TestClient):
+    first, frames = back_after_a_move(fast_client, None)
+    events = [f for f in frames if f["type"] == "events"]
+    state = frames[-1]
+    assert events and events[0]["since"] == first["version"]
+    versions = [e["version"] for e in events[0]["events"]]
+    assert versions == sorted(versions) and versions[0] == first["version"] + 1
+    assert versions[-1] == state["version"]
+    assert state["view"]["events"] == [
+        {k: v for k, v in e.items() if k != "version"} for e in events[0]["events"] if e["version"] == versions[-1]
+    ]
 
 
 def test_r1_a_new_page_gets_the_recent_events_for_its_log(fast_client: TestClient):
@@ -418,23 +421,13 @@ def test_r1_a_new_page_gets_the_recent_events_for_its_log(fast_client: TestClien
     from cardtable.server.fanout import RECENT
 
     client = fast_client
-    table_id, _, tokens = new_table(client, {1: "random"})
-    with client.websocket_connect(f"/ws/{table_id}") as ws:
-        hello(ws, tokens[0])
-        first, _ = my_turn_or_over(ws, 0)
-        ws.send_json({"type": "act", "seq": 1, "action": first["view"]["legal_actions"][0]})
-        receive_until(ws, "ack")
-    with client.websocket_connect(f"/ws/{table_id}") as ws:
-        hello(ws, tokens[0], since=-1)
-        frames = []
-        while not frames or frames[-1]["type"] != "state":
-            frames.append(ws.receive_json())
-        events = [f for f in frames if f["type"] == "events"]
-        state = frames[-1]
-        assert len(events) == 1 and events[0]["since"] == max(0, state["version"] - RECENT)
-        versions = [e["version"] for e in events[0]["events"]]
-        assert versions[0] == events[0]["since"] + 1 and versions[-1] == state["version"]
-        assert first["version"] + 1 in versions  # the page's own move is in its log again
+    first, frames = back_after_a_move(client, -1)
+    events = [f for f in frames if f["type"] == "events"]
+    state = frames[-1]
+    assert len(events) == 1 and events[0]["since"] == max(0, state["version"] - RECENT)
+    versions = [e["version"] for e in events[0]["events"]]
+    assert versions[0] == events[0]["since"] + 1 and versions[-1] == state["version"]
+    assert first["version"] + 1 in versions  # the page's own move is in its log again
     empty, _, fresh = new_table(client, start=False)
     with client.websocket_connect(f"/ws/{empty}") as ws:
         hello(ws, fresh[0], since=-1)

@@ -17,6 +17,7 @@ export class SeatsPanel {
     this.botNames = botNames;
     this.botChoice = {}; // the bot chosen for an open seat, kept across redraws
     this.nameDraft = {}; // names typed at open seats, kept (with the focus) across redraws
+    this.refocus = null; // the name field that had the focus before a redraw, and where its caret was
     this.el = h("section", { class: "seats card-panel", "data-testid": "seats" });
   }
 
@@ -42,6 +43,12 @@ export class SeatsPanel {
     this.el.replaceChildren(...[h("h2", {}, status), page.pause.render(info.pause, page.names()),
       h("ul", {}, rows), watchers, start, record, page.rematchButton("rematch-seats"),
       fairPanel(info, { h, t, names: page.names() })].filter(Boolean));
+    if (this.refocus) { // in the same task as the redraw: a key pressed next goes into the new field
+      const { field, at } = this.refocus;
+      this.refocus = null;
+      field.focus();
+      field.setSelectionRange(at, at);
+    }
   }
 
   row(s) {
@@ -87,8 +94,7 @@ export class SeatsPanel {
       oninput: (e) => { this.nameDraft[s.seat] = e.target.value; } });
     if (this.nameDraft[s.seat]) name.value = this.nameDraft[s.seat];
     if (document.activeElement && document.activeElement.dataset.testid === testid) {
-      const at = document.activeElement.selectionStart;
-      requestAnimationFrame(() => { name.focus(); name.setSelectionRange(at, at); });
+      this.refocus = { field: name, at: document.activeElement.selectionStart }; // render() gives the focus back
     }
     const sit = h("button", { type: "button", "data-testid": `sit-${s.seat}`, onclick: async () => {
       // the name as last typed: a redraw between typing and this click may have replaced the field

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -138,3 +139,12 @@ def watched_fixture(browser: Any) -> Iterator[Any]:
     yield make
     for w in made:
         w.close()
+
+
+def page_wait(page: Any, what: str, check: Any, deadline: float) -> None:
+    """Wait until ``check()`` is true, letting the page's events in meanwhile (a plain sleep would
+    hold Playwright's listeners back); fail naming ``what`` after ``deadline`` seconds."""
+    end = time.monotonic() + deadline
+    while not check():
+        assert time.monotonic() < end, f"not within {deadline} s: {what}"
+        page.wait_for_timeout(100)

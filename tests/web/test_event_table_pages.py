@@ -21,7 +21,7 @@ from tests.server.events_net import Person, served_fixture
 from tests.server.helpers import wait as poll
 from tests.server.netserver import Server
 
-from .browser import sync_api
+from .browser import page_wait, sync_api
 
 pytestmark = pytest.mark.flaky(reruns=2)
 wait = functools.partial(poll, deadline=60.0, every=0.1)
@@ -42,15 +42,6 @@ def quick_no_show_fixture(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "server.sqlite3", "--forwarded-allow-ips", "127.0.0.1", "--no-show", "5").start(timeout=60)
     yield srv
     srv.stop()
-
-
-def page_wait(page: Any, what: str, check: Any, deadline: float) -> None:
-    """Wait until ``check()`` is true, letting the page's events in meanwhile (a plain sleep would
-    hold Playwright's listeners back); fail naming ``what`` after ``deadline`` seconds."""
-    end = time.monotonic() + deadline
-    while not check():
-        assert time.monotonic() < end, f"not within {deadline} s: {what}"
-        page.wait_for_timeout(100)
 
 
 def as_person(w: Any, served: Server, person: Person, lang: str) -> Any:

@@ -5,14 +5,13 @@ in English, Spanish and Portuguese; the "has a free seat" filter."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
 
 from tests.server.netserver import Server
 
-from .browser import SHOTS, sync_api
+from .browser import SHOTS, page_wait, sync_api
 
 IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b")  # discard_take_requires_playable, d2_kings, …
 
@@ -144,10 +143,8 @@ def test_a_double_click_on_create_makes_one_table_and_a_refusal_lets_it_be_press
     page.wait_for_url("**/t/*")
     table = page.url.rsplit("/", 1)[1]
     sync_api.expect(page.get_by_test_id("seats")).to_be_visible()
-    deadline = time.monotonic() + 15
-    while len(done) < len(posts):  # every request made has its answer (a second table would be made by now)
-        assert time.monotonic() < deadline, (posts, done)
-        page.wait_for_timeout(50)
+    # every request made has its answer (a second table would be made by now)
+    page_wait(page, f"answers to every create {posts} {done}", lambda: len(done) >= len(posts), deadline=60.0)
     assert len(posts) == 1, posts
     mine = [t for t in server.get("/api/tables")["tables"] if t["seats"][0]["name"] == "Twice"
             and t["game"] == "trash" and t["status"] == "open"]

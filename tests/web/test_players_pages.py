@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 
 from cardtable.core.game import Outcome
 from cardtable.server.client import GameClient
+from tests.server.helpers import wait
 from tests.server.players_fixtures import make_app
 
 from .browser import SHOTS, sync_api
@@ -132,10 +132,8 @@ def finished_trash(served: Served) -> str:
 
     with ThreadPoolExecutor(1) as pool:  # Playwright's sync API holds this thread's event loop
         pool.submit(asyncio.run, asyncio.wait_for(watch(), 120)).result()
-    deadline = time.monotonic() + 30
-    while httpx.get(f"{served.http}/api/tables/{table_id}").json()["table"]["status"] != "over":
-        assert time.monotonic() < deadline, "the game did not end"
-        time.sleep(0.1)
+    status = lambda: httpx.get(f"{served.http}/api/tables/{table_id}").json()["table"]["status"]  # noqa: E731
+    wait("the game's end", lambda: status() == "over")
     return table_id
 
 
